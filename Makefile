@@ -1,0 +1,34 @@
+# tapmat — every target bootstraps the virtual environment it needs.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+MP      := $(BIN)/micropython
+PORT    ?=
+
+.PHONY: help venv test demo bench flash mpy size clean
+
+help:
+	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
+	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
+	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
+	@echo "make flash PORT=/dev/ttyACM0 - install firmware on a board (or the virtual board)"
+	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
+	@echo "make size   - .mpy sizes per module"
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

@@ -1,0 +1,1 @@
+"""tapmat host tool (CPython): replay, sim, monitor, board, flash, tags."""

@@ -1,0 +1,1 @@
+"""tapmat rules core: pure Python that runs unchanged on MicroPython and CPython."""

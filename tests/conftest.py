@@ -1,0 +1,92 @@
+"""Collects ``tests/dual/dual_*.py``: MicroPython-compatible test modules run on both interpreters.
+
+Each module runs once under CPython and once under the ``micropython`` command (in parallel).
+A test passes only if it passes on both and both return equal values.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+MICROPYTHON = str(BIN / "micropython")
+INTERPRETERS = {"cpython": [sys.executable], "micropython": [MICROPYTHON, "-X", "heapsize=8M"]}
+TIMEOUT = 1200
+
+
+def run_dual_module(module: str) -> dict[str, dict[str, Any]]:
+    """Run one dual module on every interpreter; results per interpreter per test name."""
+    procs = {
+        name: subprocess.Popen(
+            cmd + ["tests/dual_runner.py", module],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for name, cmd in INTERPRETERS.items()
+    }
+    results: dict[str, dict[str, Any]] = {}
+    for name, proc in procs.items():
+        out, err = proc.communicate(timeout=TIMEOUT)
+        recs: dict[str, Any] = {"__stderr__": err, "__rc__": proc.returncode}
+        for line in out.splitlines():
+            if line.startswith("{"):
+                rec = json.loads(line)
+                recs[rec["t"]] = rec
+        results[name] = recs
+    return results
+
+
+class DualFile(pytest.File):
+    def collect(self):
+        tree = ast.parse(self.path.read_text(), str(self.path))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                yield DualItem.from_parent(self, name=node.name)
+
+    def results(self) -> dict[str, dict[str, Any]]:
+        if not hasattr(self, "_results"):
+            self._results = run_dual_module(self.path.stem)
+        return self._results
+
+
+class DualFailure(Exception):
+    pass
+
+
+class DualItem(pytest.Item):
+    def runtest(self) -> None:
+        both = self.parent.results()
+        values = {}
+        for interp, recs in both.items():
+            rec = recs.get(self.name)
+            if rec is None:
+                raise DualFailure(f"{interp}: no result (exit {recs['__rc__']})\n{recs['__stderr__'][-3000:]}")
+            if not rec["ok"]:
+                raise DualFailure(f"{interp} failed:\n{rec['e']}")
+            values[interp] = rec["r"]
+        if values["cpython"] != values["micropython"]:
+            raise DualFailure(
+                "interpreters disagree:\n  cpython:     %r\n  micropython: %r"
+                % (values["cpython"], values["micropython"])
+            )
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, DualFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::{self.name} [cpython+micropython]"
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == ".py" and file_path.name.startswith("dual_") and file_path.parent.name == "dual":
+        return DualFile.from_parent(parent, path=file_path)
+    return None
