@@ -1,7 +1,53 @@
-"""The ``tapmat`` command line."""
+"""The ``tapmat`` command line: one sub-command per ``host/cmd_*.py`` module.
+
+Each command module exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``,
+so commands are added without touching this file's logic.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
 import sys
+from typing import Sequence
+
+import host
 
 
-def main(argv=None) -> int:
-    print("tapmat: nothing here yet", file=sys.stderr)
-    return 2
+def command_modules() -> list:
+    """Every ``host.cmd_*`` module, sorted by command name."""
+    mods = [
+        importlib.import_module("host." + info.name)
+        for info in pkgutil.iter_modules(host.__path__)
+        if info.name.startswith("cmd_")
+    ]
+    return sorted(mods, key=lambda m: m.NAME)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tapmat",
+        description="tapmat: the NFC play mat that referees card games (host tool).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.__doc__)
+        mod.add_arguments(p)
+        p.set_defaults(run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
