@@ -81,6 +81,7 @@ class Skull(engine.Game):
         for seat in range(seats):
             self._set(seat, H_FLOWERS, 3)
             self._set(seat, H_SKULL, 1)
+            self._set(seat, SKULL_AT, NO_SEAT)
         self._new_round(first)
         s[R_ROUND] = 0
 

@@ -86,7 +86,8 @@ class DualItem(pytest.Item):
         return self.path, None, f"{self.path.name}::{self.name} [cpython+micropython]"
 
 
-def pytest_collect_file(parent, file_path):
-    if file_path.suffix == ".py" and file_path.name.startswith("dual_") and file_path.parent.name == "dual":
-        return DualFile.from_parent(parent, path=file_path)
+def pytest_pycollect_makemodule(module_path, parent):
+    """``dual_*.py`` (listed in ``python_files``) are run by the harness, not imported here."""
+    if module_path.name.startswith("dual_") and module_path.parent.name == "dual":
+        return DualFile.from_parent(parent, path=module_path)
     return None
