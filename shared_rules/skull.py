@@ -6,9 +6,10 @@ skull in it, how many of its discs are flipped, score, flags).
 """
 from shared_rules import engine
 from shared_rules.actions import Vocabulary, field, U8, NAME
+from shared_rules.catalogue import SKULL_CODES
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
 
-DISCS = ("flower", "skull")
+DISCS = SKULL_CODES
 FLOWER = 0
 SKULL = 1
 

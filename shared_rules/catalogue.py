@@ -1,0 +1,79 @@
+"""The card catalogue: every physical piece tapmat knows, for every game, in one place.
+
+The rules cores, the deck registry (tag UID -> card), the host display and the simulators all
+read their card codes, counts and values from here. Codes are the lower-case strings of the
+rules files; a card's number in a game is its index in that game's ``*_CODES`` tuple.
+"""
+
+# -- Skull: discs ------------------------------------------------------------------------
+SKULL_CODES = ("flower", "skull")
+SKULL_PER_SEAT = (3, 1)
+
+# -- Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, others 2-7) ----------------------------
+DMD_SUITS = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
+DMD_VALUES = 6
+
+
+def dmd_base(suit):
+    """Lowest value of a suit (the card that starts in the discard pile)."""
+    return 4 if DMD_SUITS[suit] == "mermaid" else 2
+
+
+DMD_CODES = tuple(DMD_SUITS[c // DMD_VALUES] + str(dmd_base(c // DMD_VALUES) + c % DMD_VALUES)
+                  for c in range(len(DMD_SUITS) * DMD_VALUES))
+DMD_TRAITS = ("beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales",
+              "miser", "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer",
+              "safe_harbor", "scavenger", "swordsman", "treasure_hunter")
+
+
+def dmd_suit(card):
+    return card // DMD_VALUES
+
+
+def dmd_value(card):
+    return dmd_base(card // DMD_VALUES) + card % DMD_VALUES
+
+
+# -- Sheriff of Nottingham (1st edition) --------------------------------------------------------
+LEGAL = 0
+CONTRABAND = 1
+ROYAL = 2
+# code, kind, count, 4+ marked, value, penalty, king, queen, counts as (legal code index), as many
+SHERIFF_GOODS = (
+    ("apple", LEGAL, 48, 0, 2, 2, 20, 10, 0, 1),
+    ("cheese", LEGAL, 36, 0, 3, 2, 15, 10, 1, 1),
+    ("bread", LEGAL, 36, 36, 3, 2, 15, 10, 2, 1),
+    ("chicken", LEGAL, 24, 0, 4, 2, 10, 5, 3, 1),
+    ("pepper", CONTRABAND, 22, 4, 6, 4, 0, 0, 255, 0),
+    ("mead", CONTRABAND, 21, 5, 7, 4, 0, 0, 255, 0),
+    ("silk", CONTRABAND, 12, 3, 8, 4, 0, 0, 255, 0),
+    ("crossbow", CONTRABAND, 5, 0, 9, 4, 0, 0, 255, 0),
+    ("green_apples", ROYAL, 2, 0, 4, 3, 0, 0, 0, 2),
+    ("golden_apples", ROYAL, 2, 1, 6, 4, 0, 0, 0, 3),
+    ("gouda", ROYAL, 2, 0, 6, 4, 0, 0, 1, 2),
+    ("bleu", ROYAL, 1, 1, 9, 5, 0, 0, 1, 3),
+    ("rye", ROYAL, 2, 2, 6, 4, 0, 0, 2, 2),
+    ("pumpernickel", ROYAL, 1, 1, 9, 5, 0, 0, 2, 3),
+    ("royal_rooster", ROYAL, 2, 1, 8, 4, 0, 0, 3, 2),
+)
+SHERIFF_CODES = tuple(g[0] for g in SHERIFF_GOODS)
+SHERIFF_LEGAL_KINDS = 4
+
+
+def sheriff_count(good, players, royal):
+    """Copies of a good in the deck for this seat count (3 players: no 4+ cards)."""
+    g = SHERIFF_GOODS[good]
+    if g[1] == ROYAL and not royal:
+        return 0
+    return g[2] - g[3] if players == 3 else g[2]
+
+
+def codes(game):
+    """The card codes of a game (what a tag in that game's deck may stand for)."""
+    if game == "skull":
+        return SKULL_CODES
+    if game == "deadmans":
+        return DMD_CODES
+    if game == "sheriff":
+        return SHERIFF_CODES
+    raise ValueError("unknown game %r" % (game,))
