@@ -26,7 +26,7 @@ def run_dual_module(module: str) -> dict[str, dict[str, Any]]:
     """Run one dual module on every interpreter; results per interpreter per test name."""
     procs = {
         name: subprocess.Popen(
-            cmd + ["tests/dual_runner.py", module],
+            cmd + ["tests/run_dual.py", module],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for name, cmd in INTERPRETERS.items()
