@@ -9,7 +9,7 @@ itself as DLE, byte ^ 0x20 (0x03 -> 10 23, 0x10 -> 10 30), never producing 0x00 
 Both ends (MicroPython board, CPython host) import this file unchanged; see docs/protocol.md.
 """
 try:
-    from micropython import const
+    from micropython import const  # type: ignore[import-not-found]
 except ImportError:
     def const(x):
         return x

@@ -7,7 +7,7 @@ stays off the MicroPython heap. Also here because both ends need them: message t
 kinds, u16 sequence arithmetic and the run encoding of DELTA bodies.
 """
 try:
-    from micropython import const
+    from micropython import const  # type: ignore[import-not-found]
 except ImportError:
     def const(x):
         return x
