@@ -24,15 +24,16 @@ FRAME_OVERHEAD = const(5)     # type, seq, crc
 MAX_RAW = const(517)          # MAX_BODY + FRAME_OVERHEAD
 MAX_FRAME = max_stuffed_len(MAX_RAW)  # 1041: worst case on the wire, delimiter included
 
-# Message types; the high bit tells the direction. Body layouts: docs/protocol.md.
-HELLO = const(0x01)     # board -> host
-SNAPSHOT = const(0x02)
-DELTA = const(0x03)
-REJECT = const(0x04)
-PROMPT = const(0x05)
-DIAG = const(0x06)
-PONG = const(0x07)
-ERROR = const(0x08)
+# Message types: the high bit tells the direction; no type is 0x03 or 0x10, which would cost an
+# escape byte in every frame. Body layouts: docs/protocol.md.
+HELLO = const(0x41)      # board -> host
+SNAPSHOT = const(0x42)
+DELTA = const(0x43)
+REJECT = const(0x44)
+PROMPT = const(0x45)
+DIAG = const(0x46)
+PONG = const(0x47)
+ERROR = const(0x48)
 SUBSCRIBE = const(0x81)  # host -> board
 RESYNC = const(0x82)
 ACTION = const(0x83)

@@ -171,8 +171,8 @@ def test_stuff_refuses_a_small_buffer():
 # (type, seq, body, raw frame, encoded frame): CRC and COBS worked out independently of the codec.
 _FRAMES = [
     (codec.PING, 0, "", "85 00 00 36 1c", "02 85 01 10 23 36 1c 00"),
-    (codec.HELLO, 1, "01 00 01 00 03 04", "01 01 00 01 00 01 00 03 04 41 92",
-     "10 23 01 01 02 01 02 01 05 10 23 04 41 92 00"),
+    (codec.HELLO, 1, "01 00 01 00 03 04", "41 01 00 01 00 01 00 03 04 98 cd",
+     "10 23 41 01 02 01 02 01 05 10 23 04 98 cd 00"),
     (codec.ACTION, 0x1003, "10 03 00", "83 03 10 10 03 00 95 f7",
      "06 83 10 23 10 30 10 30 10 23 10 23 95 f7 00"),
     (codec.RESYNC, 0xFFFF, "", "82 ff ff a9 84", "06 82 ff ff a9 84 00"),
