@@ -1,0 +1,143 @@
+"""Skull random playouts on both interpreters: invariants after every action, snapshot round
+trips, rejected moves that change nothing, zero allocation while accepting, equal digests."""
+from shared_rules import skull as k
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.playout import Playout
+from shared_rules.rng import Rng
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+
+GAMES = 2000
+
+
+def header(seed):
+    if seed % 5 == 4:
+        return {"game": "skull", "players": 2 + seed % 5, "tribes_per_player": 2, "first": seed % 4}
+    return {"game": "skull", "players": 3 + seed % 10, "first": seed % 3}
+
+
+def check_invariants(g, lost_before, action):
+    s = g.s
+    challengers = 0
+    for seat in range(s[k.R_SEATS]):
+        flowers = g._owned(seat, k.FLOWER)
+        skulls = g._owned(seat, k.SKULL)
+        assert flowers <= 3 and skulls <= 1, (seat, flowers, skulls)
+        lost = 4 - flowers - skulls
+        assert lost >= lost_before[seat], "a lost disc came back"
+        lost_before[seat] = lost
+        assert (lost == 4) == (not g._active(seat)), "eliminated iff no disc left"
+        assert g._get(seat, k.FLIPPED) <= g._get(seat, k.STACK)
+        assert 0 <= g._get(seat, k.SCORE) <= 2
+        if g._get(seat, k.SCORE) == 2:
+            assert g.over() and s[k.R_WINNER] == seat
+        if s[k.R_CHALLENGER] == seat:
+            challengers += 1
+    assert challengers <= 1
+    if action is not None and action["a"] != "first":
+        assert g._active(action["p"]) or s[k.R_PHASE] in (k.CHOOSE, k.OVER, k.PREP), action
+
+
+def mutate(action, rng, seats):
+    """A variation of a legal action that is usually illegal."""
+    bad = dict(action)
+    choice = rng.below(4)
+    if choice == 0:
+        bad["p"] = (bad["p"] + 1 + rng.below(seats - 1)) % seats
+    elif choice == 1:
+        bad["a"] = rng.choice(["place", "bid", "pass", "flip", "lose", "first"])
+    elif choice == 2:
+        bad["n"] = rng.below(40)
+        bad["target"] = rng.below(seats + 2)
+    else:
+        bad["disc"] = rng.choice(["flower", "skull"])
+    return bad
+
+
+def test_random_games_keep_the_invariants():
+    rng = Rng(99)
+    rec = bytearray(ACTION_SIZE)
+    digests = 0
+    lengths = 0
+    rejected = 0
+    for seed in range(GAMES):
+        p = Playout(header(seed), seed)
+        g = p.game
+        lost = [0] * g.seats()
+        check_invariants(g, lost, None)
+        while True:
+            a = p.step()
+            if a is None:
+                break
+            check_invariants(g, lost, a)
+            # A variation of the move just made is usually illegal now: refused, it changes nothing.
+            bad = mutate(a, rng, g.seats())
+            before = bytes(g.s)
+            err = g.VOCAB.encode(bad, rec) or g.accept(rec)
+            if err:
+                rejected += 1
+                assert bytes(g.s) == before, bad
+            else:
+                check_invariants(g, lost, bad)
+        assert g.over(), seed
+        lengths += p.actions
+        digests = (digests * 31 + int(g.digest(), 16)) & 0xFFFFFFF
+    assert rejected > GAMES  # the mutations really were tried
+    return [digests, lengths]
+
+
+def test_snapshot_restore_at_random_points_continues_identically():
+    rng = Rng(7)
+    for seed in range(200):
+        p = Playout(header(seed), seed)
+        log = p.run()
+        cut = rng.below(len(log) + 1)
+        q = Playout(header(seed), seed)
+        for _ in range(cut):
+            q.step()
+        blob = q.game.snapshot()
+        fresh = k.Skull(3)
+        assert fresh.restore(blob) == 0
+        rec = bytearray(ACTION_SIZE)
+        for a in log[cut:]:
+            assert fresh.VOCAB.encode(a, rec) == 0 and fresh.accept(rec) == 0, a
+        assert fresh.digest() == p.game.digest()
+    return p.game.digest()
+
+
+def test_seeded_games_give_the_same_digests():
+    out = []
+    for seed in (1, 2, 3, 42, 1234):
+        p = Playout(header(seed), seed)
+        p.run()
+        out.append([p.actions, p.game.digest(), p.game.summary()["winners"]])
+    return out
+
+
+def test_accepting_an_action_allocates_nothing():
+    """Records are encoded first; then a whole game is accepted with the heap locked."""
+    for players in (6, 12):
+        h = {"game": "skull", "players": players}
+        log = Playout(h, players).run()
+        recs = []
+        for a in log:
+            rec = bytearray(ACTION_SIZE)
+            k.VOCAB.encode(a, rec)
+            recs.append(rec)
+        g = k.Skull(players)
+        view = bytearray(g.PUBLIC_SIZE)
+        errs = 0
+        if micropython:
+            micropython.heap_lock()
+        try:
+            for rec in recs:
+                errs += g.accept(rec)
+                g.public(view)
+        finally:
+            if micropython:
+                micropython.heap_unlock()
+        assert errs == 0 and g.over()
+    return g.digest()
