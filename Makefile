@@ -32,3 +32,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache
+
+mpy size: $(STAMP)
+	$(BIN)/python -m host.build build/mpy

@@ -1,0 +1,1 @@
+"""``make bench``: measured budgets of tapmat, written to ``bench/results.json``."""

@@ -1,0 +1,53 @@
+"""Time the accept path on this interpreter: ``speed.py GAME PLAYERS GAMES``; prints JSON.
+
+MicroPython-compatible. Seeded playouts produce the actions (not timed); the records are encoded
+beforehand, then fresh games accept them all under the clock: what a board does per action.
+"""
+import sys
+import json
+
+sys.path.insert(0, "")
+
+from shared_rules import games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.playout import Playout
+
+try:
+    from time import ticks_us, ticks_diff
+except ImportError:
+    from time import perf_counter
+
+    def ticks_us():
+        return int(perf_counter() * 1000000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+def main(game, players, count):
+    header = {"game": game, "players": players}
+    if game == "deadmans" and players > 4:
+        header["decks"] = 2
+    runs = []
+    for seed in range(count):
+        g = games.from_header(header)
+        recs = []
+        for action in Playout(header, seed).run():
+            rec = bytearray(ACTION_SIZE)
+            g.VOCAB.encode(action, rec)
+            recs.append(rec)
+        runs.append(recs)
+    actions = 0
+    spent = 0
+    for recs in runs:
+        g = games.from_header(header)
+        t0 = ticks_us()
+        for rec in recs:
+            g.accept(rec)
+        spent += ticks_diff(ticks_us(), t0)
+        actions += len(recs)
+    print(json.dumps({"actions": actions, "us": spent, "state_bytes": len(g.s),
+                      "snapshot_bytes": len(g.snapshot()), "public_bytes": g.PUBLIC_SIZE}))
+
+
+main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

