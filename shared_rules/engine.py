@@ -23,10 +23,16 @@ GAME_OVER = 4
 WRONG_PHASE = 5
 NOT_YOUR_TURN = 6
 CORRUPT = 7
+# Reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
+UNKNOWN_TAG = 8
+FOREIGN_TAG = 9
+DUPLICATE_TAG = 10
+NOT_NOW = 11
+NO_GAME = 12
 
 COMMON_REASONS = (
     "ok", "malformed", "unknown_code", "bad_seat", "game_over", "wrong_phase", "not_your_turn",
-    "corrupt",
+    "corrupt", "unknown_tag", "foreign_tag", "duplicate_tag", "not_now", "no_game",
 )
 FIRST_GAME_REASON = 16
 
