@@ -1,0 +1,1 @@
+"""tapmat firmware (MicroPython): drivers, board profiles, mat layer, event loop."""

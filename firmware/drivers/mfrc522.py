@@ -1,0 +1,555 @@
+"""MFRC522 driver: inventory of the NTAG21x tags on one reader (ISO/IEC 14443 A, 106 kBd).
+
+The driver gets its bus objects from the board profile: `spi.write_readinto(tx, rx)` as on
+machine.SPI and a chip-select `cs.value(v)` as on machine.Pin, so it never imports `machine`
+and runs unchanged against the emulator in firmware/emu/. Everything after construction is
+allocation-free: frames and answers live in preallocated buffers reached through precomputed
+memoryview slices, results go to caller buffers, and statuses are small ints (no exceptions on
+the normal path; ValueError only for caller bugs such as a too-small buffer).
+
+Sources (section numbers of the documents named):
+- NXP MFRC522 data sheet rev 3.9: §8.1.2 SPI (address byte: bit 7 read, bits 6..1 register;
+  a read transaction may name a new register in every byte, used here to fetch ComIrqReg,
+  ErrorReg, FIFOLevelReg, ControlReg and CollReg in one transfer), §8.3 FIFO, §8.5 timer,
+  §9.3 registers (ComIrqReg Set1 semantics, ErrorReg, BitFramingReg TxLastBits/RxAlign/
+  StartSend, CollReg CollPos/CollPosNotValid/ValuesAfterColl, ModeReg TxWaitRF/CRCPreset,
+  TxControlReg Tx1RFEn/Tx2RFEn, TxASKReg Force100ASK, RFCfgReg RxGain, TModeReg TAuto),
+  §10.3 commands (Idle, CalcCRC, Transceive, SoftReset).
+- ISO/IEC 14443-3:2018: §5.2.1 a PICC answers a request at most 5 ms after the field is on,
+  §6.2.3 short frame (7 bits) and bit-oriented anticollision frame, Annex B CRC_A,
+  §6.3 PICC states, §6.4 REQA/WUPA/ANTICOLLISION/SELECT/HLTA, §6.5.3 anticollision loop (NVB,
+  collision bit resolved by sending it as 1), §6.5.3.4 SAK cascade bit, §6.5.4 cascade tag 88h
+  and BCC.
+- NXP NTAG213/215/216 data sheet rev 3.2: §9.3 4-bit NAK, §10.2 READ (30h, 16 bytes + CRC_A,
+  answer within 5 ms).
+
+Inventory (`scan`): WUPA, then REQA, each answered by every tag still IDLE; anticollision and
+SELECT through the cascade levels single out one tag; optionally READ; HLTA parks it in HALT,
+where REQA no longer wakes it; repeat until a request meets silence. A tag that hits an error
+falls back to IDLE (it woke from IDLE), so the next round finds it again. That only holds when
+every tag starts IDLE, which is why a scan runs on a fresh field: `antenna_on()` (the mat's
+poll loop keeps idle readers' radio off) or, if the field stayed on since the last scan, an
+automatic field reset. Failures end in a status code, never in a wrong UID: anticollision
+answers must match their BCC, SELECT is answered (SAK + CRC_A) only by the tag owning the
+complete UID CLn, cascade tag and SAK cascade bit must agree, READ data must match CRC_A.
+Every wait is bounded: the chip's timer ends each exchange (TAuto) and every polling loop has
+a fixed bound in case the chip stops answering.
+"""
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
+# Status codes.
+OK = const(0)
+NO_TAG = const(1)        # nothing answered a request
+TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange
+CRC_ERR = const(3)       # CRC_A of an answer (SAK, READ data) did not match
+COLLISION = const(4)     # answers collided where no collision can be resolved
+PROTOCOL_ERR = const(5)  # malformed answer, chip error flags, inconsistent cascade
+BCC_ERR = const(6)       # anticollision answer did not match its BCC
+NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
+CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
+OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
+STATUS_NAMES = ("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
+                "chip", "overflow")
+
+UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
+PAGE_BYTES = const(16)  # one READ: four 4-byte pages
+
+# Registers (§9.2).
+_COMMAND = const(0x01)
+_COM_IRQ = const(0x04)
+_DIV_IRQ = const(0x05)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_CONTROL = const(0x0C)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_CONTROL = const(0x14)
+_TX_ASK = const(0x15)
+_CRC_RESULT_H = const(0x21)
+_CRC_RESULT_L = const(0x22)
+_RF_CFG = const(0x26)
+_TMODE = const(0x2A)
+_TPRESCALER = const(0x2B)
+_TRELOAD_H = const(0x2C)
+_TRELOAD_L = const(0x2D)
+_VERSION = const(0x37)
+
+# Commands (§10.3 Table 149), register bits.
+_CMD_IDLE = const(0x00)
+_CMD_CALC_CRC = const(0x03)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFT_RESET = const(0x0F)
+_POWER_DOWN = const(0x10)
+_RX_IRQ = const(0x20)
+_IDLE_IRQ = const(0x10)
+_TIMER_IRQ = const(0x01)
+_CRC_IRQ = const(0x04)
+_FATAL_ERRS = const(0xD1)  # WrErr, TempErr, BufferOvfl, ProtocolErr
+_COLL_ERR = const(0x08)
+_PARITY_CRC_ERRS = const(0x06)
+_COLL_POS_NOT_VALID = const(0x20)
+_START_SEND = const(0x80)
+_TSTART_NOW = const(0x50)  # TStartNow; bit 4 kept at its reset value (1)
+_TX_RF_EN = const(0x03)    # Tx1RFEn | Tx2RFEn
+_TX_CONTROL_OFF = const(0x80)
+_FORCE_100ASK = const(0x40)
+_MODE_INIT = const(0x3D)   # TxWaitRF, PolMFin, CRCPreset 01 = 6363h (CRC_A)
+_TAUTO = const(0x80)
+
+# Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us per tick.
+_PRESCALER = const(169)
+_T_SHORT = const(40)   # 1 ms: an ISO 14443-3 answer starts ~86 us after the frame
+_T_LONG = const(204)   # 5.1 ms: NTAG READ answers within 5 ms; also field-off and power-up guard
+_POLL_MAX = const(1000)  # status polls per wait: far longer than 5.1 ms on any SPI clock
+
+# ISO/IEC 14443-3 commands.
+_REQA = const(0x26)
+_WUPA = const(0x52)
+_READ = const(0x30)
+_HLTA = const(0x50)
+_CT = const(0x88)
+_SEL = (0x93, 0x95, 0x97)
+_SAK_CASCADE = const(0x04)
+
+_FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2)
+_RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
+_MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
+_VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
+
+
+def crc_a(buf, start, n):
+    """CRC_A (ISO/IEC 14443-3 Annex B) of buf[start:start+n]; byte-wise, allocation-free."""
+    crc = 0x6363
+    for i in range(start, start + n):
+        ch = (buf[i] ^ crc) & 0xFF
+        ch = (ch ^ (ch << 4)) & 0xFF
+        crc = (crc >> 8) ^ (ch << 8) ^ (ch << 3) ^ (ch >> 4)
+    return crc
+
+
+class Mfrc522:
+    """One MFRC522 on an SPI bus, selected by its own chip-select pin."""
+
+    def __init__(self, spi, cs, gain=7, max_errors=4):
+        if not 0 <= gain <= 7:
+            raise ValueError("gain is RFCfgReg RxGain, 0..7 (7 = 48 dB)")
+        self._spi = spi
+        self._cs = cs
+        cs.value(1)
+        self._gain = gain
+        self.max_errors = max_errors
+        self._w = bytearray(2)
+        self._r = bytearray(2)
+        self._ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
+        self._ftx[0] = _FIFO_DATA << 1
+        self._rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator
+        for i in range(_RX_MAX + 1):
+            self._rtx[i] = 0x80 | _FIFO_DATA << 1
+        self._rrx = bytearray(_RX_MAX + 1)
+        ftx = memoryview(self._ftx)
+        rtx = memoryview(self._rtx)
+        rrx = memoryview(self._rrx)
+        self._ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
+        self._rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
+        self._rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
+        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg in one read transaction
+        self._stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
+                               0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
+        self._srx = bytearray(6)
+        self._resp = bytearray(_RX_MAX)  # the last answer
+        self._rx_n = 0      # its length in bytes
+        self._rx_last = 0   # valid bits of its last byte (0 = all 8)
+        self._coll = 0      # CollReg after it
+        self._cl = bytearray(5)  # UID CLn + BCC being resolved
+        self.uid = bytearray(10)
+        self.uid_len = 0
+        self.sak = 0
+        self.atqa = 0
+        self.last_nak = 0
+        self.version = 0
+        self._txctl = _TX_CONTROL_OFF
+        self._reload = -1
+        self._guard = False  # power-up guard timer running since antenna_on()
+        self._fresh = False  # field switched on since the last scan: every tag is IDLE
+        self.status = OK     # outcome of the last scan()
+        self.errors = 0      # failed (retried) attempts in the last scan()
+        self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
+
+    # --- register access (§8.1.2) -------------------------------------------------------
+    def _xfer(self, tx, rx):
+        self._cs.value(0)
+        self._spi.write_readinto(tx, rx)
+        self._cs.value(1)
+
+    def _wr(self, reg, v):
+        self._w[0] = reg << 1
+        self._w[1] = v
+        self._xfer(self._w, self._r)
+
+    def _rd(self, reg):
+        self._w[0] = 0x80 | reg << 1
+        self._w[1] = 0
+        self._xfer(self._w, self._r)
+        return self._r[1]
+
+    def _timeout(self, ticks):
+        if ticks != self._reload:
+            self._wr(_TRELOAD_L, ticks)
+            self._reload = ticks
+
+    # --- set-up --------------------------------------------------------------------------
+    def init(self):
+        """Soft reset and configure for ISO 14443 A; antenna off. Returns OK or CHIP_ERR."""
+        self._wr(_COMMAND, _CMD_SOFT_RESET)
+        for _ in range(_POLL_MAX):
+            if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
+                break
+        else:
+            return CHIP_ERR
+        self.version = self._rd(_VERSION)
+        if self.version not in _VERSIONS:
+            return CHIP_ERR
+        self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
+        self._wr(_TPRESCALER, _PRESCALER & 0xFF)
+        self._wr(_TRELOAD_H, 0)
+        self._reload = -1
+        self._timeout(_T_SHORT)
+        self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
+        self._wr(_MODE, _MODE_INIT)
+        self._wr(_RF_CFG, self._gain << 4)
+        self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
+        self._txctl = _TX_CONTROL_OFF
+        self._wr(_TX_CONTROL, self._txctl)
+        self._guard = False
+        self._fresh = False
+        return OK if self._crc_selftest() else CHIP_ERR
+
+    def _crc_selftest(self):
+        """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
+        f = self._ftx
+        for i in range(8):
+            f[1 + i] = (0x1D * i + 0x52) & 0xFF
+        self._wr(_COMMAND, _CMD_IDLE)
+        self._wr(_DIV_IRQ, _CRC_IRQ)
+        self._wr(_FIFO_LEVEL, 0x80)
+        self._xfer(self._ftxv[9], self._rrxv[9])
+        self._wr(_COMMAND, _CMD_CALC_CRC)
+        done = False
+        for _ in range(_POLL_MAX):
+            if self._rd(_DIV_IRQ) & _CRC_IRQ:
+                done = True
+                break
+        crc = self._rd(_CRC_RESULT_H) << 8 | self._rd(_CRC_RESULT_L)
+        self._wr(_COMMAND, _CMD_IDLE)
+        return done and crc == crc_a(f, 1, 8)
+
+    # --- antenna -------------------------------------------------------------------------
+    def antenna_on(self):
+        """Switch the field on; tags power up IDLE. A 5.1 ms guard runs on the chip timer."""
+        if self._txctl & _TX_RF_EN:
+            return
+        self._txctl |= _TX_RF_EN
+        self._wr(_TX_CONTROL, self._txctl)
+        self._timer_start(_T_LONG)
+        self._guard = True
+        self._fresh = True
+
+    def antenna_off(self):
+        """Switch the field off: no radio on idle readers; every tag in the field resets."""
+        if not self._txctl & _TX_RF_EN:
+            return
+        self._txctl &= ~_TX_RF_EN & 0xFF
+        self._wr(_TX_CONTROL, self._txctl)
+        self._guard = False
+        self._fresh = False
+
+    def antenna_is_on(self):
+        return (self._txctl & _TX_RF_EN) != 0
+
+    def _timer_start(self, ticks):
+        self._timeout(ticks)
+        self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
+        self._wr(_CONTROL, _TSTART_NOW)
+
+    def _timer_wait(self):
+        for _ in range(_POLL_MAX):
+            if self._rd(_COM_IRQ) & _TIMER_IRQ:
+                return
+
+    def _field_reset(self):
+        """Field off for 5.1 ms then on again: every tag drops to IDLE (ISO 14443-3 §6.3)."""
+        self.antenna_off()
+        self._timer_start(_T_LONG)
+        self._timer_wait()
+        self.antenna_on()
+
+    # --- one exchange (§10.3.1.8 Transceive) ---------------------------------------------
+    def _transceive(self, n, last_bits, align, ticks):
+        """Send _ftx[1:n+1]; leave the answer in _resp[:_rx_n]. Returns a status code."""
+        self._timeout(ticks)
+        self._wr(_COMMAND, _CMD_IDLE)
+        self._wr(_COM_IRQ, 0x7F)      # clear every interrupt request
+        self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer
+        self._xfer(self._ftxv[n + 1], self._rrxv[n + 1])
+        self._wr(_COMMAND, _CMD_TRANSCEIVE)
+        self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
+        s = self._srx
+        for _ in range(_POLL_MAX):
+            self._xfer(self._stx, s)
+            if s[1] & (_RX_IRQ | _IDLE_IRQ):
+                break
+            if s[1] & _TIMER_IRQ:
+                return TIMEOUT
+        else:
+            return CHIP_ERR
+        err = s[2]
+        got = s[3] & 0x7F
+        self._rx_last = s[4] & 0x07
+        self._coll = s[5]
+        self._rx_n = 0
+        if err & _FATAL_ERRS or got > _RX_MAX:
+            return PROTOCOL_ERR
+        if got == 0:
+            return TIMEOUT
+        rtx = self._rtx
+        rtx[got] = 0
+        self._xfer(self._rtxv[got + 1], self._rrxv[got + 1])
+        rtx[got] = 0x80 | _FIFO_DATA << 1
+        for i in range(got):
+            self._resp[i] = self._rrx[1 + i]
+        self._rx_n = got
+        if err & _COLL_ERR:
+            return COLLISION
+        if err & _PARITY_CRC_ERRS:
+            return PROTOCOL_ERR
+        return OK
+
+    def _crc_ok(self, n):
+        c = crc_a(self._resp, 0, n - 2)
+        return self._resp[n - 2] == c & 0xFF and self._resp[n - 1] == c >> 8
+
+    def _append_crc(self, n):
+        """Append CRC_A to the n-byte frame in _ftx[1:]; return the new length."""
+        c = crc_a(self._ftx, 1, n)
+        self._ftx[1 + n] = c & 0xFF
+        self._ftx[2 + n] = c >> 8
+        return n + 2
+
+    # --- ISO/IEC 14443-3 commands --------------------------------------------------------
+    def request(self, wake=False):
+        """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
+        if not self._txctl & _TX_RF_EN:
+            return NO_TAG
+        self._ftx[1] = _WUPA if wake else _REQA
+        st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
+        if st == TIMEOUT:
+            return NO_TAG
+        if st == COLLISION:
+            st = OK  # tags with different ATQAs: still tags, anticollision sorts them out
+        if st == OK:
+            if self._rx_n != 2 or self._rx_last:
+                return PROTOCOL_ERR
+            self.atqa = self._resp[0] | self._resp[1] << 8
+        return st
+
+    def select(self):
+        """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
+        n = 0
+        for level in range(3):
+            st = self._resolve(_SEL[level])
+            if st == OK:
+                st = self._select_cl(_SEL[level])
+            if st != OK:
+                return st
+            cl = self._cl
+            if self.sak & _SAK_CASCADE:
+                if cl[0] != _CT:
+                    return PROTOCOL_ERR
+                for i in range(3):
+                    self.uid[n + i] = cl[1 + i]
+                n += 3
+            else:
+                if cl[0] == _CT:
+                    return PROTOCOL_ERR
+                for i in range(4):
+                    self.uid[n + i] = cl[i]
+                self.uid_len = n + 4
+                return OK
+        return PROTOCOL_ERR  # cascade bit still set after level 3
+
+    def _resolve(self, sel):
+        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl."""
+        cl = self._cl
+        f = self._ftx
+        known = 0
+        for _ in range(33):  # every round learns at least one more bit
+            full = known >> 3
+            rem = known & 7
+            nsend = full + (1 if rem else 0)
+            f[1] = sel
+            f[2] = (2 + full) << 4 | rem  # NVB
+            for i in range(nsend):
+                f[3 + i] = cl[i]
+            st = self._transceive(2 + nsend, rem, rem, _T_SHORT)
+            if st == COLLISION:
+                c = self._coll
+                if c & _COLL_POS_NOT_VALID:
+                    return PROTOCOL_ERR
+                # CollPos counts from bit 0 of the first FIFO byte, RxAlign included; 0 = 32
+                bit = (full << 3) + ((c & 0x1F) or 32) - 1
+                if bit < known or bit >= 32 or not self._merge(full, rem, bit >> 3):
+                    return PROTOCOL_ERR
+                cl[bit >> 3] &= (1 << (bit & 7)) - 1   # drop the bits from the collision on
+                cl[bit >> 3] |= 1 << (bit & 7)         # and follow the tags sending a 1
+                known = bit + 1
+                if known == 32:  # every UID bit decided by collisions: SELECT confirms it
+                    cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+                    return OK
+                continue
+            if st != OK:
+                return st
+            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, rem, 4):
+                return PROTOCOL_ERR
+            return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
+        return PROTOCOL_ERR
+
+    def _merge(self, full, rem, last):
+        """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
+        if self._rx_n < last - full + 1:
+            return False
+        cl = self._cl
+        for i in range(last - full + 1):
+            v = self._resp[i]
+            if i == 0 and rem:
+                low = (1 << rem) - 1
+                v = (cl[full] & low) | (v & ~low & 0xFF)
+            cl[full + i] = v
+        return True
+
+    def _select_cl(self, sel):
+        """SELECT with the complete UID CLn (NVB 70h); SAK into .sak (§6.5.3.4)."""
+        f = self._ftx
+        f[1] = sel
+        f[2] = 0x70
+        for i in range(5):
+            f[3 + i] = self._cl[i]
+        st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
+        if st != OK:
+            return st
+        if self._rx_n != 3 or self._rx_last:
+            return PROTOCOL_ERR
+        if not self._crc_ok(3):
+            return CRC_ERR
+        self.sak = self._resp[0]
+        return OK
+
+    def read(self, page, out, off=0):
+        """NTAG READ of 4 pages from `page` into out[off:off+16] (selected tag). Status code."""
+        if len(out) < off + PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
+            raise ValueError("page 0..255 and 16 bytes of room in out expected")
+        f = self._ftx
+        f[1] = _READ
+        f[2] = page
+        st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
+        if st != OK:
+            return st
+        if self._rx_n == 1 and self._rx_last == 4:
+            self.last_nak = self._resp[0] & 0x0F
+            return NAK
+        if self._rx_n != PAGE_BYTES + 2 or self._rx_last:
+            return PROTOCOL_ERR
+        if not self._crc_ok(PAGE_BYTES + 2):
+            return CRC_ERR
+        for i in range(PAGE_BYTES):
+            out[off + i] = self._resp[i]
+        return OK
+
+    def halt(self):
+        """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3)."""
+        f = self._ftx
+        f[1] = _HLTA
+        f[2] = 0
+        st = self._transceive(self._append_crc(2), 0, 0, _T_SHORT)
+        if st == TIMEOUT:
+            return OK
+        return PROTOCOL_ERR if st == OK or st == COLLISION else st
+
+    # --- inventory -----------------------------------------------------------------------
+    def scan(self, uids_out, data_out=None, page=0):
+        """Find every NTAG in the field, each once; return how many.
+
+        UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
+        each tag's READ of `page` goes to data_out in 16-byte slots. .status tells the outcome:
+        OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
+        error that ended the scan after .max_errors retries. UIDs reported are always verified.
+        """
+        cap = len(uids_out) // UID_LEN
+        if data_out is not None and len(data_out) < cap * PAGE_BYTES:
+            raise ValueError("data_out needs 16 bytes per UID slot")
+        self.errors = 0
+        self.foreign = 0
+        if not self._txctl & _TX_RF_EN:
+            self.status = NO_TAG
+            return 0
+        if not self._fresh:
+            self._field_reset()
+        self._fresh = False
+        if self._guard:
+            self._timer_wait()
+            self._guard = False
+        found = 0
+        retry = False
+        st = OK
+        wake = True
+        for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
+            st = self.request(wake)
+            wake = False
+            if st == NO_TAG:
+                if retry:  # this REQA only sent the failed tag back to IDLE: ask again
+                    retry = False
+                    continue
+                st = OK
+                break
+            retry = False
+            if st == OK and found == cap:
+                st = OVERFLOW
+                break
+            if st == OK:
+                st = self.select()
+            if st == OK and self.uid_len == UID_LEN and data_out is not None:
+                st = self.read(page, data_out, found * PAGE_BYTES)
+            if st == OK:
+                self.halt()
+                if self.uid_len != UID_LEN:
+                    self.foreign += 1
+                elif self._seen(uids_out, found):
+                    self.errors += 1  # a tag that did not stay halted
+                else:
+                    for i in range(UID_LEN):
+                        uids_out[found * UID_LEN + i] = self.uid[i]
+                    found += 1
+                continue
+            self.errors += 1
+            retry = True
+            if st == CHIP_ERR or self.errors > self.max_errors:
+                break
+        else:
+            st = OVERFLOW  # more rounds than tags, retries and foreign tags can explain
+        self.status = st
+        return found
+
+    def _seen(self, uids, n):
+        for k in range(n):
+            o = k * UID_LEN
+            for i in range(UID_LEN):
+                if uids[o + i] != self.uid[i]:
+                    break
+            else:
+                return True
+        return False

@@ -1,0 +1,67 @@
+"""An emulated SPI bus with several MFRC522 readers, each behind its own chip-select pin.
+
+`EmuSpiBus.write_readinto(tx, rx)` has the shape of machine.SPI.write_readinto and is routed to
+the reader whose chip select is low, so the real driver runs unchanged on the virtual board.
+NSS framing matters: the MFRC522 starts a new transaction at each falling edge of its NSS
+(data sheet rev 3.9 §8.1.2), which `EmuPin` counts. With no reader selected MISO floats high
+(reads FFh); with several selected, each one sees the bytes and MISO is their wired AND.
+"""
+from firmware.emu.mfrc522_emu import Mfrc522Emu
+
+
+class EmuPin:
+    """An output pin with machine.Pin's value(): value() reads, value(v) drives."""
+
+    def __init__(self, value=1):
+        self._v = 1 if value else 0
+        self.falls = 0  # falling edges so far: each one starts an SPI transaction
+
+    def value(self, v=None):
+        if v is None:
+            return self._v
+        v = 1 if v else 0
+        if self._v and not v:
+            self.falls += 1
+        self._v = v
+        return None
+
+
+class EmuSpiBus:
+    """machine.SPI stand-in carrying any number of emulated readers."""
+
+    def __init__(self):
+        self.readers = []
+        self.transactions = 0  # write_readinto calls: one NSS-framed transfer each
+        self.bytes = 0
+
+    def add_reader(self, version=0x92):
+        """Attach a new emulated MFRC522 with its own chip-select EmuPin; return the reader."""
+        reader = Mfrc522Emu(EmuPin(1), version)
+        self.readers.append(reader)
+        return reader
+
+    def write_readinto(self, tx, rx):
+        n = len(tx)
+        if len(rx) != n:
+            raise ValueError("tx and rx must have the same length")
+        self.transactions += 1
+        self.bytes += n
+        selected = 0
+        for r in self.readers:
+            if r.cs.value() == 0:
+                if selected == 0:
+                    r.transfer(tx, rx)
+                else:
+                    self._contend(r, tx, rx)
+                selected += 1
+        if selected == 0:
+            for i in range(n):
+                rx[i] = 0xFF
+
+    @staticmethod
+    def _contend(reader, tx, rx):
+        """A further selected reader: it sees the bytes too; the MISO lines are ANDed."""
+        other = bytearray(len(tx))
+        reader.transfer(tx, other)
+        for i in range(len(tx)):
+            rx[i] &= other[i]
