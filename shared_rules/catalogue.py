@@ -58,6 +58,14 @@ SHERIFF_GOODS = (
 )
 SHERIFF_CODES = tuple(g[0] for g in SHERIFF_GOODS)
 SHERIFF_LEGAL_KINDS = 4
+# The same columns as byte strings, so the rules core reads them without allocating.
+SHERIFF_KIND = bytes(g[1] for g in SHERIFF_GOODS)
+SHERIFF_VALUE = bytes(g[4] for g in SHERIFF_GOODS)
+SHERIFF_PENALTY = bytes(g[5] for g in SHERIFF_GOODS)
+SHERIFF_KING = bytes(g[6] for g in SHERIFF_GOODS)
+SHERIFF_QUEEN = bytes(g[7] for g in SHERIFF_GOODS)
+SHERIFF_AS_GOOD = bytes(g[8] for g in SHERIFF_GOODS)
+SHERIFF_AS_MANY = bytes(g[9] for g in SHERIFF_GOODS)
 
 
 def sheriff_count(good, players, royal):
@@ -66,6 +74,14 @@ def sheriff_count(good, players, royal):
     if g[1] == ROYAL and not royal:
         return 0
     return g[2] - g[3] if players == 3 else g[2]
+
+
+def sheriff_deck_size(players, royal):
+    """Cards in the deck: 216 with royal goods (162 at 3 players), 204 without (156)."""
+    n = 0
+    for good in range(len(SHERIFF_GOODS)):
+        n += sheriff_count(good, players, royal)
+    return n
 
 
 def codes(game):

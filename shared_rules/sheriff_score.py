@@ -1,0 +1,79 @@
+"""Sheriff of Nottingham scoring (1st edition): stand values, King/Queen bonuses, winners.
+
+Works on any object with ``seats()``, ``gold(seat)`` and ``stand(seat, good)``, so tests can
+score a hand-built position. Only ``summary`` calls it: allocation is fine here.
+Rules: ``rules/sheriff.md`` "Game end and scoring"; decisions in ``docs/rules-sheriff.md``.
+"""
+from shared_rules.catalogue import (
+    SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_KING, SHERIFF_QUEEN, SHERIFF_AS_GOOD,
+    SHERIFF_AS_MANY, LEGAL,
+)
+
+KINDS = len(SHERIFF_CODES)
+
+
+def for_bonus(game, seat, good):
+    """How many of a legal good a seat counts for King/Queen (royal goods count 2 or 3)."""
+    n = 0
+    for g in range(KINDS):
+        if SHERIFF_AS_GOOD[g] == good:
+            n += game.stand(seat, g) * SHERIFF_AS_MANY[g]
+    return n
+
+
+def bonuses(game):
+    """King and Queen bonuses per seat. Tied Kings share King + Queen (rounded down) and no
+    Queen is paid; tied Queens share the Queen bonus. At least one good is needed to qualify."""
+    n = game.seats()
+    out = [0] * n
+    for good in range(KINDS):
+        if SHERIFF_KIND[good] != LEGAL:
+            continue
+        counts = [for_bonus(game, seat, good) for seat in range(n)]
+        top = max(counts)
+        if not top:
+            continue
+        kings = [seat for seat in range(n) if counts[seat] == top]
+        if len(kings) > 1:
+            for seat in kings:
+                out[seat] += (SHERIFF_KING[good] + SHERIFF_QUEEN[good]) // len(kings)
+            continue
+        out[kings[0]] += SHERIFF_KING[good]
+        second = max([counts[seat] for seat in range(n) if seat != kings[0]])
+        if not second:
+            continue
+        queens = [seat for seat in range(n) if counts[seat] == second]
+        for seat in queens:
+            out[seat] += SHERIFF_QUEEN[good] // len(queens)
+    return out
+
+
+def stand_value(game, seat):
+    v = 0
+    for g in range(KINDS):
+        v += game.stand(seat, g) * SHERIFF_VALUE[g]
+    return v
+
+
+def cards(game, seat, legal):
+    """Legal-good cards (royal goods are contraband cards) or contraband cards on a stand."""
+    n = 0
+    for g in range(KINDS):
+        if (SHERIFF_KIND[g] == LEGAL) == legal:
+            n += game.stand(seat, g)
+    return n
+
+
+def scores(game):
+    """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
+    b = bonuses(game)
+    return [game.gold(seat) + stand_value(game, seat) + b[seat] for seat in range(game.seats())]
+
+
+def winners(game):
+    """Highest score; ties broken by legal-good cards, then contraband cards; else shared."""
+    sc = scores(game)
+    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False)]
+            for seat in range(game.seats())]
+    best = max(keys)
+    return [seat for seat in range(game.seats()) if keys[seat] == best]
