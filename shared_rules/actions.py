@@ -127,15 +127,17 @@ class Vocabulary:
                 _get(fields[i], rec, offs[i], obj)
         return obj
 
-    def mask(self, rec):
-        """Zero the hidden fields of a record in place (what a public mirror may see)."""
-        k = rec[0]
+    def mask_into(self, buf, start=0, n=ACTION_SIZE):
+        """Zero the hidden fields of the record at ``buf[start:start+n]`` (what a public mirror
+        may see). Allocates nothing."""
+        k = buf[start]
         fields = self.fields[k]
         offs = self.offsets[k]
         for i in range(len(fields)):
             if fields[i][5]:
                 for j in range(offs[i], offs[i] + _size(fields[i])):
-                    rec[j] = 0
+                    if j < n:
+                        buf[start + j] = 0
 
 
 def _code(table, v):

@@ -133,8 +133,9 @@ def seq_gap(last, seq):
     return (seq - last - 1) & 0xFFFF
 
 
-def diff_runs(old, new, out, n=-1):
-    """Write the runs that turn old[0:n] into new[0:n] into out; return their length, -1 if they don't fit.
+def diff_runs(old, new, out, n=-1, at=0):
+    """Write the runs that turn old[0:n] into new[0:n] into out[at:]; return their length, -1 if they
+    don't fit.
 
     A run is offset:u16 LE, len:u8 (1..255), then len bytes of `new`. Gaps of up to two equal bytes
     are sent inside a run, since a new run header costs three. Allocates nothing; when the runs
@@ -145,7 +146,7 @@ def diff_runs(old, new, out, n=-1):
     if n > 0x10000:
         raise ValueError("diff_runs: offsets are u16")
     cap = len(out)
-    w = 0
+    w = at
     i = 0
     while i < n:
         if old[i] == new[i]:
@@ -176,7 +177,7 @@ def diff_runs(old, new, out, n=-1):
             out[w] = new[k]
             w += 1
         i = stop
-    return w
+    return w - at
 
 
 def _check_runs(buf, runs, start, end):

@@ -513,3 +513,16 @@ def test_runs_and_sequence_helpers_allocate_nothing():
         _unlock()
     assert old == new and gap == 0
     return [n, applied]
+
+
+def test_diff_runs_can_write_after_a_prefix():
+    old = bytearray(40)
+    new = bytearray(40)
+    new[3] = 7
+    new[30] = 9
+    out = bytearray(64)
+    out[0] = 0xAA
+    n = codec.diff_runs(old, new, out, 40, 5)
+    assert out[0] == 0xAA and n == 8
+    assert codec.apply_runs(old, out, 5, 5 + n) == 2 and old == new
+    return list(out[5:5 + n])
