@@ -74,6 +74,7 @@ class Vocabulary:
                 raise ValueError("action record too large")
             self.offsets.append(tuple(offs))
         self.offsets = tuple(self.offsets)
+        self.checks = tuple(_flat_checks(fields, self.offsets[k]) for k, fields in enumerate(self.fields))
 
     def kind(self, name):
         """Index of an action name, or -1."""
@@ -127,6 +128,32 @@ class Vocabulary:
                 _get(fields[i], rec, offs[i], obj)
         return obj
 
+    def valid(self, rec):
+        """Whether a record read from the wire is well formed: a known kind, names inside their
+        tables, list counts within capacity. Allocates nothing."""
+        k = rec[0]
+        if k >= len(self.names):
+            return False
+        checks = self.checks[k]
+        for i in range(0, len(checks), 4):
+            at = checks[i]
+            what = checks[i + 1]
+            limit = checks[i + 2]
+            v = rec[at]
+            if what == _C_FLAG:
+                if v > 1:
+                    return False
+            elif what == _C_NAME:
+                if v >= limit:
+                    return False
+            elif what == _C_LIST:
+                if v > checks[i + 3]:
+                    return False
+                for j in range(v):
+                    if rec[at + 1 + j] >= limit:
+                        return False
+        return True
+
     def mask_into(self, buf, start=0, n=ACTION_SIZE):
         """Zero the hidden fields of the record at ``buf[start:start+n]`` (what a public mirror
         may see). Allocates nothing."""
@@ -138,6 +165,30 @@ class Vocabulary:
                 for j in range(offs[i], offs[i] + _size(fields[i])):
                     if j < n:
                         buf[start + j] = 0
+
+
+_C_FLAG = 0
+_C_NAME = 1
+_C_LIST = 2
+
+
+def _flat_checks(fields, offs):
+    """Flat (offset, what, limit, cap) quadruples for ``Vocabulary.valid``, nested objects included."""
+    out = []
+    for i in range(len(fields)):
+        name, kind, table, optional, cap, _ = fields[i]
+        at = offs[i]
+        if optional:
+            out.extend((at, _C_FLAG, 0, 0))
+            at += 1
+        if kind == NAME:
+            out.extend((at, _C_NAME, len(table), 0))
+        elif kind == LIST:
+            out.extend((at, _C_LIST, 255 if table is None else len(table), cap))
+        elif kind == OBJ:
+            sub, _ = _offsets(table, at)
+            out.extend(_flat_checks(table, sub))
+    return tuple(out)
 
 
 def _code(table, v):

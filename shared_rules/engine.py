@@ -74,7 +74,7 @@ class Game:
     # -- accepting actions -------------------------------------------------------------
     def accept(self, rec):
         """Check an action record and apply it if legal; return the reason code (OK=0)."""
-        if rec[0] >= len(self.VOCAB.names):
+        if not self.VOCAB.valid(rec):
             return MALFORMED
         if self.over():
             return GAME_OVER
