@@ -35,10 +35,11 @@ Modelled behaviour the driver relies on:
 Not modelled: parity bits and ParityErr, TxCRCEn/RxCRCEn hardware CRC, MSBFirst, Hi/LoAlert
 interrupts, the IRQ pin, power-down, MIFARE Crypto1, data rates other than 106 kBd.
 
-Faults (`inject`): NO_ANSWER drops every answer of the next N transceives (the tags still
-act on the frame); BAD_CRC corrupts the CRC_A of the next N answers that carry one; FLIP
-flips one data bit of the next N answers; NOISE reports a spurious collision in the next N
-answers (at bit `bit` of the answer, default its middle) and garbles the bits after it.
+Faults (`inject`, armed after a given number of transceives): NO_ANSWER drops the answers
+of the next N transceives (the tags still act on the frame); BAD_CRC corrupts the CRC_A of
+the next N answers that carry one; FLIP flips one data bit of the next N answers; NOISE
+reports a spurious collision in the next N answers (at bit `bit` of the answer, default its
+middle) and garbles the bits after it.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -136,7 +137,13 @@ class Mfrc522Emu:
         self._reading = False
         self._addr = 0
         self._faults = bytearray(5)  # remaining count per fault kind
+        self._after = bytearray(5)   # transceives to let pass before the fault starts
+        self._live = bytearray(5)    # fault kinds active in the current transceive
         self._noise_bit = -1
+        self._start = 0  # superposed answer: bit range, CRC_A flag, frame delay
+        self._end = 0
+        self._crc_ans = False
+        self._delay = 0
         self.transceives = 0
         self._soft_reset()
 
@@ -170,11 +177,16 @@ class Mfrc522Emu:
     def tags(self):
         return list(self._field)
 
-    def inject(self, kind, count=1, bit=-1):
-        """Arm a fault for the next `count` transceives/answers (see the module docstring)."""
-        if kind not in (NO_ANSWER, BAD_CRC, FLIP, NOISE) or not 0 <= count <= 255:
-            raise ValueError("unknown fault kind or bad count")
+    def inject(self, kind, count=1, after=0, bit=-1):
+        """Arm a fault for `count` transceives/answers once `after` transceives have passed.
+
+        See the module docstring for what each kind does; `bit` places a NOISE collision.
+        """
+        if kind not in (NO_ANSWER, BAD_CRC, FLIP, NOISE) or not 0 <= count <= 255 \
+                or not 0 <= after <= 255:
+            raise ValueError("unknown fault kind, or count/after outside 0..255")
         self._faults[kind] = count
+        self._after[kind] = after
         if kind == NOISE:
             self._noise_bit = bit
 
@@ -357,6 +369,10 @@ class Mfrc522Emu:
     def _transceive(self):
         r = self.regs
         self.transceives += 1
+        for k in range(1, 5):
+            self._live[k] = 1 if self._faults[k] and not self._after[k] else 0
+            if self._after[k]:
+                self._after[k] -= 1
         n = 0
         while self._flen:
             self._frame[n] = self._pop()
@@ -370,7 +386,7 @@ class Mfrc522Emu:
         answered = False
         if self.rf_on() and nbits and not r[_COMMAND] & _RCV_OFF:
             answered = self._air(nbits)
-        if self._faults[NO_ANSWER]:
+        if self._live[NO_ANSWER]:
             self._faults[NO_ANSWER] -= 1
             answered = False
         timer = self._timer_fc()
@@ -417,11 +433,11 @@ class Mfrc522Emu:
         start = self._start
         end = self._end
         nb = (end + 7) >> 3
-        if self._faults[BAD_CRC] and self._crc_ans:
+        if self._live[BAD_CRC] and self._crc_ans:
             self._faults[BAD_CRC] -= 1
             self._or[nb - 1] ^= 0xA5
             self._and[nb - 1] ^= 0xA5
-        if self._faults[FLIP]:
+        if self._live[FLIP]:
             self._faults[FLIP] -= 1
             j = (start + end) >> 1
             self._or[j >> 3] ^= 1 << (j & 7)
@@ -431,14 +447,14 @@ class Mfrc522Emu:
             if (self._or[j >> 3] ^ self._and[j >> 3]) >> (j & 7) & 1:
                 coll = j
                 break
-        noisy = False
-        if self._faults[NOISE] and end - start >= 2:
+        noisy = 0
+        if self._live[NOISE] and end - start >= 2:
             self._faults[NOISE] -= 1
             k = self._noise_bit
             j = start + (k if 0 <= k < end - start else (end - start) >> 1)
             if j < coll:
                 coll = j
-                noisy = True
+                noisy = 1
         keep_after = r[_COLL] & 0x80  # ValuesAfterColl
         q = align
         cur = 0
