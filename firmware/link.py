@@ -1,0 +1,70 @@
+"""The board's end of the serial link: frame in, frame out, with preallocated buffers.
+
+Framing and CRC are ``shared_rules/codec.py`` (the host imports the same file); this module
+owns the board's sequence counter, its receive and send buffers and the body layouts of the
+board's messages (docs/protocol.md, section 6). Nothing here allocates once constructed.
+"""
+from shared_rules import codec
+
+RX_CHUNK = 64
+MAX_CHUNKS = 32
+
+
+class BoardLink:
+    def __init__(self, port):
+        """``port``: the board profile's link (``readinto(buf) -> n``, ``write(buf, n)``)."""
+        self.port = port
+        self.reader = codec.FrameReader()
+        self.rx = bytearray(RX_CHUNK)
+        self.rx_len = 0
+        self.rx_pos = 0
+        self.out = bytearray(codec.MAX_FRAME)
+        self.body = bytearray(codec.MAX_BODY)
+        self.seq = 0
+        self.errors_seen = 0
+
+    def poll(self):
+        """Read from the line until a frame is complete (True, in ``self.reader``), the line is
+        empty, or ``MAX_CHUNKS`` reads were spent: a flood cannot stall the loop."""
+        reader = self.reader
+        for _ in range(MAX_CHUNKS):
+            if self.rx_pos >= self.rx_len:
+                self.rx_len = self.port.readinto(self.rx)
+                self.rx_pos = 0
+                if not self.rx_len:
+                    return False
+            self.rx_pos = reader.feed(self.rx, self.rx_pos, self.rx_len)
+            if reader.ready:
+                return True
+        return False
+
+    def link_errors(self):
+        """Bad frames seen so far (all kinds)."""
+        n = 0
+        for e in self.reader.errors:
+            n += e
+        return n
+
+    def send(self, ftype, n):
+        """Send ``self.body[0:n]`` as a frame of ``ftype``."""
+        k = codec.encode_into(self.out, ftype, self.seq, self.body, n)
+        self.seq = codec.seq_next(self.seq)
+        self.port.write(self.out, k)
+
+    # -- bodies ------------------------------------------------------------------------
+    def put_record(self, at, rec, masked_from):
+        """Copy an action record trimmed of its zero tail into the body at ``at``, length first.
+
+        ``masked_from`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        Returns the offset after it.
+        """
+        end = len(rec)
+        while end > 2 and rec[end - 1] == 0:
+            end -= 1
+        body = self.body
+        body[at] = end
+        for i in range(end):
+            body[at + 1 + i] = rec[i]
+        if masked_from is not None:
+            masked_from.mask_into(body, at + 1, end)
+        return at + 1 + end

@@ -1,0 +1,136 @@
+"""The referee on the board: one place where an action is accepted or refused.
+
+Actions come from the mat (sensor gestures) or from the host (ACTION frames); both go through
+``submit``: the rules core checks it, an accepted action is journalled *before* it is mirrored,
+then the host gets a DELTA (the action, public fields only, plus the changed view bytes) or a
+REJECT, and the station lights up. Preallocated views and records: nothing here allocates.
+"""
+from shared_rules import codec
+from shared_rules.engine import OK
+
+PUBLIC = 0
+REFEREE = 1
+FROM_HOST = 255
+
+
+class Referee:
+    def __init__(self, link, persist, feedback):
+        self.link = link
+        self.persist = persist
+        self.feedback = feedback
+        self.game = None
+        self.header = b""
+        self.view = PUBLIC
+        self.old = None
+        self.new = None
+        self.accepted = 0
+        self.refused = 0
+
+    def start(self, game, header):
+        """Referee ``game`` (restored or new; ``header``: its log header as JSON bytes) from now on;
+        tell the host with HELLO and a SNAPSHOT."""
+        self.game = game
+        self.header = header
+        size = max(game.PUBLIC_SIZE, len(game.s))
+        if self.old is None or len(self.old) < size:
+            self.old = bytearray(size)
+            self.new = bytearray(size)
+        self.hello()
+        self.snapshot()
+
+    def _fill(self, out):
+        """The mirrored view: public bytes, or the whole state for a referee subscription."""
+        if self.view == REFEREE:
+            s = self.game.s
+            for i in range(len(s)):
+                out[i] = s[i]
+            return len(s)
+        self.game.public(out)
+        return self.game.PUBLIC_SIZE
+
+    def subscribe(self, view):
+        self.view = REFEREE if view == REFEREE else PUBLIC
+        if self.game is not None:
+            self._fill(self.old)
+        self.hello()
+        self.snapshot()
+
+    def hello(self):
+        """HELLO: protocol and firmware version, game id, seats, then the game's log header."""
+        body = self.link.body
+        body[0] = codec.PROTOCOL_VERSION
+        body[1] = 0
+        body[2] = 1
+        body[3] = 0
+        g = self.game
+        body[4] = g.GAME_ID if g else 0
+        body[5] = g.seats() if g else 0
+        n = 6
+        header = self.header
+        for i in range(len(header)):
+            body[n + i] = header[i]
+        self.link.send(codec.HELLO, n + len(header))
+
+    def snapshot(self):
+        body = self.link.body
+        g = self.game
+        if g is None:
+            body[0] = self.view
+            body[1] = 0
+            self.link.send(codec.SNAPSHOT, 2)
+            return
+        n = self._fill(self.old)
+        body[0] = self.view
+        body[1] = g.GAME_ID
+        for i in range(n):
+            body[2 + i] = self.old[i]
+        self.link.send(codec.SNAPSHOT, 2 + n)
+
+    def submit(self, rec, reader):
+        """Accept or refuse an action record; ``reader``: where it came from (FROM_HOST)."""
+        g = self.game
+        err = g.accept(rec)
+        if err != OK:
+            self.refuse(err, rec, reader, None)
+            return err
+        self.accepted += 1
+        if self.persist:
+            self.persist.accepted(rec)
+        self._delta(rec)
+        if self.feedback:
+            self.feedback.accepted(rec[1], g.over())
+        return OK
+
+    def refuse(self, err, rec, reader, uid):
+        """Tell the host and the players that something was refused (rules or mat reason)."""
+        self.refused += 1
+        if rec is not None and not self.game.VOCAB.valid(rec):
+            rec = None  # malformed: nothing in it is worth echoing
+        body = self.link.body
+        body[0] = err
+        body[1] = reader
+        at = 2
+        if rec is not None:
+            at = self.link.put_record(2, rec, None if self.view == REFEREE else self.game.VOCAB)
+        else:
+            body[2] = 0
+            at = 3
+        if uid is not None:
+            for i in range(7):
+                body[at + i] = uid[i]
+            at += 7
+        self.link.send(codec.REJECT, at)
+        if self.feedback:
+            self.feedback.rejected(rec[1] if rec is not None else 255, reader)
+
+    def _delta(self, rec):
+        link = self.link
+        n = self._fill(self.new)
+        at = link.put_record(0, rec, None if self.view == REFEREE else self.game.VOCAB)
+        runs = codec.diff_runs(self.old, self.new, link.body, n, at)
+        if runs < 0:
+            self._fill(self.old)
+            self.snapshot()
+            return
+        self.old, self.new = self.new, self.old
+        link.send(codec.DELTA, at + runs)

@@ -1,0 +1,239 @@
+"""The firmware's link handling on both interpreters: host frames in, mirror frames out, abuse."""
+import json
+
+from fakeboard import FakeBoard
+from shared_rules import codec, games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.playout import Playout
+from shared_rules.rng import Rng
+
+from firmware.app import App
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+
+HEADER = {"game": "skull", "players": 4}
+
+
+class Mirror:
+    """What a host keeps: the last snapshot with every delta applied."""
+
+    def __init__(self):
+        self.view = None
+        self.deltas = 0
+        self.rejects = []
+        self.errors = []
+        self.hello = None
+        self.seq = None
+        self.gaps = 0
+
+    def take(self, frames):
+        for t, seq, body in frames:
+            if self.seq is not None and codec.seq_gap(self.seq, seq):
+                self.gaps += 1
+            self.seq = seq
+            if t == codec.HELLO:
+                self.hello = body
+            elif t == codec.SNAPSHOT:
+                self.view = bytearray(body[2:])
+            elif t == codec.DELTA:
+                alen = body[0]
+                assert codec.apply_runs(self.view, body, 1 + alen) >= 0
+                self.deltas += 1
+            elif t == codec.REJECT:
+                self.rejects.append(body[0])
+            elif t == codec.ERROR:
+                self.errors.append(body[0])
+
+
+def started(header=HEADER):
+    board = FakeBoard()
+    app = App(board)
+    app.boot()
+    board.link.push(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
+    app.step()
+    m = Mirror()
+    m.take(board.link.frames())
+    return board, app, m
+
+
+def public(game):
+    v = bytearray(game.PUBLIC_SIZE)
+    game.public(v)
+    return v
+
+
+def action_frame(action, seq):
+    rec = bytearray(ACTION_SIZE)
+    assert games.game_class(HEADER["game"]).VOCAB.encode(action, rec) == 0
+    n = ACTION_SIZE
+    while n > 2 and rec[n - 1] == 0:
+        n -= 1
+    return codec.encode(codec.ACTION, seq, rec[:n])
+
+
+def test_boot_without_game_says_hello_with_no_game():
+    board = FakeBoard()
+    app = App(board)
+    assert app.boot() is False
+    frames = board.link.frames()
+    assert [f[0] for f in frames] == [codec.HELLO]
+    return list(frames[0][2][:6])
+
+
+def test_newgame_is_answered_by_hello_and_snapshot():
+    board, app, m = started()
+    assert m.hello[4] == 1 and m.hello[5] == 4
+    assert json.loads(bytes(m.hello[6:]).decode()) == HEADER
+    assert m.view == public(app.referee.game)
+    return list(m.view)
+
+
+def test_bad_newgame_is_an_error_and_keeps_the_game():
+    board, app, m = started()
+    digest = app.referee.game.digest()
+    board.link.push(codec.encode(codec.NEWGAME, 1, b'{"game": "skull", "players": 99}'))
+    board.link.push(codec.encode(codec.NEWGAME, 2, b'not json'))
+    app.step()
+    m.take(board.link.frames())
+    assert m.errors == [codec.ERR_BODY, codec.ERR_BODY]
+    assert app.referee.game.digest() == digest
+
+
+def test_host_actions_are_mirrored_by_deltas():
+    board, app, m = started()
+    log = Playout(HEADER, 5).run()
+    for i, a in enumerate(log):
+        board.link.push(action_frame(a, i + 1))
+        app.step()
+        m.take(board.link.frames())
+        assert m.view == public(app.referee.game), i
+    assert m.deltas == len(log) and app.referee.game.over() and m.gaps == 0
+    return app.referee.game.digest()
+
+
+def test_delta_hides_the_disc():
+    board, app, m = started()
+    board.link.push(action_frame({"a": "place", "p": 0, "disc": "skull"}, 1))
+    app.step()
+    (t, seq, body), = board.link.frames()
+    assert t == codec.DELTA
+    alen = body[0]
+    rec = bytearray(ACTION_SIZE)
+    rec[0:alen] = body[1:1 + alen]
+    assert games.game_class("skull").VOCAB.decode(rec) == {"a": "place", "p": 0, "disc": "flower"}
+    return list(body)
+
+
+def test_illegal_host_action_is_rejected_with_its_reason():
+    board, app, m = started()
+    board.link.push(action_frame({"a": "bid", "p": 0, "n": 1}, 1))
+    app.step()
+    m.take(board.link.frames())
+    assert [app.referee.game.reason(r) for r in m.rejects] == ["wrong_phase"]
+
+
+def test_ping_pong_and_resync():
+    board, app, m = started()
+    board.link.push(codec.encode(codec.PING, 1, b"hello"))
+    board.link.push(codec.encode(codec.RESYNC, 2))
+    app.step()
+    frames = board.link.frames()
+    assert [f[0] for f in frames] == [codec.PONG, codec.SNAPSHOT]
+    assert frames[0][2] == b"hello"
+
+
+def test_link_abuse_never_crashes_and_never_changes_the_game():
+    """10 000 frames: garbage, truncated, bad CRC, oversized, nonsense records, wrong types.
+
+    Subscribed to the referee view, every DELTA carries the whole record: replaying exactly
+    those on a reference game must give the board's state, so nothing else changed it."""
+    board, app, m = started()
+    board.link.push(codec.encode(codec.SUBSCRIBE, 1, bytes([1])))
+    app.step()
+    m.take(board.link.frames())
+    rng = Rng(2024)
+    reference = games.from_header(HEADER)
+    rec = bytearray(ACTION_SIZE)
+    replayed = 0
+    for i in range(10000):
+        kind = rng.below(8)
+        seq = i + 2
+        if kind == 0:
+            data = bytes([rng.below(256) for _ in range(rng.below(40))])
+        elif kind == 1:
+            f = action_frame({"a": "pass", "p": rng.below(4)}, seq)
+            data = f[:rng.below(len(f))] + b"\x00"
+        elif kind == 2:
+            f = bytearray(codec.encode(codec.PING, seq, b"abcdef"))
+            f[2] ^= 1 << rng.below(8)
+            data = bytes(f)
+        elif kind == 3:
+            data = b"\x01" * (1100 + rng.below(100)) + b"\x00"
+        elif kind == 4:
+            data = codec.encode(rng.choice([0x41, 0x43, 0x90, 0x7F]), seq, b"x")
+        elif kind == 5:
+            # Well-formed frames carrying nonsense records (unknown kind, bad seat, bad name index).
+            body = bytes([rng.choice([6, 7, 200]), rng.below(256)] + [rng.below(256) for _ in range(6)])
+            data = codec.encode(codec.ACTION, seq, body)
+        elif kind == 6:
+            data = codec.encode(codec.ACTION, seq, bytes([0, 0, 2 + rng.below(250)]))
+        else:
+            # Random short records: mostly illegal, sometimes a legal move (then mirrored).
+            data = codec.encode(codec.ACTION, seq, bytes([rng.below(6), rng.below(6), rng.below(4), rng.below(3)]))
+        board.link.push(data)
+        app.step()
+        for t, _, body in board.link.frames():
+            m.take([(t, _, body)])
+            if t == codec.DELTA:
+                for j in range(ACTION_SIZE):
+                    rec[j] = body[1 + j] if j < body[0] else 0
+                assert reference.accept(rec) == 0
+                replayed += 1
+    assert app.referee.game.digest() == reference.digest()
+    assert bytes(m.view) == bytes(app.referee.game.s)
+    assert len(m.errors) > 3000 and codec.ERR_TYPE in m.errors and codec.ERR_CRC in m.errors
+    assert replayed > 5
+    return [replayed, len(m.rejects), sorted(set(m.errors)), reference.digest()]
+
+
+def test_idle_step_allocates_nothing():
+    board, app, m = started()
+    if micropython:
+        micropython.heap_lock()
+    try:
+        for _ in range(1000):
+            app.step()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert board.link.sent == []
+
+
+def test_accepting_a_host_action_allocates_nothing():
+    """A frame already in the line is decoded, accepted, journalled-less and mirrored in place."""
+    board, app, m = started()
+    log = Playout(HEADER, 9).run()
+    frames = [action_frame(a, i + 1) for i, a in enumerate(log)]
+    port = board.link
+
+    sent = [0]
+
+    def count_only(buf, n):
+        sent[0] += 1
+
+    port.write = count_only
+    for f in frames:
+        port.push(f)
+    if micropython:
+        micropython.heap_lock()
+    try:
+        for _ in range(len(frames) + 5):
+            app.step()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert app.referee.game.over() and app.referee.accepted == len(log) and sent[0] == len(log)
+    return app.referee.game.digest()

@@ -1,0 +1,67 @@
+"""A board profile made of plain objects, for firmware tests on both interpreters."""
+import os
+import sys
+
+from shared_rules import codec
+
+
+class FakePort:
+    """The serial link: bytes the test queued for the board, frames the board wrote."""
+
+    def __init__(self, size=16384):
+        self.inbox = bytearray(size)
+        self.in_len = 0
+        self.in_pos = 0
+        self.sent = []
+
+    def push(self, data):
+        if self.in_pos == self.in_len:
+            self.in_pos = self.in_len = 0
+        for b in data:
+            self.inbox[self.in_len] = b
+            self.in_len += 1
+
+    def readinto(self, buf):
+        n = 0
+        while n < len(buf) and self.in_pos < self.in_len:
+            buf[n] = self.inbox[self.in_pos]
+            self.in_pos += 1
+            n += 1
+        return n
+
+    def write(self, buf, n):
+        self.sent.append(bytes(buf[:n]))
+
+    def frames(self):
+        """Decode and forget what the board sent: [(type, seq, body)]."""
+        reader = codec.FrameReader()
+        out = []
+        for chunk in self.sent:
+            for f in reader.frames(chunk):
+                out.append(f)
+        self.sent = []
+        return out
+
+
+def scratch_dir(name):
+    """An empty folder under /tmp for a board filesystem (no tempfile on MicroPython)."""
+    path = "/tmp/tapmat-test-" + name
+    try:
+        os.mkdir(path)
+    except OSError:
+        for f in os.listdir(path):
+            os.remove(path + "/" + f)
+    return path
+
+
+class FakeBoard:
+    name = "fake"
+
+    def __init__(self, root=None):
+        self.fs_root = root or scratch_dir(sys.implementation.name)
+        self.link = FakePort()
+        self.readers = []
+        self.switches = []
+
+    def idle(self):
+        pass
