@@ -1,0 +1,165 @@
+"""The Dead Man's Draw table for simulations: the physical truth, and every legal action.
+
+The referee knows neither the order of the draw pile nor what a shuffle of the discard pile
+turns up; the table does: it shuffles the draw pile from the seeded ``rng``, deals traits
+(two per seat, keep one; in one game out of four nobody plays with traits) and draws the Map's
+revealed cards and Key & Chest bonus cards at random from the real discard pile. ``legal()`` then
+lists every action a player could take, with every choice (hook, cannon and sword targets, the
+Map pick, collect or draw; Plunderer: one random sequence of top cards per opponent).
+"""
+from shared_rules import deadmans as d
+
+
+class Table:
+    def __init__(self, game, rng):
+        self.game = game
+        self.rng = rng
+        s = game.s
+        self.draw = [i % d.NCODES for i in range(d.NCODES * s[d.R_DECKS]) if s[d.LOC + i] == d.DRAW]
+        rng.shuffle(self.draw)
+        for i in range(s[d.R_PEEK_N] - 1, -1, -1):  # what an Oracle saw stays on top
+            self.draw.remove(s[d.R_PEEK + i])
+            self.draw.append(s[d.R_PEEK + i])
+        self.dealt = []
+        if s[d.R_PHASE] == d.SETUP and rng.below(4):
+            pool = list(range(len(d.TRAITS))) * s[d.R_DECKS]
+            rng.shuffle(pool)
+            self.dealt = [pool[2 * seat:2 * seat + 2] for seat in range(s[d.R_SEATS])]
+        self.chance = None  # the cards chance shows for the pending Map or bonus
+
+    def legal(self):
+        g = self.game
+        s = g.s
+        p = s[d.R_TURN]
+        if g.over():
+            return []
+        if s[d.R_PHASE] == d.SETUP:
+            out = self._traits()
+            if out:
+                return out
+        pending = s[d.R_PENDING]
+        if pending == d.NO_CHOICE:
+            out = []
+            if s[d.R_DRAW_N]:
+                out.append({"a": "draw", "p": p, "card": d.CODES[self.draw[-1]]})
+            if s[d.R_STARTED] and not s[d.R_KRAKEN]:
+                out.append({"a": "collect", "p": p})
+            return out
+        if pending == d.A_HOOK:
+            return [{"a": "hook", "p": p, "card": d.CODES[c]} for c in self._tops(p)]
+        if pending == d.A_CANNON or pending == d.A_SWORD:
+            return self._targets(p, d.CHOICES[pending])
+        if pending == d.A_MAP:
+            return self._maps(p)
+        if pending == d.A_ORACLE:
+            n = d.peek_size(s, p)
+            peek = [d.CODES[self.draw[-1 - i]] for i in range(n)]
+            return [{"a": "oracle", "p": p, "peek": peek[0] if n == 1 else peek}]
+        return self._bonuses(p)
+
+    def _traits(self):
+        s = self.game.s
+        seats = s[d.R_SEATS]
+        out = []
+        for seat in range(len(self.dealt)):
+            if s[d.R_TRAIT + seat] != d.NONE:
+                continue
+            for trait in self.dealt[seat]:
+                if d.holders(s, trait) >= s[d.R_DECKS]:
+                    continue
+                name = d.TRAITS[trait]
+                if trait == d.DAVY_JONES and seats > 2:
+                    for t in range(seats):
+                        if t != seat:
+                            out.append({"a": "trait", "p": seat, "trait": name, "target": t})
+                else:
+                    out.append({"a": "trait", "p": seat, "trait": name})
+        return out
+
+    def _tops(self, seat):
+        tops = []
+        for suit in range(d.SUITS):
+            t = d.top(self.game.s, seat, suit)
+            if t != d.NONE:
+                tops.append(t)
+        return tops
+
+    def _targets(self, p, kind):
+        s = self.game.s
+        out = []
+        if kind == "cannon" and d.misfired(s, p):
+            seats = [p]
+        else:
+            seats = [t for t in range(s[d.R_SEATS]) if t != p]
+        forced = kind == "sword" and d.parried(s, p)
+        for t in seats:
+            for c in self._tops(t):
+                suit = c // d.DMD_VALUES
+                if kind == "sword":
+                    if forced and (s[d.R_TRAIT + t] != d.PARRY or suit != d.KRAKEN):
+                        continue
+                    if not forced and not d.may_steal(s, p, suit):
+                        continue
+                out.append({"a": kind, "p": p, "target": t, "card": d.CODES[c]})
+        return out
+
+    def _discard(self):
+        s = self.game.s
+        return [i % d.NCODES for i in range(d.NCODES * s[d.R_DECKS]) if s[d.LOC + i] == d.DISCARD]
+
+    def _shown(self, n):
+        """``n`` cards at random from the discard pile, drawn once per pending choice."""
+        if self.chance is None:
+            pile = self._discard()
+            self.rng.shuffle(pile)
+            self.chance = pile[:n]
+        return self.chance
+
+    def _maps(self, p):
+        s = self.game.s
+        if s[d.R_TRAIT + p] == d.NAVIGATOR:
+            picks = self._discard()
+            reveal = None
+        else:
+            n = s[d.R_DISCARD_N]
+            reveal = [d.CODES[c] for c in self._shown(3 if n > 3 else n)]
+            picks = self.chance
+        out = []
+        for c in sorted(set(picks)):
+            a = {"a": "map", "p": p, "pick": d.CODES[c]}
+            if reveal is not None:
+                a["reveal"] = reveal
+            out.append(a)
+        return out
+
+    def _bonuses(self, p):
+        s = self.game.s
+        if s[d.R_TRAIT + p] != d.PLUNDERER:
+            cards = self._shown(d.bonus_due(s, d.NONE))
+            return [{"a": "bonus", "p": p, "cards": [d.CODES[c] for c in cards]}]
+        out = []
+        for t in range(s[d.R_SEATS]):
+            if t != p and d.bank_size(s, t):
+                out.append({"a": "bonus", "p": p, "target": t, "cards": self._plunder(t)})
+        return out
+
+    def _plunder(self, t):
+        """A random sequence of top cards taken one by one from seat ``t``'s bank."""
+        s = self.game.s
+        left = [d.count(s, c, d.BANK + t) for c in range(d.NCODES)]
+        taken = []
+        for _ in range(d.bonus_due(s, t)):
+            suits = [u for u in range(d.SUITS) if sum(left[u * d.DMD_VALUES:(u + 1) * d.DMD_VALUES])]
+            u = self.rng.choice(suits)
+            c = (u + 1) * d.DMD_VALUES - 1
+            while not left[c]:
+                c -= 1
+            left[c] -= 1
+            taken.append(d.CODES[c])
+        return taken
+
+    def accepted(self, action):
+        """Keep the physical truth in step: a draw takes the top card; chance is drawn anew."""
+        if action["a"] == "draw":
+            self.draw.pop()
+        self.chance = None
