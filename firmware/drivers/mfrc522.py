@@ -360,6 +360,7 @@ class Mfrc522:
 
     def select(self):
         """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
+        self.uid_len = 0
         n = 0
         for level in range(3):
             st = self._resolve(_SEL[level])
