@@ -57,7 +57,6 @@ _COM_IRQ = const(0x04)
 _DIV_IRQ = const(0x05)
 _ERROR = const(0x06)
 _STATUS1 = const(0x07)
-_STATUS2 = const(0x08)
 _FIFO_DATA = const(0x09)
 _FIFO_LEVEL = const(0x0A)
 _WATER_LEVEL = const(0x0B)
@@ -189,10 +188,6 @@ class Mfrc522Emu:
         self._after[kind] = after
         if kind == NOISE:
             self._noise_bit = bit
-
-    def faults_pending(self):
-        return self._faults[NO_ANSWER] + self._faults[BAD_CRC] + self._faults[FLIP] + \
-            self._faults[NOISE]
 
     def _set_field(self, old):
         on = self.rf_on()
