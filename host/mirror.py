@@ -1,0 +1,310 @@
+"""The host's end of the link: a mirrored copy of the board's game view, kept exact.
+
+The board sends HELLO and a SNAPSHOT, then a DELTA per accepted action (the changed bytes of the
+view) and a REJECT per refused one. The mirror applies deltas to its copy; a gap in sequence
+numbers, a bad frame or a delta that does not fit makes it ask for a RESYNC and ignore deltas
+until the fresh SNAPSHOT arrives, so the picture is never wrong, only briefly stale. Frames are
+decoded by ``shared_rules/codec.py``, the same module the board uses.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Deque, Protocol
+
+from shared_rules import codec, games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.engine import COMMON_REASONS, FIRST_GAME_REASON
+
+PUBLIC = 0
+REFEREE = 1
+FROM_HOST = 255
+GAME_CLASSES = {}
+for _name in games.names():
+    try:
+        _cls = games.game_class(_name)
+        GAME_CLASSES[_cls.GAME_ID] = _cls
+    except ValueError:
+        pass
+
+
+class Transport(Protocol):
+    """What the mirror needs of a serial port (pyserial's ``Serial`` fits)."""
+
+    def read(self, size: int) -> bytes: ...
+    def write(self, data: bytes) -> int | None: ...
+    def close(self) -> None: ...
+
+
+@dataclass
+class Event:
+    """Something that happened on the mat, for the scoreboard's event list."""
+
+    kind: str                  # "accepted", "rejected", "error", "link"
+    text: str
+    seat: int | None = None
+    action: dict[str, Any] | None = None
+    at: float = field(default_factory=time.time)
+
+
+class Mirror:
+    def __init__(self, view: int = PUBLIC, history: int = 50) -> None:
+        self.view_kind = view
+        self.reader = codec.FrameReader()
+        self.game_cls: Any = None
+        self.header: dict[str, Any] | None = None
+        self.view: bytearray | None = None
+        self.in_sync = False
+        self.last_seq: int | None = None
+        self.out_seq = 0
+        self.prompt: tuple[int, int, int] | None = None
+        self.events: Deque[Event] = deque(maxlen=history)
+        self.frames = 0
+        self.resyncs = 0
+        self.bad_frames = 0
+        self.board_errors = 0
+        self.connected = False
+        self.listeners: list[Callable[[Event], None]] = []
+        self._outbox: list[bytes] = []
+        self._asked = 0.0
+
+    # -- sending ---------------------------------------------------------------------------
+    def frame(self, ftype: int, body: bytes = b"") -> bytes:
+        data = codec.encode(ftype, self.out_seq, body)
+        self.out_seq = codec.seq_next(self.out_seq)
+        return data
+
+    def hello_bytes(self) -> bytes:
+        """What to send on (re)connecting: a delimiter to end junk, then SUBSCRIBE."""
+        self.out_seq = 0
+        self.in_sync = False
+        self.last_seq = None
+        return b"\x00" + self.frame(codec.SUBSCRIBE, bytes([self.view_kind]))
+
+    def take_outbox(self) -> bytes:
+        """Frames the mirror wants sent (resync requests)."""
+        data = b"".join(self._outbox)
+        self._outbox.clear()
+        return data
+
+    def action_bytes(self, action: dict[str, Any]) -> bytes:
+        """An ACTION frame for an input the mat has no sensor for (``ValueError`` if malformed)."""
+        if self.game_cls is None:
+            raise ValueError("no game on the board")
+        rec = bytearray(ACTION_SIZE)
+        err = self.game_cls.VOCAB.encode(action, rec)
+        if err:
+            raise ValueError("malformed action %r" % (action,))
+        n = ACTION_SIZE
+        while n > 2 and rec[n - 1] == 0:
+            n -= 1
+        return self.frame(codec.ACTION, bytes(rec[:n]))
+
+    def newgame_bytes(self, header: dict[str, Any]) -> bytes:
+        games.from_header(header)  # refuse locally what the board would refuse
+        return self.frame(codec.NEWGAME, json.dumps(header).encode())
+
+    # -- receiving -------------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        before = sum(self.reader.errors)
+        for ftype, seq, body in self.reader.frames(data):
+            self._frame(ftype, seq, body)
+        if sum(self.reader.errors) != before:
+            self.bad_frames += sum(self.reader.errors) - before
+            self._note("link", "bad frame on the line (%s)" % codec.ERROR_NAMES[self.reader.last_error])
+            self._resync()
+
+    def _frame(self, ftype: int, seq: int, body: bytes) -> None:
+        self.frames += 1
+        if self.last_seq is not None and codec.seq_gap(self.last_seq, seq) and ftype != codec.HELLO:
+            self._note("link", "frames lost (sequence gap)")
+            self._resync()
+        self.last_seq = seq
+        if ftype == codec.HELLO:
+            self._hello(body)
+        elif ftype == codec.SNAPSHOT:
+            self._snapshot(body)
+        elif ftype == codec.DELTA:
+            self._delta(body)
+        elif ftype == codec.REJECT:
+            self._reject(body)
+        elif ftype == codec.PROMPT and len(body) >= 3:
+            self.prompt = (body[0], body[1], body[2])
+        elif ftype == codec.ERROR:
+            self.board_errors += 1
+            kind = body[0] if body else 0
+            self._note("error", "the board got a bad frame (%s)" % codec.ERROR_NAMES[kind % len(codec.ERROR_NAMES)])
+
+    def _hello(self, body: bytes) -> None:
+        self.connected = True
+        game_id = body[4] if len(body) > 5 else 0
+        self.game_cls = GAME_CLASSES.get(game_id)
+        try:
+            self.header = json.loads(body[6:].decode()) if len(body) > 6 else None
+        except ValueError:
+            self.header = None
+        self.in_sync = False
+
+    def _snapshot(self, body: bytes) -> None:
+        if len(body) < 2:
+            return
+        if body[1] == 0:
+            self.view = None
+            self.in_sync = self.game_cls is None
+            return
+        if self.game_cls is None or body[1] != self.game_cls.GAME_ID:
+            self._resync()
+            return
+        self.view = bytearray(body[2:])
+        self.in_sync = True
+        self._asked = 0.0
+
+    def _record(self, body: bytes, at: int) -> tuple[dict[str, Any] | None, int]:
+        """The action object of a record inside a body (length first); and the offset after it."""
+        n = body[at]
+        rec = bytearray(ACTION_SIZE)
+        rec[:n] = body[at + 1:at + 1 + n]
+        action = None
+        if n and self.game_cls is not None and self.game_cls.VOCAB.valid(rec):
+            action = self.game_cls.VOCAB.decode(rec, public=self.view_kind == PUBLIC)
+        return action, at + 1 + n
+
+    def _delta(self, body: bytes) -> None:
+        action, at = self._record(body, 0)
+        if self.in_sync and self.view is not None:
+            if codec.apply_runs(self.view, body, at) < 0:
+                self._note("link", "a delta did not fit the mirrored view")
+                self._resync()
+        self._note("accepted", describe_action(action), action)
+
+    def _reject(self, body: bytes) -> None:
+        if len(body) < 3:
+            return
+        reason = self.reason(body[0])
+        action, at = self._record(body, 2)
+        where = "" if body[1] == FROM_HOST else " (reader %d)" % body[1]
+        uid = body[at:at + 7].hex() if len(body) >= at + 7 else None
+        what = describe_action(action) if action else ("tag %s" % uid if uid else "input")
+        self._note("rejected", "%s refused: %s%s" % (what, reason.replace("_", " "), where), action)
+
+    def reason(self, code: int) -> str:
+        if code < FIRST_GAME_REASON:
+            return COMMON_REASONS[code] if code < len(COMMON_REASONS) else "reason_%d" % code
+        if self.game_cls is not None and code - FIRST_GAME_REASON < len(self.game_cls.REASONS):
+            return self.game_cls.REASONS[code - FIRST_GAME_REASON]
+        return "reason_%d" % code
+
+    def _resync(self) -> None:
+        """Ask for a SNAPSHOT once (again after a second without one, in case the ask was lost)."""
+        now = time.monotonic()
+        if self.in_sync or now - self._asked > 1.0:
+            self.resyncs += 1
+            self._asked = now
+            self._outbox.append(self.frame(codec.RESYNC))
+        self.in_sync = False
+
+    def _note(self, kind: str, text: str, action: dict[str, Any] | None = None) -> None:
+        seat = action.get("p") if action else None
+        ev = Event(kind, text, seat, action)
+        self.events.append(ev)
+        for fn in self.listeners:
+            fn(ev)
+
+    # -- what the scoreboard shows ---------------------------------------------------------
+    def state(self) -> dict[str, Any] | None:
+        """The mirrored view as a dict (the game's ``describe``), or None before a snapshot."""
+        if self.game_cls is None or self.view is None:
+            return None
+        if self.view_kind == REFEREE:
+            game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            game.s[:] = self.view[:len(game.s)]
+            return game.referee()
+        return self.game_cls.describe(self.view)
+
+
+def describe_action(action: dict[str, Any] | None) -> str:
+    """``seat 2: bid n=3`` — a short line for the event list."""
+    if not action:
+        return "action"
+    fields = " ".join("%s=%s" % (k, v) for k, v in action.items() if k not in ("a", "p"))
+    return ("seat %d: %s %s" % (action["p"], action["a"], fields)).strip()
+
+
+class SerialLink:
+    """Runs a ``Mirror`` over a serial port, reconnecting when the port goes away."""
+
+    def __init__(self, port: str, mirror: Mirror, opener: Callable[[str], Transport] | None = None,
+                 retry_s: float = 0.5) -> None:
+        self.port = port
+        self.mirror = mirror
+        self.opener = opener or open_serial
+        self.retry_s = retry_s
+        self.conn: Transport | None = None
+        self._next_try = 0.0
+
+    def poll(self, budget: int = 4096) -> bool:
+        """Move bytes both ways once; True if the port is open."""
+        if self.conn is None and not self._connect():
+            return False
+        assert self.conn is not None
+        try:
+            out = self.mirror.take_outbox()
+            if out:
+                self.conn.write(out)
+            data = self.conn.read(budget)
+        except (OSError, IOError) as e:
+            self._lost(str(e))
+            return False
+        if data:
+            self.mirror.feed(data)
+        return True
+
+    def send(self, data: bytes) -> None:
+        if self.conn is None:
+            raise ConnectionError("board not connected on %s" % self.port)
+        try:
+            self.conn.write(data)
+        except (OSError, IOError) as e:
+            self._lost(str(e))
+            raise ConnectionError("board went away on %s" % self.port) from e
+
+    def _connect(self) -> bool:
+        now = time.monotonic()
+        if now < self._next_try:
+            return False
+        self._next_try = now + self.retry_s
+        try:
+            self.conn = self.opener(self.port)
+        except (OSError, IOError):
+            self.conn = None
+            return False
+        self.mirror._note("link", "connected to %s" % self.port)
+        self.conn.write(self.mirror.hello_bytes())
+        return True
+
+    def _lost(self, why: str) -> None:
+        self.mirror.connected = False
+        self.mirror.in_sync = False
+        self.mirror._note("link", "lost the board on %s (%s); reconnecting" % (self.port, why))
+        try:
+            if self.conn is not None:
+                self.conn.close()
+        except (OSError, IOError):
+            pass
+        self.conn = None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def open_serial(port: str) -> Transport:
+    import serial  # pyserial
+
+    try:
+        return serial.Serial(port, 115200, timeout=0.05, write_timeout=2)
+    except serial.SerialException as e:
+        raise OSError(str(e)) from e

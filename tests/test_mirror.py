@@ -1,0 +1,110 @@
+"""The host mirror against the firmware's link handling (in-process, CPython)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "dual"))
+
+from fakeboard import FakeBoard  # noqa: E402
+from firmware.app import App  # noqa: E402
+from host.mirror import Mirror, PUBLIC, REFEREE  # noqa: E402
+from shared_rules.playout import Playout  # noqa: E402
+
+
+def connect(view: int = PUBLIC, header: dict | None = None):
+    board = FakeBoard()
+    app = App(board)
+    app.boot()
+    m = Mirror(view)
+    board.link.push(m.hello_bytes())
+    if header:
+        board.link.push(m.newgame_bytes(header))
+    pump(app, board, m)
+    return app, board, m
+
+
+def pump(app: App, board: FakeBoard, m: Mirror, drop: int | None = None) -> None:
+    """Run the board until quiet, carrying frames both ways (optionally losing one board frame)."""
+    for _ in range(5):
+        app.step()
+        sent, board.link.sent = board.link.sent, []
+        for i, chunk in enumerate(sent):
+            if i != drop:
+                m.feed(chunk)
+        out = m.take_outbox()
+        if out:
+            board.link.push(out)
+
+
+def public(app: App) -> bytes:
+    g = app.referee.game
+    v = bytearray(g.PUBLIC_SIZE)
+    g.public(v)
+    return bytes(v)
+
+
+HEADER = {"game": "skull", "players": 5}
+
+
+def test_mirror_follows_every_action():
+    app, board, m = connect(header=HEADER)
+    assert m.in_sync and m.header == HEADER
+    for action in Playout(HEADER, 3).run():
+        board.link.push(m.action_bytes(action))
+        pump(app, board, m)
+        assert bytes(m.view) == public(app)
+    state = m.state()
+    assert state["winner"] == app.referee.game.summary()["winners"][0] or state["players"]
+    assert m.resyncs == 0
+
+
+def test_gap_triggers_resync_and_equality_returns():
+    app, board, m = connect(header=HEADER)
+    notes: list[str] = []
+    m.listeners.append(lambda e: notes.append(e.text))
+    log = Playout(HEADER, 4).run()
+    for i, action in enumerate(log):
+        board.link.push(m.action_bytes(action))
+        pump(app, board, m, drop=0 if i == 10 else None)  # lose the DELTA of action 10
+        if i > 10:
+            assert bytes(m.view) == public(app)
+    assert m.resyncs == 1 and "frames lost (sequence gap)" in notes
+
+
+def test_public_mirror_never_sees_discs():
+    seen = []
+    for disc in ("skull", "flower"):
+        app, board, m = connect(header=HEADER)
+        board.link.push(m.action_bytes({"a": "place", "p": 0, "disc": disc}))
+        pump(app, board, m)
+        accepted = [e for e in m.events if e.kind == "accepted"]
+        assert accepted[-1].action == {"a": "place", "p": 0}
+        seen.append(json.dumps(m.state(), sort_keys=True))
+    assert seen[0] == seen[1]  # skull or flower: the scoreboard cannot tell
+
+
+def test_referee_mirror_sees_everything():
+    app, board, m = connect(REFEREE, header=HEADER)
+    board.link.push(m.action_bytes({"a": "place", "p": 0, "disc": "skull"}))
+    pump(app, board, m)
+    assert m.events[-1].action == {"a": "place", "p": 0, "disc": "skull"}
+    assert m.state()["seats"][0]["skull_at"] == 0
+
+
+def test_rejections_are_reported_with_reason():
+    app, board, m = connect(header=HEADER)
+    board.link.push(m.action_bytes({"a": "bid", "p": 3, "n": 2}))
+    pump(app, board, m)
+    assert m.events[-1].kind == "rejected" and "wrong phase" in m.events[-1].text
+
+
+def test_garbage_from_the_board_causes_resync_not_a_wrong_picture():
+    app, board, m = connect(header=HEADER)
+    m.feed(b"\x05\x99\x12garbage\x00")
+    out = m.take_outbox()
+    assert out and not m.in_sync
+    board.link.push(out)
+    pump(app, board, m)
+    assert m.in_sync and bytes(m.view) == public(app)
