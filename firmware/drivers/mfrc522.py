@@ -101,6 +101,7 @@ _TX_CONTROL_OFF = const(0x80)
 _FORCE_100ASK = const(0x40)
 _MODE_INIT = const(0x3D)   # TxWaitRF, PolMFin, CRCPreset 01 = 6363h (CRC_A)
 _TAUTO = const(0x80)
+_RF_CFG_RESERVED = const(0x08)  # RFCfgReg bits 3..0 keep their reset value
 
 # Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us per tick.
 _PRESCALER = const(169)
@@ -222,7 +223,7 @@ class Mfrc522:
         self._timeout(_T_SHORT)
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
-        self._wr(_RF_CFG, self._gain << 4)
+        self._wr(_RF_CFG, self._gain << 4 | _RF_CFG_RESERVED)
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)

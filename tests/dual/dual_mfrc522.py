@@ -119,6 +119,26 @@ def test_init_checks_version_and_crc_coprocessor():
     return versions
 
 
+def test_init_configures_timer_modulation_crc_and_gain():
+    _, chip, rdr, _ = _rig()
+    r = chip.regs
+    # TModeReg TAuto + prescaler 169 (25 us ticks), 1 ms reload, 100 % ASK, ModeReg 3Dh
+    # (TxWaitRF, CRC preset 6363h), 48 dB RX gain, ValuesAfterColl off, antenna off
+    regs = [r[0x2A], r[0x2B], r[0x2C], r[0x2D], r[0x15], r[0x11], r[0x26], r[0x0E] & 0x80,
+            r[0x14]]
+    assert regs == [0x80, 169, 0, 40, 0x40, 0x3D, 0x78, 0, 0x80]
+    bus = EmuSpiBus()
+    quiet = bus.add_reader()
+    assert drv.Mfrc522(bus, quiet.cs, gain=4).init() == drv.OK and quiet.regs[0x26] == 0x48
+    try:
+        drv.Mfrc522(bus, quiet.cs, gain=8)
+        bad_gain = "accepted"
+    except ValueError:
+        bad_gain = "rejected"
+    assert bad_gain == "rejected"
+    return regs
+
+
 class _ZeroSpi:
     """A bus where the chip never answers: MISO stuck low."""
 
