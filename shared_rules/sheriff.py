@@ -3,7 +3,7 @@
 Rules and every decision taken: ``docs/rules-sheriff.md``; vocabulary: ``spec/action-log.md``
 (Sheriff section). The referee never sees hands: it knows each hand as a size plus the cards it
 saw enter it from a face-up pile, and it counts, per good, the copies not yet identified anywhere
-(``POOL``: draw pile plus unknown hand cards). A card leaving a hand must be a known hand card or
+(``_POOL``: draw pile plus unknown hand cards). A card leaving a hand must be a known hand card or
 one of those unidentified copies: that is the conservation check (no sixth crossbow).
 
 State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, flags, bag,
@@ -12,28 +12,42 @@ declaration, known hand cards and stand counts per good), then both discard pile
 Scoring lives in ``sheriff_score`` (only ``summary`` needs it). Module hook points (Merry Men):
 ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``; see the rules document.
 """
-from shared_rules import engine, sheriff_score
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules import engine
 from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, _offsets
 from shared_rules.catalogue import (
-    SHERIFF_CODES as CODES, SHERIFF_GOODS, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, LEGAL,
+    SHERIFF_CODES as CODES, SHERIFF_LEGAL_KINDS, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, LEGAL,
     sheriff_count, sheriff_deck_size,
 )
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
 
-KINDS = len(CODES)
-MIN_SEATS = 3
-MAX_SEATS = 5
-START_GOLD = 50
-HAND = 6
-PILE_START = 5      # cards per discard pile at setup, and what a refill leaves on each pile
-BAG_MAX = 5
-MARKET_MAX = 5
-LIST_CAP = 8        # longer card lists than the rules allow get a precise reason, not `malformed`
-STAND_CAP = 16      # stand goods in one bribe
-PAY_CAP = 16        # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
-PILE_CAP = sheriff_deck_size(4, True)
+KINDS = const(15)
+MAX_SEATS = const(5)
+HAND = const(6)
+PILE_START = const(5)   # cards per discard pile at setup, and what a refill leaves on each pile
+BAG_MAX = const(5)
+MARKET_MAX = const(5)
+PILE_CAP = const(216)   # the largest deck: both discard piles together never hold more
+_MIN_SEATS = const(3)
+_START_GOLD = const(50)
+_LIST_CAP = const(8)    # longer card lists than the rules allow get a precise reason, not `malformed`
+_STAND_CAP = const(16)  # stand goods in one bribe
+_PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
+assert KINDS == len(CODES) and PILE_CAP == sheriff_deck_size(4, True)
 # Modules of the Merry Men expansion (``rules/merry-men.md``): named so the header error is clear.
 FUTURE_MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
+
+# Action kinds, in VOCAB order (inspect is the last one, 5).
+_A_SETUP = const(0)
+_A_MARKET = const(1)
+_A_LOAD = const(2)
+_A_DECLARE = const(3)
+_A_PASS = const(4)
 
 # Debts settled in goods, by default: legal goods by ascending value, then contraband the same
 # way; ties by card code (``spec/action-log.md``, Sheriff details).
@@ -60,25 +74,24 @@ class SheriffVocabulary(Vocabulary):
 
     def decode(self, rec, public=False):
         obj = Vocabulary.decode(self, rec, public)
-        if rec[0] == A_SETUP:
+        if rec[0] == _A_SETUP:
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
         return obj
 
 
-BRIBE = (field("gold", U16, optional=True), field("stand", LIST, CODES, optional=True, cap=STAND_CAP),
+BRIBE = (field("gold", U16, optional=True), field("stand", LIST, CODES, optional=True, cap=_STAND_CAP),
          field("bag", LIST, CODES, optional=True, cap=BAG_MAX))
 VOCAB = SheriffVocabulary((
-    ("setup", (field("pile1", LIST, CODES, cap=LIST_CAP), field("pile2", LIST, CODES, cap=LIST_CAP))),
-    ("market", (field("discard", LIST, CODES, cap=LIST_CAP), field("take", LIST, None, cap=LIST_CAP),
+    ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
+    ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
                 field("to", U8, optional=True))),
-    ("load", (field("cards", LIST, CODES, cap=LIST_CAP, hidden=True),)),
+    ("load", (field("cards", LIST, CODES, cap=_LIST_CAP, hidden=True),)),
     ("declare", (field("good", NAME, CODES), field("count", U8))),
     ("pass", (field("target", U8), field("bribe", OBJ, BRIBE, optional=True))),
     ("inspect", (field("target", U8), field("to", U8, optional=True),
-                 field("order", LIST, CODES, optional=True, cap=LIST_CAP),
-                 field("pay_with", LIST, CODES, optional=True, cap=PAY_CAP))),
+                 field("order", LIST, CODES, optional=True, cap=_LIST_CAP),
+                 field("pay_with", LIST, CODES, optional=True, cap=_PAY_CAP))),
 ))
-A_SETUP, A_MARKET, A_LOAD, A_DECLARE, A_PASS, A_INSPECT = range(6)
 F_PILE1 = VOCAB.offset("setup", "pile1")
 F_PILE2 = VOCAB.offset("setup", "pile2")
 F_DISCARD = VOCAB.offset("market", "discard")
@@ -117,38 +130,80 @@ REASONS = (
     "bad_order",          # 35 `order` is not exactly the confiscated cards
     "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
 )
-(NOT_IN_DECK, NO_SUCH_CARD, NOT_IN_HAND, BAD_SETUP, NOT_A_MERCHANT, NOT_THE_SHERIFF, TOO_MANY_CARDS,
- TAKE_TOO_MANY, BAD_PILE, PILE_NEEDED, EMPTY_PILE, BAG_SIZE, ALREADY_LOADED, NOT_LEGAL_GOOD,
- COUNT_MISMATCH, BAD_TARGET, ALREADY_RESOLVED, NOT_ENOUGH_GOLD, NOT_ON_STAND, BAD_ORDER,
- BAD_PAYMENT) = range(FIRST_GAME_REASON, FIRST_GAME_REASON + 21)
+_NOT_IN_DECK = const(16)
+_NO_SUCH_CARD = const(17)
+_NOT_IN_HAND = const(18)
+_BAD_SETUP = const(19)
+_NOT_A_MERCHANT = const(20)
+_NOT_THE_SHERIFF = const(21)
+_TOO_MANY_CARDS = const(22)
+_TAKE_TOO_MANY = const(23)
+_BAD_PILE = const(24)
+_PILE_NEEDED = const(25)
+_EMPTY_PILE = const(26)
+_BAG_SIZE = const(27)
+_ALREADY_LOADED = const(28)
+_NOT_LEGAL_GOOD = const(29)
+_COUNT_MISMATCH = const(30)
+_BAD_TARGET = const(31)
+_ALREADY_RESOLVED = const(32)
+_NOT_ENOUGH_GOLD = const(33)
+_NOT_ON_STAND = const(34)
+_BAD_ORDER = const(35)
+_BAD_PAYMENT = const(36)
+assert len(REASONS) == 21 and FIRST_GAME_REASON == 16
 
-SETUP, MARKET, LOAD, DECLARE, INSPECT, OVER = range(6)
+SETUP = const(0)
+MARKET = const(1)
+LOAD = const(2)
+DECLARE = const(3)
+INSPECT = const(4)
+OVER = const(5)
 PHASES = ("setup", "market", "load", "declare", "inspect", "over")
 
 # Registers.
-(R_SEATS, R_PHASE, R_SHERIFF, R_FIRST, R_ROUND, R_ROUNDS, R_TURN, R_ROYAL, R_DRAW, R_PILE1, R_PILE2,
- R_REFILLS) = range(12)
-POOL = 16
-SEAT_BASE = POOL + KINDS
+R_SEATS = const(0)
+R_PHASE = const(1)
+R_SHERIFF = const(2)
+R_FIRST = const(3)
+R_ROUND = const(4)
+R_ROUNDS = const(5)
+R_TURN = const(6)
+R_ROYAL = const(7)
+R_DRAW = const(8)
+R_PILE1 = const(9)
+R_PILE2 = const(10)
+R_REFILLS = const(11)
+_POOL = const(16)                      # unidentified copies per good
+_SEAT_BASE = const(31)                 # _POOL + KINDS
 # Per-seat bytes: gold (u16), hand size, flags, bag size, bag cards, declared good and count,
 # known hand cards per good, stand counts per good (legal face up, the rest face down).
-GOLD, HAND_N, FLAGS, BAG_N, BAG, DECL_GOOD, DECL_N = 0, 2, 3, 4, 5, 5 + BAG_MAX, 6 + BAG_MAX
-KNOWN = 7 + BAG_MAX
-STAND = KNOWN + KINDS
-SEAT_BYTES = STAND + KINDS
-PILES = SEAT_BASE + SEAT_BYTES * MAX_SEATS
-PILES_END = PILES + PILE_CAP
+_GOLD = const(0)
+_HAND_N = const(2)
+_FLAGS = const(3)
+_BAG_N = const(4)
+_BAG = const(5)
+_DECL_GOOD = const(10)                 # _BAG + BAG_MAX
+_DECL_N = const(11)
+_KNOWN = const(12)
+_STAND = const(27)                     # _KNOWN + KINDS
+_SEAT_BYTES = const(42)                # _STAND + KINDS
+_PILES = const(241)                    # _SEAT_BASE + _SEAT_BYTES * MAX_SEATS
+_PILES_END = const(457)                # _PILES + PILE_CAP
+assert _SEAT_BASE == _POOL + KINDS and _STAND == _KNOWN + KINDS and _SEAT_BYTES == _STAND + KINDS
+assert _DECL_GOOD == _BAG + BAG_MAX and _PILES == _SEAT_BASE + _SEAT_BYTES * MAX_SEATS
 # Seat flags.
-LOADED = 1
-DECLARED = 2
-DONE = 4
-SKIPPED = 8     # a merchant with an empty hand (only once the deck ran dry) sits the round out
+LOADED = const(1)
+DECLARED = const(2)
+DONE = const(4)
+SKIPPED = const(8)   # a merchant with an empty hand (only once the deck ran dry) sits the round out
 
 # Public view: registers, per seat (gold u16, hand size, flags, declared good, declared count,
 # legal counts per legal good, face-down count), then pile 1 and pile 2 bottom to top.
-PUB_REGS = 12
-PUB_SEAT = 11
-PUB_PILES = PUB_REGS + PUB_SEAT * MAX_SEATS
+PUB_REGS = const(12)
+PUB_SEAT = const(11)
+PUB_PILES = const(67)                  # PUB_REGS + PUB_SEAT * MAX_SEATS
+assert PUB_PILES == PUB_REGS + PUB_SEAT * MAX_SEATS
 
 
 def _count(rec, at, n, g):
@@ -163,7 +218,7 @@ def _count(rec, at, n, g):
 class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
-    STATE_SIZE = PILES_END
+    STATE_SIZE = _PILES_END
     PUBLIC_SIZE = PUB_PILES + PILE_CAP
     VOCAB = VOCAB
     REASONS = REASONS
@@ -179,16 +234,16 @@ class Sheriff(engine.Game):
         s[R_TURN] = NO_SEAT
         s[R_DRAW] = sheriff_deck_size(seats, royal) - HAND * seats
         for g in range(KINDS):
-            s[POOL + g] = sheriff_count(g, seats, royal)
+            s[_POOL + g] = sheriff_count(g, seats, royal)
         for seat in range(seats):
-            self._set_gold(seat, START_GOLD)
-            s[self._at(seat) + HAND_N] = HAND
-            s[self._at(seat) + DECL_GOOD] = NO_SEAT
+            self._set_gold(seat, _START_GOLD)
+            s[self._at(seat) + _HAND_N] = HAND
+            s[self._at(seat) + _DECL_GOOD] = NO_SEAT
 
     @classmethod
     def from_header(cls, header):
         engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
-        seats = engine.int_option(header, "players", 0, MIN_SEATS, MAX_SEATS)
+        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         royal = header.get("royal", True)
         if not isinstance(royal, bool):
@@ -221,33 +276,36 @@ class Sheriff(engine.Game):
 
     # -- small accessors -------------------------------------------------------------
     def _at(self, seat):
-        return SEAT_BASE + SEAT_BYTES * seat
+        return _SEAT_BASE + _SEAT_BYTES * seat
 
     def gold(self, seat):
-        at = SEAT_BASE + SEAT_BYTES * seat
+        at = _SEAT_BASE + _SEAT_BYTES * seat
         return self.s[at] | (self.s[at + 1] << 8)
 
     def _set_gold(self, seat, v):
-        at = SEAT_BASE + SEAT_BYTES * seat
+        at = _SEAT_BASE + _SEAT_BYTES * seat
         self.s[at] = v & 255
         self.s[at + 1] = v >> 8
 
     def stand(self, seat, g):
-        return self.s[SEAT_BASE + SEAT_BYTES * seat + STAND + g]
+        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _STAND + g]
 
     def known(self, seat, g):
-        return self.s[SEAT_BASE + SEAT_BYTES * seat + KNOWN + g]
+        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _KNOWN + g]
 
     def hand(self, seat):
-        return self.s[SEAT_BASE + SEAT_BYTES * seat + HAND_N]
+        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _HAND_N]
+
+    def flags(self, seat):
+        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
 
     def pool(self, g):
-        return self.s[POOL + g]
+        return self.s[_POOL + g]
 
     def bag(self, seat):
         """The bag's cards in loading order (allocates: not for the accept path)."""
         at = self._at(seat)
-        return [self.s[at + BAG + i] for i in range(self.s[at + BAG_N])]
+        return [self.s[at + _BAG + i] for i in range(self.s[at + _BAG_N])]
 
     def pile(self, which):
         """A discard pile, bottom to top (allocates: not for the accept path)."""
@@ -257,30 +315,30 @@ class Sheriff(engine.Game):
         return sheriff_count(g, self.s[R_SEATS], self.s[R_ROYAL])
 
     def _pile_card(self, which, i):
-        return self.s[PILES + i] if which == 1 else self.s[PILES_END - 1 - i]
+        return self.s[_PILES + i] if which == 1 else self.s[_PILES_END - 1 - i]
 
     def _push(self, which, g):
         s = self.s
         if which == 1:
-            s[PILES + s[R_PILE1]] = g
+            s[_PILES + s[R_PILE1]] = g
             s[R_PILE1] += 1
         else:
-            s[PILES_END - 1 - s[R_PILE2]] = g
+            s[_PILES_END - 1 - s[R_PILE2]] = g
             s[R_PILE2] += 1
 
     def _pop(self, which):
         s = self.s
         if which == 1:
             s[R_PILE1] -= 1
-            return s[PILES + s[R_PILE1]]
+            return s[_PILES + s[R_PILE1]]
         s[R_PILE2] -= 1
-        return s[PILES_END - 1 - s[R_PILE2]]
+        return s[_PILES_END - 1 - s[R_PILE2]]
 
     def _give(self, src, dst, g):
         """Move one good from a stand to another."""
         s = self.s
-        s[self._at(src) + STAND + g] -= 1
-        s[self._at(dst) + STAND + g] += 1
+        s[self._at(src) + _STAND + g] -= 1
+        s[self._at(dst) + _STAND + g] += 1
 
     def phase(self):
         return self.s[R_PHASE]
@@ -292,56 +350,56 @@ class Sheriff(engine.Game):
     def check(self, rec):
         kind = rec[0]
         phase = self.s[R_PHASE]
-        if kind == A_SETUP:
+        if kind == _A_SETUP:
             return self._check_setup(rec) if phase == SETUP else WRONG_PHASE
-        if kind == A_MARKET:
+        if kind == _A_MARKET:
             return self._check_market(rec) if phase == MARKET else WRONG_PHASE
-        if kind == A_LOAD:
+        if kind == _A_LOAD:
             return self._check_load(rec) if phase == LOAD else WRONG_PHASE
-        if kind == A_DECLARE:
+        if kind == _A_DECLARE:
             return self._check_declare(rec) if phase == DECLARE else WRONG_PHASE
         if phase != INSPECT:
             return WRONG_PHASE
         err = self._check_target(rec)
         if err:
             return err
-        if kind == A_PASS:
+        if kind == _A_PASS:
             return self._check_bribe(rec) if rec[F_BRIBE - 1] else OK
         return self._check_inspect(rec)
 
     def _check_setup(self, rec):
         if rec[F_PILE1] != PILE_START or rec[F_PILE2] != PILE_START:
-            return BAD_SETUP
+            return _BAD_SETUP
         for g in range(KINDS):
             n = _count(rec, F_PILE1 + 1, PILE_START, g) + _count(rec, F_PILE2 + 1, PILE_START, g)
             if n and not self._deck(g):
-                return NOT_IN_DECK
-            if n > self.s[POOL + g]:
-                return NO_SUCH_CARD
+                return _NOT_IN_DECK
+            if n > self.s[_POOL + g]:
+                return _NO_SUCH_CARD
         return OK
 
     def _check_hand(self, p, rec, at, n):
         """Can these ``n`` cards leave ``p``'s hand (known cards first, then unidentified ones)?"""
         s = self.s
-        base = self._at(p) + KNOWN
-        unknown = s[self._at(p) + HAND_N]
+        base = self._at(p) + _KNOWN
+        unknown = s[self._at(p) + _HAND_N]
         for g in range(KINDS):
             unknown -= s[base + g]
         for g in range(KINDS):
             need = _count(rec, at, n, g)
             if need:
                 if not self._deck(g):
-                    return NOT_IN_DECK
+                    return _NOT_IN_DECK
                 need -= s[base + g]
                 if need > 0:
-                    if need > s[POOL + g]:
-                        return NO_SUCH_CARD
+                    if need > s[_POOL + g]:
+                        return _NO_SUCH_CARD
                     unknown -= need
-        return NOT_IN_HAND if unknown < 0 else OK
+        return _NOT_IN_HAND if unknown < 0 else OK
 
     def _check_merchant_turn(self, p):
         if not self._is_merchant(p):
-            return NOT_A_MERCHANT
+            return _NOT_A_MERCHANT
         return OK if p == self.s[R_TURN] else NOT_YOUR_TURN
 
     def _check_market(self, rec):
@@ -352,14 +410,14 @@ class Sheriff(engine.Game):
         nd = rec[F_DISCARD]
         nt = rec[F_TAKE]
         if nd > MARKET_MAX:
-            return TOO_MANY_CARDS
+            return _TOO_MANY_CARDS
         if nt > nd:
-            return TAKE_TOO_MANY
+            return _TAKE_TOO_MANY
         if rec[F_TO - 1]:
             if rec[F_TO] != 1 and rec[F_TO] != 2:
-                return BAD_PILE
+                return _BAD_PILE
         elif nd:
-            return PILE_NEEDED
+            return _PILE_NEEDED
         n1 = s[R_PILE1]
         n2 = s[R_PILE2]
         for i in range(nt):
@@ -369,20 +427,20 @@ class Sheriff(engine.Game):
             elif which == 2:
                 n2 -= 1
             else:
-                return BAD_PILE
+                return _BAD_PILE
             if n1 < 0 or n2 < 0:
-                return EMPTY_PILE
+                return _EMPTY_PILE
         return self._check_hand(rec[1], rec, F_DISCARD + 1, nd)
 
     def _check_load(self, rec):
         p = rec[1]
         if not self._is_merchant(p):
-            return NOT_A_MERCHANT
-        if self.s[self._at(p) + FLAGS] & LOADED:
-            return ALREADY_LOADED
+            return _NOT_A_MERCHANT
+        if self.s[self._at(p) + _FLAGS] & LOADED:
+            return _ALREADY_LOADED
         n = rec[F_CARDS]
         if n < 1 or n > BAG_MAX:
-            return BAG_SIZE
+            return _BAG_SIZE
         return self._check_hand(p, rec, F_CARDS + 1, n)
 
     def _check_declare(self, rec):
@@ -391,34 +449,34 @@ class Sheriff(engine.Game):
             return err
         g = rec[F_GOOD]
         if self._contraband(g):
-            return NOT_LEGAL_GOOD
+            return _NOT_LEGAL_GOOD
         if not self._deck(g):
-            return NOT_IN_DECK
-        return OK if rec[F_COUNT] == self.s[self._at(rec[1]) + BAG_N] else COUNT_MISMATCH
+            return _NOT_IN_DECK
+        return OK if rec[F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
 
     def _check_target(self, rec):
         """Common to pass and inspect: the Sheriff, and a declared bag not yet resolved."""
         if rec[1] != self.s[R_SHERIFF]:
-            return NOT_THE_SHERIFF
+            return _NOT_THE_SHERIFF
         t = rec[F_TARGET]
         if t >= self.s[R_SEATS] or not self._is_merchant(t):
-            return BAD_TARGET
-        flags = self.s[self._at(t) + FLAGS]
+            return _BAD_TARGET
+        flags = self.s[self._at(t) + _FLAGS]
         if flags & SKIPPED:
-            return BAD_TARGET
-        return ALREADY_RESOLVED if flags & DONE else OK
+            return _BAD_TARGET
+        return _ALREADY_RESOLVED if flags & DONE else OK
 
     def _check_bribe(self, rec):
         t = rec[F_TARGET]
         if rec[F_BRIBE_GOLD] and (rec[F_BRIBE_GOLD + 1] | (rec[F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
-            return NOT_ENOUGH_GOLD
+            return _NOT_ENOUGH_GOLD
         for g in range(KINDS):
             on_stand = _count(rec, F_BRIBE_STAND + 2, rec[F_BRIBE_STAND + 1], g) if rec[F_BRIBE_STAND] else 0
             in_bag = _count(rec, F_BRIBE_BAG + 2, rec[F_BRIBE_BAG + 1], g) if rec[F_BRIBE_BAG] else 0
             if (on_stand or in_bag) and not self._deck(g):
-                return NOT_IN_DECK
+                return _NOT_IN_DECK
             if on_stand > self.stand(t, g):
-                return NOT_ON_STAND
+                return _NOT_ON_STAND
         return OK
 
     def _check_inspect(self, rec):
@@ -426,15 +484,15 @@ class Sheriff(engine.Game):
         t = rec[F_TARGET]
         at = self._at(t)
         if rec[F_ITO - 1] and rec[F_ITO] != 1 and rec[F_ITO] != 2:
-            return BAD_PILE
-        decl = s[at + DECL_GOOD]
-        n = s[at + BAG_N]
-        kept = _count(s, at + BAG, n, decl)
+            return _BAD_PILE
+        decl = s[at + _DECL_GOOD]
+        n = s[at + _BAG_N]
+        kept = _count(s, at + _BAG, n, decl)
         if rec[F_ORDER - 1]:
             for g in range(KINDS):
-                want = 0 if g == decl else _count(s, at + BAG, n, g)
+                want = 0 if g == decl else _count(s, at + _BAG, n, g)
                 if _count(rec, F_ORDER + 1, rec[F_ORDER], g) != want:
-                    return BAD_ORDER
+                    return _BAD_ORDER
         if not rec[F_PAY - 1]:
             return OK
         if kept == n:   # truthful: the Sheriff owes the merchant
@@ -444,10 +502,10 @@ class Sheriff(engine.Game):
     def _confiscated_penalty(self, t):
         s = self.s
         at = self._at(t)
-        decl = s[at + DECL_GOOD]
+        decl = s[at + _DECL_GOOD]
         owed = 0
-        for i in range(s[at + BAG_N]):
-            g = s[at + BAG + i]
+        for i in range(s[at + _BAG_N]):
+            g = s[at + _BAG + i]
             if g != decl:
                 owed += self._penalty(g)
         return owed
@@ -458,7 +516,7 @@ class Sheriff(engine.Game):
         does not cover the rest. ``plus_n`` goods ``plus_good`` reach the stand just before."""
         rest = owed - self.gold(debtor)
         if rest <= 0:
-            return BAD_PAYMENT
+            return _BAD_PAYMENT
         n = rec[F_PAY]
         at = F_PAY + 1
         paid = 0
@@ -466,33 +524,33 @@ class Sheriff(engine.Game):
         for i in range(n):
             g = rec[at + i]
             if paid >= rest:
-                return BAD_PAYMENT
+                return _BAD_PAYMENT
             if self._contraband(g):
                 contraband = True
             elif contraband:
-                return BAD_PAYMENT
+                return _BAD_PAYMENT
             paid += SHERIFF_VALUE[g]
         for g in range(KINDS):
             have = self.stand(debtor, g) + (plus_n if g == plus_good else 0)
             give = _count(rec, at, n, g)
             if give > have:
-                return BAD_PAYMENT
+                return _BAD_PAYMENT
             if give < have and (paid < rest or (contraband and not self._contraband(g))):
-                return BAD_PAYMENT
+                return _BAD_PAYMENT
         return OK
 
     # -- applying --------------------------------------------------------------------
     def apply(self, rec):
         kind = rec[0]
-        if kind == A_SETUP:
+        if kind == _A_SETUP:
             self._apply_setup(rec)
-        elif kind == A_MARKET:
+        elif kind == _A_MARKET:
             self._apply_market(rec)
-        elif kind == A_LOAD:
+        elif kind == _A_LOAD:
             self._apply_load(rec)
-        elif kind == A_DECLARE:
+        elif kind == _A_DECLARE:
             self._apply_declare(rec)
-        elif kind == A_PASS:
+        elif kind == _A_PASS:
             self._apply_pass(rec)
         else:
             self._apply_inspect(rec)
@@ -502,8 +560,8 @@ class Sheriff(engine.Game):
         for i in range(PILE_START):
             self._push(1, rec[F_PILE1 + 1 + i])
             self._push(2, rec[F_PILE2 + 1 + i])
-            s[POOL + rec[F_PILE1 + 1 + i]] -= 1
-            s[POOL + rec[F_PILE2 + 1 + i]] -= 1
+            s[_POOL + rec[F_PILE1 + 1 + i]] -= 1
+            s[_POOL + rec[F_PILE2 + 1 + i]] -= 1
         s[R_DRAW] -= 2 * PILE_START
         s[R_PHASE] = MARKET
         s[R_TURN] = self._next_merchant(s[R_SHERIFF])
@@ -514,11 +572,11 @@ class Sheriff(engine.Game):
         base = self._at(p)
         for i in range(n):
             g = rec[at + i]
-            if s[base + KNOWN + g]:
-                s[base + KNOWN + g] -= 1
+            if s[base + _KNOWN + g]:
+                s[base + _KNOWN + g] -= 1
             else:
-                s[POOL + g] -= 1
-        s[base + HAND_N] -= n
+                s[_POOL + g] -= 1
+        s[base + _HAND_N] -= n
 
     def _apply_market(self, rec):
         s = self.s
@@ -529,8 +587,8 @@ class Sheriff(engine.Game):
         self._leave_hand(p, rec, F_DISCARD + 1, nd)     # set aside face down
         for i in range(nt):                               # all pile draws come first
             g = self._pop(rec[F_TAKE + 1 + i])
-            s[base + KNOWN + g] += 1
-            s[base + HAND_N] += 1
+            s[base + _KNOWN + g] += 1
+            s[base + _HAND_N] += 1
         self._draw(p, nd - nt)
         for i in range(nd):                               # then onto one pile, in order
             self._push(rec[F_TO], rec[F_DISCARD + 1 + i])
@@ -543,7 +601,7 @@ class Sheriff(engine.Game):
     def _draw(self, p, n):
         """``p`` draws ``n`` unseen cards; an empty draw pile is refilled first, once per need."""
         s = self.s
-        at = self._at(p) + HAND_N
+        at = self._at(p) + _HAND_N
         for _ in range(n):
             if not s[R_DRAW]:
                 self._refill()
@@ -560,13 +618,13 @@ class Sheriff(engine.Game):
             n = s[reg]
             if n > PILE_START:
                 for i in range(n - PILE_START):
-                    s[POOL + self._pile_card(which, i)] += 1
+                    s[_POOL + self._pile_card(which, i)] += 1
                 for i in range(PILE_START):
                     g = self._pile_card(which, n - PILE_START + i)
                     if which == 1:
-                        s[PILES + i] = g
+                        s[_PILES + i] = g
                     else:
-                        s[PILES_END - 1 - i] = g
+                        s[_PILES_END - 1 - i] = g
                 s[reg] = PILE_START
                 s[R_DRAW] += n - PILE_START
         s[R_REFILLS] = (s[R_REFILLS] + 1) & 255
@@ -581,7 +639,7 @@ class Sheriff(engine.Game):
             seat = (seat + 1) % n
             if seat == sheriff:
                 return NO_SEAT
-            if self._is_merchant(seat) and not s[self._at(seat) + FLAGS] & SKIPPED:
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & SKIPPED:
                 return seat
 
     def _start_load(self):
@@ -589,14 +647,14 @@ class Sheriff(engine.Game):
         s[R_PHASE] = LOAD
         s[R_TURN] = NO_SEAT
         for seat in range(s[R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + HAND_N]:
-                s[self._at(seat) + FLAGS] |= SKIPPED | DONE
+            if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
+                s[self._at(seat) + _FLAGS] |= SKIPPED | DONE
         self._after_load()
 
     def _after_load(self):
         s = self.s
         for seat in range(s[R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + FLAGS] & (LOADED | SKIPPED):
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (LOADED | SKIPPED):
                 return
         first = self._next_merchant(s[R_SHERIFF])
         if first == NO_SEAT:
@@ -612,18 +670,18 @@ class Sheriff(engine.Game):
         n = rec[F_CARDS]
         self._leave_hand(p, rec, F_CARDS + 1, n)
         for i in range(n):
-            s[at + BAG + i] = rec[F_CARDS + 1 + i]
-        s[at + BAG_N] = n
-        s[at + FLAGS] |= LOADED
+            s[at + _BAG + i] = rec[F_CARDS + 1 + i]
+        s[at + _BAG_N] = n
+        s[at + _FLAGS] |= LOADED
         self._after_load()
 
     def _apply_declare(self, rec):
         s = self.s
         p = rec[1]
         at = self._at(p)
-        s[at + DECL_GOOD] = rec[F_GOOD]
-        s[at + DECL_N] = rec[F_COUNT]
-        s[at + FLAGS] |= DECLARED
+        s[at + _DECL_GOOD] = rec[F_GOOD]
+        s[at + _DECL_N] = rec[F_COUNT]
+        s[at + _FLAGS] |= DECLARED
         nxt = self._next_merchant(p)
         if nxt == NO_SEAT:
             s[R_PHASE] = INSPECT
@@ -635,12 +693,12 @@ class Sheriff(engine.Game):
         """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
         s = self.s
         at = self._at(t)
-        n = s[at + BAG_N]
+        n = s[at + _BAG_N]
         for i in range(n):
-            if s[at + BAG + i] == g:
+            if s[at + _BAG + i] == g:
                 for j in range(i, n - 1):
-                    s[at + BAG + j] = s[at + BAG + j + 1]
-                s[at + BAG_N] = n - 1
+                    s[at + _BAG + j] = s[at + _BAG + j + 1]
+                s[at + _BAG_N] = n - 1
                 return True
         return False
 
@@ -661,9 +719,9 @@ class Sheriff(engine.Game):
                 for i in range(rec[F_BRIBE_BAG + 1]):
                     g = rec[F_BRIBE_BAG + 2 + i]
                     if self._take_from_bag(t, g):
-                        s[self._at(sheriff) + STAND + g] += 1
-        for i in range(s[at + BAG_N]):
-            s[at + STAND + s[at + BAG + i]] += 1
+                        s[self._at(sheriff) + _STAND + g] += 1
+        for i in range(s[at + _BAG_N]):
+            s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
 
     def _apply_inspect(self, rec):
@@ -671,18 +729,18 @@ class Sheriff(engine.Game):
         t = rec[F_TARGET]
         sheriff = rec[1]
         at = self._at(t)
-        decl = s[at + DECL_GOOD]
-        n = s[at + BAG_N]
-        kept = _count(s, at + BAG, n, decl)
-        s[at + STAND + decl] += kept
+        decl = s[at + _DECL_GOOD]
+        n = s[at + _BAG_N]
+        kept = _count(s, at + _BAG, n, decl)
+        s[at + _STAND + decl] += kept
         to = rec[F_ITO] if rec[F_ITO - 1] else 1
         if rec[F_ORDER - 1]:
             for i in range(rec[F_ORDER]):
                 self._push(to, rec[F_ORDER + 1 + i])
         else:
             for i in range(n):
-                if s[at + BAG + i] != decl:
-                    self._push(to, s[at + BAG + i])
+                if s[at + _BAG + i] != decl:
+                    self._push(to, s[at + _BAG + i])
         if kept == n:
             self._pay(sheriff, t, n * self._penalty(decl), rec)
         else:
@@ -704,7 +762,7 @@ class Sheriff(engine.Game):
             for i in range(rec[F_PAY]):
                 self._give(debtor, creditor, rec[F_PAY + 1 + i])
             return
-        stand = self._at(debtor) + STAND
+        stand = self._at(debtor) + _STAND
         for j in range(KINDS):
             g = PAY_ORDER[j]
             while rest > 0 and s[stand + g]:
@@ -714,10 +772,10 @@ class Sheriff(engine.Game):
     def _resolved(self, t):
         s = self.s
         at = self._at(t)
-        s[at + BAG_N] = 0
-        s[at + FLAGS] |= DONE
+        s[at + _BAG_N] = 0
+        s[at + _FLAGS] |= DONE
         for seat in range(s[R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + FLAGS] & DONE:
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & DONE:
                 return
         self._end_round()
 
@@ -734,14 +792,14 @@ class Sheriff(engine.Game):
         sheriff = s[R_SHERIFF]
         for i in range(1, n):
             seat = (sheriff + i) % n
-            if self._is_merchant(seat) and s[self._at(seat) + HAND_N] < HAND:
-                self._draw(seat, HAND - s[self._at(seat) + HAND_N])
+            if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < HAND:
+                self._draw(seat, HAND - s[self._at(seat) + _HAND_N])
         for seat in range(n):
             at = self._at(seat)
-            s[at + FLAGS] = 0
-            s[at + BAG_N] = 0
-            s[at + DECL_GOOD] = NO_SEAT
-            s[at + DECL_N] = 0
+            s[at + _FLAGS] = 0
+            s[at + _BAG_N] = 0
+            s[at + _DECL_GOOD] = NO_SEAT
+            s[at + _DECL_N] = 0
         s[R_SHERIFF] = (sheriff + 1) % n
         s[R_PHASE] = MARKET
         s[R_TURN] = self._next_merchant(s[R_SHERIFF])
@@ -749,7 +807,7 @@ class Sheriff(engine.Game):
     # -- what may be seen ------------------------------------------------------------
     def valid_state(self, state):
         seats = state[R_SEATS]
-        return (MIN_SEATS <= seats <= MAX_SEATS and state[R_PHASE] <= OVER and state[R_SHERIFF] < seats
+        return (_MIN_SEATS <= seats <= MAX_SEATS and state[R_PHASE] <= OVER and state[R_SHERIFF] < seats
                 and state[R_ROUND] <= state[R_ROUNDS] and state[R_PILE1] + state[R_PILE2] <= PILE_CAP)
 
     def public(self, out):
@@ -764,54 +822,35 @@ class Sheriff(engine.Game):
             if seat >= s[R_SEATS]:
                 continue
             at = self._at(seat)
-            out[o] = s[at + GOLD]
-            out[o + 1] = s[at + GOLD + 1]
-            out[o + 2] = s[at + HAND_N]
-            out[o + 3] = s[at + FLAGS]
-            out[o + 4] = s[at + DECL_GOOD]
-            out[o + 5] = s[at + DECL_N]
+            out[o] = s[at + _GOLD]
+            out[o + 1] = s[at + _GOLD + 1]
+            out[o + 2] = s[at + _HAND_N]
+            out[o + 3] = s[at + _FLAGS]
+            out[o + 4] = s[at + _DECL_GOOD]
+            out[o + 5] = s[at + _DECL_N]
             for g in range(KINDS):
-                if self._contraband(g):
-                    out[o + 10] += s[at + STAND + g]
+                if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
+                    out[o + 6 + g] = s[at + _STAND + g]
                 else:
-                    out[o + 6 + SHERIFF_GOODS[g][8]] += s[at + STAND + g]
+                    out[o + 10] += s[at + _STAND + g]
         n1 = s[R_PILE1]
         for i in range(PILE_CAP):
             if i < n1:
-                out[PUB_PILES + i] = s[PILES + i]
+                out[PUB_PILES + i] = s[_PILES + i]
             elif i < n1 + s[R_PILE2]:
-                out[PUB_PILES + i] = s[PILES_END - 1 - (i - n1)]
+                out[PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
             else:
                 out[PUB_PILES + i] = 0
 
     @staticmethod
     def describe(view):
-        """Public view bytes -> dict for the scoreboard."""
-        seats = []
-        for seat in range(view[R_SEATS]):
-            o = PUB_REGS + PUB_SEAT * seat
-            legal = {}
-            for g in range(KINDS):
-                if SHERIFF_KIND[g] == LEGAL:
-                    legal[CODES[g]] = view[o + 6 + SHERIFF_GOODS[g][8]]
-            flags = view[o + 3]
-            seats.append({
-                "gold": view[o] | (view[o + 1] << 8), "hand": view[o + 2],
-                "loaded": bool(flags & LOADED), "resolved": bool(flags & DONE),
-                "declared": [CODES[view[o + 4]], view[o + 5]] if flags & DECLARED else None,
-                "stand": legal, "contraband": view[o + 10],
-            })
-        n1 = view[R_PILE1]
-        n2 = view[R_PILE2]
-        return {
-            "game": "sheriff", "seats": seats, "phase": PHASES[view[R_PHASE]],
-            "sheriff": view[R_SHERIFF], "turn": _seat(view[R_TURN]), "round": view[R_ROUND],
-            "rounds": view[R_ROUNDS], "royal": bool(view[R_ROYAL]), "draw": view[R_DRAW],
-            "piles": [[CODES[view[PUB_PILES + i]] for i in range(n1)],
-                      [CODES[view[PUB_PILES + n1 + i]] for i in range(n2)]],
-        }
+        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
+        from shared_rules import sheriff_view
+        return sheriff_view.describe(view)
 
     def summary(self):
+        """The replay contract's fields; scoring is imported on demand, off the accept path."""
+        from shared_rules import sheriff_score
         n = self.s[R_SEATS]
         over = self.over()
         return {
@@ -822,28 +861,8 @@ class Sheriff(engine.Game):
 
     def referee(self):
         """Everything the referee knows, hidden cards included (debug view)."""
-        view = bytearray(self.PUBLIC_SIZE)
-        self.public(view)
-        d = self.describe(view)
-        d["pool"] = _goods(lambda g: self.pool(g))
-        for seat in range(self.s[R_SEATS]):
-            d["seats"][seat]["known_hand"] = _goods(lambda g: self.known(seat, g))
-            d["seats"][seat]["stand_all"] = _goods(lambda g: self.stand(seat, g))
-            d["seats"][seat]["bag"] = [CODES[g] for g in self.bag(seat)]
-        return d
-
-
-def _goods(count):
-    """{code: n} for the goods with a non-zero count."""
-    d = {}
-    for g in range(KINDS):
-        if count(g):
-            d[CODES[g]] = count(g)
-    return d
-
-
-def _seat(v):
-    return None if v == NO_SEAT else v
+        from shared_rules import sheriff_view
+        return sheriff_view.referee(self)
 
 
 GAME = Sheriff

@@ -57,7 +57,7 @@ class Table:
             self._markets(g.s[sh.R_TURN], out)
         elif phase == sh.LOAD:
             for m in range(g.seats()):
-                if g._is_merchant(m) and not g.s[g._at(m) + sh.FLAGS] & (sh.LOADED | sh.SKIPPED):
+                if g._is_merchant(m) and not g.flags(m) & (sh.LOADED | sh.SKIPPED):
                     self._loads(m, out)
         elif phase == sh.DECLARE:
             d = g.s[sh.R_TURN]
@@ -66,7 +66,7 @@ class Table:
                     out.append({"a": "declare", "p": d, "good": CODES[good], "count": len(self.bags[d])})
         elif phase == sh.INSPECT:
             for t in range(g.seats()):
-                if g._is_merchant(t) and not g.s[g._at(t) + sh.FLAGS] & sh.DONE:
+                if g._is_merchant(t) and not g.flags(t) & sh.DONE:
                     self._decisions(t, out)
         return out
 
