@@ -1,0 +1,57 @@
+"""Command tokens: tagged discs for the inputs no card or disc expresses (a bid, "pass", ...).
+
+Tokens are registered in the deck registry like cards (kind ``token``, no game: one token set
+serves every game). A token's number is its index in ``CODES``; registries store that number,
+so the table only ever grows at the end. Codes never collide with a card code of the catalogue,
+so a signed tag record naming a code is unambiguous. Meanings per game: ``docs/mat.md``.
+"""
+
+CODES = (
+    # 0..9: digits; a number is tapped digit by digit (docs/mat.md, "Numbers").
+    "digit0", "digit1", "digit2", "digit3", "digit4", "digit5", "digit6", "digit7", "digit8",
+    "digit9",
+    # 10..21: a seat (a target, the next first player).
+    "seat0", "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8", "seat9",
+    "seat10", "seat11",
+    # 22..: words.
+    "confirm",  # ends a number, or confirms what the game waits for
+    "cancel",   # drops a half-tapped number (never undoes an accepted action)
+    "pass",     # Skull: pass the bidding; Sheriff: let the bag pass
+    "collect",  # Dead Man's Draw: bank the play area
+    "inspect",  # Sheriff: open the bag
+    # 27..30: the legal goods a Sheriff merchant may declare (catalogue order).
+    "declare_apple", "declare_cheese", "declare_bread", "declare_chicken",
+)
+DIGIT0 = 0
+SEAT0 = 10
+SEATS = 12
+CONFIRM = 22
+CANCEL = 23
+PASS = 24
+COLLECT = 25
+INSPECT = 26
+DECLARE0 = 27
+DECLARABLE = 4
+
+
+def index(code):
+    """The token number of a code, or -1."""
+    for i in range(len(CODES)):
+        if CODES[i] == code:
+            return i
+    return -1
+
+
+def digit(t):
+    """The digit a token stands for, or -1."""
+    return t - DIGIT0 if DIGIT0 <= t < DIGIT0 + 10 else -1
+
+
+def seat(t):
+    """The seat a token names, or -1."""
+    return t - SEAT0 if SEAT0 <= t < SEAT0 + SEATS else -1
+
+
+def declared(t):
+    """The Sheriff good a declaration token names (index in ``catalogue.SHERIFF_CODES``), or -1."""
+    return t - DECLARE0 if DECLARE0 <= t < DECLARE0 + DECLARABLE else -1
