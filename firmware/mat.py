@@ -1,0 +1,228 @@
+"""The mat layer: sensor events -> action records for the rules core.
+
+The event loop feeds three kinds of event: a tag arrived on / left a reader (from
+``firmware/presence.py``), a bag clasp closed / opened at a dock. ``Mat`` names the tag (deck
+registry), refuses what no game move can explain (a tag the registry does not know, a tag of
+another game, one UID on two readers at once), turns command tokens on the command pad into
+words and numbers, and hands the rest to the game's gesture module (``firmware/mat_<game>.py``),
+which fills ``mat.rec`` with an action. The caller submits ``mat.rec`` to ``game.accept()``:
+the mat never changes the game itself. Gesture tables and the interface: ``docs/mat.md``.
+
+Every handler returns ``NOTHING`` (0: nothing to do, nothing to signal), ``READY`` (1: an action
+is in ``mat.rec``) or a reason code from ``shared_rules.engine`` (> 1) to signal as a rejection.
+No handler allocates.
+"""
+from shared_rules import deck, tokens
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, DUPLICATE_TAG, NOT_NOW
+
+NOTHING = 0
+READY = 1
+NO_ZONE = 255
+NO_SEAT = 255
+MAX_NUMBER = 254   # numbers travel in U8 action fields
+PROMPT_OVER = 0    # every gesture module's PROMPTS[0] is "over"
+ARRIVE = 1         # event kinds, as firmware.presence
+LEAVE = 2
+
+
+def pick_layout(doc, game, seats):
+    """The zone layout for a game and seat count from the parsed ``hardware/mat_layout.json``,
+    with the mat-wide ``readers``, ``switches`` and ``led_of_reader`` copied in (ValueError if none)."""
+    for entry in doc["games"].get(game, ()):
+        if entry["seats"][0] <= seats <= entry["seats"][1]:
+            out = {"seats": entry["seats"], "station": entry["station"], "zones": entry["zones"]}
+            for key in ("readers", "switches", "led_of_reader"):
+                if key in doc:
+                    out[key] = doc[key]
+            return out
+    raise ValueError("mat layout: no %s layout for %d seats" % (game, seats))
+
+
+def gestures_for(name):
+    """The gesture class of a game (module ``firmware.mat_<name>``); ValueError if there is none."""
+    try:
+        module = __import__("firmware.mat_" + name, None, None, ("Gestures",))
+    except ImportError:
+        raise ValueError("the mat has no gestures for %r" % (name,))
+    return module.Gestures
+
+
+def _index(names, name):
+    for i in range(len(names)):
+        if names[i] == name:
+            return i
+    return -1
+
+
+class Mat:
+    def __init__(self, game, layout, registry, presence=None, gestures=None):
+        """``layout``: from ``pick_layout``; ``registry``: ``firmware.registry.Registry``;
+        ``presence``: ``firmware.presence.Presence`` (needed to detect one UID on two readers);
+        ``gestures``: the gesture class (default: the game's module). ValueError for a layout
+        that does not fit the game."""
+        self.game = game
+        self.registry = registry
+        self.presence = presence
+        self.game_id = deck.game_id(game.NAME)
+        cls = gestures or gestures_for(game.NAME)
+        readers = layout.get("readers", 16)
+        switches = layout.get("switches", 6)
+        self.zone_of = bytearray([NO_ZONE] * readers)
+        self.seat_of = bytearray([NO_SEAT] * readers)
+        self.zone_reader = bytearray([NO_ZONE] * len(cls.ZONES))  # the pad of a shared zone
+        self.dock_seat = bytearray([NO_SEAT] * switches)
+        self.dock_reader = bytearray([NO_ZONE] * switches)
+        zones = layout["zones"]
+        for name in sorted(zones):
+            z = _index(cls.ZONES, name)
+            if z < 0:
+                raise ValueError("mat layout: zone %r means nothing in %s" % (name, game.NAME))
+            self._map(name, z, zones[name], game.seats())
+        self.command = _index(cls.ZONES, "command")
+        if self.command < 0 or self.zone_reader[self.command] == NO_ZONE:
+            raise ValueError("mat layout: %s needs a command pad" % game.NAME)
+        self.command_reader = self.zone_reader[self.command]
+        self.rec = bytearray(ACTION_SIZE)
+        self.reader = NO_ZONE  # the reader of the last event: where to signal its outcome
+        self.entry = 0         # a number being tapped digit by digit ...
+        self.digits = 0        # ... and how many digits so far (0: none pending)
+        self.wait_seats = 0    # set by prompt(): bit s = seat s is awaited
+        self.wait_zone = NO_ZONE
+        self.wait_reader = NO_ZONE  # the pad of wait_zone when it is a shared zone
+        self.g = cls(self)
+
+    def _map(self, name, z, value, seats):
+        if isinstance(value, int):
+            self._claim(name, value, z, NO_SEAT)
+            self.zone_reader[z] = value
+            return
+        if len(value) < seats:
+            raise ValueError("mat layout: zone %r has no pad for seat %d" % (name, len(value)))
+        for seat in range(seats):
+            pad = value[seat]
+            if isinstance(pad, int):
+                self._claim(name, pad, z, seat)
+                continue
+            reader, switch = pad
+            if not 0 <= switch < len(self.dock_seat):
+                raise ValueError("mat layout: zone %r names switch %r" % (name, switch))
+            self._claim(name, reader, z, seat)
+            self.dock_seat[switch] = seat
+            self.dock_reader[switch] = reader
+
+    def _claim(self, name, reader, z, seat):
+        if not 0 <= reader < len(self.zone_of):
+            raise ValueError("mat layout: zone %r names reader %r" % (name, reader))
+        if self.zone_of[reader] != NO_ZONE:
+            raise ValueError("mat layout: reader %d serves two zones" % reader)
+        self.zone_of[reader] = z
+        self.seat_of[reader] = seat
+
+    # -- events -------------------------------------------------------------------------
+    def on_arrive(self, reader, uid):
+        """A tag (7-byte UID buffer) arrived on a reader."""
+        self.reader = reader
+        err = self._identify(reader, uid)
+        if not err and self.presence is not None and self.presence.find(uid, reader, True) >= 0:
+            err = DUPLICATE_TAG
+        if err:
+            self._clear_entry()
+            return err
+        zone = self.zone_of[reader]
+        if zone == self.command and self.registry.kind == deck.TOKEN:
+            return self._token(self.registry.code)
+        self._clear_entry()
+        if zone == NO_ZONE:
+            return NOT_NOW
+        return self.g.arrive(zone, self.seat_of[reader], self.registry)
+
+    def on_leave(self, reader, uid):
+        """A tag left a reader. Leaving is never signalled as an error: the arrival was."""
+        self.reader = reader
+        if self._identify(reader, uid):
+            return NOTHING
+        if self.presence is not None and self.presence.find(uid, reader) >= 0:
+            return NOTHING  # moved to another pad (its arrival there counted), or a clone
+        zone = self.zone_of[reader]
+        if zone == NO_ZONE or self.registry.kind == deck.TOKEN:
+            return NOTHING
+        return self.g.leave(zone, self.seat_of[reader], self.registry)
+
+    def on_presence(self, kind, reader, uid):
+        """Dispatch a ``Presence.pop()`` event."""
+        if kind == ARRIVE:
+            return self.on_arrive(reader, uid)
+        if kind == LEAVE:
+            return self.on_leave(reader, uid)
+        return NOTHING
+
+    def on_switch(self, switch, closed):
+        """A bag clasp closed (True) or opened at the dock of hall switch ``switch``."""
+        if not 0 <= switch < len(self.dock_seat) or self.dock_seat[switch] == NO_SEAT:
+            return NOTHING
+        self.reader = self.dock_reader[switch]
+        return self.g.switch(self.dock_seat[switch], closed)
+
+    def prompt(self):
+        """What the mat waits for: returns an index in the gesture module's ``PROMPTS`` and sets
+        ``wait_seats`` (bit per seat; the winners when over), ``wait_zone`` (zone index) and
+        ``wait_reader`` (its pad if the zone is shared, else NO_ZONE: each seat's own pad)."""
+        what = self.g.prompt()
+        z = self.wait_zone
+        self.wait_reader = self.zone_reader[z] if z < len(self.zone_reader) else NO_ZONE
+        return what
+
+    def start(self, kind, seat):
+        """Clear ``rec`` for a new action (for gesture modules); returns ``rec``."""
+        rec = self.rec
+        for i in range(ACTION_SIZE):
+            rec[i] = 0
+        rec[0] = kind
+        rec[1] = seat
+        return rec
+
+    # -- helpers ------------------------------------------------------------------------
+    def _identify(self, reader, uid):
+        if not 0 <= reader < len(self.zone_of):
+            return NOT_NOW
+        if not self.registry.lookup(uid):
+            return UNKNOWN_TAG
+        game = self.registry.game
+        if game != deck.ANY_GAME and game != self.game_id:
+            return FOREIGN_TAG
+        return NOTHING
+
+    def _token(self, t):
+        d = tokens.digit(t)
+        if d >= 0:
+            return self._digit(d)
+        if t == tokens.CONFIRM and self.digits:
+            n = self.entry
+            self._clear_entry()
+            return self.g.number(n)
+        self._clear_entry()
+        if t == tokens.CANCEL:
+            return NOTHING
+        return self.g.token(t)
+
+    def _digit(self, d):
+        """Numbers: digits in order; the number is complete as soon as one more digit would
+        exceed what the game allows now, otherwise at ``confirm``."""
+        top = self.g.number_max()
+        if top > MAX_NUMBER:
+            top = MAX_NUMBER
+        if top <= 0 or (d == 0 and not self.digits):
+            self._clear_entry()
+            return NOT_NOW
+        n = self.entry * 10 + d
+        if n * 10 <= top:
+            self.entry = n
+            self.digits += 1
+            return NOTHING
+        self._clear_entry()
+        return self.g.number(n) if n <= MAX_NUMBER else NOT_NOW
+
+    def _clear_entry(self):
+        self.entry = 0
+        self.digits = 0
