@@ -1,0 +1,128 @@
+"""What players see and hear: one LED per pad (a seat's station is its pad), one buzzer.
+
+| Situation | LED | Buzzer pattern |
+|---|---|---|
+| an action accepted | the pad where it happened: green for ``hold_ms`` | ``PATTERN_OK`` |
+| a gesture rejected (mat or rules) | that pad: red for ``hold_ms`` | ``PATTERN_REJECT`` |
+| seats awaited (their turn) | their station LEDs blue, steady; the awaited shared pad too | ``PATTERN_TURN`` when the awaited seats change |
+| a number half tapped | the command pad amber | none |
+| game over | the winners' stations gold, every other LED off | ``PATTERN_END`` once |
+
+Flashes end in ``tick(now)``; times are the board's ``ticks_ms()`` passed in by the caller, so
+tests need no clock. Pattern ids are the board profiles' (``firmware/boards/pico.py``).
+Only changed LEDs are written, and ``show()`` is called only when one changed. No allocation.
+"""
+from array import array
+
+from firmware.mat import PROMPT_OVER, NO_ZONE
+
+PATTERN_OK = 0
+PATTERN_REJECT = 1
+PATTERN_TURN = 2
+PATTERN_PROMPT = 3
+PATTERN_END = 4
+
+OFF, GREEN, RED, BLUE, AMBER, GOLD = range(6)
+COLOURS = bytes((
+    0, 0, 0,
+    0, 255, 0,
+    255, 0, 0,
+    0, 64, 255,
+    255, 120, 0,
+    255, 200, 40,
+))
+_TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on 32-bit ports
+
+
+def elapsed(now, then):
+    """Milliseconds from ``then`` to ``now`` across a ticks_ms wrap (as time.ticks_diff)."""
+    return (now - then) & _TICKS_MASK
+
+
+class Feedback:
+    def __init__(self, board, layout, seats, hold_ms=600):
+        """``layout``: as ``firmware.mat.pick_layout`` gives it; ``seats``: the game's seat count."""
+        self.leds = board.leds
+        self.buzzer = board.buzzer
+        led_of = layout.get("led_of_reader")
+        if led_of is None:
+            led_of = range(layout.get("readers", 16))
+        self.led_of = bytes(led_of)
+        n = max(self.led_of) + 1
+        stations = layout["zones"][layout["station"]]
+        self.station = bytearray(seats)
+        for seat in range(seats):
+            pad = stations[seat]
+            self.station[seat] = self.led_of[pad if isinstance(pad, int) else pad[0]]
+        self.hold = hold_ms
+        self.base = bytearray(n)     # steady colour per LED
+        self.flash = bytearray(n)    # flash colour per LED (OFF: none)
+        self.since = array("i", [0] * n)
+        self.shown = bytearray([255] * n)  # colour last written (255: never)
+        self.awaited = -1            # awaited seats last shown
+        self.over = False
+
+    def accepted(self, reader, now):
+        self._flash(reader, GREEN, now)
+        self.buzzer.play(PATTERN_OK)
+
+    def rejected(self, reader, now):
+        self._flash(reader, RED, now)
+        self.buzzer.play(PATTERN_REJECT)
+
+    def prompt(self, what, seats, reader, now, amber=NO_ZONE):
+        """Show what the mat waits for: ``what`` (index in the gesture module's PROMPTS),
+        ``seats`` (bit per awaited seat, the winners when over), ``reader`` (the awaited shared
+        pad or NO_ZONE) and ``amber``: a pad to light amber (the command pad while a number is
+        half tapped) or NO_ZONE."""
+        if self.over:
+            return
+        base = self.base
+        for i in range(len(base)):
+            base[i] = OFF
+        colour = GOLD if what == PROMPT_OVER else BLUE
+        for seat in range(len(self.station)):
+            if seats >> seat & 1:
+                base[self.station[seat]] = colour
+        if reader < len(self.led_of):
+            base[self.led_of[reader]] = colour
+        if amber < len(self.led_of):
+            base[self.led_of[amber]] = AMBER
+        if what == PROMPT_OVER:
+            self.over = True
+            self.buzzer.play(PATTERN_END)
+        elif seats != self.awaited:
+            self.buzzer.play(PATTERN_TURN)
+        self.awaited = seats
+        self._render()
+
+    def show(self, mat, now):
+        """``prompt`` with everything read from a ``firmware.mat.Mat``."""
+        what = mat.prompt()
+        self.prompt(what, mat.wait_seats, mat.wait_reader, now,
+                    mat.command_reader if mat.digits else NO_ZONE)
+
+    def tick(self, now):
+        """End the flashes whose time is up (call from the event loop)."""
+        for i in range(len(self.flash)):
+            if self.flash[i] and elapsed(now, self.since[i]) >= self.hold:
+                self.flash[i] = OFF
+        self._render()
+
+    def _flash(self, reader, colour, now):
+        if 0 <= reader < len(self.led_of):
+            i = self.led_of[reader]
+            self.flash[i] = colour
+            self.since[i] = now & _TICKS_MASK
+            self._render()
+
+    def _render(self):
+        changed = False
+        for i in range(len(self.base)):
+            c = self.flash[i] or self.base[i]
+            if c != self.shown[i]:
+                self.shown[i] = c
+                self.leds.set(i, COLOURS[3 * c], COLOURS[3 * c + 1], COLOURS[3 * c + 2])
+                changed = True
+        if changed:
+            self.leds.show()
