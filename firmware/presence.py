@@ -40,8 +40,6 @@ class Presence:
         self.reader = 0    # set by pop()
         self.uid = bytearray(UID_LEN)
         self.uid_view = memoryview(self.uid)
-        self._views = [memoryview(self._uids)[i * UID_LEN:(i + 1) * UID_LEN]
-                       for i in range(readers * slots)]
 
     def feed(self, reader, n, uids, complete=True):
         """One scan of ``reader``: ``n`` UIDs in 7-byte slots of ``uids`` (as ``Mfrc522.scan``).
@@ -101,13 +99,14 @@ class Presence:
                     return r
         return -1
 
-    def present(self, reader, slot):
-        """True if the slot of the reader holds a tag (see ``uid_at``)."""
-        return self._age[reader * self.slots + slot] != 0
-
-    def uid_at(self, reader, slot):
-        """The UID in a slot (a view into the table, valid while the tag is present)."""
-        return self._views[reader * self.slots + slot]
+    def copy_uid(self, reader, slot, out):
+        """Copy the UID held in a slot of a reader into ``out``; False if the slot is free.
+        (A bag's content at clasp time: every slot of the dock's reader.)"""
+        i = reader * self.slots + slot
+        if not self._age[i]:
+            return False
+        self._copy(self._uids, i * UID_LEN, out, 0)
+        return True
 
     def count(self, reader):
         n = 0
