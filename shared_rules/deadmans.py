@@ -574,7 +574,8 @@ class DeadMans(engine.Game):
             if suit == KEY or suit == CHEST:
                 key += 1
             self._move(s[R_PLAY + i], PLAY, BANK + p)
-        s[R_PLAY_N] = 0
+        for r in range(R_SAFE, R_PLAY + SUITS):  # the play area is empty (a bonus may follow)
+            s[r] = 0
         if key == 2:
             s[R_BONUS] = n * 3 if s[R_TRAIT + p] == TREASURE_HUNTER else n
             if s[R_TRAIT + p] == PLUNDERER:
@@ -613,7 +614,6 @@ class DeadMans(engine.Game):
         for i in range(s[R_PLAY_N]):
             safe = s[R_SAFE + (i >> 3)] & (1 << (i & 7))
             self._move(s[R_PLAY + i], PLAY, BANK + p if safe else sink)
-        s[R_PLAY_N] = 0
         self._end_turn()
 
     def _end_turn(self):
@@ -639,6 +639,8 @@ class DeadMans(engine.Game):
             return False
         if b[R_PEEK_N] > 3 or b[R_PLAY_N] > SUITS or b[R_HOOKS] > 2 or b[R_BONUS] > MAX_BONUS:
             return False
+        if (b[R_SAFE] | (b[R_SAFE + 1] << 8)) >> b[R_PLAY_N]:
+            return False  # protection marks only on cards in play
         for seat in range(MAX_SEATS):
             trait = b[R_TRAIT + seat]
             dj = b[R_DJ + seat]

@@ -159,7 +159,24 @@ class Table:
         return taken
 
     def accepted(self, action):
-        """Keep the physical truth in step: a draw takes the top card; chance is drawn anew."""
-        if action["a"] == "draw":
-            self.draw.pop()
+        """Keep the physical truth in step with what the mat saw: the drawn card leaves the draw
+        pile (the top one, unless the log drew another), peeked cards are the top ones; chance
+        for the next Map or bonus is drawn anew."""
+        kind = action["a"]
+        if kind == "draw":
+            self._take(action["card"])
+        elif kind == "oracle":
+            peek = action["peek"]
+            peek = [peek] if isinstance(peek, str) else peek
+            if [d.CODES[self.draw[-1 - i]] for i in range(len(peek))] != peek:
+                for i in range(len(peek) - 1, -1, -1):
+                    self.draw.append(self._take(peek[i]))
         self.chance = None
+
+    def _take(self, name):
+        """Remove the topmost copy of a card from the draw pile; return its code."""
+        code = d.CODES.index(name)
+        for i in range(len(self.draw) - 1, -1, -1):
+            if self.draw[i] == code:
+                return self.draw.pop(i)
+        raise ValueError("%s is not in the draw pile" % name)

@@ -1,0 +1,247 @@
+"""Dead Man's Draw random playouts on both interpreters: invariants after every action, refused
+variations that change nothing, nothing accepted after the end, snapshot round trips, zero
+allocation while accepting, and equal digests for seeded games with random traits."""
+from shared_rules import deadmans as d
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.catalogue import dmd_value
+from shared_rules.engine import GAME_OVER
+from shared_rules.playout import Playout
+from shared_rules.rng import Rng
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+
+GAMES = 200
+KINDS = ("trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus")
+
+
+def header(seed):
+    n = 2 + seed % 7
+    h = {"game": "deadmans", "players": n, "first": seed % n}
+    if n > 4:
+        h["decks"] = 2
+    return h
+
+
+def recount_score(s, seat):
+    """Scores recomputed from the card locations, independently of the game's own helpers."""
+    tops = {}
+    for i in range(d.NCODES * s[d.R_DECKS]):
+        if s[d.LOC + i] == d.BANK + seat:
+            code = i % d.NCODES
+            suit = code // 6
+            tops[suit] = max(tops.get(suit, 0), dmd_value(code))
+    total = 0
+    for suit in tops:
+        total += tops[suit]
+    if d.MERMAID in tops and s[d.R_TRAIT + seat] == d.GOLDEN_SCALES:
+        total += 5
+    return total
+
+
+def check_invariants(g, table):
+    s = g.s
+    seats = s[d.R_SEATS]
+    decks = s[d.R_DECKS]
+    assert g.valid_state(s)
+    where = {}
+    for i in range(2 * d.NCODES):
+        loc = s[d.LOC + i]
+        if i >= d.NCODES * decks:
+            assert loc == 0
+            continue
+        assert loc in (d.DRAW, d.DISCARD, d.PLAY) or d.BANK <= loc < d.BANK + seats, loc
+        where[loc] = where.get(loc, 0) + 1
+    total = 0
+    for loc in where:
+        total += where[loc]
+    assert total == d.NCODES * decks  # every card in exactly one place
+    assert where.get(d.DRAW, 0) == s[d.R_DRAW_N] == len(table.draw)
+    assert where.get(d.DISCARD, 0) == s[d.R_DISCARD_N]
+    assert where.get(d.PLAY, 0) == s[d.R_PLAY_N] <= d.SUITS
+    drawn = sorted(i % d.NCODES for i in range(d.NCODES * decks) if s[d.LOC + i] == d.DRAW)
+    assert drawn == sorted(table.draw), "the referee's draw pile is the physical one"
+    for i in range(s[d.R_PEEK_N]):
+        assert s[d.R_PEEK + i] == table.draw[-1 - i], "the peek queue is the top of the pile"
+    suits = [s[d.R_PLAY + i] // 6 for i in range(s[d.R_PLAY_N])]
+    for suit in suits:
+        assert suits.count(suit) == 1
+    summary = g.summary()
+    for seat in range(seats):
+        assert summary["scores"][seat] == recount_score(s, seat)
+    assert sum(summary["bank_cards"]) == where_banks(where)
+    if g.over():
+        assert s[d.R_DRAW_N] == 0 and s[d.R_PLAY_N] == 0 and summary["winners"]
+    else:
+        assert s[d.R_PHASE] == d.SETUP or s[d.R_DRAW_N] or s[d.R_STARTED]
+
+
+def where_banks(where):
+    n = 0
+    for loc in where:
+        if loc >= d.BANK:
+            n += where[loc]
+    return n
+
+
+def mutate(action, rng, seats):
+    """A variation of a legal action that is usually illegal."""
+    bad = dict(action)
+    choice = rng.below(5)
+    if choice == 0:
+        bad["p"] = (bad["p"] + 1 + rng.below(seats - 1)) % seats
+    elif choice == 1:
+        bad = {"a": rng.choice(KINDS), "p": bad["p"], "card": rng.choice(d.CODES)}
+    elif choice == 2:
+        if "card" in bad:
+            bad["card"] = rng.choice(d.CODES)
+        elif "pick" in bad:
+            bad["pick"] = rng.choice(d.CODES)
+        else:
+            bad["target"] = rng.below(seats + 1)
+    elif choice == 3:
+        if "reveal" in bad:
+            bad["reveal"] = [rng.choice(d.CODES) for _ in range(rng.below(4))]
+        elif "cards" in bad:
+            bad["cards"] = bad["cards"][:-1] if rng.below(2) and bad["cards"] else bad["cards"] + ["key2"]
+        elif "peek" in bad:
+            bad["peek"] = rng.choice(d.CODES)
+        else:
+            bad["target"] = rng.below(seats + 1)
+    else:
+        bad["a"] = rng.choice(KINDS)
+    return bad
+
+
+def test_random_games_keep_the_invariants():
+    rng = Rng(4242)
+    rec = bytearray(ACTION_SIZE)
+    digests = 0
+    lengths = 0
+    refused = 0
+    kinds = {}
+    for seed in range(GAMES):
+        p = Playout(header(seed), seed)
+        g = p.game
+        check_invariants(g, p.table)
+        while True:
+            options = p.table.legal()
+            if options:
+                # Try an illegal variation first: when refused, nothing may change; when the
+                # referee finds it possible after all, the table's truth follows it.
+                bad = mutate(rng.choice(options), rng, g.seats())
+                before = bytes(g.s)
+                err = g.VOCAB.encode(bad, rec) or g.accept(rec)
+                if err:
+                    refused += 1
+                    assert bytes(g.s) == before, bad
+                else:
+                    p.table.accepted(bad)
+                    check_invariants(g, p.table)
+            a = p.step()
+            if a is None:
+                break
+            kinds[a["a"]] = kinds.get(a["a"], 0) + 1
+            check_invariants(g, p.table)
+        assert g.over(), seed
+        lengths += p.actions
+        digests = (digests * 31 + int(g.digest(), 16)) & 0xFFFFFFF
+    assert refused > GAMES * 20
+    assert sorted(kinds) == sorted(KINDS), kinds  # every choice happened
+    return [digests, lengths, [kinds[k] for k in KINDS]]
+
+
+def test_nothing_is_accepted_after_the_game_ends():
+    rng = Rng(5)
+    rec = bytearray(ACTION_SIZE)
+    tried = 0
+    for seed in range(30):
+        p = Playout(header(seed), seed)
+        p.run()
+        g = p.game
+        before = bytes(g.s)
+        for kind in KINDS:
+            for _ in range(3):
+                a = {"a": kind, "p": rng.below(g.seats()), "card": rng.choice(d.CODES)}
+                if kind in ("cannon", "sword"):
+                    a["target"] = rng.below(g.seats())
+                elif kind == "trait":
+                    a = {"a": kind, "p": a["p"], "trait": rng.choice(d.TRAITS)}
+                elif kind == "map":
+                    a = {"a": kind, "p": a["p"], "pick": a["card"]}
+                elif kind == "oracle":
+                    a = {"a": kind, "p": a["p"], "peek": a["card"]}
+                elif kind == "bonus":
+                    a = {"a": kind, "p": a["p"], "cards": [a["card"]]}
+                elif kind == "collect":
+                    del a["card"]
+                assert g.VOCAB.encode(a, rec) == 0, a
+                assert g.accept(rec) == GAME_OVER
+                tried += 1
+        assert bytes(g.s) == before
+    return tried
+
+
+def test_snapshot_restore_at_random_points_continues_identically():
+    rng = Rng(7)
+    rec = bytearray(ACTION_SIZE)
+    for seed in range(60):
+        p = Playout(header(seed), seed)
+        log = p.run()
+        cut = rng.below(len(log) + 1)
+        q = Playout(header(seed), seed)
+        for _ in range(cut):
+            q.step()
+        blob = q.game.snapshot()
+        fresh = d.DeadMans(2)
+        assert fresh.restore(blob) == 0 and fresh.digest() == q.game.digest()
+        for a in log[cut:]:
+            assert fresh.VOCAB.encode(a, rec) == 0 and fresh.accept(rec) == 0, a
+        assert fresh.digest() == p.game.digest()
+    return [len(blob), p.game.digest()]
+
+
+def test_seeded_games_with_random_traits_give_the_same_digests():
+    out = []
+    for seed in (1, 2, 3, 42, 1234, 9999, 31337):
+        for n in (2, 4, 6, 8):
+            h = {"game": "deadmans", "players": n}
+            if n > 4:
+                h["decks"] = 2
+            p = Playout(h, seed)
+            p.run()
+            traits = [p.game.s[d.R_TRAIT + i] for i in range(n)]
+            out.append([n, seed, p.actions, p.game.digest(), p.game.summary()["winners"], traits])
+    return out
+
+
+def test_accepting_an_action_allocates_nothing():
+    """Records are encoded first; then whole games are accepted with the heap locked."""
+    for h, seed in (({"game": "deadmans", "players": 4}, 4), ({"game": "deadmans", "players": 8, "decks": 2}, 8),
+                    ({"game": "deadmans", "players": 3}, 11)):
+        log = Playout(h, seed).run()
+        recs = []
+        for a in log:
+            rec = bytearray(ACTION_SIZE)
+            assert d.VOCAB.encode(a, rec) == 0
+            recs.append(rec)
+        bad = bytearray(ACTION_SIZE)
+        d.VOCAB.encode({"a": "draw", "p": 0, "card": "anchor2"}, bad)
+        g = d.DeadMans.from_header(h)
+        view = bytearray(g.PUBLIC_SIZE)
+        errs = 0
+        refused = 0
+        if micropython:
+            micropython.heap_lock()
+        try:
+            for rec in recs:
+                refused += g.accept(bad) != 0  # a refusal allocates nothing either
+                errs += g.accept(rec)
+                g.public(view)
+        finally:
+            if micropython:
+                micropython.heap_unlock()
+        assert errs == 0 and refused == len(recs) and g.over()
+    return g.digest()
