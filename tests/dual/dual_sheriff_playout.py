@@ -4,7 +4,8 @@ After every action the referee's bytes are compared with the table's independent
 (``shared_rules.sheriff_table``): card conservation over draw pile, discard piles, hands, bags
 and stands; the referee's unidentified-copy counts; gold. The digests each test returns must be
 equal on CPython and MicroPython. The last test accepts whole games under
-``micropython.heap_lock()``: zero allocation per action, refills and rejections included.
+``micropython.heap_lock()``: zero allocation per action, refills, rejections and the public view
+included.
 """
 from shared_rules import games
 from shared_rules import sheriff as sh
@@ -118,6 +119,7 @@ def test_whole_games_accepted_under_heap_lock():
         g = games.from_header(header)
         codes = bytearray(len(recs))
         refused = bytearray(len(recs) * len(bad))
+        view = bytearray(g.PUBLIC_SIZE)
         if micropython:
             micropython.heap_lock()
         try:
@@ -127,6 +129,7 @@ def test_whole_games_accepted_under_heap_lock():
                     refused[k] = g.accept(bad[j])
                     k += 1
                 codes[i] = g.accept(recs[i])
+                g.public(view)
         finally:
             if micropython:
                 micropython.heap_unlock()
@@ -134,5 +137,6 @@ def test_whole_games_accepted_under_heap_lock():
         po = Playout(header, seed)
         po.run()
         assert g.over() and g.digest() == po.game.digest()
+        assert g.describe(view)["phase"] == "over"
         out.append([len(recs), g.digest()])
     return out
