@@ -71,7 +71,7 @@ class Table:
         return out
 
     def _sample(self, items, k):
-        """``k`` distinct items in random order."""
+        """``k`` items from distinct positions of ``items``, in random order."""
         items = list(items)
         self.rng.shuffle(items)
         return items[:k]
@@ -120,14 +120,14 @@ class Table:
         confiscated.reverse()
         explicit["order"] = _names(confiscated)
         if confiscated:
-            pay = self._payment(t, s, sum([SHERIFF_PENALTY[c] for c in confiscated]), decl, len(bag) - len(confiscated))
+            pay = self._payment(t, sum([SHERIFF_PENALTY[c] for c in confiscated]), decl, len(bag) - len(confiscated))
         else:
-            pay = self._payment(s, t, len(bag) * SHERIFF_PENALTY[decl], decl, 0)
+            pay = self._payment(s, len(bag) * SHERIFF_PENALTY[decl], decl, 0)
         if pay is not None:
             explicit["pay_with"] = _names(pay)
         out.append(explicit)
 
-    def _payment(self, debtor, creditor, owed, plus_good, plus_n):
+    def _payment(self, debtor, owed, plus_good, plus_n):
         """A valid explicit payment unlike the default: dearest goods first (legal, then
         contraband); None when gold covers the debt."""
         rest = owed - self.game.gold(debtor)
