@@ -134,6 +134,46 @@ def crc_a(buf, start, n):
     return crc
 
 
+class _Buffers:
+    """Transfer buffers and their memoryview slices, shared by every reader in the firmware.
+
+    Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
+    sixteen readers; per reader it would cost over 1 KB of slices alone.
+    """
+
+    def __init__(self):
+        self.w = bytearray(2)
+        self.r = bytearray(2)
+        self.ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
+        self.ftx[0] = _FIFO_DATA << 1
+        self.rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator
+        for i in range(_RX_MAX + 1):
+            self.rtx[i] = 0x80 | _FIFO_DATA << 1
+        self.rrx = bytearray(_RX_MAX + 1)
+        ftx = memoryview(self.ftx)
+        rtx = memoryview(self.rtx)
+        rrx = memoryview(self.rrx)
+        self.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
+        self.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
+        self.rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
+        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg in one read transaction
+        self.stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
+                              0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
+        self.srx = bytearray(6)
+        self.resp = bytearray(_RX_MAX)  # the last answer
+        self.cl = bytearray(5)          # UID CLn + BCC being resolved
+
+
+_bufs = None
+
+
+def _buffers():
+    global _bufs
+    if _bufs is None:
+        _bufs = _Buffers()
+    return _bufs
+
+
 class Mfrc522:
     """One MFRC522 on an SPI bus, selected by its own chip-select pin."""
 
@@ -145,29 +185,10 @@ class Mfrc522:
         cs.value(1)
         self._gain = gain
         self.max_errors = max_errors
-        self._w = bytearray(2)
-        self._r = bytearray(2)
-        self._ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
-        self._ftx[0] = _FIFO_DATA << 1
-        self._rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator
-        for i in range(_RX_MAX + 1):
-            self._rtx[i] = 0x80 | _FIFO_DATA << 1
-        self._rrx = bytearray(_RX_MAX + 1)
-        ftx = memoryview(self._ftx)
-        rtx = memoryview(self._rtx)
-        rrx = memoryview(self._rrx)
-        self._ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
-        self._rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
-        self._rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
-        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg in one read transaction
-        self._stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
-                               0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
-        self._srx = bytearray(6)
-        self._resp = bytearray(_RX_MAX)  # the last answer
-        self._rx_n = 0      # its length in bytes
+        self._b = _buffers()
+        self._rx_n = 0      # length in bytes of the last answer (in _b.resp)
         self._rx_last = 0   # valid bits of its last byte (0 = all 8)
         self._coll = 0      # CollReg after it
-        self._cl = bytearray(5)  # UID CLn + BCC being resolved
         self.uid = bytearray(10)
         self.uid_len = 0
         self.sak = 0
@@ -189,15 +210,15 @@ class Mfrc522:
         self._cs.value(1)
 
     def _wr(self, reg, v):
-        self._w[0] = reg << 1
-        self._w[1] = v
-        self._xfer(self._w, self._r)
+        self._b.w[0] = reg << 1
+        self._b.w[1] = v
+        self._xfer(self._b.w, self._b.r)
 
     def _rd(self, reg):
-        self._w[0] = 0x80 | reg << 1
-        self._w[1] = 0
-        self._xfer(self._w, self._r)
-        return self._r[1]
+        self._b.w[0] = 0x80 | reg << 1
+        self._b.w[1] = 0
+        self._xfer(self._b.w, self._b.r)
+        return self._b.r[1]
 
     def _timeout(self, ticks):
         if ticks != self._reload:
@@ -233,13 +254,13 @@ class Mfrc522:
 
     def _crc_selftest(self):
         """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
-        f = self._ftx
+        f = self._b.ftx
         for i in range(8):
             f[1 + i] = (0x1D * i + 0x52) & 0xFF
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_DIV_IRQ, _CRC_IRQ)
         self._wr(_FIFO_LEVEL, 0x80)
-        self._xfer(self._ftxv[9], self._rrxv[9])
+        self._xfer(self._b.ftxv[9], self._b.rrxv[9])
         self._wr(_COMMAND, _CMD_CALC_CRC)
         done = False
         for _ in range(_POLL_MAX):
@@ -297,12 +318,12 @@ class Mfrc522:
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_COM_IRQ, 0x7F)      # clear every interrupt request
         self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer
-        self._xfer(self._ftxv[n + 1], self._rrxv[n + 1])
+        self._xfer(self._b.ftxv[n + 1], self._b.rrxv[n + 1])
         self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
-        s = self._srx
+        s = self._b.srx
         for _ in range(_POLL_MAX):
-            self._xfer(self._stx, s)
+            self._xfer(self._b.stx, s)
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
                 break
             if s[1] & _TIMER_IRQ:
@@ -318,12 +339,12 @@ class Mfrc522:
             return PROTOCOL_ERR
         if got == 0:
             return TIMEOUT
-        rtx = self._rtx
+        rtx = self._b.rtx
         rtx[got] = 0
-        self._xfer(self._rtxv[got + 1], self._rrxv[got + 1])
+        self._xfer(self._b.rtxv[got + 1], self._b.rrxv[got + 1])
         rtx[got] = 0x80 | _FIFO_DATA << 1
         for i in range(got):
-            self._resp[i] = self._rrx[1 + i]
+            self._b.resp[i] = self._b.rrx[1 + i]
         self._rx_n = got
         if err & _COLL_ERR:
             return COLLISION
@@ -332,14 +353,14 @@ class Mfrc522:
         return OK
 
     def _crc_ok(self, n):
-        c = crc_a(self._resp, 0, n - 2)
-        return self._resp[n - 2] == c & 0xFF and self._resp[n - 1] == c >> 8
+        c = crc_a(self._b.resp, 0, n - 2)
+        return self._b.resp[n - 2] == c & 0xFF and self._b.resp[n - 1] == c >> 8
 
     def _append_crc(self, n):
         """Append CRC_A to the n-byte frame in _ftx[1:]; return the new length."""
-        c = crc_a(self._ftx, 1, n)
-        self._ftx[1 + n] = c & 0xFF
-        self._ftx[2 + n] = c >> 8
+        c = crc_a(self._b.ftx, 1, n)
+        self._b.ftx[1 + n] = c & 0xFF
+        self._b.ftx[2 + n] = c >> 8
         return n + 2
 
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
@@ -347,7 +368,7 @@ class Mfrc522:
         """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
         if not self._txctl & _TX_RF_EN:
             return NO_TAG
-        self._ftx[1] = _WUPA if wake else _REQA
+        self._b.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
         if st == TIMEOUT:
             return NO_TAG
@@ -356,7 +377,7 @@ class Mfrc522:
         if st == OK:
             if self._rx_n != 2 or self._rx_last:
                 return PROTOCOL_ERR
-            self.atqa = self._resp[0] | self._resp[1] << 8
+            self.atqa = self._b.resp[0] | self._b.resp[1] << 8
         return st
 
     def select(self):
@@ -369,7 +390,7 @@ class Mfrc522:
                 st = self._select_cl(_SEL[level])
             if st != OK:
                 return st
-            cl = self._cl
+            cl = self._b.cl
             if self.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
                     return PROTOCOL_ERR
@@ -387,8 +408,8 @@ class Mfrc522:
 
     def _resolve(self, sel):
         """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl."""
-        cl = self._cl
-        f = self._ftx
+        cl = self._b.cl
+        f = self._b.ftx
         known = 0
         for _ in range(33):  # every round learns at least one more bit
             full = known >> 3
@@ -425,9 +446,9 @@ class Mfrc522:
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
         if self._rx_n < last - full + 1:
             return False
-        cl = self._cl
+        cl = self._b.cl
         for i in range(last - full + 1):
-            v = self._resp[i]
+            v = self._b.resp[i]
             if i == 0 and rem:
                 low = (1 << rem) - 1
                 v = (cl[full] & low) | (v & ~low & 0xFF)
@@ -436,11 +457,11 @@ class Mfrc522:
 
     def _select_cl(self, sel):
         """SELECT with the complete UID CLn (NVB 70h); SAK into .sak (§6.5.3.4)."""
-        f = self._ftx
+        f = self._b.ftx
         f[1] = sel
         f[2] = 0x70
         for i in range(5):
-            f[3 + i] = self._cl[i]
+            f[3 + i] = self._b.cl[i]
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
         if st != OK:
             return st
@@ -448,33 +469,33 @@ class Mfrc522:
             return PROTOCOL_ERR
         if not self._crc_ok(3):
             return CRC_ERR
-        self.sak = self._resp[0]
+        self.sak = self._b.resp[0]
         return OK
 
     def read(self, page, out, off=0):
         """NTAG READ of 4 pages from `page` into out[off:off+16] (selected tag). Status code."""
         if len(out) < off + PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
             raise ValueError("page 0..255 and 16 bytes of room in out expected")
-        f = self._ftx
+        f = self._b.ftx
         f[1] = _READ
         f[2] = page
         st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
         if st != OK:
             return st
         if self._rx_n == 1 and self._rx_last == 4:
-            self.last_nak = self._resp[0] & 0x0F
+            self.last_nak = self._b.resp[0] & 0x0F
             return NAK
         if self._rx_n != PAGE_BYTES + 2 or self._rx_last:
             return PROTOCOL_ERR
         if not self._crc_ok(PAGE_BYTES + 2):
             return CRC_ERR
         for i in range(PAGE_BYTES):
-            out[off + i] = self._resp[i]
+            out[off + i] = self._b.resp[i]
         return OK
 
     def halt(self):
         """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3)."""
-        f = self._ftx
+        f = self._b.ftx
         f[1] = _HLTA
         f[2] = 0
         st = self._transceive(self._append_crc(2), 0, 0, _T_SHORT)

@@ -116,6 +116,12 @@ _MAX_ANSWER = const(24)  # bytes; the longest answer (READ) is 18
 class Mfrc522Emu:
     """One emulated MFRC522 behind chip-select pin `cs` (an EmuPin), with its RF field."""
 
+    # Scratch for one exchange, shared by every emulated reader (exchanges never overlap):
+    # the frame on the air and the wired OR / wired AND of the answers.
+    _frame = bytearray(_FIFO_SIZE)
+    _or = bytearray(_MAX_ANSWER)
+    _and = bytearray(_MAX_ANSWER)
+
     def __init__(self, cs, version=0x92):
         if version not in (0x91, 0x92):
             raise ValueError("VersionReg is 91h (v1.0) or 92h (v2.0)")
@@ -126,9 +132,6 @@ class Mfrc522Emu:
         self._fhead = 0
         self._flen = 0
         self._mem = bytearray(25)  # the Mem command's internal buffer survives SoftReset
-        self._frame = bytearray(_FIFO_SIZE)
-        self._or = bytearray(_MAX_ANSWER)
-        self._and = bytearray(_MAX_ANSWER)
         self._field = []
         self._crc = 0
         self._falls = cs.falls

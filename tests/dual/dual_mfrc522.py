@@ -63,7 +63,7 @@ class _Trace:
         rdr._transceive = self
 
     def __call__(self, n, last_bits, align, ticks):
-        frame = _hex(self.rdr._ftx[1:n + 1])
+        frame = _hex(self.rdr._b.ftx[1:n + 1])
         st = self.inner(n, last_bits, align, ticks)
         self.log.append((frame, st, self.rdr._coll))
         return st
