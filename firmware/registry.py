@@ -42,6 +42,7 @@ class Registry:
         self.index = -1
         self.game = self.kind = self.code = self.deck = 0
         self.seat = deck.NO_SEAT
+        self.read_errors = 0
 
     def lookup(self, uid):
         """Find a 7-byte UID (any buffer); True and the fields set, or False. Allocates nothing."""
@@ -53,8 +54,13 @@ class Registry:
         hi = self.count - 1
         while lo <= hi:
             mid = (lo + hi) >> 1
-            f.seek(HEADER_SIZE + mid * RECORD_SIZE)
-            if f.readinto(buf) != RECORD_SIZE:
+            try:
+                f.seek(HEADER_SIZE + mid * RECORD_SIZE)
+                got = f.readinto(buf)
+            except (OSError, ValueError):  # flash trouble, a closed file: a miss, counted, no crash
+                got = -1
+            if got != RECORD_SIZE:
+                self.read_errors += 1
                 return False
             d = deck.compare_uid(buf, 0, uid, 0)
             if d < 0:

@@ -222,6 +222,8 @@ def _row(r):
 
 def pack(records):
     """The registry file bytes for a list of host records (DeckError for any bad record)."""
+    if not isinstance(records, (list, tuple)):
+        raise DeckError("tag records must be a list, not %r" % (records,))
     rows = [_row(r) for r in records]
     if len(rows) > MAX_RECORDS:
         raise DeckError("%d tags: a registry holds at most %d" % (len(rows), MAX_RECORDS))

@@ -453,7 +453,12 @@ def scan_schedule(steps):
 def test_sensor_to_rules_path_allocates_nothing():
     t = Table({"game": "skull", "players": 3})
     pads = t.seat_pad
-    steps = [(pads[s], disc_uid(s, 0), True) for s in range(3)]
+    # Refusals on the way: an unknown tag, a foreign card, seat 1's disc on seat 0's pad.
+    steps = [(pads[0], UNKNOWN_UID, True), (t.box, FOREIGN_UID, True), (pads[0], disc_uid(1, 2), True)]
+    steps += [(pads[0], UNKNOWN_UID, False), (t.box, FOREIGN_UID, False), (pads[0], disc_uid(1, 2), False)]
+    steps += [(pads[s], disc_uid(s, 0), True) for s in range(3)]
+    # A clone of seat 0's disc on the box pad: a duplicate; removed again: silent.
+    steps += [(t.box, disc_uid(0, 0), True), (t.box, disc_uid(0, 0), False)]
     steps += [(t.command, token_uid(tokens.DIGIT0 + 3), True), (t.command, token_uid(tokens.DIGIT0 + 3), False)]
     steps += [(pads[s], disc_uid(s, 0), False) for s in range(3)]
     rounds = scan_schedule(steps)
@@ -481,5 +486,5 @@ def test_sensor_to_rules_path_allocates_nothing():
         if micropython:
             micropython.heap_unlock()
     # 3 places, the bid of 3 (the most: the challenge starts), 3 flips: the first success.
-    assert accepted == 7 and other == 0 and game._get(0, k.SCORE) == 1
+    assert accepted == 7 and other == 4 and game._get(0, k.SCORE) == 1
     return [accepted, game.digest()]

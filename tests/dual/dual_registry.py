@@ -270,6 +270,10 @@ def test_registry_reads_an_open_stream():
     u = deck.parse_uid(deck.unpack(blob)[17]["uid"])
     assert reg.lookup(u) and reg.index == 17
     assert refused(Registry, io.BytesIO(blob[0:40])).startswith("deck registry <stream>: ")
+    # A file that fails after opening gives misses, counted, not exceptions.
+    reg.close()
+    assert not reg.lookup(u) and reg.read_errors == 1
+    assert "must be a list" in refused(deck.pack, None)
     return reg.count
 
 
