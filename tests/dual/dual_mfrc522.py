@@ -337,11 +337,13 @@ def test_antenna_off_finds_nothing():
     bus, chip, rdr, _ = _bag_reader()
     buf = bytearray(35)
     before = bus.transactions
+    assert not rdr.antenna_is_on() and not chip.rf_on()
     assert rdr.scan(buf) == 0 and rdr.status == drv.NO_TAG
     assert rdr.request(True) == drv.NO_TAG
     assert bus.transactions == before  # no exchange is even attempted without a field
     assert [t.state_name() for t in chip.tags()] == ["POWER_OFF"] * 5
     rdr.antenna_on()
+    assert rdr.antenna_is_on() and chip.rf_on()
     assert rdr.scan(buf) == 5
     return drv.STATUS_NAMES[drv.NO_TAG]
 
