@@ -1,0 +1,373 @@
+"""Power-loss-safe persistence of the running game: a journal of accepted actions plus periodic
+atomic snapshots on the board's filesystem. Formats, boot algorithm and failure cases:
+``docs/persistence.md``.
+
+The promise: once ``accepted(rec)`` has returned, that action survives a power cut; a cut while
+it runs loses at most that one action; boot never restores a state the game did not reach.
+
+Files in ``root``: ``snap.bin`` (newest snapshot) and ``jrn.bin`` (the actions after it),
+``snap.old`` and ``jrn.old`` (the pair before, the fallback), ``snap.new`` (a snapshot being
+written). A journal names the exact snapshot it continues (the CRC-32s of its prefix and of its
+game state; every record's CRC is seeded from that name), so it is never replayed on another
+base.
+
+API::
+
+    p = Persist("/data", every=32)     # every: actions per journal before a new snapshot
+    game, info = p.boot()              # the recovered game (None: nothing to recover) + report
+    if game is None:
+        game = games.from_header(header)
+        p.new_game(header, game)       # header: the log header (dict or JSON text)
+    if game.accept(rec) == OK:
+        p.accepted(rec)                # durable when it returns: tell the players only then
+    p.checkpoint()                     # snapshot now (e.g. before a planned power-off)
+    p.stats()                          # journal bytes per action, snapshot bytes, ...
+
+``accepted`` allocates nothing on MicroPython (preallocated record buffer, the journal kept open,
+``write(buf, n)`` + ``flush()``), except on every ``every``-th call, which writes a snapshot.
+``flush`` is the durability point: on littlefs it is ``lfs_file_sync``, an atomic commit.
+Filesystem errors (full, I/O) propagate as ``OSError``; call ``boot()`` again after one.
+Only ``open``, ``os.rename``, ``os.remove`` and ``os.stat`` are used (every port has them).
+"""
+import json
+import os
+import sys
+
+from shared_rules import games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.crc import crc16
+from shared_rules.engine import OK, crc32
+
+FORMAT = 1
+SNAP_MAGIC = b"TP"
+JRN_MAGIC = b"TJ"
+SNAP_FIXED = 11      # magic 2, format 1, gen 2, count 4, header length 2 (then the header)
+NAME_SIZE = 8        # a snapshot's name: CRC-32 of its prefix + CRC-32 of its game state
+JRN_HEADER = 13      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
+REC_OVERHEAD = 5     # length 1, seqno 2, CRC-16 2
+NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old")
+
+if sys.implementation.name == "micropython":
+    def _write(f, buf, n):
+        """MicroPython streams take a length: no slice object, nothing allocated."""
+        f.write(buf, n)
+else:
+    def _write(f, buf, n):
+        f.write(memoryview(buf)[:n])
+
+
+def _u16(b, at):
+    return b[at] | (b[at + 1] << 8)
+
+
+def _u32(b, at):
+    return _u16(b, at) | (_u16(b, at + 2) << 16)
+
+
+def _le(v, n):
+    return bytes((v >> (8 * i)) & 255 for i in range(n))
+
+
+def snapshot_file(gen, count, header, game):
+    """The bytes of a snapshot file (also recomputed at boot to follow a journal chain).
+
+    No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
+    over data that ends in its own CRC-32 is the same for every content of that length, so it
+    could not tell two snapshots apart. The prefix gets its own CRC-32 instead."""
+    prefix = (SNAP_MAGIC + bytes((FORMAT,)) + _le(gen, 2) + _le(count, 4) + _le(len(header), 2)
+              + header)
+    return prefix + _le(crc32(prefix), 4) + game.snapshot()
+
+
+def read_prefix(data):
+    """``(gen, count, header bytes, state offset)`` if the self-checked prefix is intact."""
+    if data is None or len(data) < SNAP_FIXED or data[0:2] != SNAP_MAGIC or data[2] != FORMAT:
+        return None
+    end = SNAP_FIXED + _u16(data, 9)
+    if len(data) < end + 4 or crc32(data[0:end]) != _u32(data, end):
+        return None
+    return _u16(data, 3), _u32(data, 5), bytes(data[SNAP_FIXED:end]), end + 4
+
+
+def snapshot_name(data):
+    """What a journal names its snapshot by: the prefix CRC-32 and the state's own CRC-32."""
+    state_at = SNAP_FIXED + _u16(data, 9) + 4
+    return bytes(data[state_at - 4:state_at]) + bytes(data[len(data) - 4:])
+
+
+def game_for(header):
+    """A new game from stored header bytes, or None if they no longer describe one."""
+    try:
+        return games.from_header(json.loads(header.decode()))
+    except ValueError:
+        return None
+
+
+def restore_snapshot(data):
+    """``(game, gen, count, header, name)`` from a fully valid snapshot file, else None."""
+    head = read_prefix(data)
+    game = game_for(head[2]) if head else None
+    if game is None or game.restore(data[head[3]:]) != OK:
+        return None
+    return game, head[0], head[1], head[2], snapshot_name(data)
+
+
+def journal_header(name):
+    h = JRN_MAGIC + bytes((FORMAT,)) + name
+    return h + _le(crc16(h), 2)
+
+
+def journal_seed(data, name):
+    """The record CRC seed if ``data`` is a journal that continues snapshot ``name``, else -1."""
+    h = journal_header(name)
+    if data is None or len(data) < JRN_HEADER or data[0:JRN_HEADER] != h:
+        return -1
+    return _u16(h, JRN_HEADER - 2)
+
+
+def replay(game, data, seed, count):
+    """Accept the journal's records in order; return ``(records replayed, bytes used)``.
+
+    Stops at the first record that is short, has a bad length, sequence number or CRC, or that
+    the game refuses: what follows can not be trusted (a torn write or damage)."""
+    rec = bytearray(ACTION_SIZE)
+    at = JRN_HEADER
+    done = 0
+    while at + REC_OVERHEAD <= len(data):
+        n = data[at]
+        end = at + 3 + n
+        if n > ACTION_SIZE or end + 2 > len(data):
+            break
+        if _u16(data, at + 1) != (count + done) & 0xFFFF:
+            break
+        if crc16(data, at, end, seed) != _u16(data, end):
+            break
+        for i in range(ACTION_SIZE):
+            rec[i] = data[at + 3 + i] if i < n else 0
+        if game.accept(rec) != OK:
+            break
+        done += 1
+        at = end + 2
+    return done, at
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    if _exists(path):
+        os.remove(path)
+
+
+class Persist:
+    """Journal + snapshots of one game in directory ``root`` (see the module docstring)."""
+
+    def __init__(self, root, every=32):
+        if not isinstance(every, int) or isinstance(every, bool) or every < 1:
+            raise ValueError("every must be a whole number >= 1")
+        self.every = every
+        p = {}
+        for name in NAMES:
+            p[name] = root + "/" + name
+        self.path = p
+        self.game = None
+        self.header = b""
+        self.gen = 0
+        self.count = 0          # actions since the new game
+        self.in_journal = 0     # records in the open journal
+        self._jf = None
+        self._seed = 0
+        self._buf = bytearray(ACTION_SIZE + REC_OVERHEAD)
+        self.records = 0        # statistics since construction
+        self.record_bytes = 0
+        self.snapshots = 0
+        self.snapshot_bytes = 0
+
+    # -- normal operation --------------------------------------------------------------------
+    def new_game(self, header, game):
+        """Start persisting ``game`` (fresh from ``header``); replaces what was stored."""
+        text = json.dumps(header) if isinstance(header, dict) else header
+        raw = text.encode() if isinstance(text, str) else bytes(text)
+        try:
+            parsed = json.loads(raw.decode())
+        except ValueError:
+            raise ValueError("the header is not JSON")
+        if not isinstance(parsed, dict) or parsed.get("game") != game.NAME or len(raw) > 65535:
+            raise ValueError("the header does not describe this game")
+        self.game = game
+        self.header = raw
+        self.count = 0
+        self.checkpoint()
+        # The previous game is no fallback for this one: a damaged snap.bin is rebuilt from its
+        # intact header instead (a new game), then its journal is replayed.
+        _remove(self.path["snap.old"])
+        _remove(self.path["jrn.old"])
+
+    def accepted(self, rec):
+        """Append one accepted action record to the journal and flush it (allocation-free)."""
+        n = len(rec)
+        if n > ACTION_SIZE or self._jf is None:
+            raise ValueError("not an action record, or no game")
+        while n and rec[n - 1] == 0:
+            n -= 1
+        b = self._buf
+        seq = self.count & 0xFFFF
+        b[0] = n
+        b[1] = seq & 255
+        b[2] = seq >> 8
+        for i in range(n):
+            b[3 + i] = rec[i]
+        c = crc16(b, 0, 3 + n, self._seed)
+        b[3 + n] = c & 255
+        b[4 + n] = c >> 8
+        _write(self._jf, b, n + REC_OVERHEAD)
+        self._jf.flush()
+        self.count += 1
+        self.in_journal += 1
+        self.records += 1
+        self.record_bytes += n + REC_OVERHEAD
+        if self.in_journal >= self.every:
+            self.checkpoint()
+
+    def checkpoint(self):
+        """Write a snapshot of the game now and start a new journal after it.
+
+        Order (each step leaves a recoverable set of files): write ``snap.new`` and close it;
+        retire ``snap.bin``/``jrn.bin`` to ``.old`` (the previous pair is removed first);
+        rename ``snap.new`` to ``snap.bin``; create ``jrn.bin`` naming the new snapshot."""
+        if self.game is None:
+            raise ValueError("no game")
+        p = self.path
+        gen = (self.gen + 1) & 0xFFFF
+        data = snapshot_file(gen, self.count, self.header, self.game)
+        with open(p["snap.new"], "wb") as f:
+            f.write(data)
+        self.close()
+        if _exists(p["snap.bin"]):
+            _remove(p["snap.old"])
+            _remove(p["jrn.old"])
+            os.rename(p["snap.bin"], p["snap.old"])
+            if _exists(p["jrn.bin"]):
+                os.rename(p["jrn.bin"], p["jrn.old"])
+        os.rename(p["snap.new"], p["snap.bin"])
+        self.gen = gen
+        self.snapshots += 1
+        self.snapshot_bytes = len(data)
+        name = snapshot_name(data)
+        with open(p["jrn.bin"], "wb") as f:
+            f.write(journal_header(name))
+        self._open_journal(name, 0)
+
+    def _open_journal(self, name, records):
+        """Keep ``jrn.bin`` (``records`` long, continuing snapshot ``name``) open to append."""
+        self._seed = _u16(journal_header(name), JRN_HEADER - 2)
+        self.in_journal = records
+        self._jf = open(self.path["jrn.bin"], "ab")
+
+    def close(self):
+        if self._jf is not None:
+            self._jf.close()
+            self._jf = None
+
+    def stats(self):
+        """What persistence costs: journal bytes per action (x100, integer), snapshot size."""
+        r = self.records
+        return {"records": r, "record_bytes": self.record_bytes,
+                "bytes_per_action_x100": self.record_bytes * 100 // r if r else 0,
+                "snapshots": self.snapshots, "snapshot_bytes": self.snapshot_bytes,
+                "journal_header_bytes": JRN_HEADER}
+
+    # -- boot ----------------------------------------------------------------------------------
+    def boot(self):
+        """Restore the newest recoverable game: ``(game or None, info)``.
+
+        Base: ``snap.bin`` if valid, else ``snap.old``, else a new game from the self-checked
+        header of either. Then follow the chain: replay the journal that names the base, compute
+        the snapshot a checkpoint would have written after it, replay the journal naming that
+        one, and so on. Unless this was the ordinary case (valid ``snap.bin``, its ``jrn.bin``
+        replayed to the last byte), write a fresh snapshot + journal, so a torn tail is cut away
+        and new records never land behind garbage.
+
+        ``info``: ``source`` (``"snap.bin"``, ``"snap.old"``, ``"header"`` or None),
+        ``journals`` (replayed, in order), ``replayed``, ``dropped`` (journal bytes not replayed:
+        a torn or damaged tail), ``actions`` (since the new game), ``gen``, ``lost`` (``snap.bin``
+        was damaged and no journal after it was reached: recent actions may be missing) and
+        ``repaired`` (a fresh snapshot + journal were written)."""
+        self.close()
+        p = self.path
+        info = {"source": None, "journals": [], "replayed": 0, "dropped": 0, "actions": 0,
+                "gen": 0, "lost": False, "repaired": False}
+        snap = _read(p["snap.bin"])
+        source = "snap.bin"
+        base = restore_snapshot(snap)
+        if base is None:
+            source = "snap.old"
+            base = restore_snapshot(_read(p["snap.old"]))
+        if base is None:
+            source = "header"
+            base = self._base_from_header(snap)
+        if base is None:
+            info["lost"] = snap is not None
+            return None, info
+        game, gen, count, header, name = base
+        journals = (("jrn.bin", _read(p["jrn.bin"])), ("jrn.old", _read(p["jrn.old"])))
+        used = info["journals"]
+        last_gen, last_name, tail_ok = gen, name, True
+        while len(used) < len(journals):
+            file, data, seed = _journal_for(journals, used, name)
+            if file is None:
+                break
+            done, end = replay(game, data, seed, count)
+            count += done
+            info["replayed"] += done
+            info["dropped"] += len(data) - end
+            tail_ok = end == len(data)
+            used.append(file)
+            last_gen, last_name = gen, name
+            gen = (gen + 1) & 0xFFFF
+            name = snapshot_name(snapshot_file(gen, count, header, game))
+        self.game, self.header, self.count, self.gen = game, header, count, last_gen
+        info["source"], info["actions"] = source, count
+        info["lost"] = snap is not None and source != "snap.bin" and "jrn.bin" not in used
+        if source == "snap.bin" and used == ["jrn.bin"] and tail_ok and not _exists(p["snap.new"]):
+            self._open_journal(last_name, info["replayed"])
+        else:
+            if snap is not None and source != "snap.bin":
+                os.remove(p["snap.bin"])    # damaged: keep the valid snap.old as the fallback
+            self.checkpoint()
+            info["repaired"] = True
+        info["gen"] = self.gen
+        return game, info
+
+    def _base_from_header(self, snap):
+        """A new game from the first intact snapshot header, named like the file it came from."""
+        for data in (snap, _read(self.path["snap.old"])):
+            head = read_prefix(data)
+            game = game_for(head[2]) if head else None
+            if game is not None:
+                name = snapshot_name(snapshot_file(head[0], 0, head[2], game))
+                return game, head[0], 0, head[2], name
+        return None
+
+
+def _journal_for(journals, used, name):
+    """The first unreplayed journal continuing snapshot ``name``: ``(file, data, seed)``."""
+    for file, data in journals:
+        if file not in used:
+            seed = journal_seed(data, name)
+            if seed >= 0:
+                return file, data, seed
+    return None, None, -1

@@ -1,0 +1,607 @@
+"""Persistence on both interpreters: seeded games persisted action by action, then power cuts
+(the journal cut at every byte, bytes flipped, a half-written snapshot, a cut before every
+filesystem operation, a cut before every flash program/erase of a real littlefs in RAM); after
+each, boot must restore exactly the state after the last fully written action, never another."""
+import binascii
+import builtins
+import json
+import os
+import sys
+
+from firmware import persist
+from firmware.persist import JRN_HEADER, REC_OVERHEAD, Persist
+from shared_rules import games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.playout import Playout
+from shared_rules.rng import Rng
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+try:
+    import vfs          # MicroPython: littlefs (VfsLfs2) on a block device of our own
+except ImportError:
+    vfs = None
+
+SKULL = '{"game": "skull", "players": 6}'
+HEADERS = [SKULL, '{"game": "deadmans", "players": 4}', '{"game": "sheriff", "players": 5}']
+# One directory per process: other test runs may use this module at the same time.
+TMP = "/tmp/tapmat_persist_%s_%s" % (sys.implementation.name,
+                                     binascii.hexlify(os.urandom(4)).decode())
+LFS = "/lfs"
+
+
+class PowerCut(Exception):
+    pass
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def available(header):
+    try:
+        games.from_header(json.loads(header))
+        return True
+    except ValueError:
+        return False
+
+
+def recorded(header, seed, limit=100000):
+    """A seeded game's records and digests (digests[i]: the state after i actions)."""
+    p = Playout(json.loads(header), seed)
+    recs, digests = [], [p.game.digest()]
+    while len(recs) < limit and p.step() is not None:
+        recs.append(bytes(p.rec))
+        digests.append(p.game.digest())
+    return recs, digests
+
+
+def fresh(header):
+    return games.from_header(json.loads(header))
+
+
+def rec_of(raw):
+    rec = bytearray(ACTION_SIZE)
+    rec[:] = raw
+    return rec
+
+
+def clear(path):
+    try:
+        names = os.listdir(path)
+    except OSError:
+        os.mkdir(path)
+        return path
+    for n in names:
+        os.remove(path + "/" + n)
+    return path
+
+
+def cleanup(*paths):
+    for path in paths:
+        clear(path)
+        os.rmdir(path)
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def copy(src, dst, edit=None):
+    """Copy the files of ``src`` into a cleared ``dst``; ``edit`` maps a name to a new content."""
+    clear(dst)
+    for n in os.listdir(src):
+        data = read(src + "/" + n)
+        if edit and n in edit:
+            data = edit[n](data)
+        if data is not None:
+            write(dst + "/" + n, data)
+
+
+def persisted(root, header, recs, every):
+    """Persist a new game and ``recs`` in ``root``; return the Persist."""
+    per = Persist(clear(root), every)
+    game = fresh(header)
+    per.new_game(header, game)
+    for r in recs:
+        rec = rec_of(r)
+        assert game.accept(rec) == 0
+        per.accepted(rec)
+    return per
+
+
+def boot(root, every=32):
+    per = Persist(root, every)
+    game, info = per.boot()
+    return per, game, info
+
+
+def record_ends(journal):
+    """Offsets where each whole record of a journal ends."""
+    ends = []
+    at = JRN_HEADER
+    while at < len(journal):
+        at += journal[at] + REC_OVERHEAD
+        ends.append(at)
+    return ends
+
+
+def finish(root, per, game, recs, start, digests):
+    """Continue a recovered game with the rest of the actions, reboot, compare the final state."""
+    for r in recs[start:]:
+        rec = rec_of(r)
+        assert game.accept(rec) == 0
+        per.accepted(rec)
+    per.close()
+    _, again, info = boot(root)
+    assert again.digest() == digests[-1] and info["actions"] == len(recs), info
+
+
+# -- ordinary operation ------------------------------------------------------------------------
+def test_reboot_after_every_action_restores_it():
+    out = []
+    for header in HEADERS:
+        if not available(header):
+            continue
+        recs, digests = recorded(header, 11)
+        per = persisted(TMP, header, [], 5)
+        game = per.game
+        for i in range(len(recs)):
+            rec = rec_of(recs[i])
+            assert game.accept(rec) == 0
+            per.accepted(rec)
+            per.close()
+            per, game, info = boot(TMP, 5)
+            assert game.digest() == digests[i + 1] and info["actions"] == i + 1, (i, info)
+            assert not info["repaired"] and info["source"] == "snap.bin", info
+        out.append([len(recs), game.digest(), info["gen"]])
+    cleanup(TMP)
+    return out
+
+
+def test_journal_replays_across_checkpoints_and_measures_bytes_per_action():
+    out = []
+    for header in HEADERS:
+        if not available(header):
+            continue
+        sizes = []
+        for seed in (1, 2, 3):
+            recs, digests = recorded(header, seed)
+            per = persisted(TMP, header, recs, 32)
+            st = per.stats()
+            assert st["snapshots"] == 1 + len(recs) // 32
+            per.close()
+            _, game, info = boot(TMP)
+            assert game.digest() == digests[-1] and info["replayed"] == len(recs) % 32, info
+            sizes.append([len(recs), st["record_bytes"], st["snapshot_bytes"]])
+        out.append([header, sizes])
+    cleanup(TMP)
+    return out
+
+
+def test_empty_directory_boots_nothing_and_bad_input_is_refused():
+    root = clear(TMP)
+    game, info = Persist(root).boot()
+    assert game is None and info["source"] is None and not info["lost"]
+    for every in (0, -3, True, "32"):
+        try:
+            Persist(root, every)
+            assert False, every
+        except ValueError:
+            pass
+    per = Persist(root)
+    try:
+        per.accepted(bytearray(ACTION_SIZE))
+        assert False, "no game yet"
+    except ValueError:
+        pass
+    skull = fresh(SKULL)
+    for bad in ('{"game": "sheriff", "players": 5}', "not json", "[1, 2]"):
+        try:
+            per.new_game(bad, skull)
+            assert False, bad
+        except ValueError:
+            pass
+    assert os.listdir(root) == []
+    per.new_game({"game": "skull", "players": 6}, skull)
+    before = read(root + "/jrn.bin")
+    try:
+        per.accepted(bytearray(ACTION_SIZE + 1))
+        assert False, "a record too long"
+    except ValueError:
+        pass
+    assert read(root + "/jrn.bin") == before
+    cleanup(TMP)
+    return len(before)
+
+
+def test_accepted_allocates_nothing():
+    """The journal append with the heap locked (posix files here, littlefs below)."""
+    recs, digests = recorded(SKULL, 4)
+    per = persisted(TMP, SKULL, [], len(recs) + 1)
+    game = per.game
+    locked = [rec_of(r) for r in recs]
+    if micropython:
+        micropython.heap_lock()
+    try:
+        for rec in locked:
+            game.accept(rec)
+            per.accepted(rec)
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    per.close()
+    _, again, info = boot(TMP)
+    assert again.digest() == digests[-1] == game.digest() and info["replayed"] == len(recs)
+    cleanup(TMP)
+    return digests[-1]
+
+
+# -- damaged files -----------------------------------------------------------------------------
+def test_a_journal_cut_at_every_byte_restores_the_last_whole_record():
+    dst = TMP + "_cut"
+    out = []
+    for header in HEADERS:
+        if not available(header):
+            continue
+        recs, digests = recorded(header, 21)
+        persisted(TMP, header, recs[0:32 + 14], 32).close()
+        journal = read(TMP + "/jrn.bin")
+        ends = record_ends(journal)
+        assert len(ends) == 14 and ends[-1] == len(journal)
+        for cut in range(len(journal) + 1):
+            copy(TMP, dst, {"jrn.bin": lambda d: d[0:cut]})
+            per, game, info = boot(dst)
+            whole = len([e for e in ends if e <= cut])
+            assert game.digest() == digests[32 + whole], (cut, info)
+            start = ends[whole - 1] if whole else JRN_HEADER
+            assert info["dropped"] == (cut - start if cut >= JRN_HEADER else 0), (cut, info)
+            clean = cut == JRN_HEADER or cut in ends
+            assert info["repaired"] != clean and not info["lost"], (cut, info)
+            if cut % 7 == 0:
+                finish(dst, per, game, recs, 32 + whole, digests)
+            per.close()
+        out.append([len(journal), digests[-1]])
+    cleanup(TMP, dst)
+    return out
+
+
+def flip(data, at, rng):
+    b = bytearray(data)
+    b[at] ^= 1 + rng.below(255)
+    return bytes(b)
+
+
+def test_flipped_bytes_never_restore_a_wrong_state():
+    rng = Rng(5)
+    dst = TMP + "_flip"
+    out = []
+    for header in HEADERS:
+        if not available(header):
+            continue
+        recs, digests = recorded(header, 8, 64 + 20)
+        persisted(TMP, header, recs, 32).close()
+        journal = read(TMP + "/jrn.bin")
+        ends = record_ends(journal)
+        snap = read(TMP + "/snap.bin")
+        for _ in range(40):
+            # a damaged journal byte: replay stops before the record that holds it
+            at = rng.below(len(journal))
+            copy(TMP, dst, {"jrn.bin": lambda d: flip(d, at, rng)})
+            _, game, info = boot(dst)
+            whole = len([e for e in ends if e <= at]) if at >= JRN_HEADER else 0
+            assert game.digest() == digests[64 + whole], (at, info)
+            # a damaged newest snapshot: snap.old + jrn.old, then jrn.bin through the chain
+            at = rng.below(len(snap))
+            copy(TMP, dst, {"snap.bin": lambda d: flip(d, at, rng)})
+            _, game, info = boot(dst)
+            assert game.digest() == digests[-1] and info["source"] == "snap.old", info
+            assert info["journals"] == ["jrn.old", "jrn.bin"] and not info["lost"], info
+            # a snapshot torn on a filesystem without atomic writes: the same
+            cut = rng.below(len(snap))
+            copy(TMP, dst, {"snap.bin": lambda d: d[0:cut]})
+            _, game, info = boot(dst)
+            assert game.digest() == digests[-1] and info["source"] == "snap.old", info
+        out.append([len(journal), len(snap)])
+    cleanup(TMP, dst)
+    return out
+
+
+def test_a_damaged_first_snapshot_is_rebuilt_from_its_header():
+    """Before the first checkpoint of a game there is no snap.old: the intact, self-checked
+    header rebuilds the new game and its journal follows; a damaged header leaves nothing."""
+    dst = TMP + "_hdr"
+    recs, digests = recorded(SKULL, 3, 20)
+    persisted(TMP, SKULL, recs, 32).close()
+    snap = read(TMP + "/snap.bin")
+    head = persist.read_prefix(snap)
+    results = []
+    for at in range(len(snap)):
+        copy(TMP, dst, {"snap.bin": lambda d: flip(d, at, Rng(at))})
+        _, game, info = boot(dst)
+        if at < head[3]:
+            assert game is None and info["lost"], (at, info)
+        else:
+            assert game.digest() == digests[-1] and info["source"] == "header", (at, info)
+            assert info["journals"] == ["jrn.bin"] and not info["lost"], info
+        results.append(game is None)
+    cleanup(TMP, dst)
+    return [results.count(True), results.count(False)]
+
+
+def test_stale_files_are_ignored():
+    dst = TMP + "_stale"
+    recs, digests = recorded(SKULL, 9, 40)
+    persisted(TMP, SKULL, recs, 32).close()
+    # a half-written snap.new (and a complete one) next to the real pair
+    for cut in (0, 17, 100):
+        copy(TMP, dst)
+        write(dst + "/snap.new", read(TMP + "/snap.bin")[0:cut] if cut < 100 else b"\xff" * 300)
+        _, game, info = boot(dst)
+        assert game.digest() == digests[-1] and info["replayed"] == 8 and info["repaired"], info
+        assert "snap.new" not in os.listdir(dst)
+    # the snapshot renamed but the journal not yet reset: jrn.bin still names the old snapshot
+    copy(TMP, dst)
+    before = read(dst + "/jrn.bin")
+    per, game, info = boot(dst)
+    per.checkpoint()
+    per.close()
+    write(dst + "/jrn.bin", before)
+    _, game, info = boot(dst)
+    assert game.digest() == digests[-1] and info["journals"] == [] and info["replayed"] == 0, info
+    # a journal of another game (the same header and seed numbers) is never replayed
+    copy(TMP, dst)
+    persisted(dst + "_x", SKULL, recorded(SKULL, 10, 40)[0], 32).close()
+    write(dst + "/jrn.bin", read(dst + "_x/jrn.bin"))
+    _, game, info = boot(dst)
+    assert game.digest() == digests[32] and info["journals"] == [], info
+    cleanup(TMP, dst, dst + "_x")
+    return digests[-1]
+
+
+# -- power cuts at every filesystem operation -------------------------------------------------
+class CutFs:
+    """Stands in for ``os`` and ``open`` in ``firmware.persist``: the power fails at operation
+    number ``at`` (open for writing, write, flush, rename, remove); a failing write is torn
+    (half of it lands) when ``torn``. Writes land at once, as on the unix port."""
+
+    def __init__(self, at, torn):
+        self.ops = 0
+        self.at = at
+        self.torn = torn
+
+    def tick(self):
+        self.ops += 1
+        if self.ops == self.at:
+            raise PowerCut()
+
+    def rename(self, a, b):
+        self.tick()
+        os.rename(a, b)
+
+    def remove(self, path):
+        self.tick()
+        os.remove(path)
+
+    def stat(self, path):
+        return os.stat(path)
+
+    def open(self, path, mode="r"):
+        if "r" in mode:
+            return builtins.open(path, mode)
+        self.tick()
+        return CutFile(self, builtins.open(path, mode))
+
+
+class CutFile:
+    def __init__(self, fs, f):
+        self.fs = fs
+        self.f = f
+
+    def write(self, buf, n=-1):
+        data = bytes(buf)
+        if n >= 0:
+            data = data[0:n]
+        self.fs.ops += 1
+        if self.fs.ops == self.fs.at and self.fs.torn:
+            data = data[0:len(data) // 2]
+        self.f.write(data)
+        self.f.flush()
+        if self.fs.ops == self.fs.at:
+            raise PowerCut()
+
+    def flush(self):
+        self.fs.tick()
+
+    def close(self):
+        self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+def run_until_cut(root, header, recs, every):
+    """Persist a game until the power fails; return how many ``accepted`` calls had returned
+    (-1: the power never failed)."""
+    per = Persist(clear(root), every)
+    done = 0
+    try:
+        game = fresh(header)
+        per.new_game(header, game)
+        for r in recs:
+            rec = rec_of(r)
+            game.accept(rec)
+            per.accepted(rec)
+            done += 1
+    except PowerCut:
+        try:
+            per.close()     # the dead run's open journal, closed now rather than by the GC
+        except OSError:
+            pass
+        return done
+    per.close()
+    return -1
+
+
+def check_recovered(game, info, done, digests):
+    """After a cut with ``done`` actions acknowledged: that state, or the one being written."""
+    if game is None:
+        assert done == 0, info
+        return 0
+    n = info["actions"]
+    assert n == done or n == done + 1, (done, info)
+    assert game.digest() == digests[n], (done, info)
+    return n - done
+
+
+def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_being_written():
+    out = []
+    for torn in (False, True):
+        recs, digests = recorded(SKULL, 31, 30)
+        at = 1
+        extra = 0
+        while True:
+            fs = CutFs(at, torn)
+            persist.os, persist.open = fs, fs.open
+            try:
+                done = run_until_cut(TMP, SKULL, recs, 4)
+            finally:
+                persist.os, persist.open = os, builtins.open
+            if done < 0:
+                break
+            per, game, info = boot(TMP, 4)
+            extra += check_recovered(game, info, done, digests)
+            if game is not None and at % 5 == 0:
+                finish(TMP, per, game, recs, info["actions"], digests)
+            per.close()
+            at += 1
+        out.append([at, extra])
+    cleanup(TMP)
+    return out
+
+
+# -- power cuts on littlefs, at every flash program/erase (MicroPython) --------------------------
+class Flash:
+    """NOR flash in RAM behind MicroPython's extended block-device protocol. The power fails at
+    program/erase number ``cut``: that operation lands half, nothing after it lands at all.
+    Copies byte by byte so that littlefs itself can run with the heap locked."""
+
+    def __init__(self, image, size=4096):
+        self.data = image
+        self.size = size
+        self.ops = 0
+        self.cut = -1
+        self.dead = False
+        self.programmed = 0
+        self.erased = 0
+
+    def readblocks(self, n, buf, off=0):
+        a = n * self.size + off
+        d = self.data
+        for i in range(len(buf)):
+            buf[i] = d[a + i]
+
+    def _land(self, a, src, m):
+        """Do one program/erase of ``m`` bytes at ``a`` (``src`` None: erase) unless dead."""
+        if self.dead:
+            return
+        self.ops += 1
+        if self.ops == self.cut:
+            m //= 2
+        d = self.data
+        for i in range(m):
+            d[a + i] = 255 if src is None else src[i]
+        if self.ops == self.cut:
+            self.dead = True
+            raise PowerCut()
+
+    def writeblocks(self, n, buf, off=0):
+        self._land(n * self.size + off, buf, len(buf))
+        self.programmed += len(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            self._land(arg * self.size, None, self.size)
+            self.erased += 1
+        return 0
+
+
+def mount(image):
+    flash = Flash(image)
+    vfs.mount(vfs.VfsLfs2(flash, progsize=256), LFS)    # the rp2 port's settings
+    return flash
+
+
+def test_littlefs_power_cut_at_every_flash_operation():
+    """A real littlefs (the RP2040 port's geometry: 4 KiB blocks, 256-byte pages) on flash whose
+    power fails at each program/erase of the first actions, then at random ones."""
+    recs, digests = recorded(SKULL, 77, 60)
+    if vfs is None:
+        return [len(recs), digests[-1]]
+    blank = Flash(bytearray(32 * 4096))
+    vfs.VfsLfs2.mkfs(blank, progsize=256)
+    ops = []
+    for n in (12, len(recs)):       # count the operations of 12 actions, of all
+        flash = mount(bytearray(blank.data))
+        assert run_until_cut(LFS, SKULL, recs[0:n], 8) < 0
+        ops.append(flash.ops)
+        vfs.umount(LFS)
+    rng = Rng(3)
+    cuts = list(range(1, ops[0])) + [ops[0] + rng.below(ops[1] - ops[0]) for _ in range(60)]
+    extra = 0
+    for cut in cuts:
+        flash = mount(bytearray(blank.data))
+        flash.cut = cut
+        done = run_until_cut(LFS, SKULL, recs, 8)
+        assert flash.dead and done >= 0, cut
+        vfs.umount(LFS)
+        mount(bytearray(flash.data))
+        per, game, info = boot(LFS, 8)
+        extra += check_recovered(game, info, done, digests)
+        per.close()
+        vfs.umount(LFS)
+    assert extra > 0    # some cuts came after the record landed, before accepted() returned
+    return [len(recs), digests[-1]]
+
+
+def test_littlefs_append_allocates_nothing():
+    """Heap-locked appends on littlefs (a C block device on the board; ours copies in loops)."""
+    recs, digests = recorded(SKULL, 4)
+    if vfs is None:
+        return digests[-1]
+    blank = Flash(bytearray(32 * 4096))
+    vfs.VfsLfs2.mkfs(blank, progsize=256)
+    mount(blank.data)
+    per = Persist(LFS, len(recs) + 1)
+    game = fresh(SKULL)
+    per.new_game(SKULL, game)
+    locked = [rec_of(r) for r in recs]
+    micropython.heap_lock()
+    try:
+        for rec in locked:
+            game.accept(rec)
+            per.accepted(rec)
+    finally:
+        micropython.heap_unlock()
+    per.close()
+    vfs.umount(LFS)
+    mount(bytearray(blank.data))
+    _, again, info = boot(LFS)
+    vfs.umount(LFS)
+    assert again.digest() == digests[-1] and info["replayed"] == len(recs), info
+    return digests[-1]
