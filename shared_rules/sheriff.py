@@ -92,20 +92,32 @@ VOCAB = SheriffVocabulary((
                  field("order", LIST, CODES, optional=True, cap=_LIST_CAP),
                  field("pay_with", LIST, CODES, optional=True, cap=_PAY_CAP))),
 ))
-F_PILE1 = VOCAB.offset("setup", "pile1")
-F_PILE2 = VOCAB.offset("setup", "pile2")
-F_DISCARD = VOCAB.offset("market", "discard")
-F_TAKE = VOCAB.offset("market", "take")
-F_TO = VOCAB.offset("market", "to")
-F_CARDS = VOCAB.offset("load", "cards")
-F_GOOD = VOCAB.offset("declare", "good")
-F_COUNT = VOCAB.offset("declare", "count")
-F_TARGET = VOCAB.offset("pass", "target")
-F_BRIBE = VOCAB.offset("pass", "bribe")
-F_BRIBE_GOLD, F_BRIBE_STAND, F_BRIBE_BAG = _offsets(BRIBE, F_BRIBE)[0]   # presence bytes
-F_ITO = VOCAB.offset("inspect", "to")
-F_ORDER = VOCAB.offset("inspect", "order")
-F_PAY = VOCAB.offset("inspect", "pay_with")
+# Field offsets in a record (optional fields: the presence byte is just before), written as
+# constants so the accept path reads them inline; checked against the vocabulary at import.
+_F_PILE1 = const(2)
+_F_PILE2 = const(11)
+_F_DISCARD = const(2)
+_F_TAKE = const(11)
+_F_TO = const(21)
+_F_CARDS = const(2)
+_F_GOOD = const(2)
+_F_COUNT = const(3)
+_F_TARGET = const(2)
+_F_BRIBE = const(4)
+_F_ITO = const(4)
+_F_ORDER = const(6)
+_F_PAY = const(16)
+_F_BRIBE_GOLD = const(4)   # presence bytes of the bribe's sub-fields
+_F_BRIBE_STAND = const(7)
+_F_BRIBE_BAG = const(25)
+assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_COUNT, _F_TARGET, _F_BRIBE,
+        _F_ITO, _F_ORDER, _F_PAY] == [
+    VOCAB.offset("setup", "pile1"), VOCAB.offset("setup", "pile2"), VOCAB.offset("market", "discard"),
+    VOCAB.offset("market", "take"), VOCAB.offset("market", "to"), VOCAB.offset("load", "cards"),
+    VOCAB.offset("declare", "good"), VOCAB.offset("declare", "count"), VOCAB.offset("pass", "target"),
+    VOCAB.offset("pass", "bribe"), VOCAB.offset("inspect", "to"), VOCAB.offset("inspect", "order"),
+    VOCAB.offset("inspect", "pay_with")]
+assert _offsets(BRIBE, _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
 
 REASONS = (
     "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
@@ -364,14 +376,14 @@ class Sheriff(engine.Game):
         if err:
             return err
         if kind == _A_PASS:
-            return self._check_bribe(rec) if rec[F_BRIBE - 1] else OK
+            return self._check_bribe(rec) if rec[_F_BRIBE - 1] else OK
         return self._check_inspect(rec)
 
     def _check_setup(self, rec):
-        if rec[F_PILE1] != PILE_START or rec[F_PILE2] != PILE_START:
+        if rec[_F_PILE1] != PILE_START or rec[_F_PILE2] != PILE_START:
             return _BAD_SETUP
         for g in range(KINDS):
-            n = _count(rec, F_PILE1 + 1, PILE_START, g) + _count(rec, F_PILE2 + 1, PILE_START, g)
+            n = _count(rec, _F_PILE1 + 1, PILE_START, g) + _count(rec, _F_PILE2 + 1, PILE_START, g)
             if n and not self._deck(g):
                 return _NOT_IN_DECK
             if n > self.s[_POOL + g]:
@@ -407,21 +419,21 @@ class Sheriff(engine.Game):
         err = self._check_merchant_turn(rec[1])
         if err:
             return err
-        nd = rec[F_DISCARD]
-        nt = rec[F_TAKE]
+        nd = rec[_F_DISCARD]
+        nt = rec[_F_TAKE]
         if nd > MARKET_MAX:
             return _TOO_MANY_CARDS
         if nt > nd:
             return _TAKE_TOO_MANY
-        if rec[F_TO - 1]:
-            if rec[F_TO] != 1 and rec[F_TO] != 2:
+        if rec[_F_TO - 1]:
+            if rec[_F_TO] != 1 and rec[_F_TO] != 2:
                 return _BAD_PILE
         elif nd:
             return _PILE_NEEDED
         n1 = s[R_PILE1]
         n2 = s[R_PILE2]
         for i in range(nt):
-            which = rec[F_TAKE + 1 + i]
+            which = rec[_F_TAKE + 1 + i]
             if which == 1:
                 n1 -= 1
             elif which == 2:
@@ -430,7 +442,7 @@ class Sheriff(engine.Game):
                 return _BAD_PILE
             if n1 < 0 or n2 < 0:
                 return _EMPTY_PILE
-        return self._check_hand(rec[1], rec, F_DISCARD + 1, nd)
+        return self._check_hand(rec[1], rec, _F_DISCARD + 1, nd)
 
     def _check_load(self, rec):
         p = rec[1]
@@ -438,27 +450,27 @@ class Sheriff(engine.Game):
             return _NOT_A_MERCHANT
         if self.s[self._at(p) + _FLAGS] & LOADED:
             return _ALREADY_LOADED
-        n = rec[F_CARDS]
+        n = rec[_F_CARDS]
         if n < 1 or n > BAG_MAX:
             return _BAG_SIZE
-        return self._check_hand(p, rec, F_CARDS + 1, n)
+        return self._check_hand(p, rec, _F_CARDS + 1, n)
 
     def _check_declare(self, rec):
         err = self._check_merchant_turn(rec[1])
         if err:
             return err
-        g = rec[F_GOOD]
+        g = rec[_F_GOOD]
         if self._contraband(g):
             return _NOT_LEGAL_GOOD
         if not self._deck(g):
             return _NOT_IN_DECK
-        return OK if rec[F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
+        return OK if rec[_F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
 
     def _check_target(self, rec):
         """Common to pass and inspect: the Sheriff, and a declared bag not yet resolved."""
         if rec[1] != self.s[R_SHERIFF]:
             return _NOT_THE_SHERIFF
-        t = rec[F_TARGET]
+        t = rec[_F_TARGET]
         if t >= self.s[R_SEATS] or not self._is_merchant(t):
             return _BAD_TARGET
         flags = self.s[self._at(t) + _FLAGS]
@@ -467,12 +479,12 @@ class Sheriff(engine.Game):
         return _ALREADY_RESOLVED if flags & DONE else OK
 
     def _check_bribe(self, rec):
-        t = rec[F_TARGET]
-        if rec[F_BRIBE_GOLD] and (rec[F_BRIBE_GOLD + 1] | (rec[F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
+        t = rec[_F_TARGET]
+        if rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
             return _NOT_ENOUGH_GOLD
         for g in range(KINDS):
-            on_stand = _count(rec, F_BRIBE_STAND + 2, rec[F_BRIBE_STAND + 1], g) if rec[F_BRIBE_STAND] else 0
-            in_bag = _count(rec, F_BRIBE_BAG + 2, rec[F_BRIBE_BAG + 1], g) if rec[F_BRIBE_BAG] else 0
+            on_stand = _count(rec, _F_BRIBE_STAND + 2, rec[_F_BRIBE_STAND + 1], g) if rec[_F_BRIBE_STAND] else 0
+            in_bag = _count(rec, _F_BRIBE_BAG + 2, rec[_F_BRIBE_BAG + 1], g) if rec[_F_BRIBE_BAG] else 0
             if (on_stand or in_bag) and not self._deck(g):
                 return _NOT_IN_DECK
             if on_stand > self.stand(t, g):
@@ -481,19 +493,19 @@ class Sheriff(engine.Game):
 
     def _check_inspect(self, rec):
         s = self.s
-        t = rec[F_TARGET]
+        t = rec[_F_TARGET]
         at = self._at(t)
-        if rec[F_ITO - 1] and rec[F_ITO] != 1 and rec[F_ITO] != 2:
+        if rec[_F_ITO - 1] and rec[_F_ITO] != 1 and rec[_F_ITO] != 2:
             return _BAD_PILE
         decl = s[at + _DECL_GOOD]
         n = s[at + _BAG_N]
         kept = _count(s, at + _BAG, n, decl)
-        if rec[F_ORDER - 1]:
+        if rec[_F_ORDER - 1]:
             for g in range(KINDS):
                 want = 0 if g == decl else _count(s, at + _BAG, n, g)
-                if _count(rec, F_ORDER + 1, rec[F_ORDER], g) != want:
+                if _count(rec, _F_ORDER + 1, rec[_F_ORDER], g) != want:
                     return _BAD_ORDER
-        if not rec[F_PAY - 1]:
+        if not rec[_F_PAY - 1]:
             return OK
         if kept == n:   # truthful: the Sheriff owes the merchant
             return self._check_payment(rec, s[R_SHERIFF], n * self._penalty(decl), decl, 0)
@@ -517,8 +529,8 @@ class Sheriff(engine.Game):
         rest = owed - self.gold(debtor)
         if rest <= 0:
             return _BAD_PAYMENT
-        n = rec[F_PAY]
-        at = F_PAY + 1
+        n = rec[_F_PAY]
+        at = _F_PAY + 1
         paid = 0
         contraband = False
         for i in range(n):
@@ -558,10 +570,10 @@ class Sheriff(engine.Game):
     def _apply_setup(self, rec):
         s = self.s
         for i in range(PILE_START):
-            self._push(1, rec[F_PILE1 + 1 + i])
-            self._push(2, rec[F_PILE2 + 1 + i])
-            s[_POOL + rec[F_PILE1 + 1 + i]] -= 1
-            s[_POOL + rec[F_PILE2 + 1 + i]] -= 1
+            self._push(1, rec[_F_PILE1 + 1 + i])
+            self._push(2, rec[_F_PILE2 + 1 + i])
+            s[_POOL + rec[_F_PILE1 + 1 + i]] -= 1
+            s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
         s[R_DRAW] -= 2 * PILE_START
         s[R_PHASE] = MARKET
         s[R_TURN] = self._next_merchant(s[R_SHERIFF])
@@ -582,16 +594,16 @@ class Sheriff(engine.Game):
         s = self.s
         p = rec[1]
         base = self._at(p)
-        nd = rec[F_DISCARD]
-        nt = rec[F_TAKE]
-        self._leave_hand(p, rec, F_DISCARD + 1, nd)     # set aside face down
+        nd = rec[_F_DISCARD]
+        nt = rec[_F_TAKE]
+        self._leave_hand(p, rec, _F_DISCARD + 1, nd)     # set aside face down
         for i in range(nt):                               # all pile draws come first
-            g = self._pop(rec[F_TAKE + 1 + i])
+            g = self._pop(rec[_F_TAKE + 1 + i])
             s[base + _KNOWN + g] += 1
             s[base + _HAND_N] += 1
         self._draw(p, nd - nt)
         for i in range(nd):                               # then onto one pile, in order
-            self._push(rec[F_TO], rec[F_DISCARD + 1 + i])
+            self._push(rec[_F_TO], rec[_F_DISCARD + 1 + i])
         nxt = self._next_merchant(p)
         if nxt == NO_SEAT:
             self._start_load()
@@ -667,10 +679,10 @@ class Sheriff(engine.Game):
         s = self.s
         p = rec[1]
         at = self._at(p)
-        n = rec[F_CARDS]
-        self._leave_hand(p, rec, F_CARDS + 1, n)
+        n = rec[_F_CARDS]
+        self._leave_hand(p, rec, _F_CARDS + 1, n)
         for i in range(n):
-            s[at + _BAG + i] = rec[F_CARDS + 1 + i]
+            s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
         s[at + _BAG_N] = n
         s[at + _FLAGS] |= LOADED
         self._after_load()
@@ -679,8 +691,8 @@ class Sheriff(engine.Game):
         s = self.s
         p = rec[1]
         at = self._at(p)
-        s[at + _DECL_GOOD] = rec[F_GOOD]
-        s[at + _DECL_N] = rec[F_COUNT]
+        s[at + _DECL_GOOD] = rec[_F_GOOD]
+        s[at + _DECL_N] = rec[_F_COUNT]
         s[at + _FLAGS] |= DECLARED
         nxt = self._next_merchant(p)
         if nxt == NO_SEAT:
@@ -704,20 +716,20 @@ class Sheriff(engine.Game):
 
     def _apply_pass(self, rec):
         s = self.s
-        t = rec[F_TARGET]
+        t = rec[_F_TARGET]
         sheriff = rec[1]
         at = self._at(t)
-        if rec[F_BRIBE - 1]:
-            if rec[F_BRIBE_GOLD]:
-                v = rec[F_BRIBE_GOLD + 1] | (rec[F_BRIBE_GOLD + 2] << 8)
+        if rec[_F_BRIBE - 1]:
+            if rec[_F_BRIBE_GOLD]:
+                v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
-            if rec[F_BRIBE_STAND]:
-                for i in range(rec[F_BRIBE_STAND + 1]):
-                    self._give(t, sheriff, rec[F_BRIBE_STAND + 2 + i])
-            if rec[F_BRIBE_BAG]:
-                for i in range(rec[F_BRIBE_BAG + 1]):
-                    g = rec[F_BRIBE_BAG + 2 + i]
+            if rec[_F_BRIBE_STAND]:
+                for i in range(rec[_F_BRIBE_STAND + 1]):
+                    self._give(t, sheriff, rec[_F_BRIBE_STAND + 2 + i])
+            if rec[_F_BRIBE_BAG]:
+                for i in range(rec[_F_BRIBE_BAG + 1]):
+                    g = rec[_F_BRIBE_BAG + 2 + i]
                     if self._take_from_bag(t, g):
                         s[self._at(sheriff) + _STAND + g] += 1
         for i in range(s[at + _BAG_N]):
@@ -726,17 +738,17 @@ class Sheriff(engine.Game):
 
     def _apply_inspect(self, rec):
         s = self.s
-        t = rec[F_TARGET]
+        t = rec[_F_TARGET]
         sheriff = rec[1]
         at = self._at(t)
         decl = s[at + _DECL_GOOD]
         n = s[at + _BAG_N]
         kept = _count(s, at + _BAG, n, decl)
         s[at + _STAND + decl] += kept
-        to = rec[F_ITO] if rec[F_ITO - 1] else 1
-        if rec[F_ORDER - 1]:
-            for i in range(rec[F_ORDER]):
-                self._push(to, rec[F_ORDER + 1 + i])
+        to = rec[_F_ITO] if rec[_F_ITO - 1] else 1
+        if rec[_F_ORDER - 1]:
+            for i in range(rec[_F_ORDER]):
+                self._push(to, rec[_F_ORDER + 1 + i])
         else:
             for i in range(n):
                 if s[at + _BAG + i] != decl:
@@ -758,9 +770,9 @@ class Sheriff(engine.Game):
         rest = owed - paid
         if rest <= 0:
             return
-        if rec[F_PAY - 1]:
-            for i in range(rec[F_PAY]):
-                self._give(debtor, creditor, rec[F_PAY + 1 + i])
+        if rec[_F_PAY - 1]:
+            for i in range(rec[_F_PAY]):
+                self._give(debtor, creditor, rec[_F_PAY + 1 + i])
             return
         stand = self._at(debtor) + _STAND
         for j in range(KINDS):

@@ -205,7 +205,8 @@ def test_load_rejections_and_conservation():
 def test_declare_rules():
     acts = [setup(), market(1), market(2), load(1, ["apple", "mead"]), declare(1, "apple", 2),
             load(2, ["cheese"]), declare(2, "cheese", 1), declare(0, "apple", 2), declare(1, "mead", 2),
-            declare(1, "apple", 3), declare(1, "bread", 2), '{"a": "declare", "p": 1, "good": ["apple", "cheese"], "count": 2}',
+            declare(1, "apple", 3), declare(1, "bread", 2),
+            '{"a": "declare", "p": 1, "good": ["apple", "cheese"], "count": 2}',
             declare(1, "chicken", 2), declare(1, "apple", 2), declare(2, "cheese", 1), declare(2, "cheese", 1)]
     r = play(H(3), acts)
     assert errors(r) == [[6, "wrong_phase"], [8, "not_your_turn"], [9, "not_a_merchant"], [10, "not_legal_good"],
@@ -238,7 +239,8 @@ def test_lying_bag_merchant_pays_10_and_keeps_the_apple():
     assert not r.rejected, r.rejected
     assert golds(g) == [60, 40, 50] and stands(g, 1) == {"apple": 1}
     assert [CODES[c] for c in g.pile(1)] == PILES[0] + ["cheese", "mead", "mead"]  # bag order, default pile
-    r2 = play(H(3), log + [inspect(0, 1, to=2, order=["mead", "mead"]), inspect(0, 1, to=2, order=["mead", "apple", "cheese", "mead"]),
+    r2 = play(H(3), log + [inspect(0, 1, to=2, order=["mead", "mead"]),
+                           inspect(0, 1, to=2, order=["mead", "apple", "cheese", "mead"]),
                            inspect(0, 1, to=3), inspect(0, 1, to=2, order=["mead", "cheese", "mead"])])
     g2 = r2.game
     n = len(log) + 1
