@@ -6,7 +6,7 @@ reference hardware; docs/virtual-board.md has the full contract):
 - ``readers``: one MFRC522 driver per reader (``firmware.drivers.mfrc522.Mfrc522(spi, cs)``);
 - ``switches``: bag-clasp hall switches, ``value()`` is 1 while the clasp is closed;
 - ``leds``: one RGB LED per station, ``set(i, r, g, b)`` (0..255) and ``show()``;
-- ``buzzer``: ``play(pattern_id)`` (PATTERN_* ids) and ``tone(hz, ms)``, both non-blocking;
+- ``buzzer``: ``play(pattern_id)`` (ids as in firmware/feedback.py) and ``tone(hz, ms)``, both non-blocking;
 - ``link``: the serial link, ``readinto(buf) -> n`` (never waits, 0 when nothing came) and
   ``write(buf, n)``; 0x03 from the host raises KeyboardInterrupt, like a board's kbd_intr;
 - ``ticks_ms()``, ``sleep_ms(ms)``; ``idle()``, called once per firmware loop step;
@@ -59,13 +59,7 @@ CONFIG_FILE = "board.json"
 DEFAULTS = {"readers": 16, "switches": 6, "leds": 16}  # hardware/pins.json
 LIMITS = {"readers": 64, "switches": 32, "leds": 64}
 
-# Buzzer pattern ids, the same as firmware/boards/pico.py (docs/hardware.md section 9).
-PATTERN_OK = 0
-PATTERN_REJECT = 1
-PATTERN_TURN = 2
-PATTERN_PROMPT = 3
-PATTERN_END = 4
-PATTERN_COUNT = 5
+PATTERN_COUNT = 5  # buzzer pattern ids 0..4, as firmware/boards/pico.py PATTERNS
 HZ_MIN = 50
 HZ_MAX = 10000
 MS_MAX = 5000
@@ -184,7 +178,7 @@ class Buzzer:
         self._tone = bytearray(b"T 0000 0000\n")
 
     def play(self, pattern_id):
-        """Play pattern PATTERN_*; ValueError (and no sound) for an unknown id."""
+        """Play pattern 0..PATTERN_COUNT-1; ValueError (and no sound) for an unknown id."""
         if not 0 <= pattern_id < PATTERN_COUNT:
             raise ValueError("pattern")
         _put_hex(self._play, 2, pattern_id, 2)

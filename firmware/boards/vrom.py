@@ -66,8 +66,12 @@ class HardReset(SystemExit):
     """Raised by machine.reset(); SystemExit so that exec'd code does not swallow it lightly."""
 
 
-def continue_with_input(src):
+def continue_with_input(line):
     """Whether the friendly REPL should read another line (py/repl.c mp_repl_continue_with_input)."""
+    try:
+        src = bytes(line).decode()
+    except UnicodeError:
+        return False
     if not src:
         return False
     first = src.split("\n", 1)[0]
@@ -253,7 +257,7 @@ class Rom:
 
     # -- friendly REPL ---------------------------------------------------------------------
     def readline(self, prompt, line):
-        """shared/readline: edit one line into ``line`` (a list of str); 0 on Enter or a Ctrl code."""
+        """shared/readline: edit one line into bytearray ``line``; 0 on Enter, else a Ctrl code."""
         self.cooked(prompt)
         self.report(b"Q\n")
         start = len(line)
@@ -269,30 +273,20 @@ class Rom:
                 self.write(b"\r\n")
                 return 0
             if c in (8, 127):
-                if len(line) > start:
-                    line.pop()
-                    self.write(b"\b \b")
+                while len(line) > start and line.pop() & 0xC0 == 0x80:
+                    pass  # a UTF-8 continuation byte: keep deleting to its lead byte
+                self.write(b"\b \b")
             elif c == 27:
                 self.skip_escape()
             elif c >= 32:
-                line.append(chr(c) if c < 128 else self.utf8_char(c))
-                self.write(line[-1].encode())
+                line.append(c)
+                self.write(bytes((c,)))
 
     def skip_escape(self):
-        """Arrow keys and other VT100 sequences (ESC [ ... final byte) are not supported: drop."""
-        if self.getc() in (ord("["), ord("O")):
-            while not 0x40 <= self.getc() <= 0x7E:
-                pass
-
-    def utf8_char(self, lead):
-        extra = 1 if lead < 0xE0 else 2 if lead < 0xF0 else 3
-        raw = bytearray((lead,))
-        for _ in range(extra):
-            raw.append(self.getc())
-        try:
-            return raw.decode()
-        except UnicodeError:
-            return "?"
+        """VT100 keys (ESC [ A, ESC [ 3 ~, ...) are not supported; like readline.c, at most
+        three bytes after ESC are taken, whatever they are."""
+        if self.getc() in (ord("["), ord("O")) and 0x30 <= self.getc() <= 0x39:
+            self.getc()
 
     def banner(self):
         version = sys.version.split("; ", 1)[-1]
@@ -303,7 +297,7 @@ class Rom:
         """pyexec_friendly_repl(): returns _NORMAL to switch to the raw REPL, else a reset."""
         self.banner()
         while True:
-            line = []
+            line = bytearray()
             ret = self.readline(">>> ", line)
             kind = "single"
             if ret == _CTRL_A:
@@ -327,8 +321,8 @@ class Rom:
             elif not line:
                 continue
             else:
-                while continue_with_input("".join(line)):
-                    line.append("\n")
+                while continue_with_input(line):
+                    line.append(10)
                     ret = self.readline("... ", line)
                     if ret == _CTRL_C:
                         self.write(b"\r\n")
@@ -339,7 +333,7 @@ class Rom:
                 if ret == _CTRL_C:
                     continue
             self.report(b"E\n")
-            ret = self.execute("".join(line), kind, "<stdin>", False)
+            ret = self.execute(bytes(line), kind, "<stdin>", False)
             if ret:
                 return ret
 
@@ -351,7 +345,7 @@ class Rom:
             if c == _CTRL_C or c == _CTRL_D:
                 self.write(b"\r\n")
                 return c == _CTRL_D
-            line.append(chr(c))
+            line.append(c)
             self.write(b"\r\n=== " if c == 13 else bytes((c,)))
 
     # -- power-on --------------------------------------------------------------------------

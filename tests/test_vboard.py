@@ -1,0 +1,196 @@
+"""The virtual board end to end: ``tapmat board`` with a real interpreter, mpremote and pty.
+
+One board process serves the whole module (boots take ~0.1 s, an mpremote call ~0.5 s). Each
+test leaves the board without main.py, so the next starts from a plain REPL.
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import serial
+
+from host.vboard_client import VirtualBoardClient, VirtualBoardError
+
+ROOT = Path(__file__).resolve().parent.parent
+MPREMOTE = str(Path(sys.executable).parent / "mpremote")
+UID = "04a1b2c3d4e5f6"
+
+MAIN_LOOP = """\
+from firmware import boards
+board = boards.load()
+with open("main_runs.txt", "a") as f:
+    f.write("run\\n")
+buf = bytearray(16)
+got = 0
+while True:
+    got += board.link.readinto(buf)
+    board.idle()
+"""
+
+SCAN = """\
+from firmware import boards
+b = boards.load()
+b.idle()
+def scan(i):
+    r = b.readers[i]
+    r.init()
+    r.antenna_on()
+    u = bytearray(35)
+    n = r.scan(u)
+    return [bytes(u[7 * k:7 * k + 7]).hex() for k in range(n)]
+print(scan(3), scan(5), [s.value() for s in b.switches])
+"""
+
+
+class Board:
+    def __init__(self, path: Path, proc: subprocess.Popen, client: VirtualBoardClient) -> None:
+        self.dir = path
+        self.fs = path / "fs"
+        self.proc = proc
+        self.client = client
+        self.port = client.status()["port"]
+
+    def mpremote(self, *args: str, check: bool = True) -> str:
+        out = subprocess.run([MPREMOTE, "connect", self.port, *args], capture_output=True,
+                             text=True, timeout=30)
+        if check:
+            assert out.returncode == 0, out.stdout + out.stderr
+        return out.stdout
+
+    def reboot(self) -> dict:
+        """Power-cycle and wait until boot.py/main.py or the REPL runs."""
+        boots = self.client.power_cut(off_ms=0)
+        return self.client.wait_booted(boots)
+
+    def runs(self) -> int:
+        path = self.fs / "main_runs.txt"
+        return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
+    path = tmp_path_factory.mktemp("vboard")
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path),
+                             "--readers", "8", "--switches", "3", "--leds", "8"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 10
+    while not (path / "ctl.sock").exists():
+        assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+        assert time.monotonic() < deadline, "the board did not start"
+        time.sleep(0.05)
+    client = VirtualBoardClient(path)
+    client.wait_booted()
+    yield Board(path, proc, client)
+    client.close()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert not (path / "ctl.sock").exists() and not (path / "tty").exists()
+
+
+@pytest.fixture
+def main_py(board: Board) -> Iterator[Path]:
+    """main.py that loops reading the link; removed (and the board rebooted) afterwards."""
+    path = board.fs / "main.py"
+    path.write_text(MAIN_LOOP)
+    (board.fs / "main_runs.txt").unlink(missing_ok=True)
+    yield path
+    path.unlink()
+    board.reboot()
+
+
+def test_exec_prints(board: Board) -> None:
+    assert board.mpremote("exec", "print(1+1)").strip() == "2"
+    assert board.client.status()["tty"] == str(board.dir / "tty")
+    assert os.path.realpath(board.dir / "tty") == board.port
+
+
+def test_fs_cp_ls_cat(board: Board, tmp_path: Path) -> None:
+    local = tmp_path / "local.py"
+    local.write_text("def hello():\n    return 'hi'\n")
+    board.mpremote("fs", "cp", str(local), ":x.py")
+    assert (board.fs / "x.py").read_bytes() == local.read_bytes()
+    assert "x.py" in board.mpremote("fs", "ls").split()
+    assert board.mpremote("fs", "cat", "x.py").replace("\r\n", "\n") == local.read_text()
+    assert board.mpremote("exec", "import x; print(x.hello())").strip() == "hi"
+    board.mpremote("fs", "rm", "x.py")
+    assert not (board.fs / "x.py").exists()
+
+
+def test_mpremote_interrupts_main(board: Board, main_py: Path) -> None:
+    board.reboot()
+    board.client.wait_booted(firmware=True)
+    # resume: no soft reset, so the REPL sees the globals of the main.py it interrupted
+    out = board.mpremote("resume", "exec", "print(board.name, got >= 0)")
+    assert out.strip() == "virtual True"
+    assert board.runs() == 1
+    assert board.mpremote("exec", "print(3*3)").strip() == "9"
+
+
+def test_soft_reset_restarts_interpreter_and_main(board: Board, main_py: Path) -> None:
+    st = board.reboot()
+    board.client.wait_booted(firmware=True)
+    board.mpremote("soft-reset")
+    after = board.client.wait_booted(st["boots"])
+    assert after["pid"] != st["pid"]
+    assert board.runs() == 1  # a soft reset from the raw REPL goes straight back to it
+    with serial.Serial(board.port, timeout=0.2) as port:  # mpremote left the friendly REPL
+        boots = board.client.status()["boots"]
+        port.write(b"\x04")  # Ctrl-D at the friendly prompt: soft reset, main.py runs again
+        board.client.wait_booted(boots, firmware=True)
+        seen = port.read(200)
+    assert b"MPY: soft reboot\r\n" in seen
+    assert board.runs() == 2
+
+
+def test_power_cut_and_sigkill_boot_again(board: Board, main_py: Path) -> None:
+    st = board.reboot()
+    board.client.wait_booted(firmware=True)
+    os.kill(st["pid"], signal.SIGKILL)
+    st2 = board.client.wait_booted(st["boots"], firmware=True)
+    assert st2["pid"] != st["pid"] and board.runs() == 2
+    boots = board.client.power_cut(off_ms=300)
+    assert board.client.status()["state"] == "off"
+    board.client.wait_booted(boots, firmware=True)
+    assert board.runs() == 3
+    assert board.mpremote("exec", "print('back')").strip() == "back"
+
+
+def test_control_channel_tags_switches_leds_buzzer(board: Board) -> None:
+    c = board.client
+    assert c.place(3, UID) is None
+    c.switch(1, closed=True)
+    assert board.mpremote("exec", SCAN).strip() == f"['{UID}'] [] [0, 1, 0]"
+    assert c.place(5, UID) == 3  # a card is in one place: placing it elsewhere moves it
+    c.switch(1, closed=False)
+    assert board.mpremote("exec", SCAN).strip() == f"[] ['{UID}'] [0, 0, 0]"
+    assert c.remove(UID) == 5
+    board.mpremote("exec", "from firmware import boards\nb = boards.load()\n"
+                           "b.leds.set(1, 10, 20, 30)\nb.leds.show()\nb.buzzer.play(2)\n"
+                           "b.buzzer.tone(880, 60)")
+    st = c.wait_for(lambda s: len(s["buzzer"]) >= 2 and s["leds"] is not None)
+    assert st["leds"][1] == [10, 20, 30] and len(st["leds"]) == 8
+    assert [{k: v for k, v in e.items() if k != "n"} for e in st["buzzer"][-2:]] == \
+        [{"play": 2}, {"tone": [880, 60]}]
+    with pytest.raises(VirtualBoardError, match="reader"):
+        c.place(8, UID)
+    assert c.status()["tags"] == {}
+
+
+def test_garbage_on_the_port(board: Board) -> None:
+    noise = bytes(random.Random(7).randrange(256) for _ in range(3000))
+    with serial.Serial(board.port, timeout=0.2) as port:
+        for k in range(0, len(noise), 100):
+            port.write(noise[k:k + 100])
+        time.sleep(0.3)
+        port.read(100000)
+    assert board.proc.poll() is None
+    board.client.wait_booted()
+    assert board.mpremote("exec", "print(6*7)").strip() == "42"
