@@ -9,10 +9,14 @@ import json
 
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import NO_GAME
+from shared_rules.engine import NO_GAME, OK
 
+from firmware.feedback import Feedback
 from firmware.link import BoardLink
+from firmware.mat import NOTHING, READY
+from firmware.persist import Persist
 from firmware.referee import Referee, FROM_HOST
+from firmware.sensors import Sensors
 
 GAME_FILE = "game.json"
 LAYOUT_FILE = "mat_layout.json"
@@ -43,15 +47,21 @@ def layout_for(layouts, game, seats):
 
 
 class App:
-    def __init__(self, board, persist=None, feedback=None, sensors=None):
+    """The board's loop. ``persist`` and ``sensors`` default to the real ones on ``board``; tests
+    may pass None to leave one out."""
+
+    def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
         self.link = BoardLink(board.link)
-        self.persist = persist
-        self.referee = Referee(self.link, persist, feedback)
-        self.sensors = sensors
+        self.persist = Persist(self.root) if persist is True else persist
+        self.referee = Referee(self.link, self.persist)
+        self.sensors = Sensors(board, self.root) if sensors is True else sensors
+        self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
         self.layouts = read_json(self.root, LAYOUT_FILE)
+        self.last_prompt = [-1, 0, 0]
+        self.boot_info = None
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
@@ -59,12 +69,15 @@ class App:
         game = None
         header = None
         if self.persist:
-            game, header = self.persist.boot()
+            game, self.boot_info = self.persist.boot()
+            if game is not None:
+                header = self.persist.header
         if game is None:
-            header = read_json(self.root, GAME_FILE)
-            if header is not None:
+            conf = read_json(self.root, GAME_FILE)
+            if conf is not None:
                 try:
-                    game = games.from_header(header)
+                    game = games.from_header(conf)
+                    header = json.dumps(conf).encode()
                 except ValueError:
                     game = None
                 if game is not None and self.persist:
@@ -76,9 +89,19 @@ class App:
         return True
 
     def _start(self, game, header):
-        if self.sensors:
-            self.sensors.start(game, layout_for(self.layouts, game.NAME, game.seats()))
-        self.referee.start(game, json.dumps(header).encode())
+        self.feedback = None
+        mat = None
+        layout = layout_for(self.layouts, game.NAME, game.seats())
+        if self.sensors and layout is not None:
+            try:
+                mat = self.sensors.start(game, layout)
+            except (ValueError, ImportError):
+                mat = None  # no gestures for this game or layout: host actions only
+            if mat is not None and hasattr(self.board, "leds"):
+                self.feedback = Feedback(self.board, mat.layout, game.seats())
+        self.referee.start(game, header)
+        self.last_prompt[0] = -1
+        self._prompt()
 
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame."""
@@ -88,14 +111,15 @@ class App:
         except ValueError:
             self.error(codec.ERR_BODY)
             return
+        raw = json.dumps(header).encode()
         try:
             with open(_path(self.root, GAME_FILE), "w") as f:
-                json.dump(header, f)
+                f.write(raw.decode())
         except OSError:
             pass  # the journal still holds the game; only a reboot without it loses the choice
         if self.persist:
-            self.persist.new_game(header, game)
-        self._start(game, header)
+            self.persist.new_game(raw, game)
+        self._start(game, raw)
 
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):
@@ -123,10 +147,15 @@ class App:
             self.referee.snapshot()
         elif t == codec.SUBSCRIBE:
             self.referee.subscribe(body[0] if n else 0)
+            self.last_prompt[0] = -1
+            self._prompt()
         elif t == codec.ACTION:
             self.host_action(body, n)
         elif t == codec.NEWGAME:
-            self.new_game(bytes(body[:n]).decode())
+            try:
+                self.new_game(bytes(body[:n]).decode())
+            except UnicodeError:
+                self.error(codec.ERR_BODY)
         else:
             self.error(codec.ERR_TYPE)
 
@@ -135,13 +164,13 @@ class App:
         if self.referee.game is None:
             self.referee.refuse(NO_GAME, None, FROM_HOST, None)
             return
-        rec = self.rec
         if n < 2 or n > ACTION_SIZE:
             self.error(codec.ERR_BODY)
             return
+        rec = self.rec
         for i in range(ACTION_SIZE):
             rec[i] = body[i] if i < n else 0
-        self.referee.submit(rec, FROM_HOST)
+        self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
 
     def service_link(self):
         """Handle every frame the line has now; report bad frames with ERROR."""
@@ -153,15 +182,46 @@ class App:
             link.errors_seen = bad
             self.error(link.reader.last_error)
 
+    # -- feedback ------------------------------------------------------------------------
+    def _judge(self, err, reader):
+        fb = self.feedback
+        if fb is not None and reader != FROM_HOST:
+            if err == OK:
+                fb.accepted(reader, self.board.ticks_ms())
+            else:
+                fb.rejected(reader, self.board.ticks_ms())
+        if err == OK:
+            self._prompt()
+
+    def _prompt(self):
+        """Tell the host and the players what the mat waits for, when that changed."""
+        s = self.sensors
+        mat = s.mat if s else None
+        if mat is None:
+            return
+        what = mat.prompt()
+        p = self.last_prompt
+        if what != p[0] or mat.wait_seats != p[1] or mat.wait_zone != p[2]:
+            p[0] = what
+            p[1] = mat.wait_seats
+            p[2] = mat.wait_zone
+            self.referee.prompt(what, mat.wait_seats, mat.wait_zone, mat.wait_reader)
+        if self.feedback is not None:
+            self.feedback.show(mat, self.board.ticks_ms())
+
     # -- the loop ------------------------------------------------------------------------
     def step(self):
         self.service_link()
-        if self.sensors and self.referee.game is not None:
-            code = self.sensors.poll(self.rec)
-            if code == 1:
-                self.referee.submit(self.rec, self.sensors.reader)
-            elif code > 1:
-                self.referee.refuse(code, None, self.sensors.reader, self.sensors.uid)
+        s = self.sensors
+        if s is not None and s.mat is not None and self.referee.game is not None:
+            code = s.poll()
+            if code == READY:
+                self._judge(self.referee.submit(s.mat.rec, s.reader), s.reader)
+            elif code != NOTHING:
+                self.referee.refuse(code, None, s.reader, s.uid)
+                self._judge(code, s.reader)
+        if self.feedback is not None:
+            self.feedback.tick(self.board.ticks_ms())
         self.board.idle()
 
     def run(self):
@@ -171,7 +231,6 @@ class App:
 
 
 def main():
+    """Entry point of ``main.py`` on a board."""
     from firmware import boards
-    board = boards.load()
-    App(board).run()
-
+    App(boards.load()).run()

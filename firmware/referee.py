@@ -3,7 +3,7 @@
 Actions come from the mat (sensor gestures) or from the host (ACTION frames); both go through
 ``submit``: the rules core checks it, an accepted action is journalled *before* it is mirrored,
 then the host gets a DELTA (the action, public fields only, plus the changed view bytes) or a
-REJECT, and the station lights up. Preallocated views and records: nothing here allocates.
+REJECT. Preallocated views and records: nothing here allocates.
 """
 from shared_rules import codec
 from shared_rules.engine import OK
@@ -14,10 +14,9 @@ FROM_HOST = 255
 
 
 class Referee:
-    def __init__(self, link, persist, feedback):
+    def __init__(self, link, persist):
         self.link = link
         self.persist = persist
-        self.feedback = feedback
         self.game = None
         self.header = b""
         self.view = PUBLIC
@@ -97,8 +96,6 @@ class Referee:
         if self.persist:
             self.persist.accepted(rec)
         self._delta(rec)
-        if self.feedback:
-            self.feedback.accepted(rec[1], g.over())
         return OK
 
     def refuse(self, err, rec, reader, uid):
@@ -120,8 +117,17 @@ class Referee:
                 body[at + i] = uid[i]
             at += 7
         self.link.send(codec.REJECT, at)
-        if self.feedback:
-            self.feedback.rejected(rec[1] if rec is not None else 255, reader)
+
+    def prompt(self, what, seats, zone, reader):
+        """PROMPT: what the mat waits for (the gesture module's prompt index), from which seats
+        (bit mask), on which zone and pad."""
+        body = self.link.body
+        body[0] = what
+        body[1] = seats & 255
+        body[2] = seats >> 8
+        body[3] = zone
+        body[4] = reader
+        self.link.send(codec.PROMPT, 5)
 
     def _delta(self, rec):
         link = self.link

@@ -15,7 +15,7 @@ from shared_rules.playout import Playout  # noqa: E402
 
 def connect(view: int = PUBLIC, header: dict | None = None):
     board = FakeBoard()
-    app = App(board)
+    app = App(board, sensors=None)
     app.boot()
     m = Mirror(view)
     board.link.push(m.hello_bytes())

@@ -50,7 +50,7 @@ class Mirror:
 
 def started(header=HEADER):
     board = FakeBoard()
-    app = App(board)
+    app = App(board, sensors=None)
     app.boot()
     board.link.push(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
     app.step()
@@ -76,7 +76,7 @@ def action_frame(action, seq):
 
 def test_boot_without_game_says_hello_with_no_game():
     board = FakeBoard()
-    app = App(board)
+    app = App(board, sensors=None)
     assert app.boot() is False
     frames = board.link.frames()
     assert [f[0] for f in frames] == [codec.HELLO]
