@@ -135,12 +135,18 @@ class VirtualBoardClient:
             and (st["firmware"] or not firmware),
             timeout, f"boot #{after + 1}")
 
-    def events(self) -> Iterator[dict[str, Any]]:
-        """Subscribe on a second connection: state, firmware, leds and buzzer events as they come."""
+    def events(self, timeout: float | None = None) -> Iterator[dict[str, Any]]:
+        """Subscribe (now) on a second connection; iterate over the state, firmware, leds and
+        buzzer events as they come. With a timeout, VirtualBoardError when none comes for that
+        long. close() the iterator to unsubscribe."""
         sub = VirtualBoardClient(self.path.parent, timeout=self.timeout)
-        sub._sock.settimeout(None)
+        sub.request("subscribe")
+        sub._sock.settimeout(timeout)
+        return self._stream(sub)
+
+    @staticmethod
+    def _stream(sub: "VirtualBoardClient") -> Iterator[dict[str, Any]]:
         try:
-            sub.request("subscribe")
             while True:
                 yield sub._line()
         finally:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-import serial
+import serial  # type: ignore[import-untyped]
 
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
 
@@ -172,9 +172,13 @@ def test_control_channel_tags_switches_leds_buzzer(board: Board) -> None:
     c.switch(1, closed=False)
     assert board.mpremote("exec", SCAN).strip() == f"[] ['{UID}'] [0, 0, 0]"
     assert c.remove(UID) == 5
+    events = c.events(timeout=10)
     board.mpremote("exec", "from firmware import boards\nb = boards.load()\n"
                            "b.leds.set(1, 10, 20, 30)\nb.leds.show()\nb.buzzer.play(2)\n"
                            "b.buzzer.tone(880, 60)")
+    seen = next(e for e in events if e["event"] == "leds")
+    events.close()
+    assert seen["leds"][1] == [10, 20, 30]
     st = c.wait_for(lambda s: len(s["buzzer"]) >= 2 and s["leds"] is not None)
     assert st["leds"][1] == [10, 20, 30] and len(st["leds"]) == 8
     assert [{k: v for k, v in e.items() if k != "n"} for e in st["buzzer"][-2:]] == \
@@ -194,3 +198,39 @@ def test_garbage_on_the_port(board: Board) -> None:
     assert board.proc.poll() is None
     board.client.wait_booted()
     assert board.mpremote("exec", "print(6*7)").strip() == "42"
+
+
+def test_one_bridge_per_board_dir(board: Board) -> None:
+    out = subprocess.run([sys.executable, "-m", "host.cli", "board", "--dir", str(board.dir)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "already runs" in out.stderr
+    assert board.client.status()["state"] in ("main", "exec", "repl")
+
+
+def test_interpreter_ends_when_the_bridge_dies(tmp_path: Path) -> None:
+    (tmp_path / "fs").mkdir()
+    (tmp_path / "fs" / "main.py").write_text(MAIN_LOOP)
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "ctl.sock").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with VirtualBoardClient(tmp_path) as client:
+            pid = client.wait_booted(firmware=True)["pid"]
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie left to a non-reaping init counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

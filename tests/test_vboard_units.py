@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 UID = "04a1b2c3d4e5f6"
 
 
-def _module_ints(path: Path, names: set[str]) -> dict[str, int]:
+def _module_ints(path: Path, names: set[str]) -> dict[str, object]:
     """NAME = const(N) / NAME = N assignments of a module, read without importing it."""
-    out = {}
+    out: dict[str, object] = {}
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id

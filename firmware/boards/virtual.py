@@ -9,7 +9,8 @@ reference hardware; docs/virtual-board.md has the full contract):
 - ``buzzer``: ``play(pattern_id)`` (ids as in firmware/feedback.py) and ``tone(hz, ms)``, both non-blocking;
 - ``link``: the serial link, ``readinto(buf) -> n`` (never waits, 0 when nothing came) and
   ``write(buf, n)``; 0x03 from the host raises KeyboardInterrupt, like a board's kbd_intr;
-- ``ticks_ms()``, ``sleep_ms(ms)``; ``idle()``, called once per firmware loop step;
+- ``ticks_ms()``, ``sleep_ms(ms)``; ``idle()``, called once per firmware loop step (here it
+  applies the host's control commands and waits up to IDLE_MS for input);
 - ``fs_root`` (the board filesystem: journal, snapshots, game.json), ``name``.
 Bad arguments raise ValueError and change nothing.
 
@@ -351,7 +352,13 @@ _reporter.send(("H %d %d %d\n" % (_n_readers, _n_switches, _n_leds)).encode())
 
 
 def idle():
-    """Once per loop step: apply the host's commands, then wait up to IDLE_MS for any input."""
+    """Once per loop step: apply the host's commands, then wait up to IDLE_MS for any input.
+
+    A hang-up on the serial port or the control pipe means the host bridge is gone: the board
+    has lost its power, so SystemExit ends the interpreter instead of spinning on forever.
+    """
     control.service()
-    for _ in _wait_ipoll(IDLE_MS):
+    for ev in _wait_ipoll(IDLE_MS):
+        if ev[1] & select.POLLHUP:
+            raise SystemExit(0)
         break
