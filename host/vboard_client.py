@@ -14,7 +14,7 @@ import json
 import socket
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator
 
 SOCKET_NAME = "ctl.sock"  # host/vboard.py SOCKET_NAME
 POLL_S = 0.02
@@ -135,7 +135,7 @@ class VirtualBoardClient:
             and (st["firmware"] or not firmware),
             timeout, f"boot #{after + 1}")
 
-    def events(self, timeout: float | None = None) -> Iterator[dict[str, Any]]:
+    def events(self, timeout: float | None = None) -> Generator[dict[str, Any], None, None]:
         """Subscribe (now) on a second connection; iterate over the state, firmware, leds and
         buzzer events as they come. With a timeout, VirtualBoardError when none comes for that
         long. close() the iterator to unsubscribe."""
@@ -145,7 +145,7 @@ class VirtualBoardClient:
         return self._stream(sub)
 
     @staticmethod
-    def _stream(sub: "VirtualBoardClient") -> Iterator[dict[str, Any]]:
+    def _stream(sub: "VirtualBoardClient") -> Generator[dict[str, Any], None, None]:
         try:
             while True:
                 yield sub._line()
