@@ -7,7 +7,6 @@ import sys
 
 from shared_rules import deck, games, tokens
 from shared_rules import skull as k
-from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, DUPLICATE_TAG, NOT_NOW
 from shared_rules.playout import Playout
 from firmware.mat import Mat, pick_layout, READY, NOTHING
 from firmware.mat_skull import PROMPTS
