@@ -39,7 +39,6 @@ class Presence:
         self.crowded = 0   # tags not tracked because a reader's slots were all taken
         self.reader = 0    # set by pop()
         self.uid = bytearray(UID_LEN)
-        self.uid_view = memoryview(self.uid)
 
     def feed(self, reader, n, uids, complete=True):
         """One scan of ``reader``: ``n`` UIDs in 7-byte slots of ``uids`` (as ``Mfrc522.scan``).

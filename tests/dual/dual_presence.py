@@ -172,7 +172,7 @@ def test_feed_and_pop_allocate_nothing():
                         arrivals += 1
                     else:
                         leaves += 1
-                p.find(p.uid_view, reader, True)
+                p.find(p.uid, reader, True)
     finally:
         if micropython:
             micropython.heap_unlock()
