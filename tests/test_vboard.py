@@ -188,6 +188,35 @@ def test_control_channel_tags_switches_leds_buzzer(board: Board) -> None:
     assert c.status()["tags"] == {}
 
 
+def _read_until(port: serial.Serial, marker: bytes, timeout: float = 5.0) -> bytes:
+    data = b""
+    end = time.monotonic() + timeout
+    while not data.endswith(marker) and time.monotonic() < end:
+        data += port.read(1)
+    assert data.endswith(marker), data
+    return data
+
+
+def test_friendly_repl(board: Board) -> None:
+    with serial.Serial(board.port, timeout=0.1) as port:
+        port.write(b"\x03\x02")  # Ctrl-C, Ctrl-B: banner and a fresh prompt
+        assert b"tapmat virtual board" in _read_until(port, b"information.\r\n>>> ")
+        port.write(b"for i in range(2):\r")
+        assert _read_until(port, b"... ").endswith(b"for i in range(2):\r\n... ")
+        port.write(b"  print(i * 7)\r\r")
+        assert _read_until(port, b">>> ").endswith(b"\r\n0\r\n7\r\n>>> ")
+        port.write(b'x = """a\r(b\r"""\r')
+        assert _read_until(port, b">>> ").endswith(b'x = """a\r\n... (b\r\n... """\r\n>>> ')
+        port.write(b"len(x), (1 +\r2)\r")
+        assert _read_until(port, b">>> ").endswith(b"\r\n... 2)\r\n(5, 3)\r\n>>> ")
+        port.write(b"1/0\r")
+        assert _read_until(port, b">>> ").endswith(
+            b'Traceback (most recent call last):\r\n  File "<stdin>", line 1, in <module>\r\n'
+            b"ZeroDivisionError: divide by zero\r\n>>> ")
+        port.write(b"abc\x7f\x7f\x7f\x1b[A7*6\r")
+        assert _read_until(port, b">>> ").endswith(b"\r\n42\r\n>>> ")
+
+
 def test_garbage_on_the_port(board: Board) -> None:
     noise = bytes(random.Random(7).randrange(256) for _ in range(3000))
     with serial.Serial(board.port, timeout=0.2) as port:

@@ -125,8 +125,13 @@ class Rom:
         self._out = sys.stdout.buffer
         self._byte = bytearray(1)
         self._own_frame = '  File "%s"' % __file__
+        self._ctl = None
         fd = os.getenv("TAPMAT_VBOARD_CTL_OUT")
-        self._ctl = open("/dev/fd/" + fd, "wb") if fd else None
+        if fd:
+            try:
+                self._ctl = open("/dev/fd/" + fd, "wb")
+            except OSError:
+                pass  # started by hand with a stale variable: run without reporting
 
     # -- the serial port -------------------------------------------------------------------
     def getc(self):
@@ -273,9 +278,12 @@ class Rom:
                 self.write(b"\r\n")
                 return 0
             if c in (8, 127):
-                while len(line) > start and line.pop() & 0xC0 == 0x80:
-                    pass  # a UTF-8 continuation byte: keep deleting to its lead byte
-                self.write(b"\b \b")
+                if len(line) > start:
+                    k = len(line) - 1
+                    while k > start and line[k] & 0xC0 == 0x80:
+                        k -= 1  # a UTF-8 continuation byte: delete back to its lead byte
+                    line[k:] = b""
+                    self.write(b"\b \b")
             elif c == 27:
                 self.skip_escape()
             elif c >= 32:
