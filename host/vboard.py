@@ -646,7 +646,7 @@ class VirtualBoard:
         """Answer one JSON request line; bad requests get {"ok": false, "error": ...}."""
         try:
             msg = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return {"ok": False, "error": "not a JSON line"}
         if not isinstance(msg, dict) or not isinstance(msg.get("cmd"), str):
             return {"ok": False, "error": 'expected an object with a "cmd" string'}

@@ -115,7 +115,7 @@ def test_requests_without_a_running_board(tmp_path: Path) -> None:
 
     assert ask(json.dumps({"cmd": "place", "reader": 1, "uid": UID}).encode()) == \
         {"ok": True, "moved_from": None}
-    for bad in (b"{", b"[]", b'{"cmd": 3}', b'{"cmd": "explode"}',
+    for bad in (b"{", b"[]", b"\xff\xfe", b"[" * 50000, b'{"cmd": 3}', b'{"cmd": "explode"}',
                 b'{"cmd": "place", "reader": 2, "uid": "04a1b2c3d4e5f6"}',
                 b'{"cmd": "switch", "index": 0, "closed": "yes"}',
                 b'{"cmd": "fault", "reader": 0, "fault": "flip"}',

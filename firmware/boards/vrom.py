@@ -124,7 +124,7 @@ class Rom:
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._byte = bytearray(1)
-        self._own_frame = '  File "%s"' % __file__
+        self._own_frame = ('  File "%s"' % __file__).encode()
         self._ctl = None
         fd = os.getenv("TAPMAT_VBOARD_CTL_OUT")
         if fd:
@@ -148,8 +148,10 @@ class Rom:
         self._out.write(data)
 
     def cooked(self, text):
-        """Text as a board's stdout sends it: every LF as CR LF."""
-        self._out.write(text.replace("\n", "\r\n").encode())
+        """Text (str or bytes) as a board's stdout sends it: every LF as CR LF."""
+        if isinstance(text, str):
+            text = text.encode()
+        self._out.write(text.replace(b"\n", b"\r\n"))
 
     def report(self, line):
         if self._ctl is not None:
@@ -160,11 +162,12 @@ class Rom:
 
     # -- running code ----------------------------------------------------------------------
     def format_exception(self, exc):
-        """The traceback a board prints, without this module's own frame."""
-        buf = io.StringIO()
+        """The traceback a board prints (bytes: the message may hold any byte, as the code
+        did), without this module's own frame."""
+        buf = io.BytesIO()
         sys.print_exception(exc, buf)
-        lines = [ln for ln in buf.getvalue().split("\n") if not ln.startswith(self._own_frame)]
-        return "\n".join(lines)
+        own = self._own_frame
+        return b"\n".join([ln for ln in buf.getvalue().split(b"\n") if not ln.startswith(own)])
 
     def execute(self, src, kind, name, print_eof):
         """pyexec.c parse_compile_execute(): run src, print its exception; _NORMAL or a reset."""
