@@ -712,7 +712,7 @@ class DeadMans(engine.Game):
             })
         return {
             "game": "deadmans", "players": view[R_SEATS], "decks": view[R_DECKS],
-            "phase": PHASES[view[R_PHASE]], "turn": view[R_TURN], "pending": CHOICES[view[R_PENDING]],
+            "phase": PHASES[view[R_PHASE]], "turn": view[R_TURN], "pending": CHOICES[view[R_PENDING]] or None,
             "kraken": view[R_KRAKEN], "draw_pile": view[R_DRAW_N], "discard_pile": view[R_DISCARD_N],
             "play": [CODES[view[R_PLAY + i]] for i in range(view[R_PLAY_N])],
             "protected": [i for i in range(view[R_PLAY_N]) if view[R_SAFE + (i >> 3)] & (1 << (i & 7))],

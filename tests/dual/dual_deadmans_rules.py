@@ -302,12 +302,24 @@ def test_oracle_as_the_last_card_has_no_effect():
 
 
 def test_sword_steals_a_top_card_into_play():
-    acts = turns((0, ["anchor3"]), (1, ["chest3", "mermaid5", "anchor5"])) + [
+    acts = turns((0, ["anchor3"]), (1, ["chest3", "mermaid5", "anchor5"]), (0, ["key3"]), (1, ["chest4"])) + [
         draw(0, "sword3"), sword(0, 0, "anchor3"), sword(0, 1, "key3"), sword(0, 1, "anchor5"),
-        sword(0, 1, "chest3"), collect(0)]
+        sword(0, 1, "chest3"), sword(0, 1, "chest4"), collect(0)]
     r = play(H(2), acts)
-    assert errors(r) == [[9, "bad_target"], [10, "not_in_bank"], [11, "suit_in_own_bank"]]
-    assert bank(r, 0) == ["anchor3", "chest3", "sword3"] and bank(r, 1) == ["anchor5", "mermaid5"]
+    assert errors(r) == [[13, "bad_target"], [14, "not_in_bank"], [15, "suit_in_own_bank"], [16, "not_top_card"]]
+    assert bank(r, 0) == ["anchor3", "chest4", "key3", "sword3"] and bank(r, 1) == ["anchor5", "chest3", "mermaid5"]
+
+
+def test_two_decks_hold_two_copies_of_each_code():
+    acts = [draw(0, "map3"), mapa(0, "anchor2", reveal=["anchor2", "anchor2", "anchor2"]),
+            mapa(0, "anchor2", reveal=["anchor2", "anchor2", "key2"]), collect(0),
+            draw(1, "anchor7"), collect(1), draw(2, "anchor7"), collect(2), draw(3, "anchor7"),
+            draw(3, "sword3"), sword(3, 1, "anchor7"), collect(3)]
+    r = play(H(5), acts)
+    assert errors(r) == [[3, "not_in_discard"], [10, "not_in_draw_pile"]]
+    assert bank(r, 0) == ["anchor2", "map3"] and bank(r, 1) == [] and bank(r, 3) == ["anchor7", "sword3"]
+    assert at(r, d.DISCARD).count("anchor2") == 1 and r.game.s[d.R_DRAW_N] == 96
+    return r.game.summary()
 
 
 def test_sword_is_mandatory_even_when_it_busts_and_the_stolen_card_triggers():
@@ -666,7 +678,7 @@ def test_public_view_hides_the_peek_and_the_face_down_piles():
     assert d.VOCAB.encode(oracle(0, ["key3", "key4", "key5"]), rec) == 0
     assert d.VOCAB.decode(rec)["peek"] == ["key3", "key4", "key5"]
     v = a.game.describe(_view(a))
-    assert v["pending"] == "" and v["play"] == ["oracle3"] and v["draw_pile"] == 49
+    assert v["pending"] is None and v["play"] == ["oracle3"] and v["draw_pile"] == 49
     return v
 
 
