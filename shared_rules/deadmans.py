@@ -10,7 +10,7 @@ know the order of the draw pile, only the cards an Oracle saw on top of it (the 
 from shared_rules import engine
 from shared_rules.actions import Vocabulary, field, U8, NAME, LIST
 from shared_rules.catalogue import DMD_CODES, DMD_TRAITS, DMD_VALUES, dmd_value
-from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
+from shared_rules.engine import OK, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
 
 CODES = DMD_CODES
 TRAITS = DMD_TRAITS
