@@ -131,9 +131,8 @@ class VirtualBoard:
         self.heap = heap
         self.log: Log = log or (lambda msg: print("tapmat board: " + msg, flush=True))
         self.fs.mkdir(parents=True, exist_ok=True)
-        if config is not None:
-            config.save(self.fs)
-        self.world = World(BoardConfig.load(self.fs))
+        self._new_config = config  # saved by start(), once no other bridge owns the folder
+        self.world = World(config or BoardConfig.load(self.fs))
         self.port = ""
         self.boots = 0
         self.state = STATE_OFF
@@ -160,6 +159,8 @@ class VirtualBoard:
     def start(self) -> None:
         """Open the pty, the pipes and the socket, and power the board on."""
         self._listen = self._open_socket()
+        if self._new_config is not None:
+            self._new_config.save(self.fs)
         self._master, slave = os.openpty()
         self.port = os.ttyname(slave)
         tty.setraw(slave)

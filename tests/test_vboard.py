@@ -5,6 +5,7 @@ test leaves the board without main.py, so the next starts from a plain REPL.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -110,6 +111,8 @@ def test_exec_prints(board: Board) -> None:
     assert board.mpremote("exec", "print(1+1)").strip() == "2"
     assert board.client.status()["tty"] == str(board.dir / "tty")
     assert os.path.realpath(board.dir / "tty") == board.port
+    assert json.loads((board.fs / "board.json").read_text()) == \
+        {"readers": 8, "switches": 3, "leds": 8}
 
 
 def test_fs_cp_ls_cat(board: Board, tmp_path: Path) -> None:
@@ -230,9 +233,11 @@ def test_garbage_on_the_port(board: Board) -> None:
 
 
 def test_one_bridge_per_board_dir(board: Board) -> None:
-    out = subprocess.run([sys.executable, "-m", "host.cli", "board", "--dir", str(board.dir)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=30)
+    config = (board.fs / "board.json").read_text()
+    out = subprocess.run([sys.executable, "-m", "host.cli", "board", "--dir", str(board.dir),
+                          "--readers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "already runs" in out.stderr
+    assert (board.fs / "board.json").read_text() == config
     assert board.client.status()["state"] in ("main", "exec", "repl")
 
 

@@ -125,5 +125,4 @@ def test_requests_without_a_running_board(tmp_path: Path) -> None:
     st = ask(b'{"cmd": "status"}')
     assert st["tags"] == {UID: {"reader": 1, "memory": ""}}
     assert st["switches"] == [False] and st["state"] == "off" and st["boots"] == 0
-    assert json.loads((tmp_path / "fs" / "board.json").read_text()) == \
-        {"readers": 2, "switches": 1, "leds": 2}
+    assert st["config"] == {"readers": 2, "switches": 1, "leds": 2}
