@@ -79,12 +79,13 @@ class Board:
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
     path = tmp_path_factory.mktemp("vboard")
+    log = open(path / "board.log", "w")  # the bridge's progress lines, for failures
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path),
                              "--readers", "8", "--switches", "3", "--leds", "8"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 10
     while not (path / "ctl.sock").exists():
-        assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+        assert proc.poll() is None, (path / "board.log").read_text()
         assert time.monotonic() < deadline, "the board did not start"
         time.sleep(0.05)
     client = VirtualBoardClient(path)
@@ -93,6 +94,7 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
     client.close()
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 0
+    log.close()
     assert not (path / "ctl.sock").exists() and not (path / "tty").exists()
 
 
