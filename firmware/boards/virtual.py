@@ -6,7 +6,8 @@ reference hardware; docs/virtual-board.md has the full contract):
 - ``readers``: one MFRC522 driver per reader (``firmware.drivers.mfrc522.Mfrc522(spi, cs)``);
 - ``switches``: bag-clasp hall switches, ``value()`` is 1 while the clasp is closed;
 - ``leds``: one RGB LED per station, ``set(i, r, g, b)`` (0..255) and ``show()``;
-- ``buzzer``: ``play(pattern_id)`` (ids as in firmware/feedback.py) and ``tone(hz, ms)``, both non-blocking;
+- ``buzzer``: ``play(pattern_id)`` (ids as in firmware/feedback.py) and ``tone(hz, ms)``,
+  both non-blocking;
 - ``link``: the serial link, ``readinto(buf) -> n`` (never waits, 0 when nothing came) and
   ``write(buf, n)``; 0x03 from the host raises KeyboardInterrupt, like a board's kbd_intr;
 - ``ticks_ms()``, ``sleep_ms(ms)``; ``idle()``, called once per firmware loop step (here it
