@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--" + key, type=int, metavar="N",
                        help=f"number of {key} (0..{LIMITS[key]}), saved in {FS_DIR}/board.json")
     p.add_argument("--heap", default=DEFAULT_HEAP,
-                   help="MicroPython heap size, as for micropython -X heapsize (default: %(default)s)")
+                   help="MicroPython heap size, as micropython -X heapsize (default: %(default)s)")
     p.add_argument("--micropython", metavar="PATH",
                    help="the unix-port interpreter (default: the one next to this Python)")
 

@@ -75,7 +75,8 @@ OFF_MS_MAX = 60000
 
 STATE_OFF = "off"      # no interpreter (power cut, between two boots)
 STATE_BOOT = "boot"    # interpreter started, vrom not yet running
-STATES = {"M": "main", "E": "exec", "Q": "repl"}  # vrom reports: boot.py/main.py, REPL input, prompt
+# vrom's reports: running boot.py/main.py, running REPL input, waiting at a prompt
+STATES = {"M": "main", "E": "exec", "Q": "repl"}
 RUNNING_CODE = ("main", "exec")
 
 Log = Callable[[str], None]

@@ -170,7 +170,8 @@ class World:
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "tags": {u: {"reader": t.reader, "memory": t.memory} for u, t in sorted(self.tags.items())},
+            "tags": {u: {"reader": t.reader, "memory": t.memory}
+                     for u, t in sorted(self.tags.items())},
             "switches": list(self.clasps),
         }
 

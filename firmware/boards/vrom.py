@@ -67,7 +67,7 @@ class HardReset(SystemExit):
 
 
 def continue_with_input(line):
-    """Whether the friendly REPL should read another line (py/repl.c mp_repl_continue_with_input)."""
+    """Whether the friendly REPL reads another line (py/repl.c mp_repl_continue_with_input)."""
     try:
         src = bytes(line).decode()
     except UnicodeError:
