@@ -1,40 +1,6 @@
-"""The card catalogue: every physical piece tapmat knows, for every game, in one place.
+"""Sheriff of Nottingham (1st edition): goods with count, 4+ marks, value, penalty, King/Queen
+bonus, and what a royal good counts as."""
 
-The rules cores, the deck registry (tag UID -> card), the host display and the simulators all
-read their card codes, counts and values from here. Codes are the lower-case strings of the
-rules files; a card's number in a game is its index in that game's ``*_CODES`` tuple.
-"""
-
-# -- Skull: discs ------------------------------------------------------------------------
-SKULL_CODES = ("flower", "skull")
-SKULL_PER_SEAT = (3, 1)
-
-# -- Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, others 2-7) ----------------------------
-DMD_SUITS = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
-DMD_VALUES = 6
-
-
-def dmd_base(suit):
-    """Lowest value of a suit (the card that starts in the discard pile)."""
-    return 4 if DMD_SUITS[suit] == "mermaid" else 2
-
-
-DMD_CODES = tuple(DMD_SUITS[c // DMD_VALUES] + str(dmd_base(c // DMD_VALUES) + c % DMD_VALUES)
-                  for c in range(len(DMD_SUITS) * DMD_VALUES))
-DMD_TRAITS = ("beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales",
-              "miser", "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer",
-              "safe_harbor", "scavenger", "swordsman", "treasure_hunter")
-
-
-def dmd_suit(card):
-    return card // DMD_VALUES
-
-
-def dmd_value(card):
-    return dmd_base(card // DMD_VALUES) + card % DMD_VALUES
-
-
-# -- Sheriff of Nottingham (1st edition) --------------------------------------------------------
 LEGAL = 0
 CONTRABAND = 1
 ROYAL = 2
@@ -82,14 +48,3 @@ def sheriff_deck_size(players, royal):
     for good in range(len(SHERIFF_GOODS)):
         n += sheriff_count(good, players, royal)
     return n
-
-
-def codes(game):
-    """The card codes of a game (what a tag in that game's deck may stand for)."""
-    if game == "skull":
-        return SKULL_CODES
-    if game == "deadmans":
-        return DMD_CODES
-    if game == "sheriff":
-        return SHERIFF_CODES
-    raise ValueError("unknown game %r" % (game,))

@@ -1,0 +1,34 @@
+"""Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, the others 2-7), and the 17 traits."""
+
+DMD_SUITS = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
+DMD_VALUES = 6
+
+
+def dmd_base(suit):
+    """Lowest value of a suit (the card that starts in the discard pile)."""
+    return 4 if DMD_SUITS[suit] == "mermaid" else 2
+
+
+DMD_CODES = (
+    "anchor2", "anchor3", "anchor4", "anchor5", "anchor6", "anchor7",
+    "cannon2", "cannon3", "cannon4", "cannon5", "cannon6", "cannon7",
+    "chest2", "chest3", "chest4", "chest5", "chest6", "chest7",
+    "hook2", "hook3", "hook4", "hook5", "hook6", "hook7",
+    "key2", "key3", "key4", "key5", "key6", "key7",
+    "kraken2", "kraken3", "kraken4", "kraken5", "kraken6", "kraken7",
+    "map2", "map3", "map4", "map5", "map6", "map7",
+    "mermaid4", "mermaid5", "mermaid6", "mermaid7", "mermaid8", "mermaid9",
+    "oracle2", "oracle3", "oracle4", "oracle5", "oracle6", "oracle7",
+    "sword2", "sword3", "sword4", "sword5", "sword6", "sword7",
+)  # suit by suit, lowest value first: code = suit * DMD_VALUES + value - dmd_base(suit)
+DMD_TRAITS = ("beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales",
+              "miser", "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer",
+              "safe_harbor", "scavenger", "swordsman", "treasure_hunter")
+
+
+def dmd_suit(card):
+    return card // DMD_VALUES
+
+
+def dmd_value(card):
+    return dmd_base(card // DMD_VALUES) + card % DMD_VALUES
