@@ -23,6 +23,11 @@ fs_root = "/"
 ticks_ms = time.ticks_ms
 sleep_ms = time.sleep_ms
 
+
+def idle():
+    """Once per firmware loop step: nothing to service on real hardware (the buzzer runs on a
+    timer, the USB link is polled by the loop)."""
+
 # -- pin table: GPIO numbers, mirrors hardware/pins.json --------------------------------------
 _GP_SPI_MISO = const(16)
 _GP_CS_EN = const(17)
