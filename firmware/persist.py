@@ -31,6 +31,7 @@ Only ``open``, ``os.rename``, ``os.remove`` and ``os.stat`` are used (every port
 """
 import json
 import os
+import struct
 import sys
 
 from shared_rules import games
@@ -41,8 +42,8 @@ from shared_rules.engine import OK, crc32
 FORMAT = 1
 SNAP_MAGIC = b"TP"
 JRN_MAGIC = b"TJ"
-SNAP_FIXED = 11      # magic 2, format 1, gen 2, count 4, header length 2 (then the header)
-NAME_SIZE = 8        # a snapshot's name: CRC-32 of its prefix + CRC-32 of its game state
+PREFIX = "<2sBHIH"  # magic, format, gen, count (actions since the new game), header length
+SNAP_FIXED = 11      # struct.calcsize(PREFIX); the header JSON follows
 JRN_HEADER = 13      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
 REC_OVERHEAD = 5     # length 1, seqno 2, CRC-16 2
 NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old")
@@ -60,33 +61,27 @@ def _u16(b, at):
     return b[at] | (b[at + 1] << 8)
 
 
-def _u32(b, at):
-    return _u16(b, at) | (_u16(b, at + 2) << 16)
-
-
-def _le(v, n):
-    return bytes((v >> (8 * i)) & 255 for i in range(n))
-
-
 def snapshot_file(gen, count, header, game):
     """The bytes of a snapshot file (also recomputed at boot to follow a journal chain).
 
     No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
-    over data that ends in its own CRC-32 is the same for every content of that length, so it
-    could not tell two snapshots apart. The prefix gets its own CRC-32 instead."""
-    prefix = (SNAP_MAGIC + bytes((FORMAT,)) + _le(gen, 2) + _le(count, 4) + _le(len(header), 2)
-              + header)
-    return prefix + _le(crc32(prefix), 4) + game.snapshot()
+    over a prefix plus such data depends only on the prefix and the length (CRC residue), so it
+    could not tell two states apart. The prefix gets its own CRC-32 instead."""
+    prefix = struct.pack(PREFIX, SNAP_MAGIC, FORMAT, gen, count, len(header)) + header
+    return prefix + struct.pack("<I", crc32(prefix)) + game.snapshot()
 
 
 def read_prefix(data):
     """``(gen, count, header bytes, state offset)`` if the self-checked prefix is intact."""
-    if data is None or len(data) < SNAP_FIXED or data[0:2] != SNAP_MAGIC or data[2] != FORMAT:
+    if data is None or len(data) < SNAP_FIXED:
         return None
-    end = SNAP_FIXED + _u16(data, 9)
-    if len(data) < end + 4 or crc32(data[0:end]) != _u32(data, end):
+    magic, fmt, gen, count, size = struct.unpack_from(PREFIX, data, 0)
+    end = SNAP_FIXED + size
+    if magic != SNAP_MAGIC or fmt != FORMAT or len(data) < end + 4:
         return None
-    return _u16(data, 3), _u32(data, 5), bytes(data[SNAP_FIXED:end]), end + 4
+    if crc32(data[0:end]) != struct.unpack_from("<I", data, end)[0]:
+        return None
+    return gen, count, bytes(data[SNAP_FIXED:end]), end + 4
 
 
 def snapshot_name(data):
@@ -114,7 +109,7 @@ def restore_snapshot(data):
 
 def journal_header(name):
     h = JRN_MAGIC + bytes((FORMAT,)) + name
-    return h + _le(crc16(h), 2)
+    return h + struct.pack("<H", crc16(h))
 
 
 def journal_seed(data, name):

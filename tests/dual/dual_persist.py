@@ -12,6 +12,8 @@ from firmware import persist
 from firmware.persist import JRN_HEADER, REC_OVERHEAD, Persist
 from shared_rules import games
 from shared_rules.actions import ACTION_SIZE
+from shared_rules.crc import crc16
+from shared_rules.engine import crc32
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
 
@@ -134,15 +136,26 @@ def record_ends(journal):
     return ends
 
 
-def finish(root, per, game, recs, start, digests):
-    """Continue a recovered game with the rest of the actions, reboot, compare the final state."""
-    for r in recs[start:]:
+def record_bytes(rec, seq, seed):
+    """One journal record built from the documented format (docs/persistence.md)."""
+    n = len(rec)
+    while n and rec[n - 1] == 0:
+        n -= 1
+    body = bytes((n, seq & 255, seq >> 8)) + bytes(rec[0:n])
+    crc = crc16(body, 0, len(body), seed)
+    return body + bytes((crc & 255, crc >> 8))
+
+
+def finish(root, per, game, recs, start, digests, more=10):
+    """Continue a recovered game with the next ``more`` actions, reboot, compare the state."""
+    stop = min(start + more, len(recs))
+    for r in recs[start:stop]:
         rec = rec_of(r)
         assert game.accept(rec) == 0
         per.accepted(rec)
     per.close()
     _, again, info = boot(root)
-    assert again.digest() == digests[-1] and info["actions"] == len(recs), info
+    assert again.digest() == digests[stop] and info["actions"] == stop, info
 
 
 # -- ordinary operation ------------------------------------------------------------------------
@@ -185,6 +198,29 @@ def test_journal_replays_across_checkpoints_and_measures_bytes_per_action():
         out.append([header, sizes])
     cleanup(TMP)
     return out
+
+
+def test_files_follow_the_documented_format():
+    """Snapshot and journal bytes rebuilt independently from docs/persistence.md."""
+    recs, digests = recorded(SKULL, 2, 32 + 5)
+    persisted(TMP, SKULL, recs, 32).close()
+    game = fresh(SKULL)
+    for r in recs[0:32]:
+        game.accept(rec_of(r))
+    header = SKULL.encode()
+    prefix = b"TP\x01" + bytes((2, 0, 32, 0, 0, 0, len(header), 0)) + header
+    c = crc32(prefix)
+    snap = prefix + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24)) + game.snapshot()
+    assert read(TMP + "/snap.bin") == snap
+    name = snap[len(prefix):len(prefix) + 4] + snap[len(snap) - 4:]
+    head = b"TJ\x01" + name
+    seed = crc16(head)
+    journal = head + bytes((seed & 255, seed >> 8))
+    for i in range(5):
+        journal += record_bytes(recs[32 + i], 32 + i, seed)
+    assert read(TMP + "/jrn.bin") == journal
+    cleanup(TMP)
+    return [len(snap), len(journal), crc32(journal)]
 
 
 def test_empty_directory_boots_nothing_and_bad_input_is_refused():
@@ -310,9 +346,87 @@ def test_flipped_bytes_never_restore_a_wrong_state():
             copy(TMP, dst, {"snap.bin": lambda d: d[0:cut]})
             _, game, info = boot(dst)
             assert game.digest() == digests[-1] and info["source"] == "snap.old", info
+        # a damaged snap.bin and no jrn.bin: the old pair, flagged as possibly incomplete
+        copy(TMP, dst, {"snap.bin": lambda d: d[0:len(d) // 2], "jrn.bin": lambda d: None})
+        _, game, info = boot(dst)
+        assert game.digest() == digests[64] and info["source"] == "snap.old" and info["lost"]
         out.append([len(journal), len(snap)])
     cleanup(TMP, dst)
     return out
+
+
+def test_a_repeated_or_misplaced_record_stops_the_replay():
+    """Whole records with good CRCs in the wrong place (a write retried, sectors reordered on a
+    non-atomic filesystem): the sequence number stops the replay there."""
+    dst = TMP + "_seq"
+    out = []
+    for header in HEADERS:
+        if not available(header):
+            continue
+        recs, digests = recorded(header, 13, 32 + 12)
+        persisted(TMP, header, recs, 32).close()
+        journal = read(TMP + "/jrn.bin")
+        ends = [JRN_HEADER] + record_ends(journal)
+        for k in range(11):
+            rec_k = journal[ends[k]:ends[k + 1]]
+            repeated = journal[0:ends[k + 1]] + rec_k + journal[ends[k + 1]:]
+            swapped = journal[0:ends[k]] + journal[ends[k + 1]:ends[k + 2]] + rec_k \
+                + journal[ends[k + 2]:]
+            for bad, kept in ((repeated, k + 1), (swapped, k)):
+                copy(TMP, dst, {"jrn.bin": lambda d: bad})
+                _, game, info = boot(dst)
+                assert game.digest() == digests[32 + kept] and info["replayed"] == kept, info
+                assert info["dropped"] == len(bad) - ends[kept], info
+        out.append(digests[-1])
+    cleanup(TMP, dst)
+    return out
+
+
+def test_a_record_the_game_refuses_stops_the_replay():
+    """A well-formed record (right length, seqno and CRC) that the rules refuse: stop there."""
+    dst = TMP + "_refused"
+    recs, digests = recorded(SKULL, 17, 32 + 12)
+    persisted(TMP, SKULL, recs, 32).close()
+    journal = read(TMP + "/jrn.bin")
+    ends = [JRN_HEADER] + record_ends(journal)
+    seed = journal[JRN_HEADER - 2] | (journal[JRN_HEADER - 1] << 8)
+    stopped = []
+    for k in range(12):
+        game = fresh(SKULL)
+        for r in recs[0:32 + k]:
+            game.accept(rec_of(r))
+        bad = rec_of(recs[32 + k])
+        bad[1] = (bad[1] + 1) % 6              # the same move by the next seat
+        if game.accept(bad) == 0:
+            continue
+        forged = journal[0:ends[k]] + record_bytes(bad, 32 + k, seed) + journal[ends[k + 1]:]
+        copy(TMP, dst, {"jrn.bin": lambda d: forged})
+        _, game, info = boot(dst)
+        assert game.digest() == digests[32 + k] and info["replayed"] == k, (k, info)
+        assert info["dropped"] == len(forged) - ends[k], info
+        stopped.append(k)
+    assert len(stopped) > 5
+    cleanup(TMP, dst)
+    return stopped
+
+
+def test_a_damaged_snapshot_is_not_kept_as_the_fallback():
+    """Boot from snap.old removes the damaged snap.bin before its checkpoint, so the valid
+    snap.old stays: a second damage still finds a true state (the one after jrn.old)."""
+    dst = TMP + "_twice"
+    recs, digests = recorded(SKULL, 6, 64 + 20)
+    persisted(TMP, SKULL, recs, 32).close()
+    copy(TMP, dst, {"snap.bin": lambda d: d[0:len(d) - 1]})
+    per, game, info = boot(dst)
+    per.close()
+    assert game.digest() == digests[-1] and info["source"] == "snap.old" and info["repaired"]
+    snap = read(dst + "/snap.bin")
+    write(dst + "/snap.bin", snap[0:len(snap) - 1])
+    _, game, info = boot(dst)
+    assert info["source"] == "snap.old" and info["lost"], info
+    assert game.digest() == digests[64], info
+    cleanup(TMP, dst)
+    return digests[64]
 
 
 def test_a_damaged_first_snapshot_is_rebuilt_from_its_header():
@@ -369,18 +483,23 @@ def test_stale_files_are_ignored():
 
 # -- power cuts at every filesystem operation -------------------------------------------------
 class CutFs:
-    """Stands in for ``os`` and ``open`` in ``firmware.persist``: the power fails at operation
-    number ``at`` (open for writing, write, flush, rename, remove); a failing write is torn
-    (half of it lands) when ``torn``. Writes land at once, as on the unix port."""
+    """Stands in for ``os`` and ``open`` in ``firmware.persist``. Written data is staged and
+    lands only at ``flush``/``close`` (as on littlefs, or CPython's buffered files); the power
+    fails at operation number ``at`` (open for writing, write, flush, close, rename, remove).
+    When ``torn``, a failing flush/close lands half of what was staged (as FAT might)."""
 
     def __init__(self, at, torn):
         self.ops = 0
         self.at = at
         self.torn = torn
+        self.dead = False
 
     def tick(self):
+        if self.dead:
+            raise PowerCut()
         self.ops += 1
         if self.ops == self.at:
+            self.dead = True
             raise PowerCut()
 
     def rename(self, a, b):
@@ -405,30 +524,41 @@ class CutFile:
     def __init__(self, fs, f):
         self.fs = fs
         self.f = f
+        self.staged = b""
 
     def write(self, buf, n=-1):
         data = bytes(buf)
-        if n >= 0:
-            data = data[0:n]
-        self.fs.ops += 1
-        if self.fs.ops == self.fs.at and self.fs.torn:
-            data = data[0:len(data) // 2]
-        self.f.write(data)
-        self.f.flush()
-        if self.fs.ops == self.fs.at:
-            raise PowerCut()
+        self.fs.tick()
+        self.staged += data[0:n] if n >= 0 else data
 
     def flush(self):
-        self.fs.tick()
+        try:
+            self.fs.tick()
+        except PowerCut:
+            if self.fs.torn and self.fs.ops == self.fs.at:
+                self.f.write(self.staged[0:len(self.staged) // 2])
+                self.f.flush()
+            raise
+        self.f.write(self.staged)
+        self.f.flush()
+        self.staged = b""
 
     def close(self):
-        self.f.close()
+        """Commit, then close; after the power failed, nothing lands any more."""
+        if self.f is None:
+            return
+        try:
+            if not self.fs.dead:
+                self.flush()
+        finally:
+            self.f.close()
+            self.f = None
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.f.close()
+        self.close()
 
 
 def run_until_cut(root, header, recs, every):
@@ -444,13 +574,13 @@ def run_until_cut(root, header, recs, every):
             game.accept(rec)
             per.accepted(rec)
             done += 1
+        per.close()
     except PowerCut:
         try:
             per.close()     # the dead run's open journal, closed now rather than by the GC
         except OSError:
             pass
         return done
-    per.close()
     return -1
 
 
