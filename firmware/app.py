@@ -13,7 +13,7 @@ from shared_rules.engine import NO_GAME, OK
 
 from firmware.feedback import Feedback
 from firmware.link import BoardLink
-from firmware.mat import NOTHING, READY
+from firmware.mat import NOTHING, READY, pick_layout
 from firmware.persist import Persist
 from firmware.referee import Referee, FROM_HOST
 from firmware.sensors import Sensors
@@ -33,17 +33,6 @@ def read_json(root, name):
             return json.load(f)
     except (OSError, ValueError):
         return None
-
-
-def layout_for(layouts, game, seats):
-    """The zone layout of ``mat_layout.json`` for a game and seat count (None if there is none)."""
-    if not layouts:
-        return None
-    for entry in layouts.get("games", {}).get(game, ()):
-        lo, hi = entry["seats"]
-        if lo <= seats <= hi:
-            return entry
-    return None
 
 
 class App:
@@ -91,14 +80,14 @@ class App:
     def _start(self, game, header):
         self.feedback = None
         mat = None
-        layout = layout_for(self.layouts, game.NAME, game.seats())
-        if self.sensors and layout is not None:
+        if self.sensors and self.layouts:
             try:
+                layout = pick_layout(self.layouts, game.NAME, game.seats())
                 mat = self.sensors.start(game, layout)
             except (ValueError, ImportError):
-                mat = None  # no gestures for this game or layout: host actions only
+                mat = None  # no layout or no gestures for this game: host actions only
             if mat is not None and hasattr(self.board, "leds"):
-                self.feedback = Feedback(self.board, mat.layout, game.seats())
+                self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
         self.last_prompt[0] = -1
         self._prompt()
