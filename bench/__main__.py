@@ -30,11 +30,30 @@ console = Console()
 GAME_CASES = [
     ("skull-6", {"game": "skull", "players": 6}, 40),
     ("skull-12", {"game": "skull", "players": 12}, 20),
+    ("deadmans-4", {"game": "deadmans", "players": 4}, 40),
+    ("deadmans-8", {"game": "deadmans", "players": 8, "decks": 2}, 20),
+    ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
 ]
+RESIDENT = """
+import gc
+gc.collect()
+from shared_rules import replay, games
+games.game_class(%r)
+gc.collect()
+print(gc.mem_alloc())
+"""
+
+
+def resident(mpy_dir: Path, game: str) -> int:
+    """Heap bytes held once the replay path and the game's modules are imported (mostly code:
+    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not)."""
+    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % game], cwd=mpy_dir, capture_output=True,
+                         text=True, check=True, timeout=60)
+    return int(res.stdout)
 
 
 def speed(interp: list[str], header: dict, games: int) -> dict:
-    cmd = interp + ["bench/speed.py", header["game"], str(header["players"]), str(games)]
+    cmd = interp + ["bench/speed.py", json.dumps(header), str(games)]
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(res.stdout)
 
@@ -58,10 +77,14 @@ def bench_games(mpy_dir: Path, tmp: Path) -> dict:
         expect = replay_file(str(log))
         mp = speed([MICROPYTHON, "-X", "heapsize=8M"], header, count)
         cp = speed([sys.executable], header, count)
+        heap = replay_heap(log, mpy_dir, expect)
+        code = resident(mpy_dir, header["game"])
         out[label] = {
             "header": header,
             "log_actions": sum(1 for line in log.read_text().splitlines() if line.startswith('{"a"')),
-            "min_heap_replay_mpy": replay_heap(log, mpy_dir, expect),
+            "min_heap_replay_mpy": heap,
+            "heap_resident_after_import": code,
+            "heap_beyond_modules": heap - code,
             "state_bytes": mp["state_bytes"],
             "snapshot_bytes": mp["snapshot_bytes"],
             "public_view_bytes": mp["public_bytes"],
@@ -79,10 +102,12 @@ def bench_sizes(compiled) -> dict:
 
 def show(results: dict) -> None:
     t = Table(title="tapmat bench (%s)" % results["machine"])
-    for col in ("case", "min heap (replay, .mpy)", "state B", "snapshot B", "actions/s MicroPython", "actions/s CPython"):
+    for col in ("case", "min heap (replay, .mpy)", "of it: modules", "state B", "snapshot B",
+                "actions/s MicroPython", "actions/s CPython"):
         t.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["games"].items():
-        t.add_row(label, "%d" % r["min_heap_replay_mpy"], str(r["state_bytes"]), str(r["snapshot_bytes"]),
+        t.add_row(label, "%d" % r["min_heap_replay_mpy"], "%d" % r["heap_resident_after_import"],
+                  str(r["state_bytes"]), str(r["snapshot_bytes"]),
                   "{:,}".format(r["actions_per_s_micropython"]), "{:,}".format(r["actions_per_s_cpython"]))
     console.print(t)
     console.print("shared_rules/ .mpy: %d bytes; firmware/ .mpy: %d bytes"

@@ -1,4 +1,4 @@
-"""Time the accept path on this interpreter: ``speed.py GAME PLAYERS GAMES``; prints JSON.
+"""Time the accept path on this interpreter: ``speed.py HEADER_JSON GAMES``; prints JSON.
 
 MicroPython-compatible. Seeded playouts produce the actions (not timed); the records are encoded
 beforehand, then fresh games accept them all under the clock: what a board does per action.
@@ -24,10 +24,7 @@ except ImportError:
         return a - b
 
 
-def main(game, players, count):
-    header = {"game": game, "players": players}
-    if game == "deadmans" and players > 4:
-        header["decks"] = 2
+def main(header, count):
     runs = []
     for seed in range(count):
         g = games.from_header(header)
@@ -50,4 +47,4 @@ def main(game, players, count):
                       "snapshot_bytes": len(g.snapshot()), "public_bytes": g.PUBLIC_SIZE}))
 
 
-main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+main(json.loads(sys.argv[1]), int(sys.argv[2]))

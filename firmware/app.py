@@ -211,6 +211,8 @@ class App:
                 self._judge(code, s.reader)
         if self.feedback is not None:
             self.feedback.tick(self.board.ticks_ms())
+        if self.persist and self.referee.game is not None:
+            self.persist.tidy()
         self.board.idle()
 
     def run(self):

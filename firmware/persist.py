@@ -20,11 +20,13 @@ API::
         p.new_game(header, game)       # header: the log header (dict or JSON text)
     if game.accept(rec) == OK:
         p.accepted(rec)                # durable when it returns: tell the players only then
+    p.tidy()                           # between actions: a snapshot every ``every`` actions
     p.checkpoint()                     # snapshot now (e.g. before a planned power-off)
     p.stats()                          # journal bytes per action, snapshot bytes, ...
 
 ``accepted`` allocates nothing on MicroPython (preallocated record buffer, the journal kept open,
-``write(buf, n)`` + ``flush()``), except on every ``every``-th call, which writes a snapshot.
+``write(buf, n)`` + ``flush()``); the snapshot every ``every`` actions is written by ``tidy()``,
+outside the accept path.
 ``flush`` is the durability point: on littlefs it is ``lfs_file_sync``, an atomic commit.
 Filesystem errors (full, I/O) propagate as ``OSError``; call ``boot()`` again after one.
 Only ``open``, ``os.rename``, ``os.remove`` and ``os.stat`` are used (every port has them).
@@ -234,6 +236,10 @@ class Persist:
         self.in_journal += 1
         self.records += 1
         self.record_bytes += n + REC_OVERHEAD
+
+    def tidy(self):
+        """Snapshot when the journal holds ``every`` actions. Call between actions (the event
+        loop does when the line is quiet): a snapshot allocates, accepting must not."""
         if self.in_journal >= self.every:
             self.checkpoint()
 

@@ -117,6 +117,7 @@ def persisted(root, header, recs, every):
         rec = rec_of(r)
         assert game.accept(rec) == 0
         per.accepted(rec)
+        per.tidy()
     return per
 
 
@@ -153,6 +154,7 @@ def finish(root, per, game, recs, start, digests, more=10):
         rec = rec_of(r)
         assert game.accept(rec) == 0
         per.accepted(rec)
+        per.tidy()
     per.close()
     _, again, info = boot(root)
     assert again.digest() == digests[stop] and info["actions"] == stop, info
@@ -171,6 +173,7 @@ def test_reboot_after_every_action_restores_it():
             rec = rec_of(recs[i])
             assert game.accept(rec) == 0
             per.accepted(rec)
+            per.tidy()
             per.close()
             per, game, info = boot(TMP, 5)
             assert game.digest() == digests[i + 1] and info["actions"] == i + 1, (i, info)
@@ -271,6 +274,7 @@ def test_accepted_allocates_nothing():
         for rec in locked:
             game.accept(rec)
             per.accepted(rec)
+            per.tidy()
     finally:
         if micropython:
             micropython.heap_unlock()
@@ -573,6 +577,7 @@ def run_until_cut(root, header, recs, every):
             rec = rec_of(r)
             game.accept(rec)
             per.accepted(rec)
+            per.tidy()
             done += 1
         per.close()
     except PowerCut:
@@ -726,6 +731,7 @@ def test_littlefs_append_allocates_nothing():
         for rec in locked:
             game.accept(rec)
             per.accepted(rec)
+            per.tidy()
     finally:
         micropython.heap_unlock()
     per.close()
