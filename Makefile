@@ -6,13 +6,14 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 PORT    ?=
 
-.PHONY: help venv test demo bench flash mpy size clean
+.PHONY: help venv test demo bench flash check mpy size clean
 
 help:
 	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
-	@echo "make flash PORT=/dev/ttyACM0 - install firmware on a board (or the virtual board)"
+	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin] - install firmware on a board (or the virtual board)"
+	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
 
@@ -35,3 +36,15 @@ clean:
 
 mpy size: $(STAMP)
 	$(BIN)/python -m host.build build/mpy
+
+# make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]  (docs/flashing.md)
+GAME    ?=
+PLAYERS ?=
+DECK    ?=
+flash: $(STAMP)
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]" >&2; exit 2; }
+	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(DECK),--deck "$(DECK)")
+
+# Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
+check: $(STAMP)
+	$(BIN)/python -m pytest tests/test_static.py

@@ -1,0 +1,101 @@
+"""Install the tapmat firmware on a board (a Pico, or the virtual board) over its serial port.
+
+Compiles shared_rules/ and firmware/ with mpy-cross for the board's .mpy version, copies only
+the files whose SHA-256 differs from the board's, writes the mat layout, the deck registry and
+the game, then resets the board. See docs/flashing.md.
+
+    tapmat flash --port /dev/ttyACM0 --game skull --players 4 --deck decks/home.bin
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from host.flash import BoardError, flash
+from host.image import ImageError, check_header, game_header
+from shared_rules import deck as deck_file
+
+NAME = "flash"
+HELP = "install the firmware, mat layout, deck registry and game on a board (mpremote)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", required=True,
+                   help="the board's serial port (/dev/ttyACM0; a virtual board's tty)")
+    p.add_argument("--game", help="start this game at boot (game.json): skull, deadmans, sheriff")
+    p.add_argument("--players", type=int, help="seat count for --game")
+    p.add_argument("--header", metavar="JSON",
+                   help='the whole log header instead of --game/--players, e.g. '
+                        '\'{"game": "skull", "players": 5, "variant": "tribes"}\'')
+    p.add_argument("--deck", type=Path, metavar="FILE",
+                   help="deck registry: a deck.bin (tapmat tags) or a JSON list of tag records; "
+                        "default: the virtual deck on the virtual board, else the board's own")
+    p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
+    p.add_argument("--timeout", type=float, default=5.0,
+                   help="seconds to wait for the board's REPL (default: %(default)s)")
+
+
+def header_from(args: argparse.Namespace) -> dict[str, Any] | None:
+    if args.header is not None:
+        if args.game or args.players is not None:
+            raise ImageError("give either --header or --game/--players")
+        try:
+            header = json.loads(args.header)
+        except ValueError as e:
+            raise ImageError(f"--header is not JSON: {e}") from None
+        check_header(header)
+        return dict(header)
+    if args.game is None:
+        if args.players is not None:
+            raise ImageError("--players needs --game")
+        return None
+    if args.players is None:
+        raise ImageError("--game needs --players")
+    return game_header(args.game, args.players)
+
+
+def read_deck(path: Path) -> bytes:
+    """Registry bytes from a deck.bin or a JSON list of records (checked either way)."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ImageError(f"deck registry {path}: {e.strerror}") from None
+    try:
+        if data[:4] == deck_file.MAGIC:
+            deck_file.unpack(data)
+            return data
+        return bytes(deck_file.pack(json.loads(data)))
+    except (ValueError, UnicodeError) as e:  # DeckError is a ValueError
+        raise ImageError(f"deck registry {path}: {e}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        header = header_from(args)
+        deck = read_deck(args.deck) if args.deck else None
+    except ImageError as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 2
+    marks = {"write": "+", "remove": "-", "mkdir": "d", "rmdir": "x"}
+
+    def progress(action: str, path: str, size: int) -> None:
+        print(f"  {marks[action]} {path}" + (f"  {size} B" if action == "write" else ""), flush=True)
+
+    print(f"tapmat flash: {args.port}", flush=True)
+    try:
+        result = flash(args.port, game=header, deck=deck, reset=not args.no_reset,
+                       progress=progress, timeout=args.timeout)
+    except (BoardError, ImageError) as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 1
+    plan = result.plan
+    info = result.info
+    print(f"MicroPython {info.release} on {info.platform} (.mpy v{info.mpy_version}): "
+          f"{result.image.target} image, {len(result.image.files)} files, {result.image.size} B")
+    print(f"{len(plan.write)} written ({result.written_bytes} B), {len(plan.unchanged)} unchanged, "
+          f"{len(plan.remove)} removed" + (", new game: journal cleared" if plan.new_game else "")
+          + ("" if args.no_reset else "; board reset") + f" in {result.seconds:.1f} s")
+    return 0

@@ -1,0 +1,187 @@
+"""``make flash`` / ``tapmat flash`` against the virtual board, end to end, and its refusals.
+
+One virtual board (``tapmat board`` in a temporary folder) serves the module. The first test
+flashes it through ``make flash`` (a subprocess, as a user would), checks that it boots the new
+firmware into a game of Skull that answers HELLO and turns a placed disc into a DELTA, and that
+a second flash copies nothing. The other tests use the Python API with modules compiled once.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+import serial  # type: ignore[import-untyped]
+
+from host import image
+from host.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
+from host.image import DirFilesystem, board_image, install_dir, sha256
+from host.mirror import Mirror
+from host.vboard_client import VirtualBoardClient
+from host.virtual_deck import VirtualDeck
+
+ROOT = Path(__file__).resolve().parent.parent
+SKULL = {"game": "skull", "players": 4}
+
+
+class Board:
+    """A running ``tapmat board`` and its control client."""
+
+    def __init__(self, path: Path, proc: subprocess.Popen, client: VirtualBoardClient) -> None:
+        self.dir = path
+        self.fs = path / "fs"
+        self.proc = proc
+        self.client = client
+        self.port = str(client.status()["port"])
+
+    def wait_firmware(self, after: int) -> None:
+        """Wait until a boot later than ``after`` has the virtual profile up."""
+        self.client.wait_booted(after, firmware=True, timeout=20)
+
+
+@contextlib.contextmanager
+def running_board(path: Path, *args: str) -> Iterator[Board]:
+    """``tapmat board --dir path args...`` for the duration of the block."""
+    log = open(path.parent / (path.name + ".log"), "w")
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path), *args],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while not (path / "ctl.sock").exists():
+            assert proc.poll() is None, (path.parent / (path.name + ".log")).read_text()
+            assert time.monotonic() < deadline, "the virtual board did not start"
+            time.sleep(0.05)
+        client = VirtualBoardClient(path)
+        client.wait_booted()
+        yield Board(path, proc, client)
+        client.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
+    with running_board(tmp_path_factory.mktemp("flash") / "vboard") as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Callable[[str], dict[str, bytes]]:
+    """image.compile_modules, once per target for the module."""
+    cache: dict[str, dict[str, bytes]] = {}
+    return lambda target: cache.setdefault(target, image.compile_modules(target))
+
+
+def frames_until(mirror: Mirror, port: serial.Serial, done: Callable[[], bool], what: str,
+                 timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, f"no {what} from the board (events: {list(mirror.events)})"
+        mirror.feed(port.read(4096))
+        out = mirror.take_outbox()
+        if out:
+            port.write(out)
+
+
+def test_make_flash_boots_a_game_and_reflash_copies_nothing(
+        board: Board, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    boots = board.client.status()["boots"]
+    # -o: never let this test reinstall the virtual environment (the stamp may look stale)
+    res = subprocess.run(["make", "-s", "-o", ".venv/.installed", "flash", f"PORT={board.port}",
+                          "GAME=skull", "PLAYERS=4"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "+ firmware/app.mpy" in res.stdout and "+ main.py" in res.stdout
+    assert "board reset" in res.stdout
+    board.wait_firmware(boots)
+
+    mirror = Mirror()
+    with serial.Serial(board.port, timeout=0.05, exclusive=True) as port:
+        port.write(mirror.hello_bytes())
+        frames_until(mirror, port, lambda: mirror.in_sync, "HELLO + SNAPSHOT")
+        assert mirror.game_cls is not None and mirror.game_cls.NAME == "skull"
+        before = bytes(mirror.view or b"")
+        board.client.place(0, VirtualDeck().disc(0, "flower"))  # seat 0's pad (mat_layout.json)
+        frames_until(mirror, port, lambda: any(e.kind == "accepted" for e in mirror.events), "DELTA")
+    accepted = [e for e in mirror.events if e.kind == "accepted"]
+    assert accepted[0].action is not None and accepted[0].action["a"] == "place"
+    assert accepted[0].action["p"] == 0 and bytes(mirror.view or b"") != before
+
+    boots = board.client.status()["boots"]
+    again = flash(board.port, game=SKULL, compile=compiled)
+    assert again.plan.write == [] and again.plan.remove == [] and again.plan.changes == 0
+    assert len(again.plan.unchanged) == len(again.image.files)
+    assert again.info.platform == "linux" and again.image.target == "virtual"
+    board.wait_firmware(boots)
+    assert (board.fs / "jrn.bin").exists()  # the same game goes on: its journal stays
+
+
+def test_flash_repairs_only_what_differs(board: Board, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    flash(board.port, game=SKULL, compile=compiled, reset=False)
+    (board.fs / "firmware" / "mat.mpy").write_bytes(b"damaged")
+    (board.fs / "firmware" / "stale.py").write_text("raise ImportError('shadowing the .mpy')\n")
+    (board.fs / "shared_rules" / "old").mkdir()
+    (board.fs / "shared_rules" / "old" / "x.mpy").write_bytes(b"M")
+    seen: list[tuple[str, str]] = []
+    res = flash(board.port, game=SKULL, compile=compiled, reset=False,
+                progress=lambda action, path, _n: seen.append((action, path)))
+    assert res.plan.write == ["firmware/mat.mpy"]
+    assert sorted(res.plan.remove) == ["firmware/stale.py", "shared_rules/old/x.mpy"]
+    assert res.plan.rmdir == ["shared_rules/old"]
+    assert ("write", "firmware/mat.mpy") in seen and ("rmdir", "shared_rules/old") in seen
+    assert not (board.fs / "firmware" / "stale.py").exists()
+    assert (board.fs / "firmware" / "mat.mpy").read_bytes() == res.image.files["firmware/mat.mpy"]
+
+    other = {"game": "skull", "players": 3}
+    res = flash(board.port, game=other, compile=compiled)
+    assert res.plan.write == ["game.json"] and res.plan.new_game
+    assert "jrn.bin" in res.plan.remove and "snap.bin" in res.plan.remove
+
+
+def test_install_dir_and_flash_give_the_same_files(
+        board: Board, tmp_path: Path, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    res = flash(board.port, game=SKULL, compile=compiled)
+    install_dir(tmp_path, board_image("virtual", game=SKULL, modules=compiled("virtual")))
+    flashed, flashed_dirs = DirFilesystem(board.fs).listing(list(res.image.files), image.PACKAGES)
+    installed, installed_dirs = DirFilesystem(tmp_path / "fs").listing(list(res.image.files),
+                                                                      image.PACKAGES)
+    assert flashed == installed and flashed_dirs == installed_dirs
+    assert flashed["deck.bin"] == sha256(VirtualDeck().pack())
+
+
+def test_missing_busy_and_silent_ports(board: Board, tmp_path: Path) -> None:
+    with pytest.raises(BoardError, match="no such serial port"):
+        Connection(str(tmp_path / "ttyACM9"))
+    with serial.Serial(board.port, exclusive=True):
+        with pytest.raises(BoardError, match="is busy: another program holds it"):
+            Connection(board.port)
+    master, slave = os.openpty()  # a serial line with nothing that speaks the raw REPL
+    try:
+        with pytest.raises(BoardError, match="no MicroPython REPL answers.*sent nothing"):
+            Connection(os.ttyname(slave), timeout=0.5)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_incompatible_boards_are_refused() -> None:
+    cross = mpy_cross_version()
+    assert cross[0] == 6
+    ok = BoardInfo("micropython", "1.29.0", "rp2", 6 | 3 << 8 | 10 << 10)
+    assert check_board(ok, cross) == "pico"
+    with pytest.raises(BoardError, match="loads .mpy v5, this tapmat compiles .mpy v6"):
+        check_board(BoardInfo("micropython", "1.19.1", "rp2", 5 | 2 << 10), cross)
+    with pytest.raises(BoardError, match="does not report its .mpy version"):
+        check_board(BoardInfo("micropython", "1.11.0", "rp2", -1), cross)
+    with pytest.raises(BoardError, match="runs circuitpython 9.0.0, not MicroPython"):
+        check_board(BoardInfo("circuitpython", "9.0.0", "RP2040", 6), cross)
+    with pytest.raises(BoardError, match="no tapmat board profile for platform 'esp32'"):
+        check_board(BoardInfo("micropython", "1.29.0", "esp32", 6), cross)
