@@ -9,18 +9,14 @@
 | game over | the winners' stations gold, every other LED off | ``PATTERN_END`` once |
 
 Flashes end in ``tick(now)``; times are the board's ``ticks_ms()`` passed in by the caller, so
-tests need no clock. Pattern ids are the board profiles' (``firmware/boards/pico.py``).
+tests need no clock. Buzzer ids: ``firmware/sounds.py``.
 Only changed LEDs are written, and ``show()`` is called only when one changed. No allocation.
 """
 from array import array
 
 from firmware.mat import PROMPT_OVER, NO_ZONE
 
-PATTERN_OK = 0
-PATTERN_REJECT = 1
-PATTERN_TURN = 2
-PATTERN_PROMPT = 3
-PATTERN_END = 4
+from firmware.sounds import OK as PATTERN_OK, REJECT as PATTERN_REJECT, TURN as PATTERN_TURN, END as PATTERN_END
 
 OFF, GREEN, RED, BLUE, AMBER, GOLD = range(6)
 COLOURS = bytes((

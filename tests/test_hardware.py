@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from firmware import sounds
+
 ROOT = Path(__file__).resolve().parent.parent
 PICO = ROOT / "firmware" / "boards" / "pico.py"
 PINS: dict[str, Any] = json.loads((ROOT / "hardware" / "pins.json").read_text())
@@ -377,6 +379,9 @@ sys.modules["neopixel"] = neopixel
 sys.modules["firmware"] = mfrc522
 sys.modules["firmware.drivers"] = mfrc522
 sys.modules["firmware.drivers.mfrc522"] = mfrc522
+sys.path.insert(0, "firmware")
+import sounds
+sys.modules["firmware.sounds"] = sounds
 sys.path.insert(0, "firmware/boards")
 TRACING[0] = True
 import pico
@@ -612,7 +617,7 @@ def test_buzzer_steps_through_tones_and_patterns(harness):
     r = harness["micropython"]
     assert r["pwm"] == [gpio("BUZZER")]
     assert r["tone"] == expected_events([440, 100])
-    assert r["patterns"] == [expected_events(list(p)) for p in CONSTS["PATTERNS"]]
+    assert r["patterns"] == [expected_events(list(p)) for p in sounds.PATTERNS]
     assert r["buzzer_bad"] == [True] * 5 and r["buzzer_bad_events"] == []
 
 

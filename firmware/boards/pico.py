@@ -12,6 +12,8 @@ import select
 import sys
 import time
 
+from firmware.sounds import PATTERNS
+
 import machine
 import neopixel
 from micropython import const
@@ -127,19 +129,6 @@ class Leds:
         self._np.write()
 
 
-# Buzzer patterns by id, flat (hz, ms) pairs, hz 0 = rest.
-PATTERN_OK = const(0)       # action accepted
-PATTERN_REJECT = const(1)   # action rejected
-PATTERN_TURN = const(2)     # a seat's turn begins
-PATTERN_PROMPT = const(3)   # the mat waits for an input
-PATTERN_END = const(4)      # game over
-PATTERNS = (
-    (2093, 40),
-    (220, 120, 0, 60, 220, 160),
-    (880, 60, 1319, 80),
-    (1760, 30, 0, 40, 1760, 30),
-    (523, 120, 659, 120, 784, 120, 1047, 320),
-)
 _HZ_MIN = const(50)
 _HZ_MAX = const(10000)
 _MS_MAX = const(5000)

@@ -44,6 +44,7 @@ import time
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag, Picc
 from firmware.emu.spi_bus import EmuSpiBus
+from firmware.sounds import PATTERNS
 
 name = "virtual"
 
@@ -61,7 +62,6 @@ CONFIG_FILE = "board.json"
 DEFAULTS = {"readers": 16, "switches": 6, "leds": 16}  # hardware/pins.json
 LIMITS = {"readers": 64, "switches": 32, "leds": 64}
 
-PATTERN_COUNT = 5  # buzzer pattern ids 0..4, as firmware/boards/pico.py PATTERNS
 HZ_MIN = 50
 HZ_MAX = 10000
 MS_MAX = 5000
@@ -180,8 +180,8 @@ class Buzzer:
         self._tone = bytearray(b"T 0000 0000\n")
 
     def play(self, pattern_id):
-        """Play pattern 0..PATTERN_COUNT-1; ValueError (and no sound) for an unknown id."""
-        if not 0 <= pattern_id < PATTERN_COUNT:
+        """Play a pattern of firmware/sounds.py; ValueError (and no sound) for an unknown id."""
+        if not 0 <= pattern_id < len(PATTERNS):
             raise ValueError("pattern")
         _put_hex(self._play, 2, pattern_id, 2)
         self._reporter.send(self._play)

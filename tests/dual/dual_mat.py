@@ -336,12 +336,3 @@ def test_only_changed_leds_are_written_and_nothing_allocates():
         if micropython:
             micropython.heap_unlock()
     return [board.leds.sets - sets, board.leds.shows - shows]
-
-
-def test_pattern_ids_match_the_board_profile():
-    with open("firmware/boards/pico.py") as f:
-        text = f.read()
-    for name in ("PATTERN_OK", "PATTERN_REJECT", "PATTERN_TURN", "PATTERN_PROMPT", "PATTERN_END"):
-        line = "%s = const(%d)" % (name, getattr(fb, name))
-        assert line in text, line
-    return "ok"

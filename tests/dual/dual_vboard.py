@@ -211,7 +211,7 @@ def test_idle_paths_allocate_nothing():
             leds.set(i & 3, i, 2 * i, 3 * i)
             leds.show()
             leds.show()
-            bz.play(i % virtual.PATTERN_COUNT)
+            bz.play(i % len(virtual.PATTERNS))
             bz.tone(440 + i, 10)
     finally:
         if micropython:
