@@ -94,6 +94,68 @@ def bench_games(mpy_dir: Path, tmp: Path) -> dict:
     return out
 
 
+def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) -> int:
+    """What a host sends for a whole game: NEWGAME, one ACTION per action, RESYNC; the count."""
+    from shared_rules import codec, games
+    from shared_rules.actions import ACTION_SIZE
+    from shared_rules.playout import Playout
+    out = bytearray(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
+    actions = Playout(header, seed).run() if with_actions else []
+    vocab = games.game_class(header["game"]).VOCAB
+    for i, action in enumerate(actions):
+        rec = bytearray(ACTION_SIZE)
+        vocab.encode(action, rec)
+        n = ACTION_SIZE
+        while n > 2 and rec[n - 1] == 0:
+            n -= 1
+        out += codec.encode(codec.ACTION, i + 1, bytes(rec[:n]))
+    out += codec.encode(codec.RESYNC, len(actions) + 1)
+    path.write_bytes(out)
+    return len(actions)
+
+
+def firmware_run(mpy_dir: Path, frames: Path, fs: Path, heap: int = 1 << 22) -> dict | None:
+    for f in fs.glob("*"):
+        f.unlink()
+    res = subprocess.run([MICROPYTHON, "-X", "heapsize=%d" % heap, "firmware_run.py", str(frames), str(fs)],
+                         cwd=mpy_dir, capture_output=True, text=True, timeout=300)
+    return json.loads(res.stdout) if res.returncode == 0 else None
+
+
+def bench_firmware(mpy_dir: Path, tmp: Path) -> dict:
+    """The firmware's event loop through a whole game per game: heap, wire and journal bytes."""
+    (mpy_dir / "firmware_run.py").write_bytes((ROOT / "bench" / "firmware_run.py").read_bytes())
+    fs = tmp / "fs"
+    fs.mkdir()
+    out = {}
+    for label, header, _ in GAME_CASES:
+        console.print("[bold]firmware %s[/]: event loop heap bisection, wire and journal bytes" % label)
+        frames = tmp / (label + ".frames")
+        actions = frames_file(frames, header, 1)
+        full = firmware_run(mpy_dir, frames, fs)
+        assert full and full["over"] and full["accepted"] == actions, full
+        frames_file(tmp / "boot.frames", header, 1, with_actions=False)
+        boot = firmware_run(mpy_dir, tmp / "boot.frames", fs)
+        assert boot is not None
+        heap = smallest_heap(lambda h: firmware_run(mpy_dir, frames, fs, h) == full, 8192, 1 << 22, 1024)
+        deltas = full["wire_bytes"] - (boot["wire_bytes"] - boot["last_write"]) - full["last_write"]
+        out[label] = {
+            "min_heap_firmware_mpy": heap,
+            "delta_frame_bytes_per_action": round(deltas / actions, 1),
+            "snapshot_frame_bytes": full["last_write"],
+            "journal_bytes_per_action": full["journal"]["bytes_per_action_x100"] / 100,
+            "snapshot_file_bytes": full["journal"]["snapshot_bytes"],
+        }
+    return out
+
+
+def bench_scan() -> dict:
+    console.print("[bold]reader scan cycle[/]: 12 emulated readers")
+    res = subprocess.run([MICROPYTHON, "bench/scan_run.py", "200"], cwd=ROOT, capture_output=True,
+                         text=True, check=True, timeout=300)
+    return json.loads(res.stdout)
+
+
 def bench_sizes(compiled) -> dict:
     sizes = {str(c.source.with_suffix(".mpy")): c.size for c in compiled}
     rules = sum(v for k, v in sizes.items() if k.startswith("shared_rules/"))
@@ -110,6 +172,17 @@ def show(results: dict) -> None:
                   str(r["state_bytes"]), str(r["snapshot_bytes"]),
                   "{:,}".format(r["actions_per_s_micropython"]), "{:,}".format(r["actions_per_s_cpython"]))
     console.print(t)
+    f = Table(title="firmware event loop, a whole game fed by host frames")
+    for col in ("case", "min heap (.mpy)", "DELTA B/action", "SNAPSHOT frame B", "journal B/action",
+                "snapshot file B"):
+        f.add_column(col, justify="right" if col != "case" else "left")
+    for label, r in results["firmware"].items():
+        f.add_row(label, str(r["min_heap_firmware_mpy"]), str(r["delta_frame_bytes_per_action"]),
+                  str(r["snapshot_frame_bytes"]), str(r["journal_bytes_per_action"]), str(r["snapshot_file_bytes"]))
+    console.print(f)
+    s = results["scan"]
+    console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
+                  % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
     console.print("shared_rules/ .mpy: %d bytes; firmware/ .mpy: %d bytes"
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
@@ -122,6 +195,8 @@ def main() -> int:
         results = {
             "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
             "games": bench_games(tmp / "mpy", tmp),
+            "firmware": bench_firmware(tmp / "mpy", tmp),
+            "scan": bench_scan(),
             "sizes": bench_sizes(compiled),
         }
     RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
