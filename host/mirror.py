@@ -148,8 +148,8 @@ class Mirror:
         self.in_sync = False
 
     def _snapshot(self, body: bytes) -> None:
-        if len(body) < 2:
-            return
+        if len(body) < 2 or body[0] != self.view_kind:
+            return  # e.g. the public snapshot a board sends at boot, before our SUBSCRIBE
         if body[1] == 0:
             self.view = None
             self.in_sync = self.game_cls is None

@@ -1,0 +1,66 @@
+"""Running virtual boards for tests: ``tapmat board`` in a folder, its control client, its port."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import serial  # type: ignore[import-untyped]
+
+from host.mirror import Mirror
+from host.vboard_client import VirtualBoardClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Board:
+    """A running ``tapmat board`` and its control client."""
+
+    def __init__(self, path: Path, proc: subprocess.Popen, client: VirtualBoardClient) -> None:
+        self.dir = path
+        self.fs = path / "fs"
+        self.proc = proc
+        self.client = client
+        self.port = str(client.status()["port"])
+
+    def wait_firmware(self, after: int) -> None:
+        """Wait until a boot later than ``after`` has the virtual profile up."""
+        self.client.wait_booted(after, firmware=True, timeout=20)
+
+
+@contextlib.contextmanager
+def running_board(path: Path, *args: str) -> Iterator[Board]:
+    """``tapmat board --dir path args...`` for the duration of the block."""
+    log = open(path.parent / (path.name + ".log"), "w")
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path), *args],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while not (path / "ctl.sock").exists():
+            assert proc.poll() is None, (path.parent / (path.name + ".log")).read_text()
+            assert time.monotonic() < deadline, "the virtual board did not start"
+            time.sleep(0.05)
+        client = VirtualBoardClient(path)
+        client.wait_booted()
+        yield Board(path, proc, client)
+        client.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        log.close()
+
+
+def frames_until(mirror: Mirror, port: serial.Serial, done: Callable[[], bool], what: str,
+                 timeout: float = 10.0) -> None:
+    """Carry frames between the port and the mirror until ``done()``."""
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, f"no {what} from the board (events: {list(mirror.events)})"
+        mirror.feed(port.read(4096))
+        out = mirror.take_outbox()
+        if out:
+            port.write(out)
