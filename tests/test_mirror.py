@@ -108,3 +108,12 @@ def test_garbage_from_the_board_causes_resync_not_a_wrong_picture():
     board.link.push(out)
     pump(app, board, m)
     assert m.in_sync and bytes(m.view) == public(app)
+
+
+def test_snapshot_of_another_view_is_not_taken():
+    """A board announces itself at boot with a public snapshot; a referee mirror waits for its own."""
+    from shared_rules import codec
+    m = Mirror(REFEREE)
+    m.feed(codec.encode(codec.HELLO, 0, bytes([1, 0, 1, 0, 1, 5]) + b'{"game": "skull", "players": 5}'))
+    m.feed(codec.encode(codec.SNAPSHOT, 1, bytes([PUBLIC, 1]) + bytes(69)))
+    assert not m.in_sync and m.view is None
