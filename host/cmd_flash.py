@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from host.flash import BoardError, flash
-from host.image import ImageError, check_header, game_header
+from host.image import JOURNAL_FILES, ImageError, check_header, game_header
 from shared_rules import deck as deck_file
 
 NAME = "flash"
@@ -67,8 +67,15 @@ def read_deck(path: Path) -> bytes:
         if data[:4] == deck_file.MAGIC:
             deck_file.unpack(data)
             return data
-        return bytes(deck_file.pack(json.loads(data)))
-    except (ValueError, UnicodeError) as e:  # DeckError is a ValueError
+        records = json.loads(data)
+    except deck_file.DeckError as e:
+        raise ImageError(f"deck registry {path}: {e}") from None
+    except (ValueError, UnicodeError):
+        raise ImageError(f"deck registry {path}: neither a deck.bin (tapmat tags) nor a JSON "
+                         f"list of tag records") from None
+    try:
+        return bytes(deck_file.pack(records))
+    except deck_file.DeckError as e:
         raise ImageError(f"deck registry {path}: {e}") from None
 
 
@@ -96,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"MicroPython {info.release} on {info.platform} (.mpy v{info.mpy_version}): "
           f"{result.image.target} image, {len(result.image.files)} files, {result.image.size} B")
     print(f"{len(plan.write)} written ({result.written_bytes} B), {len(plan.unchanged)} unchanged, "
-          f"{len(plan.remove)} removed" + (", new game: journal cleared" if plan.new_game else "")
+          f"{len(plan.remove)} removed"
+          + (", new game: the old game's journal removed" if set(plan.remove) & set(JOURNAL_FILES) else "")
           + ("" if args.no_reset else "; board reset") + f" in {result.seconds:.1f} s")
     return 0

@@ -7,7 +7,9 @@ a second flash copies nothing. The other tests use the Python API with modules c
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -20,11 +22,13 @@ import pytest
 import serial  # type: ignore[import-untyped]
 
 from host import image
+from host.cmd_flash import header_from, read_deck
 from host.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
-from host.image import DirFilesystem, board_image, install_dir, sha256
+from host.image import DirFilesystem, ImageError, board_image, install_dir, sha256
 from host.mirror import Mirror
 from host.vboard_client import VirtualBoardClient
 from host.virtual_deck import VirtualDeck
+from shared_rules import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 SKULL = {"game": "skull", "players": 4}
@@ -185,3 +189,34 @@ def test_incompatible_boards_are_refused() -> None:
         check_board(BoardInfo("circuitpython", "9.0.0", "RP2040", 6), cross)
     with pytest.raises(BoardError, match="no tapmat board profile for platform 'esp32'"):
         check_board(BoardInfo("micropython", "1.29.0", "esp32", 6), cross)
+
+
+def test_command_line_game_and_deck(tmp_path: Path) -> None:
+    def ns(**kw: object) -> argparse.Namespace:
+        return argparse.Namespace(**{"game": None, "players": None, "header": None, **kw})
+
+    assert header_from(ns()) is None
+    assert header_from(ns(game="skull", players=4)) == SKULL
+    assert header_from(ns(header='{"game": "skull", "players": 4}')) == SKULL
+    for bad, message in ((ns(game="skull"), "--game needs --players"),
+                         (ns(players=3), "--players needs --game"),
+                         (ns(header="{", game="skull"), "either --header or --game"),
+                         (ns(header="{"), "--header is not JSON"),
+                         (ns(game="skull", players=13), "skull")):
+        with pytest.raises(ImageError, match=message):
+            header_from(bad)
+    records = [{"uid": "04a1b2c3d4e5f6", "kind": "token", "code": "pass"}]
+    (tmp_path / "d.json").write_text(json.dumps(records))
+    (tmp_path / "d.bin").write_bytes(deck.pack(records))
+    assert read_deck(tmp_path / "d.json") == read_deck(tmp_path / "d.bin") == deck.pack(records)
+    (tmp_path / "bad.bin").write_bytes(deck.pack(records)[:-1] + b"\x00")
+    with pytest.raises(ImageError, match="bad.bin: CRC mismatch"):
+        read_deck(tmp_path / "bad.bin")
+    (tmp_path / "notes.txt").write_text("my deck")
+    with pytest.raises(ImageError, match="neither a deck.bin .* nor a JSON list"):
+        read_deck(tmp_path / "notes.txt")
+    (tmp_path / "d2.json").write_text('[{"uid": "04a1b2c3d4e5f6", "kind": "token", "code": "flowr"}]')
+    with pytest.raises(ImageError, match="d2.json: tag 04a1b2c3d4e5f6: unknown token code 'flowr'"):
+        read_deck(tmp_path / "d2.json")
+    with pytest.raises(ImageError, match="No such file"):
+        read_deck(tmp_path / "missing.bin")
