@@ -47,6 +47,23 @@ class Event:
     seat: int | None = None
     action: dict[str, Any] | None = None
     at: float = field(default_factory=time.time)
+    reason: str | None = None  # a refusal's reason code name
+    reader: int | None = None  # the pad a refusal happened at (None: a host action)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the mat waits for (a PROMPT frame): ``what`` indexes the game's gesture module's
+    ``PROMPTS``; ``seats`` is a bit mask; ``zone`` a zone index; ``reader`` the pad (255: each
+    awaited seat's own pad)."""
+
+    what: int
+    seats: int
+    zone: int
+    reader: int
+
+    def seat_list(self) -> list[int]:
+        return [s for s in range(16) if self.seats >> s & 1]
 
 
 class Mirror:
@@ -59,12 +76,15 @@ class Mirror:
         self.in_sync = False
         self.last_seq: int | None = None
         self.out_seq = 0
-        self.prompt: tuple[int, int, int] | None = None
+        self.prompt: Prompt | None = None
         self.events: Deque[Event] = deque(maxlen=history)
         self.frames = 0
         self.resyncs = 0
         self.bad_frames = 0
         self.board_errors = 0
+        self.hellos = 0
+        self.snapshots = 0
+        self.pongs = 0
         self.connected = False
         self.listeners: list[Callable[[Event], None]] = []
         self._outbox: list[bytes] = []
@@ -130,8 +150,10 @@ class Mirror:
             self._delta(body)
         elif ftype == codec.REJECT:
             self._reject(body)
-        elif ftype == codec.PROMPT and len(body) >= 3:
-            self.prompt = (body[0], body[1], body[2])
+        elif ftype == codec.PROMPT and len(body) >= 5:
+            self.prompt = Prompt(body[0], body[1] | body[2] << 8, body[3], body[4])
+        elif ftype == codec.PONG:
+            self.pongs += 1
         elif ftype == codec.ERROR:
             self.board_errors += 1
             kind = body[0] if body else 0
@@ -139,6 +161,8 @@ class Mirror:
 
     def _hello(self, body: bytes) -> None:
         self.connected = True
+        self.hellos += 1
+        self.prompt = None
         game_id = body[4] if len(body) > 5 else 0
         self.game_cls = GAME_CLASSES.get(game_id)
         try:
@@ -158,6 +182,7 @@ class Mirror:
             self._resync()
             return
         self.view = bytearray(body[2:])
+        self.snapshots += 1
         self.in_sync = True
         self._asked = 0.0
 
@@ -184,10 +209,14 @@ class Mirror:
             return
         reason = self.reason(body[0])
         action, at = self._record(body, 2)
-        where = "" if body[1] == FROM_HOST else " (reader %d)" % body[1]
+        reader = None if body[1] == FROM_HOST else body[1]
+        where = "" if reader is None else " (reader %d)" % reader
         uid = body[at:at + 7].hex() if len(body) >= at + 7 else None
-        what = describe_action(action) if action else ("tag %s" % uid if uid else "input")
-        self._note("rejected", "%s refused: %s%s" % (what, reason.replace("_", " "), where), action)
+        if uid and reason != "unknown_tag" and self.view_kind == PUBLIC:
+            uid = None  # a registered piece's UID would tell which piece it is (a Skull disc)
+        what = describe_action(action) if action else ("tag %s" % uid if uid else "a tag")
+        self._note("rejected", "%s refused: %s%s" % (what, reason.replace("_", " "), where), action,
+                   reason, reader)
 
     def reason(self, code: int) -> str:
         if code < FIRST_GAME_REASON:
@@ -205,9 +234,10 @@ class Mirror:
             self._outbox.append(self.frame(codec.RESYNC))
         self.in_sync = False
 
-    def _note(self, kind: str, text: str, action: dict[str, Any] | None = None) -> None:
+    def _note(self, kind: str, text: str, action: dict[str, Any] | None = None,
+              reason: str | None = None, reader: int | None = None) -> None:
         seat = action.get("p") if action else None
-        ev = Event(kind, text, seat, action)
+        ev = Event(kind, text, seat, action, reason=reason, reader=reader)
         self.events.append(ev)
         for fn in self.listeners:
             fn(ev)
@@ -301,10 +331,29 @@ class SerialLink:
             self.conn = None
 
 
+class _Port:
+    """pyserial's ``Serial`` whose ``read`` returns as soon as bytes are there (``Serial.read(n)``
+    waits for all n or the timeout: 50 ms of lag on every frame)."""
+
+    def __init__(self, port: Any) -> None:
+        self.port = port
+
+    def read(self, size: int) -> bytes:
+        data = self.port.read(1)
+        waiting = self.port.in_waiting if data else 0
+        return data + self.port.read(min(size - 1, waiting)) if waiting and size > 1 else data
+
+    def write(self, data: bytes) -> int | None:
+        return self.port.write(data)
+
+    def close(self) -> None:
+        self.port.close()
+
+
 def open_serial(port: str) -> Transport:
     import serial  # pyserial
 
     try:
-        return serial.Serial(port, 115200, timeout=0.05, write_timeout=2)
+        return _Port(serial.Serial(port, 115200, timeout=0.05, write_timeout=2))
     except serial.SerialException as e:
         raise OSError(str(e)) from e
