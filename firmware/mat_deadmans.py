@@ -344,7 +344,7 @@ class Gestures:
                     return d.NOT_IN_BANK
                 self.part_target = t
             t = self.part_target
-            if d.count(s, code, d.BANK + t) <= self._listed(code):
+            if self._in_draw_pile(tag) or d.count(s, code, d.BANK + t) <= self._listed(code):
                 return d.NOT_IN_BANK
             due = d.bonus_due(s, t)
         else:
