@@ -1,0 +1,518 @@
+"""Sheriff of Nottingham gestures: cards tapped on the discard pads, bags closed on their docks,
+tokens on the command pad -> actions. The gesture table is ``docs/mat-sheriff.md``.
+
+What the mat can know decides the table. Hands are hidden and the discard piles are public, so
+the discard pads (12, 14) are tap targets where cards become public: the setup's ten cards, the
+set-aside cards a merchant puts on a pile, the cards taken from a pile's top, the cards the
+Sheriff confiscates. Piles lie *beside* their pads: a pad under a pile would see dozens of tags
+and track five of them at random. A card tapped on a discard pad during a market turn is a
+set-aside card if it lay on the merchant's stand pad during the turn ("set aside face down"),
+otherwise a take, checked against the pile's top as the rules know it. Draw-pile draws need no
+gesture (their number follows from the rules). A bag is inventoried by its dock's reader when its
+clasp closes in the load phase. Declarations, pass and inspect are tokens.
+
+Privacy: a card on a stand pad, a dock, the draw pad or the command pad may be a hidden card, so
+such a card is never refused (a refusal frame carries its UID, which the host can name); those
+gestures answer NOTHING. Only discard pads, where cards are shown anyway, refuse cards.
+
+The module keeps partial actions (setup cards, one market turn, a declaration, the Sheriff's
+decision, the cards being confiscated) in preallocated buffers, stamped with the rules' round,
+phase and turn: when the rules move on, the partial state is dropped, so an accepted action
+clears it without the module being told. Bag UIDs are stored at clasp time and trusted only while
+their codes equal the bag the rules hold (after a reboot, confiscated cards are checked by code).
+"""
+from array import array
+
+from shared_rules import deck, tokens
+from shared_rules import sheriff as k
+from shared_rules.engine import OK, NO_SEAT, NOT_NOW, WRONG_PHASE, GAME_OVER, FIRST_GAME_REASON
+from firmware.mat import NOTHING, READY, NO_ZONE
+
+ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command")
+STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND = range(6)
+PROMPTS = ("over", "setup", "market", "load", "declare", "decide", "confiscate")
+P_OVER, P_SETUP, P_MARKET, P_LOAD, P_DECLARE, P_DECIDE, P_CONFISCATE = range(7)
+
+
+def _reason(name):
+    for i in range(len(k.REASONS)):
+        if k.REASONS[i] == name:
+            return FIRST_GAME_REASON + i
+    raise ValueError(name)
+
+
+BAD_SETUP = _reason("bad_setup")
+TOO_MANY_CARDS = _reason("too_many_cards")
+TAKE_TOO_MANY = _reason("take_too_many")
+BAD_PILE = _reason("bad_pile")
+EMPTY_PILE = _reason("empty_pile")
+BAD_ORDER = _reason("bad_order")
+
+V = k.VOCAB
+A_SETUP = V.kind("setup")
+A_MARKET = V.kind("market")
+A_LOAD = V.kind("load")
+A_DECLARE = V.kind("declare")
+A_PASS = V.kind("pass")
+A_INSPECT = V.kind("inspect")
+F_PILE1 = V.offset("setup", "pile1")      # lists: count byte, then the codes
+F_PILE2 = V.offset("setup", "pile2")
+F_DISCARD = V.offset("market", "discard")
+F_TAKE = V.offset("market", "take")
+F_MARKET_TO = V.offset("market", "to")    # optional fields: presence byte just before
+F_CARDS = V.offset("load", "cards")
+F_GOOD = V.offset("declare", "good")
+F_COUNT = V.offset("declare", "count")
+F_PASS_TARGET = V.offset("pass", "target")
+F_TARGET = V.offset("inspect", "target")
+F_TO = V.offset("inspect", "to")
+F_ORDER = V.offset("inspect", "order")
+LIST_CAP = 8   # card lists in a record (shared_rules.sheriff _LIST_CAP)
+
+# The rules' per-seat bytes read here (offsets from ``game._at(seat)``; the rules name them
+# with private const()s, which MicroPython does not export). dual_mat_sheriff.py checks them.
+SEAT_BAG_N = 4
+SEAT_BAG = 5
+SEAT_DECL = 10
+
+NO_TAG = 0xFFFF
+ASIDE = 8                    # set-aside candidates remembered per market turn
+PLACED = 2 * k.PILE_START    # cards on discard pads: setup 5 + 5, market or confiscation <= 5
+
+
+class Gestures:
+    ZONES = ZONES
+    PROMPTS = PROMPTS
+
+    def __init__(self, mat):
+        self.mat = mat
+        self.game = mat.game
+        self.presence = mat.presence
+        self.registry = mat.registry
+        seats = k.MAX_SEATS
+        self.dock_of = bytearray([NO_ZONE] * seats)   # seat -> its dock's reader
+        self.stand_of = bytearray([NO_ZONE] * seats)  # seat -> its stand pad
+        for sw in range(len(mat.dock_seat)):
+            if mat.dock_seat[sw] < seats:
+                self.dock_of[mat.dock_seat[sw]] = mat.dock_reader[sw]
+        for r in range(len(mat.zone_of)):
+            if mat.zone_of[r] == STAND and mat.seat_of[r] < seats:
+                self.stand_of[mat.seat_of[r]] = r
+        self.uid = bytearray(deck.UID_LEN)
+        self.stamp = bytearray(b"\xff\xff\xff")   # round, phase, turn the partial state is for
+        # Cards tapped on discard pads: setup, one market turn's set-aside cards, confiscations.
+        self.placed_tag = array("H", [NO_TAG] * PLACED)
+        self.placed_code = bytearray(PLACED)
+        self.placed_pile = bytearray(PLACED)
+        self.placed_n = 0
+        # One market turn: set-aside candidates (cards on the merchant's stand pad) and takes.
+        self.aside = array("H", [NO_TAG] * ASIDE)
+        self.aside_n = 0
+        self.take_tag = array("H", [NO_TAG] * k.MARKET_MAX)
+        self.take_pile = bytearray(k.MARKET_MAX)
+        self.take_n = 0
+        # A declaration tapped in either order, and the Sheriff's decision.
+        self.good = NO_SEAT
+        self.count = 0
+        self.target = NO_SEAT
+        self.verdict = 0          # tokens.PASS or tokens.INSPECT
+        self.need = 0             # cards still to confiscate > 0: waiting for them
+        # Bags as read at clasp time (tag ids and codes per seat).
+        self.bag_tag = array("H", [NO_TAG] * (seats * k.BAG_MAX))
+        self.bag_code = bytearray(seats * k.BAG_MAX)
+        self.bag_n = bytearray(seats)
+        self.winners = -1         # seat mask, computed once when the game is over
+
+    # -- the rules' state, read without allocating -------------------------------------
+    def _rules_bag_n(self, seat):
+        return self.game.s[self.game._at(seat) + SEAT_BAG_N]
+
+    def _rules_bag(self, seat, i):
+        return self.game.s[self.game._at(seat) + SEAT_BAG + i]
+
+    def _declared(self, seat):
+        return self.game.s[self.game._at(seat) + SEAT_DECL]
+
+    def _rules_bag_count(self, seat, code):
+        n = 0
+        for i in range(self._rules_bag_n(seat)):
+            if self._rules_bag(seat, i) == code:
+                n += 1
+        return n
+
+    def _in_phase(self, phase):
+        p = self.game.s[k.R_PHASE]
+        if p == phase:
+            return OK
+        return GAME_OVER if p == k.OVER else WRONG_PHASE
+
+    # -- partial state -----------------------------------------------------------------
+    def _sync(self):
+        """Drop partial actions once the rules moved on (round, phase or turn changed); a new
+        market turn starts with the cards already lying on the merchant's stand pad."""
+        s = self.game.s
+        st = self.stamp
+        if st[0] == s[k.R_ROUND] and st[1] == s[k.R_PHASE] and st[2] == s[k.R_TURN]:
+            return
+        st[0] = s[k.R_ROUND]
+        st[1] = s[k.R_PHASE]
+        st[2] = s[k.R_TURN]
+        self.placed_n = 0
+        self.aside_n = 0
+        self.take_n = 0
+        self._clear_decisions()
+        turn = s[k.R_TURN]
+        if s[k.R_PHASE] == k.MARKET and turn < k.MAX_SEATS and self.presence is not None:
+            r = self.stand_of[turn]
+            for slot in range(self.presence.slots):
+                if self._card_at(r, slot):
+                    self._note_aside(self.registry.index)
+
+    def _clear_decisions(self):
+        self.good = NO_SEAT
+        self.count = 0
+        self.target = NO_SEAT
+        self.verdict = 0
+        self.need = 0
+
+    def _card_at(self, reader, slot):
+        """Whether a card of this game lies in a presence slot of a reader (the registry then
+        describes it)."""
+        reg = self.registry
+        return (reader != NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
+                and reg.game == self.mat.game_id and reg.kind == deck.CARD)
+
+    def _note_aside(self, tag):
+        for i in range(self.aside_n):
+            if self.aside[i] == tag:
+                return
+        for i in range(self.take_n):
+            if self.take_tag[i] == tag:
+                return   # a card taken from a pile this turn cannot be set aside any more
+        if self.aside_n < ASIDE:
+            self.aside[self.aside_n] = tag
+            self.aside_n += 1
+
+    def _placed(self, tag):
+        for i in range(self.placed_n):
+            if self.placed_tag[i] == tag:
+                return True
+        return False
+
+    def _place(self, tag, code, pile):
+        n = self.placed_n
+        self.placed_tag[n] = tag
+        self.placed_code[n] = code
+        self.placed_pile[n] = pile
+        self.placed_n = n + 1
+
+    # -- gestures -----------------------------------------------------------------------
+    def arrive(self, zone, seat, tag):
+        kind = tag.kind
+        code = tag.code
+        index = tag.index
+        self._sync()
+        if kind != deck.CARD:
+            return NOT_NOW   # a token on a card pad
+        if zone == DISCARD1 or zone == DISCARD2:
+            return self._on_pile(1 if zone == DISCARD1 else 2, index, code)
+        s = self.game.s
+        if zone == STAND and s[k.R_PHASE] == k.MARKET and seat == s[k.R_TURN]:
+            self._note_aside(index)
+        return NOTHING   # possibly a hidden card: never signalled
+
+    def leave(self, zone, seat, tag):
+        return NOTHING   # taps and bags emptied: a card's arrival is what counts
+
+    def _on_pile(self, pile, tag, code):
+        phase = self.game.s[k.R_PHASE]
+        if phase == k.SETUP:
+            return self._setup_card(pile, tag, code)
+        if phase == k.MARKET:
+            return self._market_card(pile, tag, code)
+        if phase == k.INSPECT and self.need:
+            return self._confiscate(pile, tag, code)
+        return NOT_NOW
+
+    def _setup_card(self, pile, tag, code):
+        if self._placed(tag):
+            return NOTHING   # tapped twice
+        n = 0
+        for i in range(self.placed_n):
+            if self.placed_pile[i] == pile:
+                n += 1
+        if n >= k.PILE_START:
+            return BAD_SETUP
+        self._place(tag, code, pile)
+        if self.placed_n < 2 * k.PILE_START:
+            return NOTHING
+        rec = self.mat.start(A_SETUP, self.game.s[k.R_SHERIFF])
+        rec[F_PILE1] = k.PILE_START
+        rec[F_PILE2] = k.PILE_START
+        n1 = 0
+        n2 = 0
+        for i in range(self.placed_n):
+            if self.placed_pile[i] == 1:
+                n1 += 1
+                rec[F_PILE1 + n1] = self.placed_code[i]
+            else:
+                n2 += 1
+                rec[F_PILE2 + n2] = self.placed_code[i]
+        self.placed_n = 0   # refused: the ten cards are tapped again
+        return READY
+
+    def _market_card(self, pile, tag, code):
+        if self._placed(tag):
+            return NOTHING
+        for i in range(self.take_n):
+            if self.take_tag[i] == tag:
+                return NOTHING   # a taken card tapped again
+        for i in range(self.aside_n):
+            if self.aside[i] == tag:
+                if self.placed_n and self.placed_pile[0] != pile:
+                    return BAD_PILE   # the set-aside cards go onto one pile
+                if self.placed_n >= k.MARKET_MAX:
+                    return TOO_MANY_CARDS
+                self._place(tag, code, pile)
+                return NOTHING
+        # Not set aside: a card taken from the top of this pile.
+        n = self.take_n
+        if n >= self.aside_n or n >= k.MARKET_MAX:
+            return TAKE_TOO_MANY   # set cards aside first: draws never outnumber them
+        left = self.game.s[k.R_PILE1 if pile == 1 else k.R_PILE2]
+        for i in range(n):
+            if self.take_pile[i] == pile:
+                left -= 1
+        if left <= 0:
+            return EMPTY_PILE
+        if self.game._pile_card(pile, left - 1) != code:
+            return NOT_NOW   # not the card on top of that pile
+        self.take_tag[n] = tag
+        self.take_pile[n] = pile
+        self.take_n = n + 1
+        return NOTHING
+
+    def _market(self):
+        """``confirm``: the market turn as tapped so far (kept if the rules refuse it)."""
+        rec = self.mat.start(A_MARKET, self.game.s[k.R_TURN])
+        n = self.placed_n
+        rec[F_DISCARD] = n
+        for i in range(n):
+            rec[F_DISCARD + 1 + i] = self.placed_code[i]
+        rec[F_TAKE] = self.take_n
+        for i in range(self.take_n):
+            rec[F_TAKE + 1 + i] = self.take_pile[i]
+        if n:
+            rec[F_MARKET_TO - 1] = 1
+            rec[F_MARKET_TO] = self.placed_pile[0]
+        return READY
+
+    def switch(self, seat, closed):
+        """A clasp closing in the load phase is that merchant's ``load``; a bag re-docked
+        unchanged, an empty bag, any clasp opening mean nothing."""
+        self._sync()
+        g = self.game
+        phase = g.s[k.R_PHASE]
+        if not closed or self.presence is None or (phase != k.LOAD and phase != k.MARKET):
+            return NOTHING
+        rec = self.mat.start(A_LOAD, seat)
+        reader = self.dock_of[seat]
+        done = g.flags(seat) & (k.LOADED | k.SKIPPED) or not g._is_merchant(seat)
+        at = seat * k.BAG_MAX
+        n = 0
+        same = True   # the dock holds what the rules hold in the bag
+        for slot in range(self.presence.slots):
+            if self._card_at(reader, slot):
+                code = self.registry.code
+                if n < LIST_CAP:
+                    rec[F_CARDS + 1 + n] = code
+                if n < k.BAG_MAX and not done:
+                    self.bag_tag[at + n] = self.registry.index
+                    self.bag_code[at + n] = code
+                n += 1
+        rec[F_CARDS] = n if n < LIST_CAP else LIST_CAP
+        if not done:
+            self.bag_n[seat] = n if n <= k.BAG_MAX else 0
+        if not n:
+            return READY if phase == k.LOAD and not done else NOTHING
+        if phase == k.LOAD and done and n == self._rules_bag_n(seat):
+            for code in range(k.KINDS):
+                if self._rules_bag_count(seat, code) != self._list_count(rec, F_CARDS, code):
+                    same = False
+            if same:
+                return NOTHING
+        return READY   # the rules decide: wrong_phase, already_loaded, bag_size, not_in_hand ...
+
+    @staticmethod
+    def _list_count(rec, at, code):
+        n = 0
+        for i in range(rec[at]):
+            if rec[at + 1 + i] == code:
+                n += 1
+        return n
+
+    def number_max(self):
+        return k.BAG_MAX if self.game.s[k.R_PHASE] == k.DECLARE else 0
+
+    def number(self, n):
+        self._sync()
+        self.count = n
+        return self._declare()
+
+    def _declare(self):
+        if self.good == NO_SEAT or not self.count:
+            return NOTHING   # the other half of the declaration is still to come
+        rec = self.mat.start(A_DECLARE, self.game.s[k.R_TURN])
+        rec[F_GOOD] = self.good
+        rec[F_COUNT] = self.count
+        self.good = NO_SEAT
+        self.count = 0
+        return READY
+
+    def token(self, t):
+        self._sync()
+        s = self.game.s
+        good = tokens.declared(t)
+        if good >= 0:
+            err = self._in_phase(k.DECLARE)
+            if err:
+                return err
+            self.good = good
+            return self._declare()
+        if t == tokens.CONFIRM:
+            return self._market() if s[k.R_PHASE] == k.MARKET else NOT_NOW
+        target = tokens.seat(t)
+        if target < 0 and t != tokens.PASS and t != tokens.INSPECT:
+            return NOT_NOW
+        err = self._in_phase(k.INSPECT)
+        if err:
+            return err
+        if self.need and self.placed_n:
+            return NOT_NOW   # cards are being confiscated: the decision stands
+        self.need = 0
+        if target >= 0:
+            self.target = target
+        else:
+            self.verdict = t
+        return self._decide()
+
+    def _decide(self):
+        """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
+        honest bag or a target the rules refuse, else once the confiscated cards are tapped."""
+        if self.target == NO_SEAT or not self.verdict:
+            return NOTHING
+        g = self.game
+        t = self.target
+        if self.verdict == tokens.PASS:
+            rec = self.mat.start(A_PASS, g.s[k.R_SHERIFF])
+            rec[F_PASS_TARGET] = t
+            self._clear_decisions()
+            return READY
+        rec = self.mat.start(A_INSPECT, g.s[k.R_SHERIFF])
+        rec[F_TARGET] = t
+        if g.check(rec) != OK:
+            self._clear_decisions()
+            return READY   # the rules say why (bad_target, already_resolved, ...)
+        need = self._rules_bag_n(t) - self._rules_bag_count(t, self._declared(t))
+        if not need:
+            self._clear_decisions()
+            return READY
+        self.need = need
+        self.placed_n = 0
+        return NOTHING
+
+    def _bag_known(self, seat):
+        """Whether the UIDs read at clasp time are the bag the rules hold."""
+        n = self.bag_n[seat]
+        if n != self._rules_bag_n(seat):
+            return False
+        for i in range(n):
+            if self.bag_code[seat * k.BAG_MAX + i] != self._rules_bag(seat, i):
+                return False
+        return True
+
+    def _confiscate(self, pile, tag, code):
+        if self._placed(tag):
+            return NOTHING
+        if self.placed_n and self.placed_pile[0] != pile:
+            return BAD_PILE   # confiscated cards go onto one pile
+        t = self.target
+        if code == self._declared(t):
+            return BAD_ORDER  # a truthfully declared card goes to the stand
+        if self._bag_known(t):
+            found = False
+            for i in range(self.bag_n[t]):
+                if self.bag_tag[t * k.BAG_MAX + i] == tag:
+                    found = True
+            if not found:
+                return BAD_ORDER   # not a card of that bag
+        else:
+            placed = 0
+            for i in range(self.placed_n):
+                if self.placed_code[i] == code:
+                    placed += 1
+            if placed >= self._rules_bag_count(t, code):
+                return BAD_ORDER
+        self._place(tag, code, pile)
+        if self.placed_n < self.need:
+            return NOTHING
+        rec = self.mat.start(A_INSPECT, self.game.s[k.R_SHERIFF])
+        rec[F_TARGET] = t
+        rec[F_TO - 1] = 1
+        rec[F_TO] = pile
+        rec[F_ORDER - 1] = 1
+        rec[F_ORDER] = self.placed_n
+        for i in range(self.placed_n):
+            rec[F_ORDER + 1 + i] = self.placed_code[i]
+        self._clear_decisions()
+        self.placed_n = 0
+        return READY
+
+    # -- what the mat waits for ----------------------------------------------------------
+    def prompt(self):
+        self._sync()
+        g = self.game
+        s = g.s
+        mat = self.mat
+        phase = s[k.R_PHASE]
+        if phase == k.OVER:
+            if self.winners < 0:
+                from shared_rules import sheriff_score   # once, at the end: allocates
+                mask = 0
+                for seat in sheriff_score.winners(g):
+                    mask |= 1 << seat
+                self.winners = mask
+            mat.wait_seats = self.winners
+            mat.wait_zone = NO_ZONE
+            return P_OVER
+        self.winners = -1
+        if phase == k.SETUP:
+            n1 = 0
+            for i in range(self.placed_n):
+                if self.placed_pile[i] == 1:
+                    n1 += 1
+            mat.wait_seats = (1 << g.seats()) - 1
+            mat.wait_zone = DISCARD1 if n1 < k.PILE_START else DISCARD2
+            return P_SETUP
+        if phase == k.MARKET:
+            mat.wait_seats = 1 << s[k.R_TURN]
+            mat.wait_zone = STAND
+            return P_MARKET
+        if phase == k.LOAD:
+            mask = 0
+            for seat in range(g.seats()):
+                if g._is_merchant(seat) and not g.flags(seat) & (k.LOADED | k.SKIPPED):
+                    mask |= 1 << seat
+            mat.wait_seats = mask
+            mat.wait_zone = DOCK
+            return P_LOAD
+        if phase == k.DECLARE:
+            mat.wait_seats = 1 << s[k.R_TURN]
+            mat.wait_zone = COMMAND
+            return P_DECLARE
+        mat.wait_seats = 1 << s[k.R_SHERIFF]
+        if self.need:
+            mat.wait_zone = DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else DISCARD1
+            return P_CONFISCATE
+        mat.wait_zone = COMMAND
+        return P_DECIDE

@@ -1,0 +1,767 @@
+"""Sheriff of Nottingham through the mat, on both interpreters: seeded games performed as the
+gestures of docs/mat-sheriff.md on a simulated mat (cards on pads and in bags, clasps, tokens,
+every pad scanned in poll rounds into Presence, then Mat, then the rules) end in the playout's
+state; refused gestures change nothing; hidden cards are never signalled; the whole
+sensor-to-rules path allocates nothing."""
+import json
+import sys
+
+from shared_rules import deck, games, tokens
+from shared_rules import sheriff as k
+from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS
+from shared_rules.playout import Playout
+from firmware.mat import Mat, pick_layout, READY, NOTHING
+from firmware import mat_sheriff as ms
+from firmware.presence import Presence, NONE
+from firmware.registry import Registry
+
+try:
+    import micropython
+except ImportError:
+    micropython = None
+
+with open("hardware/mat_layout.json") as _f:
+    LAYOUT_DOC = json.load(_f)
+TMP = "/tmp/tapmat_dual_mat_sheriff_%s.bin" % sys.implementation.name
+READERS = 16
+SLOTS = 6   # one more than a bag holds, so a sixth card in a bag is seen (docs/mat-sheriff.md)
+
+
+def card_uid(code, copy):
+    return bytes((4, 0x5E, code, copy, 0x33, 0x80 | code, 0x1D))
+
+
+def token_uid(t):
+    return bytes((4, 0x70, t, 0, 0, 0x99, 1))
+
+
+UNKNOWN_UID = bytes((4, 1, 2, 3, 4, 5, 6))
+FOREIGN_UID = bytes((4, 0xDD, 0, 0, 0, 0, 2))
+_registry = []
+
+
+def registry():
+    """One registry for every test: every Sheriff card (all copies), every token, a Skull disc."""
+    if not _registry:
+        recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
+        for g in range(len(CODES)):
+            for c in range(SHERIFF_GOODS[g][2]):
+                recs.append({"uid": deck.uid_hex(card_uid(g, c)), "game": "sheriff", "kind": "card", "code": CODES[g]})
+        for t in range(len(tokens.CODES)):
+            recs.append({"uid": deck.uid_hex(token_uid(t)), "kind": "token", "code": tokens.CODES[t]})
+        deck.write(TMP, recs)
+        _registry.append(Registry(TMP))
+    return _registry[0]
+
+
+class Table:
+    """The physical mat: which tags lie on which pad, scanned in rounds as the poll loop does;
+    every event through Presence and Mat, every action submitted to the rules, and the prompt
+    asked after each accepted action (as the firmware's loop does)."""
+
+    def __init__(self, header, game=None):
+        self.game = game or games.from_header(header)
+        self.layout = pick_layout(LAYOUT_DOC, "sheriff", self.game.seats())
+        self.presence = Presence(slots=SLOTS)
+        self.mat = Mat(self.game, self.layout, registry(), self.presence)
+        z = self.layout["zones"]
+        self.stand = z["stand"]
+        self.dock = [d[0] for d in z["dock"]]
+        self.clasp = [d[1] for d in z["dock"]]
+        self.pile_pad = [z["discard1"], z["discard2"]]
+        self.draw = z["draw"]
+        self.command = z["command"]
+        self.on = [[] for _ in range(READERS)]
+        self.buf = bytearray(SLOTS * 7 + 7)
+        self.log = []
+        self.public = []   # accepted actions as the public mirror sees them
+        self.prompts = []
+
+    def put(self, reader, uid):
+        self.on[reader].append(uid)
+        self.settle()
+
+    def take(self, reader, uid):
+        self.on[reader].remove(uid)
+        self.settle()
+
+    def tap(self, reader, uid):
+        self.put(reader, uid)
+        self.take(reader, uid)
+
+    def token(self, t):
+        self.tap(self.command, token_uid(t))
+
+    def switch(self, seat, closed):
+        self.outcome(self.mat.on_switch(self.clasp[seat], closed))
+
+    def settle(self):
+        """Enough poll rounds for every change to be reported (a leave takes 3 misses)."""
+        for _ in range(self.presence.misses + 1):
+            for r in range(READERS):
+                tags = self.on[r]
+                n = min(len(tags), SLOTS + 1)
+                for i in range(n):
+                    self.buf[7 * i:7 * i + 7] = tags[i]
+                self.presence.feed(r, n, self.buf)
+                while True:
+                    kind = self.presence.pop()
+                    if kind == NONE:
+                        break
+                    self.outcome(self.mat.on_presence(kind, self.presence.reader, self.presence.uid))
+
+    def outcome(self, code):
+        if code == READY:
+            self.submit(self.mat.rec)
+        elif code != NOTHING:
+            self.log.append(["rejected", self.game.reason(code), self.mat.reader])
+
+    def submit(self, rec):
+        err = self.game.accept(rec)
+        if err:
+            self.log.append(["refused", self.game.reason(err)])
+            return
+        self.log.append(self.game.VOCAB.decode(rec))
+        self.public.append(self.game.VOCAB.decode(rec, True))
+        what = self.mat.prompt()
+        self.prompts.append([ms.PROMPTS[what], self.mat.wait_seats, self.mat.wait_reader])
+
+    def host(self, action):
+        """An ACTION frame from the host (an input the mat has no sensor for)."""
+        rec = bytearray(len(self.mat.rec))
+        assert self.game.VOCAB.encode(action, rec) == 0
+        self.submit(rec)
+
+    def news(self):
+        out = self.log
+        self.log = []
+        return out
+
+
+class Players:
+    """The physical truth of the cards (which UID lies where) and the gestures of
+    docs/mat-sheriff.md for each action. Hands are not tracked card by card: a card of a kind
+    "from the hand" is any copy not on a pile, in a bag or on a stand."""
+
+    def __init__(self, table):
+        self.t = table
+        n = table.game.seats()
+        self.free = [[card_uid(g, c) for c in range(SHERIFF_GOODS[g][2] - 1, -1, -1)] for g in range(len(CODES))]
+        self.piles = [[], []]
+        self.bags = [[] for _ in range(n)]
+        self.declared = [0] * n
+
+    def hand_card(self, name):
+        return self.free[CODES.index(name)].pop()
+
+    def perform(self, a):
+        t = self.t
+        name = a["a"]
+        p = a["p"]
+        if name == "setup":
+            for w in range(2):
+                for c in a["piles"][w]:
+                    self.to_pile(w + 1, self.hand_card(c))
+        elif name == "market":
+            self.market(p, a)
+        elif name == "load":
+            uids = [self.hand_card(c) for c in a["cards"]]
+            for u in uids:
+                t.put(t.dock[p], u)
+            self.bags[p] = uids
+            t.switch(p, True)
+        elif name == "declare":
+            self.declared[p] = CODES.index(a["good"])
+            words = [tokens.DECLARE0 + self.declared[p], tokens.DIGIT0 + a["count"]]
+            if a["count"] % 2:
+                words.reverse()   # "three apples" or "apples, three": both orders
+            for w in words:
+                t.token(w)
+        elif name == "pass":
+            if "bribe" in a:
+                t.host(a)
+            else:
+                self.decide(a["target"], tokens.PASS)
+            self.empty_bag(a["target"], [])
+        elif name == "inspect":
+            target = a["target"]
+            to, order = confiscation(a, self.bag_codes(target), self.declared[target])
+            if "pay_with" in a:
+                t.host(a)
+            else:
+                self.decide(target, tokens.INSPECT)
+            self.empty_bag(target, order, to, "pay_with" not in a)
+        else:
+            raise AssertionError(name)
+
+    def to_pile(self, w, u):
+        """Tap a card on discard pad w and put it on pile w (beside the pad)."""
+        self.t.tap(self.t.pile_pad[w - 1], u)
+        self.piles[w - 1].append(u)
+
+    def market(self, p, a):
+        t = self.t
+        aside = [self.hand_card(c) for c in a["discard"]]
+        for u in aside:                       # set aside, face down, on the stand pad
+            t.put(t.stand[p], u)
+        for w in a["take"]:                   # the top card of pile w, shown on its pad
+            u = self.piles[w - 1].pop()
+            t.tap(t.pile_pad[w - 1], u)
+            self.free[u[2]].append(u)
+        for u in aside:                       # onto pile `to`, in order
+            t.take(t.stand[p], u)
+            self.to_pile(a["to"], u)
+        t.token(tokens.CONFIRM)
+
+    def decide(self, target, verdict):
+        words = [tokens.SEAT0 + target, verdict]
+        if target % 2:
+            words.reverse()
+        for w in words:
+            self.t.token(w)
+
+    def bag_codes(self, seat):
+        return [u[2] for u in self.bags[seat]]
+
+    def empty_bag(self, seat, order, to=1, tap=False):
+        """Open the bag on its dock, take every card out; confiscated cards go onto pile `to`
+        in `order` (tapped on its pad unless the host sent the action), the rest to the stand."""
+        t = self.t
+        t.switch(seat, False)
+        bag = self.bags[seat]
+        for u in list(bag):
+            t.take(t.dock[seat], u)
+        for c in order:
+            u = [v for v in bag if v[2] == c][0]
+            bag.remove(u)
+            if tap:
+                self.to_pile(to, u)
+            else:
+                self.piles[to - 1].append(u)
+        self.bags[seat] = []
+
+    def follow(self, table_piles):
+        """A refill took all but the top five cards of a pile back into the draw pile."""
+        for w in range(2):
+            pile = self.piles[w]
+            cut = len(pile) - len(table_piles[w])
+            for u in pile[:cut]:
+                self.free[u[2]].append(u)
+            del pile[:cut]
+            assert [u[2] for u in pile] == table_piles[w]
+
+
+def confiscation(a, bag, declared):
+    """An inspection's pile and order: the explicit ones, or the rules' default (pile 1, bag order)."""
+    order = [CODES.index(c) for c in a["order"]] if "order" in a else [c for c in bag if c != declared]
+    return a.get("to", 1), order
+
+
+def expected(a, players):
+    """The action the mat reports: the playout's, except that an inspection names its pile and
+    order exactly when cards were confiscated (they are tapped)."""
+    if a["a"] != "inspect" or "pay_with" in a:
+        return a
+    target = a["target"]
+    to, order = confiscation(a, players.bag_codes(target), players.declared[target])
+    out = {"a": "inspect", "p": a["p"], "target": target}
+    if order:
+        out["to"] = to
+        out["order"] = [CODES[c] for c in order]
+    return out
+
+
+def play_through_the_mat(header, seed, used):
+    playout = Playout(header, seed)
+    table = Table(header)
+    players = Players(table)
+    n = 0
+    while True:
+        a = playout.step()
+        if a is None:
+            break
+        want = expected(a, players)
+        players.perform(a)
+        got = table.news()
+        assert got == [want], (a, got)
+        players.follow(playout.table.piles)
+        kind = a["a"]
+        if kind == "pass" and "bribe" in a or kind == "inspect" and "pay_with" in a:
+            kind += " (host)"
+        elif kind == "inspect" and "order" in want:
+            kind += " confiscating"
+        used[kind] = used.get(kind, 0) + 1
+        n += 1
+    if table.game.s[k.R_REFILLS]:
+        used["refill"] = 1
+    assert table.game.digest() == playout.game.digest()
+    assert table.game.over()
+    return [table.game.seats(), n, table.game.digest()]
+
+
+GAMES = (({"players": 3}, 303), ({"players": 4}, 301), ({"players": 5}, 302),
+         ({"players": 3, "royal": False}, 304), ({"players": 4, "first_sheriff": 2}, 305),
+         ({"players": 5, "first_sheriff": 4, "royal": False}, 302))
+
+
+def test_seeded_games_played_through_the_mat_end_in_the_playout_state():
+    used = {}
+    out = []
+    for options, seed in GAMES:
+        header = {"game": "sheriff"}
+        header.update(options)
+        out.append(play_through_the_mat(header, seed, used))
+    # Between them the games use every gesture, an honest bag inspected, both host inputs and
+    # a refill of the draw pile from the discard piles.
+    assert sorted(used) == ["declare", "inspect", "inspect (host)", "inspect confiscating", "load", "market",
+                            "pass", "pass (host)", "refill", "setup"], used
+    return [out, sorted(used.items())]
+
+
+# -- hand-made positions ---------------------------------------------------------------------
+SETUP = {"a": "setup", "p": 0, "piles": [["apple", "cheese", "chicken", "pepper", "mead"],
+                                         ["apple", "apple", "silk", "cheese", "chicken"]]}
+
+
+def after_setup(n=4, header=None):
+    h = header or {"game": "sheriff", "players": n}
+    t = Table(h)
+    ps = Players(t)
+    ps.perform(SETUP)
+    assert t.news() == [SETUP]
+    return t, ps
+
+
+def skip_markets(t, ps):
+    g = t.game
+    while g.phase() == k.MARKET:
+        ps.perform({"a": "market", "p": g.s[k.R_TURN], "discard": [], "take": []})
+    t.news()
+
+
+def loaded(bags):
+    """4 seats, Sheriff 0, every market skipped; ``bags``: the cards of seats 1..3."""
+    t, ps = after_setup(4)
+    skip_markets(t, ps)
+    for m in range(1, 4):
+        ps.perform({"a": "load", "p": m, "cards": bags[m - 1]})
+    assert len(t.news()) == 3 and t.game.phase() == k.DECLARE
+    return t, ps
+
+
+def declared(bags, goods):
+    t, ps = loaded(bags)
+    for m in range(1, 4):
+        ps.perform({"a": "declare", "p": m, "good": goods[m - 1], "count": len(bags[m - 1])})
+    assert len(t.news()) == 3 and t.game.phase() == k.INSPECT
+    return t, ps
+
+
+def test_the_seat_bytes_the_module_reads_are_the_rules_bag_and_declaration():
+    t, ps = declared([["apple", "mead"], ["cheese"], ["silk", "chicken", "pepper"]], ["apple", "cheese", "chicken"])
+    g = t.game
+    out = []
+    for m in range(1, 4):
+        at = g._at(m)
+        bag = [g.s[at + ms.SEAT_BAG + i] for i in range(g.s[at + ms.SEAT_BAG_N])]
+        view = bytearray(g.PUBLIC_SIZE)
+        g.public(view)
+        assert bag == g.bag(m) and g.s[at + ms.SEAT_DECL] == view[k.PUB_REGS + k.PUB_SEAT * m + 4]
+        out.append(bag)
+    return out
+
+
+def test_setup_taps_retaps_and_a_sixth_card():
+    t = Table({"game": "sheriff", "players": 3})
+    ps = Players(t)
+    u = [ps.hand_card(c) for c in ("apple", "cheese", "chicken", "pepper", "mead", "apple")]
+    for x in u[:5]:
+        t.tap(t.pile_pad[0], x)
+    t.tap(t.pile_pad[0], u[0])        # the same card again: nothing
+    t.tap(t.pile_pad[0], u[5])        # a sixth card for pile 1
+    got = t.news()
+    assert got == [["rejected", "bad_setup", t.pile_pad[0]]], got
+    # Pile 2 holds a bread, which a 3-player deck does not have: refused; tapped again, right.
+    second = [ps.hand_card(c) for c in ("silk", "apple", "bread", "cheese", "chicken")]
+    for x in second:
+        t.tap(t.pile_pad[1], x)
+    got += t.news()
+    assert got[1:] == [["refused", "not_in_deck"]] and t.game.phase() == k.SETUP, got
+    second[2] = ps.hand_card("apple")
+    for x in u[:5] + second:
+        t.tap(t.pile_pad[0] if x in u else t.pile_pad[1], x)
+    got += t.news()
+    assert got[2:] == [{"a": "setup", "p": 0, "piles": [["apple", "cheese", "chicken", "pepper", "mead"],
+                                                       ["silk", "apple", "apple", "cheese", "chicken"]]}], got
+    return got
+
+
+def test_market_gestures_and_their_refusals():
+    t, ps = after_setup(4)
+    before = t.game.digest()
+    hand = [ps.hand_card(c) for c in ("pepper", "apple", "bread", "cheese", "silk", "apple")]
+    t.tap(t.pile_pad[0], ps.piles[0][-1])   # a take before anything is set aside
+    t.put(t.stand[1], hand[0])               # seat 1 (on turn) sets aside a pepper ...
+    t.put(t.stand[2], hand[1])               # ... seat 2's stand pad means nothing now
+    t.tap(t.pile_pad[0], ps.piles[0][-2])   # not the top card of pile 1
+    t.tap(t.pile_pad[1], ps.piles[1][-1])   # the top of pile 2 (chicken): a take
+    t.tap(t.pile_pad[1], ps.piles[1][-1])   # shown twice: nothing
+    t.tap(t.pile_pad[0], ps.piles[0][-1])   # a second take, one card set aside: too many
+    got = t.news()
+    assert got == [["rejected", "take_too_many", t.pile_pad[0]], ["rejected", "not_now", t.pile_pad[0]],
+                   ["rejected", "take_too_many", t.pile_pad[0]]], got
+    for x in hand[2:]:
+        t.put(t.stand[1], x)
+    t.take(t.stand[1], hand[0])
+    t.tap(t.pile_pad[1], hand[0])           # the pepper goes onto pile 2 ...
+    t.take(t.stand[1], hand[2])
+    t.tap(t.pile_pad[0], hand[2])           # ... so the bread cannot go onto pile 1
+    for x in hand[2:]:
+        if x != hand[2]:
+            t.take(t.stand[1], x)
+        t.tap(t.pile_pad[1], x)
+    t.take(t.stand[2], hand[1])
+    t.tap(t.pile_pad[1], hand[1])           # seat 2's apple was never set aside: a take, not the top
+    got += t.news()
+    assert got[3:] == [["rejected", "bad_pile", t.pile_pad[0]], ["rejected", "not_now", t.pile_pad[1]]], got
+    assert t.game.digest() == before
+    # Five set aside, one taken: confirm.
+    t.token(tokens.CONFIRM)
+    got += t.news()
+    assert got[5:] == [{"a": "market", "p": 1, "discard": ["pepper", "bread", "cheese", "silk", "apple"],
+                        "take": [2], "to": 2}], got
+    return got
+
+
+def test_a_sixth_set_aside_card_and_an_empty_pile():
+    t, ps = after_setup(3)
+    hand = [ps.hand_card(c) for c in ("apple", "cheese", "cheese", "chicken", "apple", "mead")]
+    for x in hand:
+        t.put(t.stand[1], x)
+    for i in range(5):                       # all five cards of pile 1
+        t.tap(t.pile_pad[0], ps.piles[0].pop())
+    for x in hand:
+        t.take(t.stand[1], x)
+        t.tap(t.pile_pad[1], x)
+    t.token(tokens.CONFIRM)
+    got = t.news()
+    assert got == [["rejected", "too_many_cards", t.pile_pad[1]],
+                   {"a": "market", "p": 1, "discard": ["apple", "cheese", "cheese", "chicken", "apple"],
+                    "take": [1, 1, 1, 1, 1], "to": 2}], got
+    # Seat 2: pile 1 is empty now; the pepper set aside is never placed: a skip.
+    t.put(t.stand[2], ps.hand_card("pepper"))
+    t.tap(t.pile_pad[0], ps.hand_card("apple"))
+    t.token(tokens.CONFIRM)
+    got += t.news()
+    assert got[2:] == [["rejected", "empty_pile", t.pile_pad[0]], {"a": "market", "p": 2, "discard": [], "take": []}]
+    return got
+
+
+def test_a_refused_market_keeps_what_was_tapped():
+    t, ps = after_setup(4)
+    a = ps.hand_card("apple")
+    t.put(t.stand[1], a)
+    t.tap(t.pile_pad[0], ps.piles[0][-1])  # a take ...
+    t.token(tokens.CONFIRM)                # ... without a set-aside card placed: refused
+    t.take(t.stand[1], a)
+    t.tap(t.pile_pad[0], a)                # place it, confirm again
+    t.token(tokens.CONFIRM)
+    got = t.news()
+    assert got == [["refused", "take_too_many"], {"a": "market", "p": 1, "discard": ["apple"], "take": [1], "to": 1}]
+    return got
+
+
+def test_set_aside_cards_put_down_before_the_turn_count():
+    t, ps = after_setup(4)
+    early = ps.hand_card("silk")
+    t.put(t.stand[2], early)               # seat 2 sets aside during seat 1's turn
+    t.token(tokens.CONFIRM)                # seat 1 skips
+    t.take(t.stand[2], early)
+    t.tap(t.pile_pad[0], early)
+    t.token(tokens.CONFIRM)
+    got = t.news()
+    assert got == [{"a": "market", "p": 1, "discard": [], "take": []},
+                   {"a": "market", "p": 2, "discard": ["silk"], "take": [], "to": 1}], got
+    return got
+
+
+def test_clasps_load_bags_and_refuse_impossible_ones():
+    t, ps = after_setup(4)
+    six = [ps.hand_card(c) for c in ("apple", "apple", "cheese", "cheese", "chicken", "mead")]
+    for x in six:
+        t.put(t.dock[1], x)
+    t.switch(1, True)                      # during the market: wrong phase
+    t.switch(2, True)                      # an empty bag closing: nothing
+    got = t.news()
+    assert got == [["refused", "wrong_phase"]], got
+    skip_markets(t, ps)
+    before = t.game.digest()
+    t.switch(1, False)
+    t.switch(1, True)                      # six cards in the bag
+    t.switch(2, True)                      # an empty bag in the load phase
+    t.take(t.dock[1], six[5])
+    ps.bags[1] = six[:5]
+    t.put(t.dock[0], ps.hand_card("pepper"))
+    t.switch(0, True)                      # the Sheriff's bag
+    got += t.news()
+    assert got[1:] == [["refused", "bag_size"], ["refused", "bag_size"], ["refused", "not_a_merchant"]], got
+    assert t.game.phase() == k.LOAD and t.game.digest() == before
+    t.switch(1, False)
+    t.switch(1, True)
+    t.switch(1, False)                     # lifted out of the dock and put back unchanged
+    t.switch(1, True)
+    t.take(t.dock[1], six[4])
+    t.switch(1, False)
+    t.switch(1, True)                      # a loaded bag changed
+    got += t.news()
+    assert got[4:] == [{"a": "load", "p": 1, "cards": ["apple", "apple", "cheese", "cheese", "chicken"]},
+                       ["refused", "already_loaded"]], got
+    return got
+
+
+def test_hidden_cards_are_never_signalled():
+    t, ps = after_setup(4)
+    skip_markets(t, ps)
+    cards = [ps.hand_card(c) for c in ("silk", "mead", "crossbow", "pepper")]
+    t.put(t.dock[1], cards[0])             # loading, not closed yet
+    t.put(t.stand[1], cards[1])            # outside the market
+    t.put(t.draw, cards[2])
+    t.put(t.command, cards[3])
+    t.put(t.stand[0], token_uid(tokens.PASS))  # a token on a card pad is public: refused
+    got = t.news()
+    assert got == [["rejected", "not_now", t.stand[0]]], got
+    return got
+
+
+def test_declarations_in_either_order_and_out_of_phase_tokens():
+    t, ps = loaded([["apple", "apple"], ["cheese"], ["mead", "chicken", "chicken"]])
+    before = t.game.digest()
+    t.token(tokens.PASS)                   # no inspection before every bag is declared
+    t.token(tokens.SEAT0 + 2)
+    t.token(tokens.CONFIRM)
+    t.token(tokens.COLLECT)
+    t.token(tokens.DECLARE0 + 0)           # seat 1 is on turn: apple ...
+    t.token(tokens.DIGIT0 + 3)             # ... three: the bag holds two
+    t.token(tokens.DIGIT0)                 # a leading zero
+    got = t.news()
+    assert got == [["rejected", "wrong_phase", t.command], ["rejected", "wrong_phase", t.command],
+                   ["rejected", "not_now", t.command], ["rejected", "not_now", t.command],
+                   ["refused", "count_mismatch"], ["rejected", "not_now", t.command]], got
+    assert t.game.digest() == before
+    t.token(tokens.DIGIT0 + 2)
+    t.token(tokens.DECLARE0 + 0)           # two, apples
+    t.token(tokens.DECLARE0 + 2)           # seat 2: bread ...
+    t.token(tokens.DECLARE0 + 1)           # ... no, cheese
+    t.token(tokens.DIGIT0 + 1)
+    got += t.news()
+    assert got[6:] == [{"a": "declare", "p": 1, "good": "apple", "count": 2},
+                       {"a": "declare", "p": 2, "good": "cheese", "count": 1}], got
+    t.token(tokens.DIGIT0 + 1)             # seat 3 changes the count before the good
+    t.token(tokens.DIGIT0 + 3)
+    t.token(tokens.DECLARE0 + 3)
+    got += t.news()
+    assert got[8:] == [{"a": "declare", "p": 3, "good": "chicken", "count": 3}], got
+    t.token(tokens.DECLARE0 + 0)           # declaring is over
+    t.token(tokens.DIGIT0 + 1)
+    got += t.news()
+    assert got[9:] == [["rejected", "wrong_phase", t.command], ["rejected", "not_now", t.command]], got
+    return got
+
+
+def test_pass_inspect_and_confiscation():
+    bags = [["apple", "mead", "silk"], ["cheese", "cheese"], ["pepper", "chicken"]]
+    t, ps = declared(bags, ["apple", "cheese", "chicken"])
+    before = t.game.digest()
+    stranger = ps.hand_card("mead")        # a mead from a hand, not from seat 1's bag
+    t.token(tokens.SEAT0 + 0)              # the Sheriff names himself ...
+    t.token(tokens.INSPECT)
+    t.token(tokens.SEAT0 + 7)              # ... a seat not in the game
+    t.token(tokens.PASS)
+    t.token(tokens.INSPECT)                # seat 1: its bag lies (mead, silk)
+    t.token(tokens.SEAT0 + 1)
+    got = t.news()
+    assert got == [["refused", "bad_target"], ["refused", "bad_target"]], got
+    assert t.mat.prompt() == ms.P_CONFISCATE and t.game.digest() == before
+    t.switch(1, False)
+    apple, mead, silk = ps.bags[1]
+    for u in ps.bags[1]:
+        t.take(t.dock[1], u)
+    t.tap(t.pile_pad[1], apple)            # the declared apple goes to the stand
+    t.tap(t.pile_pad[1], stranger)         # not in that bag
+    t.tap(t.pile_pad[1], silk)
+    t.token(tokens.SEAT0 + 2)              # the decision stands once cards are confiscated
+    t.tap(t.pile_pad[0], mead)             # the same pile for all
+    t.tap(t.pile_pad[1], silk)             # tapped twice: nothing
+    t.tap(t.pile_pad[1], mead)
+    got += t.news()
+    assert got[2:] == [["rejected", "bad_order", t.pile_pad[1]], ["rejected", "bad_order", t.pile_pad[1]],
+                       ["rejected", "not_now", t.command], ["rejected", "bad_pile", t.pile_pad[0]],
+                       {"a": "inspect", "p": 0, "target": 1, "to": 2, "order": ["silk", "mead"]}], got
+    t.token(tokens.SEAT0 + 2)              # honest: inspected at once
+    t.token(tokens.INSPECT)
+    t.token(tokens.PASS)                   # seat 3 passes
+    t.token(tokens.SEAT0 + 3)
+    got += t.news()
+    assert got[7:] == [{"a": "inspect", "p": 0, "target": 2}, {"a": "pass", "p": 0, "target": 3}], got
+    assert t.game.s[k.R_ROUND] == 1 and t.game.phase() == k.MARKET
+    return [got, t.game.summary()["gold"]]
+
+
+def test_after_a_reboot_confiscated_cards_are_checked_by_kind():
+    bags = [["mead", "mead", "apple"], ["cheese"], ["chicken"]]
+    t, ps = declared(bags, ["cheese", "cheese", "chicken"])
+    fresh = Table(None, t.game)             # the restored game, a new mat that never saw the bags
+    fresh.token(tokens.SEAT0 + 1)
+    fresh.token(tokens.INSPECT)
+    mead1, mead2, apple = ps.bags[1]
+    fresh.tap(fresh.pile_pad[0], ps.hand_card("silk"))
+    fresh.tap(fresh.pile_pad[0], mead2)
+    fresh.tap(fresh.pile_pad[0], ps.hand_card("mead"))  # any mead: the UIDs are not known
+    fresh.tap(fresh.pile_pad[0], mead1)                 # a third mead
+    fresh.tap(fresh.pile_pad[0], apple)
+    got = fresh.news()
+    assert got == [["rejected", "bad_order", fresh.pile_pad[0]], ["rejected", "bad_order", fresh.pile_pad[0]],
+                   {"a": "inspect", "p": 0, "target": 1, "to": 1, "order": ["mead", "mead", "apple"]}], got
+    return got
+
+
+def test_two_bags_that_differ_only_inside_look_the_same_until_opened():
+    """Outcome codes, LEDs' prompts and public records are equal for an honest and a lying bag
+    until the Sheriff decides."""
+    seen = []
+    for bag in (["apple", "apple"], ["apple", "crossbow"]):
+        t, ps = after_setup(3)
+        skip_markets(t, ps)
+        for u in [ps.hand_card(c) for c in bag]:
+            t.put(t.dock[1], u)
+            ps.bags[1].append(u)
+        t.switch(1, True)
+        ps.perform({"a": "load", "p": 2, "cards": ["cheese"]})
+        ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 2})
+        ps.perform({"a": "declare", "p": 2, "good": "cheese", "count": 1})
+        t.token(tokens.SEAT0 + 1)
+        seen.append([[x for x in t.news() if isinstance(x, list)], t.public, t.prompts])
+    assert seen[0] == seen[1], seen
+    return seen[0]
+
+
+def test_prompts_follow_the_game():
+    t = Table({"game": "sheriff", "players": 3})
+    first = [ms.PROMPTS[t.mat.prompt()], t.mat.wait_seats, t.mat.wait_reader]
+    t.prompts = [first]
+    ps = Players(t)
+    ps.perform(SETUP)
+    ps.perform({"a": "market", "p": 1, "discard": ["pepper"], "take": [], "to": 1})
+    ps.perform({"a": "market", "p": 2, "discard": [], "take": []})
+    ps.perform({"a": "load", "p": 2, "cards": ["mead"]})
+    ps.perform({"a": "load", "p": 1, "cards": ["apple"]})
+    ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 1})
+    ps.perform({"a": "declare", "p": 2, "good": "cheese", "count": 1})
+    t.token(tokens.INSPECT)
+    t.token(tokens.SEAT0 + 2)
+    t.prompts.append([ms.PROMPTS[t.mat.prompt()], t.mat.wait_seats, t.mat.wait_reader])
+    assert t.prompts == [["setup", 7, 12], ["market", 2, 255], ["market", 4, 255], ["load", 6, 255],
+                         ["load", 2, 255], ["declare", 2, 15], ["declare", 4, 15], ["decide", 1, 15],
+                         ["confiscate", 1, 12]], t.prompts
+    return t.prompts
+
+
+def test_game_over_lights_the_winners():
+    t = Table({"game": "sheriff", "players": 3})
+    playout = Playout({"game": "sheriff", "players": 3}, 7)
+    for a in playout.run():
+        t.host(a)
+    assert t.game.over() and t.prompts[-1][0] == "over"
+    winners = playout.game.summary()["winners"]
+    mask = 0
+    for w in winners:
+        mask |= 1 << w
+    assert t.prompts[-1][1] == mask
+    return [winners, t.prompts[-1]]
+
+
+def scan_schedule(steps, table):
+    """Precomputed poll rounds for a list of physical changes: ("put"/"take", reader, uid) or
+    ("clasp", seat, closed), so the locked loop only feeds buffers that already exist."""
+    on = [[] for _ in range(READERS)]
+    out = []
+    for what, a, b in steps:
+        if what == "clasp":
+            out.append((-1, table.clasp[a], b and 1 or 0, None))
+            continue
+        if what == "put":
+            on[a].append(b)
+        else:
+            on[a].remove(b)
+        for _ in range(4):
+            for r in range(READERS):
+                buf = bytearray(SLOTS * 7)
+                for i in range(len(on[r])):
+                    buf[7 * i:7 * i + 7] = on[r][i]
+                out.append((r, len(on[r]), 0, buf))
+    return out
+
+
+def tap(reader, uid):
+    return [("put", reader, uid), ("take", reader, uid)]
+
+
+def test_sensor_to_rules_path_allocates_nothing():
+    t = Table({"game": "sheriff", "players": 3})
+    ps = Players(t)
+    steps = []
+    for w in range(2):
+        for c in SETUP["piles"][w]:
+            u = ps.hand_card(c)
+            ps.piles[w].append(u)
+            steps += tap(t.pile_pad[w], u)
+    aside = ps.hand_card("mead")
+    steps += [("put", t.stand[1], aside)] + tap(t.pile_pad[0], ps.piles[0][-1])
+    steps += [("take", t.stand[1], aside)] + tap(t.pile_pad[1], aside) + tap(t.command, token_uid(tokens.CONFIRM))
+    steps += tap(t.command, token_uid(tokens.CONFIRM))            # seat 2 skips
+    bag1 = [ps.hand_card(c) for c in ("apple", "silk")]
+    bag2 = [ps.hand_card("cheese")]
+    steps += [("put", t.dock[1], u) for u in bag1] + [("clasp", 1, True)]
+    steps += [("put", t.dock[2], u) for u in bag2] + [("clasp", 2, True)]
+    steps += tap(t.stand[0], UNKNOWN_UID)                         # refused by the mat
+    for w in (tokens.DECLARE0, tokens.DIGIT0 + 2, tokens.DIGIT0 + 1, tokens.DECLARE0 + 1):
+        steps += tap(t.command, token_uid(w))
+    steps += tap(t.command, token_uid(tokens.SEAT0 + 1)) + tap(t.command, token_uid(tokens.INSPECT))
+    steps += [("clasp", 1, False)] + [("take", t.dock[1], u) for u in bag1] + tap(t.pile_pad[0], bag1[1])
+    steps += tap(t.command, token_uid(tokens.PASS)) + tap(t.command, token_uid(tokens.SEAT0 + 2))
+    rounds = scan_schedule(steps, t)
+    p = t.presence
+    mat = t.mat
+    game = t.game
+    accepted = 0
+    other = 0
+    if micropython:
+        micropython.heap_lock()
+    try:
+        for reader, n, closed, buf in rounds:
+            if reader < 0:
+                code = mat.on_switch(n, closed == 1)
+                if code == READY and game.accept(mat.rec) == 0:
+                    accepted += 1
+                elif code != NOTHING:
+                    other += 1
+                mat.prompt()
+                continue
+            p.feed(reader, n, buf)
+            while True:
+                kind = p.pop()
+                if kind == NONE:
+                    break
+                code = mat.on_presence(kind, p.reader, p.uid)
+                if code == READY and game.accept(mat.rec) == 0:
+                    accepted += 1
+                elif code != NOTHING:
+                    other += 1
+            mat.prompt()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    # setup, 2 markets, 2 loads, 2 declarations, the inspection (silk confiscated), the pass.
+    assert accepted == 9 and other == 1 and game.s[k.R_ROUND] == 1, [accepted, other]
+    assert game.pile(1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0
+    return [accepted, game.digest()]
