@@ -38,7 +38,7 @@ from host.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compi
 READ_TIMEOUT_S = 1.0    # one serial read; keeps a silent port from blocking forever
 CHUNK = 2048            # file bytes per exec (base64 in the command: ~2.7 KB)
 PLATFORMS = {"rp2": PICO, "linux": VIRTUAL}  # sys.platform -> image target
-IS_FILE, IS_DIR = 0x8000, 0x4000  # os.ilistdir types (S_IFREG, S_IFDIR)
+IS_DIR = 0x4000  # os.ilistdir type of a directory (S_IFDIR)
 
 # Helpers defined once per raw REPL session (globals survive between execs, as on any board).
 PRELUDE = """\

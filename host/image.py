@@ -167,7 +167,6 @@ class Plan:
     rmdir: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     new_game: bool = False
-    present: set[str] = field(default_factory=set)
 
     @property
     def changes(self) -> int:
@@ -176,7 +175,7 @@ class Plan:
 
 def plan(image: Image, files: dict[str, str], dirs: set[str]) -> Plan:
     """Compare the image with a listing (path -> sha256, directories); change nothing."""
-    p = Plan(present=set(files))
+    p = Plan()
     for path, digest in image.hashes().items():
         (p.unchanged if files.get(path) == digest else p.write).append(path)
     p.new_game = GAME in p.write

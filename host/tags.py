@@ -5,7 +5,7 @@ Three ways in (``tapmat tags``, docs/provisioning.md):
   (``Session``: progress, undo of the last tap, resume of an interrupted session);
 - **import**: a UID list from a tag vendor or a phone app, CSV or JSON (``read_uid_list``);
 - **signed**: tags that carry a signed record (host/ndef.py) register themselves, in any
-  order, on a mat that has the deck's key (``Session.signed``).
+  order, on a mat that has the deck's key (``signed_record``).
 
 Every path refuses, naming the UID and the piece: a UID tapped or listed twice, an unknown
 code, a tag that the registry already binds to another piece, more copies of a piece than the
