@@ -230,7 +230,7 @@ class Gestures:
             return self._setup_card(pile, tag, code)
         if phase == k.MARKET:
             return self._market_card(pile, tag, code)
-        if phase == k.INSPECT and self.need:
+        if phase == k.INSPECT and self._confiscating():
             return self._confiscate(pile, tag, code)
         return NOT_NOW
 
@@ -387,9 +387,8 @@ class Gestures:
         err = self._in_phase(k.INSPECT)
         if err:
             return err
-        if self.need and self.placed_n:
-            return NOT_NOW   # cards are being confiscated: the decision stands
-        self.need = 0
+        if self._confiscating():
+            return NOT_NOW   # an inspection is binding: the bag is open
         if target >= 0:
             self.target = target
         else:
@@ -398,7 +397,9 @@ class Gestures:
 
     def _decide(self):
         """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
-        honest bag or a target the rules refuse, else once the confiscated cards are tapped."""
+        honest bag or a target the rules refuse, else once the confiscated cards are tapped. An
+        inspection waiting for its cards is binding: the wait shows that the bag lies, so letting
+        the Sheriff take it back would let them probe bags before a bribe."""
         if self.target == NO_SEAT or not self.verdict:
             return NOTHING
         g = self.game
@@ -420,6 +421,13 @@ class Gestures:
         self.need = need
         self.placed_n = 0
         return NOTHING
+
+    def _confiscating(self):
+        """Whether the Sheriff's inspection waits for confiscated cards (not once the host
+        resolved that bag some other way)."""
+        if self.need and self.game.flags(self.target) & k.DONE:
+            self._clear_decisions()
+        return self.need > 0
 
     def _bag_known(self, seat):
         """Whether the UIDs read at clasp time are the bag the rules hold."""
@@ -511,7 +519,7 @@ class Gestures:
             mat.wait_zone = COMMAND
             return P_DECLARE
         mat.wait_seats = 1 << s[k.R_SHERIFF]
-        if self.need:
+        if self._confiscating():
             mat.wait_zone = DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else DISCARD1
             return P_CONFISCATE
         mat.wait_zone = COMMAND

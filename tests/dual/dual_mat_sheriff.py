@@ -582,6 +582,7 @@ def test_pass_inspect_and_confiscation():
     got = t.news()
     assert got == [["refused", "bad_target"], ["refused", "bad_target"]], got
     assert t.mat.prompt() == ms.P_CONFISCATE and t.game.digest() == before
+    t.token(tokens.PASS)                   # the inspection is binding
     t.switch(1, False)
     apple, mead, silk = ps.bags[1]
     for u in ps.bags[1]:
@@ -589,22 +590,38 @@ def test_pass_inspect_and_confiscation():
     t.tap(t.pile_pad[1], apple)            # the declared apple goes to the stand
     t.tap(t.pile_pad[1], stranger)         # not in that bag
     t.tap(t.pile_pad[1], silk)
-    t.token(tokens.SEAT0 + 2)              # the decision stands once cards are confiscated
+    t.token(tokens.SEAT0 + 2)              # still binding
     t.tap(t.pile_pad[0], mead)             # the same pile for all
     t.tap(t.pile_pad[1], silk)             # tapped twice: nothing
     t.tap(t.pile_pad[1], mead)
     got += t.news()
-    assert got[2:] == [["rejected", "bad_order", t.pile_pad[1]], ["rejected", "bad_order", t.pile_pad[1]],
-                       ["rejected", "not_now", t.command], ["rejected", "bad_pile", t.pile_pad[0]],
+    assert got[2:] == [["rejected", "not_now", t.command], ["rejected", "bad_order", t.pile_pad[1]],
+                       ["rejected", "bad_order", t.pile_pad[1]], ["rejected", "not_now", t.command],
+                       ["rejected", "bad_pile", t.pile_pad[0]],
                        {"a": "inspect", "p": 0, "target": 1, "to": 2, "order": ["silk", "mead"]}], got
     t.token(tokens.SEAT0 + 2)              # honest: inspected at once
     t.token(tokens.INSPECT)
     t.token(tokens.PASS)                   # seat 3 passes
     t.token(tokens.SEAT0 + 3)
     got += t.news()
-    assert got[7:] == [{"a": "inspect", "p": 0, "target": 2}, {"a": "pass", "p": 0, "target": 3}], got
+    assert got[8:] == [{"a": "inspect", "p": 0, "target": 2}, {"a": "pass", "p": 0, "target": 3}], got
     assert t.game.s[k.R_ROUND] == 1 and t.game.phase() == k.MARKET
     return [got, t.game.summary()["gold"]]
+
+
+def test_a_bag_the_host_resolves_ends_the_wait_for_its_cards():
+    t, ps = declared([["mead"], ["cheese"], ["chicken"]], ["apple", "cheese", "chicken"])
+    t.token(tokens.SEAT0 + 1)
+    t.token(tokens.INSPECT)                # seat 1 lies: the mat waits for the mead
+    t.host({"a": "pass", "p": 0, "target": 1, "bribe": {"gold": 5}})
+    t.token(tokens.SEAT0 + 2)
+    t.token(tokens.PASS)
+    t.take(t.dock[1], ps.bags[1][0])
+    t.tap(t.pile_pad[0], ps.bags[1][0])    # the mead no longer means anything
+    got = t.news()
+    assert got == [{"a": "pass", "p": 0, "target": 1, "bribe": {"gold": 5}}, {"a": "pass", "p": 0, "target": 2},
+                   ["rejected", "not_now", t.pile_pad[0]]], got
+    return got
 
 
 def test_after_a_reboot_confiscated_cards_are_checked_by_kind():
