@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in command_modules():
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.__doc__)
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
         p.set_defaults(run=mod.run)
     return parser

@@ -15,6 +15,11 @@ A game subclass provides:
 """
 import binascii
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
+except ImportError:
+    pass
+
 OK = 0
 MALFORMED = 1
 UNKNOWN_CODE = 2
@@ -65,8 +70,8 @@ class Game:
     GAME_ID = 0
     STATE_SIZE = 0
     PUBLIC_SIZE = 0
-    VOCAB = None
-    REASONS = ()
+    VOCAB = None  # type: Any
+    REASONS = ()  # type: tuple
 
     def __init__(self):
         self.s = bytearray(self.STATE_SIZE)

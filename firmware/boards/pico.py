@@ -145,7 +145,7 @@ class Buzzer:
     def __init__(self, gpio):
         self._pwm = machine.PWM(machine.Pin(gpio, machine.Pin.OUT))
         self._pwm.duty_u16(0)
-        self._timer = machine.Timer()
+        self._timer = machine.Timer(-1)
         self._tone = [0, 0]
         self._steps = self._tone
         self._i = 0

@@ -53,7 +53,7 @@ try:
     sleep_ms = time.sleep_ms
 except AttributeError:  # CPython runs this module in the dual tests
     def ticks_ms():
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+        return int(time.monotonic() * 1000) & 0x3FFFFFFF  # type: ignore[attr-defined]
 
     def sleep_ms(ms):
         time.sleep(ms / 1000)
