@@ -286,7 +286,8 @@ class FakeTimer:
     PERIODIC = 1
     made = []
 
-    def __init__(self):
+    def __init__(self, ident):
+        assert ident == -1  # a virtual timer: every port has them
         self.callback = None
         FakeTimer.made.append(self)
 
