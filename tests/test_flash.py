@@ -8,13 +8,9 @@ a second flash copies nothing. The other tests use the Python API with modules c
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -26,49 +22,12 @@ from host.cmd_flash import header_from, read_deck
 from host.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
 from host.image import DirFilesystem, ImageError, board_image, install_dir, sha256
 from host.mirror import Mirror
-from host.vboard_client import VirtualBoardClient
 from host.virtual_deck import VirtualDeck
+from vboards import Board, frames_until, running_board
 from shared_rules import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 SKULL = {"game": "skull", "players": 4}
-
-
-class Board:
-    """A running ``tapmat board`` and its control client."""
-
-    def __init__(self, path: Path, proc: subprocess.Popen, client: VirtualBoardClient) -> None:
-        self.dir = path
-        self.fs = path / "fs"
-        self.proc = proc
-        self.client = client
-        self.port = str(client.status()["port"])
-
-    def wait_firmware(self, after: int) -> None:
-        """Wait until a boot later than ``after`` has the virtual profile up."""
-        self.client.wait_booted(after, firmware=True, timeout=20)
-
-
-@contextlib.contextmanager
-def running_board(path: Path, *args: str) -> Iterator[Board]:
-    """``tapmat board --dir path args...`` for the duration of the block."""
-    log = open(path.parent / (path.name + ".log"), "w")
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path), *args],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 10
-        while not (path / "ctl.sock").exists():
-            assert proc.poll() is None, (path.parent / (path.name + ".log")).read_text()
-            assert time.monotonic() < deadline, "the virtual board did not start"
-            time.sleep(0.05)
-        client = VirtualBoardClient(path)
-        client.wait_booted()
-        yield Board(path, proc, client)
-        client.close()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -82,17 +41,6 @@ def compiled() -> Callable[[str], dict[str, bytes]]:
     """image.compile_modules, once per target for the module."""
     cache: dict[str, dict[str, bytes]] = {}
     return lambda target: cache.setdefault(target, image.compile_modules(target))
-
-
-def frames_until(mirror: Mirror, port: serial.Serial, done: Callable[[], bool], what: str,
-                 timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < end, f"no {what} from the board (events: {list(mirror.events)})"
-        mirror.feed(port.read(4096))
-        out = mirror.take_outbox()
-        if out:
-            port.write(out)
 
 
 def test_make_flash_boots_a_game_and_reflash_copies_nothing(

@@ -19,9 +19,9 @@ import pytest
 import serial  # type: ignore[import-untyped]
 
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
+from vboards import Board, running_board
 
 ROOT = Path(__file__).resolve().parent.parent
-MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 UID = "04a1b2c3d4e5f6"
 
 MAIN_LOOP = """\
@@ -51,51 +51,17 @@ print(scan(3), scan(5), [s.value() for s in b.switches])
 """
 
 
-class Board:
-    def __init__(self, path: Path, proc: subprocess.Popen, client: VirtualBoardClient) -> None:
-        self.dir = path
-        self.fs = path / "fs"
-        self.proc = proc
-        self.client = client
-        self.port = client.status()["port"]
-
-    def mpremote(self, *args: str, check: bool = True) -> str:
-        out = subprocess.run([MPREMOTE, "connect", self.port, *args], capture_output=True,
-                             text=True, timeout=30)
-        if check:
-            assert out.returncode == 0, out.stdout + out.stderr
-        return out.stdout
-
-    def reboot(self) -> dict:
-        """Power-cycle and wait until boot.py/main.py or the REPL runs."""
-        boots = self.client.power_cut(off_ms=0)
-        return self.client.wait_booted(boots)
-
-    def runs(self) -> int:
-        path = self.fs / "main_runs.txt"
-        return len(path.read_text().splitlines()) if path.exists() else 0
+def runs(board: Board) -> int:
+    """How often main.py started (it appends a line to main_runs.txt)."""
+    path = board.fs / "main_runs.txt"
+    return len(path.read_text().splitlines()) if path.exists() else 0
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
-    path = tmp_path_factory.mktemp("vboard")
-    log = open(path / "board.log", "w")  # the bridge's progress lines, for failures
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path),
-                             "--readers", "8", "--switches", "3", "--leds", "8"],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 10
-    while not (path / "ctl.sock").exists():
-        assert proc.poll() is None, (path / "board.log").read_text()
-        assert time.monotonic() < deadline, "the board did not start"
-        time.sleep(0.05)
-    client = VirtualBoardClient(path)
-    client.wait_booted()
-    yield Board(path, proc, client)
-    client.close()
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 0
-    log.close()
-    assert not (path / "ctl.sock").exists() and not (path / "tty").exists()
+    with running_board(tmp_path_factory.mktemp("vb") / "vboard", "--readers", "8", "--switches", "3",
+                       "--leds", "8") as b:
+        yield b
 
 
 @pytest.fixture
@@ -135,7 +101,7 @@ def test_mpremote_interrupts_main(board: Board, main_py: Path) -> None:
     # resume: no soft reset, so the REPL sees the globals of the main.py it interrupted
     out = board.mpremote("resume", "exec", "print(board.name, got >= 0)")
     assert out.strip() == "virtual True"
-    assert board.runs() == 1
+    assert runs(board) == 1
     assert board.mpremote("exec", "print(3*3)").strip() == "9"
 
 
@@ -145,14 +111,14 @@ def test_soft_reset_restarts_interpreter_and_main(board: Board, main_py: Path) -
     board.mpremote("soft-reset")
     after = board.client.wait_booted(st["boots"])
     assert after["pid"] != st["pid"]
-    assert board.runs() == 1  # a soft reset from the raw REPL goes straight back to it
+    assert runs(board) == 1  # a soft reset from the raw REPL goes straight back to it
     with serial.Serial(board.port, timeout=0.2) as port:  # mpremote left the friendly REPL
         boots = board.client.status()["boots"]
         port.write(b"\x04")  # Ctrl-D at the friendly prompt: soft reset, main.py runs again
         board.client.wait_booted(boots, firmware=True)
         seen = port.read(200)
     assert b"MPY: soft reboot\r\n" in seen
-    assert board.runs() == 2
+    assert runs(board) == 2
 
 
 def test_power_cut_and_sigkill_boot_again(board: Board, main_py: Path) -> None:
@@ -160,11 +126,11 @@ def test_power_cut_and_sigkill_boot_again(board: Board, main_py: Path) -> None:
     board.client.wait_booted(firmware=True)
     os.kill(st["pid"], signal.SIGKILL)
     st2 = board.client.wait_booted(st["boots"], firmware=True)
-    assert st2["pid"] != st["pid"] and board.runs() == 2
+    assert st2["pid"] != st["pid"] and runs(board) == 2
     boots = board.client.power_cut(off_ms=300)
     assert board.client.status()["state"] == "off"
     board.client.wait_booted(boots, firmware=True)
-    assert board.runs() == 3
+    assert runs(board) == 3
     assert board.mpremote("exec", "print('back')").strip() == "back"
 
 

@@ -15,6 +15,7 @@ from host.mirror import Mirror
 from host.vboard_client import VirtualBoardClient
 
 ROOT = Path(__file__).resolve().parent.parent
+MPREMOTE = str(Path(sys.executable).parent / "mpremote")
 
 
 class Board:
@@ -30,6 +31,18 @@ class Board:
     def wait_firmware(self, after: int) -> None:
         """Wait until a boot later than ``after`` has the virtual profile up."""
         self.client.wait_booted(after, firmware=True, timeout=20)
+
+    def mpremote(self, *args: str, check: bool = True) -> str:
+        out = subprocess.run([MPREMOTE, "connect", self.port, *args], capture_output=True,
+                             text=True, timeout=30)
+        if check:
+            assert out.returncode == 0, out.stdout + out.stderr
+        return out.stdout
+
+    def reboot(self) -> dict:
+        """Power-cycle and wait until boot.py/main.py or the REPL runs."""
+        boots = self.client.power_cut(off_ms=0)
+        return self.client.wait_booted(boots)
 
 
 @contextlib.contextmanager
@@ -50,8 +63,10 @@ def running_board(path: Path, *args: str) -> Iterator[Board]:
         client.close()
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=10)
+        code = proc.wait(timeout=10)
         log.close()
+    # A clean stop: exit status 0, the port link and the control socket removed.
+    assert code == 0 and not (path / "ctl.sock").exists() and not (path / "tty").exists()
 
 
 def frames_until(mirror: Mirror, port: serial.Serial, done: Callable[[], bool], what: str,
