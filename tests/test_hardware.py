@@ -384,6 +384,10 @@ sys.path.insert(0, "firmware")
 import sounds
 sys.modules["firmware.sounds"] = sounds
 sys.path.insert(0, "firmware/boards")
+import stdio_link
+sys.modules["firmware.boards"] = stdio_link
+sys.modules["firmware.boards.stdio_link"] = stdio_link
+sys.path.insert(0, "firmware/boards")
 TRACING[0] = True
 import pico
 TRACING[0] = False
@@ -476,7 +480,7 @@ R["buzzer_bad_events"] = EVENTS[:]
 
 src = open(sys.argv[1], "rb")
 sink = Sink()
-link = pico.UsbLink(src, sink)
+link = pico.StdioLink(src, sink)
 buf = bytearray(2)
 reads = []
 for _ in range(3):

@@ -8,10 +8,10 @@ a dict tree with every note string before the game state is allocated, fragmenti
 Every board profile offers the same names (firmware/boards/virtual.py too): readers, switches,
 leds, buzzer, link, ticks_ms, sleep_ms, fs_root, name.
 """
-import select
 import sys
 import time
 
+from firmware.boards.stdio_link import StdioLink
 from firmware.sounds import PATTERNS
 
 import machine
@@ -186,46 +186,6 @@ class Buzzer:
         self._timer.init(mode=machine.Timer.ONE_SHOT, period=steps[i + 1], callback=self._next_cb)
 
 
-class UsbLink:
-    """Host link on the USB CDC serial port the REPL uses: sys.stdin.buffer / sys.stdout.buffer.
-
-    Reading stdin blocks until the requested count has arrived (shared/runtime/sys_stdio_mphal.c),
-    so readinto() takes one byte at a time and only while poll says one is waiting. Ctrl-C stays
-    enabled: the frame codec (shared_rules/cobs.py) escapes 0x03, so mpremote can still interrupt.
-    """
-
-    def __init__(self, src, dst):
-        self._in = src
-        self._out = dst
-        self._byte = bytearray(1)
-        self._poll = select.poll()
-        self._poll.register(src, select.POLLIN)
-
-    def _ready(self):
-        """Whether a byte waits. ipoll allocates its result tuple once, at its first event."""
-        for ev in self._poll.ipoll(0):
-            return ev[1] & select.POLLIN
-        return 0
-
-    def readinto(self, buf):
-        """Copy the bytes already received into buf without waiting; return how many (0: none)."""
-        n = 0
-        one = self._byte
-        cap = len(buf)
-        while n < cap and self._ready():
-            if not self._in.readinto(one):
-                break
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, buf, n):
-        """Send buf[0:n] without slicing; ValueError (nothing sent) if n is not within buf."""
-        if not 0 <= n <= len(buf):
-            raise ValueError("write length")
-        return self._out.write(buf, n)
-
-
 def i2c():
     """The I2C0 bus of the optional SSD1306 status display (made on demand: it is optional)."""
     return machine.I2C(0, sda=machine.Pin(_GP_I2C_SDA), scl=machine.Pin(_GP_I2C_SCL), freq=400000)
@@ -251,4 +211,4 @@ switches = [Clasp(gp) for gp in (_GP_CLASP0, _GP_CLASP1, _GP_CLASP2, _GP_CLASP3,
                                  _GP_CLASP5)]
 leds = Leds(_GP_LED_DIN, _LEDS)
 buzzer = Buzzer(_GP_BUZZER)
-link = UsbLink(sys.stdin.buffer, sys.stdout.buffer)
+link = StdioLink(sys.stdin.buffer, sys.stdout.buffer)  # Ctrl-C: kbd_intr, before stdin

@@ -44,6 +44,7 @@ import time
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag, Picc
 from firmware.emu.spi_bus import EmuSpiBus
+from firmware.boards.stdio_link import StdioLink, poller, ready
 from firmware.sounds import PATTERNS
 
 name = "virtual"
@@ -84,21 +85,6 @@ def read_config(root):
         ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= LIMITS[key]
         out.append(v if ok else DEFAULTS[key])
     return out
-
-
-def _poller(stream):
-    """A select.poll on stream and its ipoll: allocation-free once called (CPython: poll)."""
-    p = select.poll()
-    p.register(stream, select.POLLIN)
-    ipoll = getattr(p, "ipoll", p.poll)
-    ipoll(0)  # ipoll allocates its result tuple on the first call only
-    return ipoll
-
-
-def _ready(ipoll):
-    for ev in ipoll(0):
-        return ev[1] & select.POLLIN
-    return 0
 
 
 def _put_hex(buf, at, v, digits):
@@ -195,42 +181,6 @@ class Buzzer:
         self._reporter.send(self._tone)
 
 
-class SerialLink:
-    """The serial port the REPL also uses: stdin/stdout of the interpreter.
-
-    Reading stdin blocks until the requested count has arrived, so readinto() takes one byte
-    at a time while poll says one waits. A 0x03 byte raises KeyboardInterrupt (and is not
-    returned), which is what a board's USB serial does with MicroPython's default kbd_intr(3);
-    the frame codec escapes 0x03, so only a host's Ctrl-C can produce one.
-    """
-
-    def __init__(self, src, dst):
-        self._in = src
-        self._out = dst
-        self._byte = bytearray(1)
-        self._ipoll = _poller(src)
-
-    def readinto(self, buf):
-        """Copy the bytes already received into buf without waiting; return how many (0: none)."""
-        n = 0
-        one = self._byte
-        cap = len(buf)
-        while n < cap and _ready(self._ipoll):
-            if not self._in.readinto(one):
-                break
-            if one[0] == 3:
-                raise KeyboardInterrupt
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, buf, n):
-        """Send buf[0:n] without slicing; ValueError (nothing sent) if n is not within buf."""
-        if not 0 <= n <= len(buf):
-            raise ValueError("write length")
-        return self._out.write(buf, n)
-
-
 class Control:
     """The host's commands (module docstring): tags on readers, clasps, emulator faults."""
 
@@ -242,11 +192,11 @@ class Control:
         self._line = bytearray(LINE_MAX)
         self._n = 0
         self._byte = bytearray(1)
-        self._ipoll = _poller(src) if src is not None else None
+        self._ipoll = poller(src) if src is not None else None
 
     def service(self):
         """Apply every complete command waiting; allocates nothing when none waits."""
-        while self._src is not None and _ready(self._ipoll):
+        while self._src is not None and ready(self._ipoll):
             if not self._src.readinto(self._byte):
                 self._src = None  # end of file: the host is gone, the world stays as it is
                 return
@@ -340,7 +290,7 @@ readers = [Mfrc522(_bus, emu.cs) for emu in emulators]
 switches = [Switch() for _ in range(_n_switches)]
 leds = Leds(_n_leds, _reporter)
 buzzer = Buzzer(_reporter)
-link = SerialLink(sys.stdin.buffer, sys.stdout.buffer)
+link = StdioLink(sys.stdin.buffer, sys.stdout.buffer, interrupt=True)
 _ctl_in = _open_fd("TAPMAT_VBOARD_CTL_IN", "rb")
 control = Control(_ctl_in, emulators, switches, _reporter)
 _wait = select.poll()  # idle() wakes on serial input or a host command

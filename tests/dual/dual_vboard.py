@@ -241,7 +241,7 @@ def test_config_defaults_and_limits():
 
 def test_link_reads_what_waits_and_stops_at_ctrl_c():
     f = _fifo("link")
-    link = virtual.SerialLink(f, None)
+    link = virtual.StdioLink(f, None, interrupt=True)
     buf = bytearray(8)
     if micropython:
         micropython.heap_lock()
