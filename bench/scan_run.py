@@ -14,16 +14,7 @@ from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
 
-try:
-    from time import ticks_us, ticks_diff
-except ImportError:
-    from time import perf_counter
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
+from clock import ticks_us, ticks_diff
 
 READERS = 12
 

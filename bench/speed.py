@@ -12,16 +12,7 @@ from shared_rules import games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.playout import Playout
 
-try:
-    from time import ticks_us, ticks_diff
-except ImportError:
-    from time import perf_counter
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
+from clock import ticks_us, ticks_diff
 
 
 def main(header, count):
