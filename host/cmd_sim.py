@@ -1,0 +1,111 @@
+"""Simulated players: a seeded random game played on a board, physically where the mat can sense it.
+
+The players pick random legal moves (``--seed``: the same moves as ``Playout(header, seed)``),
+and now and then make a mistake the board must refuse (a disc on another seat's pad, an
+unregistered tag, an out-of-turn move). On a virtual board they act physically: tags put on and
+lifted off its readers, bag clasps closed, command tokens tapped (docs/mat.md). A game without
+gestures on the board, or a real board, is driven with host ACTION frames instead (the output
+says so). Without ``--port`` the sim starts a virtual board of its own in a temporary folder.
+
+After every answer the mirrored public view is checked against the rules' public view of the
+same actions. ``--json`` prints the mirrored final state in the replay contract's shape;
+``--log`` writes the accepted actions as an action log that ``tapmat replay`` turns into the
+same scores. Exit status: 0 done, 1 the board did something the rules do not allow (or nothing),
+2 bad arguments or no board.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from host.monitor import SessionTimeout
+from host.sim import SimError, play
+from shared_rules import games
+
+NAME = "sim"
+HELP = "simulated players on the (virtual) board: a seeded random game, physically where possible"
+DEFAULT_PLAYERS = {"skull": 4, "deadmans": 3, "sheriff": 4}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True, choices=games.names(), help="the game to play")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="number of players (default: %s)" % ", ".join(
+                       "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default: %(default)s)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="another header option, VALUE as JSON (e.g. first=2, royal=false, decks=2, "
+                        "tribes_per_player=2); repeatable")
+    p.add_argument("--until-over", action="store_true", help="play until the game is over")
+    p.add_argument("--actions", type=int, default=40, metavar="N",
+                   help="stop after N accepted actions unless --until-over (default: %(default)s)")
+    p.add_argument("--port", metavar="PORT",
+                   help="the board's serial port; a virtual board's BOARD_DIR/tty lets the players "
+                        "act physically (default: start a virtual board in a temporary folder)")
+    p.add_argument("--host-actions", action="store_true",
+                   help="send every action as a host ACTION frame, even where the mat has sensors")
+    p.add_argument("--mistakes", type=float, default=0.08, metavar="RATE",
+                   help="chance of a deliberate mistake before each action, 0..1 (default: %(default)s)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                   help="pause after each action (default: none)")
+    p.add_argument("--json", action="store_true",
+                   help="print the mirrored final state as one JSON object (replay contract shape)")
+    p.add_argument("--log", metavar="FILE", help="write the accepted actions as an action log")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every accepted action")
+
+
+def header_of(args: argparse.Namespace) -> dict[str, Any]:
+    header: dict[str, Any] = {"game": args.game, "players": args.players or DEFAULT_PLAYERS[args.game]}
+    for opt in args.option:
+        key, sep, value = opt.partition("=")
+        if not sep or not key:
+            raise ValueError("--option %r: expected KEY=VALUE" % opt)
+        try:
+            header[key] = json.loads(value)
+        except ValueError:
+            header[key] = value
+    games.from_header(header)  # the rules core says what is wrong with it
+    return header
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        header = header_of(args)
+    except ValueError as e:
+        print("tapmat sim: bad game: %s" % e, file=sys.stderr)
+        return 2
+    if not 0 <= args.mistakes <= 1 or args.pace < 0 or args.actions < 1:
+        print("tapmat sim: --mistakes must be 0..1, --pace >= 0, --actions >= 1", file=sys.stderr)
+        return 2
+    out = sys.stderr if args.json else sys.stdout
+
+    def say(line: str) -> None:
+        print(line, file=out, flush=True)
+
+    def show(sim: Any) -> None:
+        say("  %s" % json.dumps(sim.actions[-1]))
+
+    try:
+        result = play(header, args.seed, port=args.port, host_only=args.host_actions,
+                      max_actions=None if args.until_over else args.actions, pace=args.pace,
+                      mistakes=args.mistakes, say=say, on_step=show if args.verbose else None)
+    except (SessionTimeout, ConnectionError, OSError) as e:
+        print("tapmat sim: %s" % e, file=sys.stderr)
+        return 2
+    except SimError as e:
+        print("tapmat sim: the board went wrong: %s" % e, file=sys.stderr)
+        return 1
+    if args.log:
+        result.write_log(args.log)
+    if args.json:
+        print(json.dumps(result.contract()))
+        return 0
+    final = result.final
+    say("%d actions accepted, %d mistakes refused, mirror checked %d times (%.1f s)" % (
+        len(result.actions), len(result.rejected), result.checked, result.seconds))
+    say("%s, %d players, %s" % (final["game"], final["players"], "over" if final["over"] else "in progress"))
+    for seat, score in enumerate(final["scores"]):
+        say("  seat %d: %d%s" % (seat, score, " (winner)" if seat in final["winners"] else ""))
+    return 0

@@ -1,0 +1,227 @@
+"""Watching a board: a mirrored session over its serial port, and the live scoreboard loop.
+
+``Session`` wraps ``host.mirror``'s ``SerialLink`` and ``Mirror`` with what both the monitor and
+the simulator need: waiting for the mirror to reach a condition, PING round trips, a new game,
+bytes counted on the wire, every event kept, and the final standings (``host.contract``). It
+re-subscribes when a fresh connection gets no snapshot. One lock guards the mirror, so a
+scoreboard thread may take pictures while another thread drives the board.
+
+``watch()`` is ``tapmat monitor``: a full-screen rich ``Live`` scoreboard, redrawn as frames
+arrive, until Ctrl-C (or the end of the game with ``exit_at_end``).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+from host import contract
+from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_serial
+from host.scoreboard import Picture, render
+from shared_rules import codec
+
+RESUBSCRIBE_S = 1.5   # a connection without a snapshot this long asks again
+PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in a reboot)
+
+
+class SessionTimeout(TimeoutError):
+    """The board did not do what was waited for in time."""
+
+
+class CountingTransport:
+    """A transport that counts the bytes each way into its session (bytes on the wire)."""
+
+    def __init__(self, inner: Transport, session: "Session") -> None:
+        self.inner = inner
+        self.session = session
+
+    def read(self, size: int) -> bytes:
+        data = self.inner.read(size)
+        self.session.rx_bytes += len(data)
+        return data
+
+    def write(self, data: bytes) -> int | None:
+        self.session.tx_bytes += len(data)
+        return self.inner.write(data)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class Session:
+    """A mirrored connection to one board on ``port`` (a serial device, or a virtual board's
+    ``BOARD_DIR/tty``)."""
+
+    def __init__(self, port: str, view: int = PUBLIC,
+                 opener: Callable[[str], Transport] | None = None, history: int = 200) -> None:
+        self.port = port
+        self.mirror = Mirror(view, history)
+        self.opener = opener or open_serial
+        self.link = SerialLink(port, self.mirror, opener=self._open, retry_s=0.2)
+        self.lock = threading.RLock()
+        self.events: list[Event] = []          # every event since the session started
+        self.mirror.listeners.append(self.events.append)
+        self.rx_bytes = 0
+        self.tx_bytes = 0
+        self.final: dict[str, Any] | None = None
+        self._final_hello = -1
+        self._subscribed_at = 0.0
+
+    def _open(self, port: str) -> Transport:
+        conn = CountingTransport(self.opener(port), self)
+        self._subscribed_at = time.monotonic()
+        return conn
+
+    # -- moving bytes ----------------------------------------------------------------------
+    def pump(self) -> bool:
+        """Move bytes once (waits up to the port's read timeout); True while connected."""
+        with self.lock:
+            up = self.link.poll()
+            m = self.mirror
+            if up and not m.in_sync and time.monotonic() - self._subscribed_at > RESUBSCRIBE_S:
+                self._subscribed_at = time.monotonic()
+                self.link.send(m.hello_bytes())  # our SUBSCRIBE (or its answer) got lost
+            return up
+
+    def send(self, data: bytes) -> None:
+        with self.lock:
+            self.link.send(data)
+
+    def wait(self, done: Callable[[], bool], timeout: float, what: str) -> None:
+        """Pump until ``done()`` holds; ``SessionTimeout`` naming ``what`` otherwise."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                self.pump()
+            except ConnectionError:
+                pass  # the link notes it; SerialLink reconnects on the next pump
+            if done():
+                return
+            if time.monotonic() > end:
+                raise SessionTimeout("timed out after %.1f s waiting for %s" % (timeout, what))
+
+    def connect(self, timeout: float = 10.0) -> None:
+        """Wait for the board's HELLO and the first snapshot."""
+        self.wait(lambda: self.mirror.in_sync, timeout, "the board's snapshot on %s" % self.port)
+
+    def close(self) -> None:
+        with self.lock:
+            self.link.close()
+
+    # -- asking the board ------------------------------------------------------------------
+    def ping(self, rounds: int = 1, timeout: float = 10.0) -> None:
+        """``rounds`` PING/PONG round trips, one after the other. The board answers a PING in its
+        loop before scanning the next reader, so each round trip lets the board loop at least
+        once more (a lost PING is sent again)."""
+        end = time.monotonic() + timeout
+        for _ in range(rounds):
+            want = self.mirror.pongs + 1
+            while self.mirror.pongs < want:
+                self.send(self.mirror.frame(codec.PING, b"tm"))
+                sent = time.monotonic()
+                while self.mirror.pongs < want and time.monotonic() - sent < PING_WAIT_S:
+                    if time.monotonic() > end:
+                        raise SessionTimeout("the board stopped answering PING on %s" % self.port)
+                    self.pump()
+
+    def new_game(self, header: dict[str, Any], timeout: float = 10.0) -> None:
+        """Start a game (NEWGAME) and wait until its first snapshot is mirrored."""
+        hellos = self.mirror.hellos
+        self.send(self.mirror.newgame_bytes(header))
+        self.wait(lambda: self.mirror.hellos > hellos and self.mirror.header == header
+                  and self.mirror.in_sync and self.mirror.view is not None,
+                  timeout, "the board to start %s" % header.get("game"))
+
+    def subscribe(self, view: int, timeout: float = 10.0) -> None:
+        """Mirror another view (PUBLIC or REFEREE) from now on."""
+        with self.lock:
+            self.mirror.view_kind = view
+            self.mirror.in_sync = False
+            self._subscribed_at = time.monotonic()
+            self.link.send(self.mirror.hello_bytes())
+        self.wait(lambda: self.mirror.in_sync, timeout, "the board's snapshot")
+
+    # -- what is shown ---------------------------------------------------------------------
+    def over(self) -> bool:
+        state = self.mirror.state()
+        return bool(state) and state.get("phase") == "over"
+
+    def summary(self, rejected: list[dict[str, Any]] | None = None,
+                timeout: float = 10.0) -> dict[str, Any]:
+        """The replay contract's fields of the mirrored game (``host/contract.py``); ``rejected``
+        defaults to the refusals seen. A public mirror of a game whose public view hides scored
+        facts (Sheriff contraband) takes one referee snapshot for them and goes back to the
+        public view; nothing else of it is kept."""
+        m = self.mirror
+        if m.game_cls is None or m.view is None:
+            raise ValueError("no game mirrored from %s" % self.port)
+        if rejected is None:
+            rejected = [{"error": e.reason, "reader": e.reader} for e in self.events if e.kind == "rejected"]
+        name = m.game_cls.NAME
+        header = m.header or {"game": name}
+        if m.view_kind == PUBLIC and contract.needs_referee(name):
+            self.subscribe(REFEREE, timeout)
+            try:
+                return contract.summary(m.game_cls, header, REFEREE, bytes(m.view), rejected)
+            finally:
+                self.subscribe(PUBLIC, timeout)
+        return contract.summary(m.game_cls, header, m.view_kind, bytes(m.view), rejected)
+
+    def standings(self, timeout: float = 10.0) -> dict[str, Any] | None:
+        """``summary()`` once the game is over (None before), asked of the board only once."""
+        if not self.over():
+            return None
+        if self.final is None or self._final_hello != self.mirror.hellos:
+            final = self.summary(timeout=timeout)
+            self.final = final
+            self._final_hello = self.mirror.hellos
+        return self.final
+
+    def picture(self, note: str = "") -> Picture:
+        """What the scoreboard shows now (taken under the lock)."""
+        with self.lock:
+            m = self.mirror
+            final = self.final if self._final_hello == m.hellos else None
+            return Picture(
+                port=self.port, connected=self.link.conn is not None and m.connected,
+                in_sync=m.in_sync, header=m.header, state=m.state(), referee=m.view_kind == REFEREE,
+                prompt=m.prompt, events=list(m.events), final=final, frames=m.frames,
+                resyncs=m.resyncs, bad_frames=m.bad_frames, rx_bytes=self.rx_bytes,
+                tx_bytes=self.tx_bytes, note=note,
+            )
+
+
+def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
+          console: Any = None, fps: float = 10.0) -> dict[str, Any] | None:
+    """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
+    game is over with ``exit_at_end``; returns the final standings if the game ended."""
+    from rich.console import Console
+    from rich.live import Live
+
+    console = console or Console()
+    session = Session(port, REFEREE if referee else PUBLIC)
+    final = None
+    try:
+        with Live(console=console, screen=screen, auto_refresh=False, transient=False) as live:
+            next_draw = 0.0
+            while True:
+                try:
+                    session.pump()
+                    if session.over():
+                        final = session.standings()
+                except (ConnectionError, SessionTimeout):
+                    pass  # shown as the link status; the link reconnects
+                now = time.monotonic()
+                if now >= next_draw:
+                    size = console.size
+                    live.update(render(session.picture(), size.width, size.height), refresh=True)
+                    next_draw = now + 1.0 / fps
+                if exit_at_end and final is not None:
+                    break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        session.close()
+    if final is not None:
+        console.print(render(session.picture(), console.size.width, console.size.height))
+    return final

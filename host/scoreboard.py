@@ -1,0 +1,372 @@
+"""The scoreboard: one picture of a mirrored game, drawn with rich to fit the terminal.
+
+``render(picture, width, height)`` builds the whole screen: a title line (game, seats, round and
+phase, link status), what the mat waits for, one table row per seat with the public details of
+the game, the final standings when the game is over, and as many of the last events as fit, with
+refusals and their reasons spelled out. It fits 80 x 24 (twelve Skull seats leave fewer lines
+for events) and uses wider columns and more events on a bigger terminal.
+
+Everything shown comes from the game's ``describe(view)`` dict (``shared_rules``), from the
+public view unless the picture is a referee one: the public dicts carry no Skull disc and no
+card inside a bag, and the events come from public deltas (hidden fields masked on the board).
+A game this module does not know is still drawn, generically, from its dict.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from host.mirror import Event, Prompt, describe_action
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
+TITLES = {"skull": "Skull", "deadmans": "Dead Man's Draw", "sheriff": "Sheriff of Nottingham"}
+WIDE = 110  # from this width on, full names instead of abbreviations
+
+# Reasons worth more than their code name (the rest: underscores become spaces).
+PLAIN = {
+    "not_now": "not now (that move means nothing at this point)",
+    "unknown_tag": "unknown tag (not in this mat's deck registry)",
+    "foreign_tag": "a piece of another game",
+    "duplicate_tag": "the same tag on two pads",
+    "not_your_turn": "not that seat's turn",
+    "wrong_phase": "not in this phase of the game",
+    "game_over": "the game is over",
+    "malformed": "malformed action",
+    "bad_seat": "no such seat",
+}
+
+
+@dataclass
+class Picture:
+    """Everything the scoreboard needs, copied out of a session at one moment."""
+
+    port: str = ""
+    connected: bool = False
+    in_sync: bool = False
+    header: dict[str, Any] | None = None
+    state: dict[str, Any] | None = None
+    referee: bool = False
+    prompt: Prompt | None = None
+    events: list[Event] = field(default_factory=list)
+    final: dict[str, Any] | None = None
+    frames: int = 0
+    resyncs: int = 0
+    bad_frames: int = 0
+    rx_bytes: int = 0
+    tx_bytes: int = 0
+    note: str = ""
+
+
+# -- the mat: prompts and pad names -------------------------------------------------------------
+def gestures(game: str) -> Any:
+    """The board's gesture class of a game (its PROMPTS and ZONES), or None."""
+    try:
+        return importlib.import_module("firmware.mat_" + game).Gestures
+    except (ImportError, AttributeError):
+        return None
+
+
+def pad_names(game: str, seats: int) -> dict[int, str]:
+    """Reader -> "seat 2's bank pad", "command pad" ... for the game's zone layout."""
+    try:
+        doc = json.loads(LAYOUT_FILE.read_text())
+        from firmware.mat import pick_layout
+        layout = pick_layout(doc, game, seats)
+    except (OSError, ValueError, ImportError, KeyError):
+        return {}
+    names: dict[int, str] = {}
+    for zone, where in layout["zones"].items():
+        label = zone.replace("_", " ")
+        if isinstance(where, int):
+            names[where] = label + " pad"
+            continue
+        for seat, pad in enumerate(where[:seats]):
+            reader = pad if isinstance(pad, int) else pad[0]
+            names[reader] = "seat %d's %s" % (seat, label if zone == "dock" else label + " pad")
+    return names
+
+
+def seat_list(mask: int) -> str:
+    seats = [s for s in range(16) if mask >> s & 1]
+    if not seats:
+        return "nobody"
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+
+
+def prompt_text(game: str, prompt: Prompt | None, seats: int) -> str:
+    """``seat 1: bid or pass (command pad)`` from a PROMPT."""
+    if prompt is None:
+        return ""
+    cls = gestures(game)
+    names = getattr(cls, "PROMPTS", ())
+    what = names[prompt.what] if prompt.what < len(names) else "prompt %d" % prompt.what
+    if prompt.what == 0:
+        return "game over: %s won" % seat_list(prompt.seats)
+    zones = getattr(cls, "ZONES", ())
+    if prompt.reader != 255:
+        where = pad_names(game, seats).get(prompt.reader, "pad %d" % prompt.reader)
+    elif prompt.zone < len(zones):
+        where = "own %s pad" % zones[prompt.zone].replace("_", " ")
+    else:
+        where = ""
+    text = "%s: %s" % (seat_list(prompt.seats), what.replace("_", " "))
+    return text + (" (%s)" % where if where else "")
+
+
+# -- the seats, per game ------------------------------------------------------------------------
+Rows = tuple[list[str], list[list[Any]], list[str]]  # column names, rows, info lines
+
+
+def _mark(on: bool, text: str) -> str:
+    return text if on else ""
+
+
+def skull_rows(d: dict[str, Any], wide: bool) -> Rows:
+    seats = d["seats"]
+    rows = []
+    for i, s in enumerate(seats):
+        notes = [_mark(i == d["turn"] and d["phase"] in ("add", "bidding"), "on turn"),
+                 _mark(i == d["challenger"], "challenger"), _mark(s["passed"], "passed"),
+                 _mark(i == d["lead"] and d["phase"] == "prep", "starts"),
+                 _mark(s["eliminated"], "eliminated"), _mark(i == d["winner"], "WINNER")]
+        down = s["stack"] - s["flipped"]
+        mat = "▮" * down + "▯" * s["flipped"] if s["stack"] <= 8 else "%d down" % down
+        rows.append([i, "★" * s["score"] + "☆" * (2 - s["score"]), mat or "-", s["hand"],
+                     ", ".join(n for n in notes if n)])
+    info = ["phase: %s" % d["phase"].replace("_", " ")]
+    if d["bid"]:
+        info.append("bid %d by seat %s" % (d["bid"], d["challenger"]))
+    on_mats = sum(s["stack"] - s["flipped"] for s in seats)
+    info.append("%d disc%s face down" % (on_mats, "" if on_mats == 1 else "s"))
+    if d["skull_owner"] is not None:
+        info.append("skull of seat %d found" % d["skull_owner"])
+    if d["players"]:
+        info.append("two tribes: seat s plays for player s %% %d" % d["players"])
+    return ["Seat", "Wins", "Mat (▮ down ▯ up)", "Hand", ""], rows, [" · ".join(info)]
+
+
+def _suit(code: str) -> tuple[str, int]:
+    name = code.rstrip("0123456789")
+    return name, int(code[len(name):] or 0)
+
+
+def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
+    rows = []
+    for i, s in enumerate(d["seats"]):
+        tops: dict[str, int] = {}
+        for code in s["bank"]:
+            suit, value = _suit(code)
+            tops[suit] = max(value, tops.get(suit, 0))
+        label = (lambda n: n) if wide else (lambda n: n[:3])
+        bank = " ".join("%s%d" % (label(k), v) for k, v in sorted(tops.items())) or "-"
+        trait = (s["trait"] or "-").replace("_", " ")
+        if s["davy_jones"] is not None:
+            trait += " → %d" % s["davy_jones"]
+        turn = "▶" if i == d["turn"] and d["phase"] == "play" else ""
+        rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
+    play = " ".join(d["play"]) or "empty"
+    info = ["phase: %s · seat %d on turn%s" % (d["phase"], d["turn"],
+                                               " · must choose: " + d["pending"] if d["pending"] else ""),
+            "play area: %s · draw pile %d · discard pile %d%s" % (
+                play, d["draw_pile"], d["discard_pile"],
+                " · Kraken: %d to draw" % d["kraken"] if d["kraken"] else "")]
+    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", ""], rows, info
+
+
+def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
+    rows = []
+    for i, s in enumerate(d["seats"]):
+        if wide:
+            stand = " ".join("%s %d" % (g, n) for g, n in s["stand"].items() if n) or "-"
+        else:
+            stand = " ".join("%s%d" % (g[:2], n) for g, n in s["stand"].items() if n) or "-"
+        if s["sits_out"]:
+            bag = "sits out"
+        elif s["resolved"]:
+            bag = "done"
+        elif s["declared"]:
+            bag = "declared %d %s" % (s["declared"][1], s["declared"][0])
+        elif s["loaded"]:
+            bag = "bag closed"
+        else:
+            bag = ""
+        role = "Sheriff" if i == d["sheriff"] else ("▶" if i == d["turn"] else "")
+        rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
+    piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
+    info = ["round %d of %d · phase: %s · Sheriff: seat %d" % (d["round"] + 1, d["rounds"], d["phase"],
+                                                                 d["sheriff"]),
+            "draw pile %d · discard piles: %s" % (d["draw"], piles)]
+    return ["Seat", "Role", "Gold", "Stand (legal goods)", "Contraband", "Hand", "Bag"], rows, info
+
+
+def generic_rows(d: dict[str, Any], wide: bool) -> Rows:
+    seats = d.get("seats") or []
+    keys: list[str] = []
+    for s in seats:
+        keys += [k for k in s if k not in keys]
+    rows = [[i] + [_short(s.get(k)) for k in keys] for i, s in enumerate(seats)]
+    info = ["%s: %s" % (k, _short(v)) for k, v in d.items() if k not in ("seats", "game")]
+    return ["Seat"] + keys, rows, [" · ".join(info)]
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, dict):
+        return " ".join("%s %s" % (k, _short(x)) for k, x in v.items())
+    if isinstance(v, list):
+        return " ".join(_short(x) for x in v)
+    return "-" if v is None else str(v)
+
+
+ROWS: dict[str, Callable[[dict[str, Any], bool], Rows]] = {
+    "skull": skull_rows, "deadmans": deadmans_rows, "sheriff": sheriff_rows,
+}
+
+
+def public_keys(game: str) -> set[str]:
+    """The keys of a seat in the game's public dict (a referee dict has more)."""
+    try:
+        from shared_rules import games
+        cls = games.game_class(game)
+        g = cls.from_header({"game": game, "players": 3})
+        view = bytearray(cls.PUBLIC_SIZE)
+        g.public(view)
+        return set(cls.describe(view)["seats"][0])
+    except (ValueError, KeyError, IndexError):
+        return set()
+
+
+def referee_lines(d: dict[str, Any]) -> list[str]:
+    """What only the referee view holds: per seat the keys the public dict lacks, and the
+    top-level ones."""
+    keys = public_keys(d["game"])
+    lines = []
+    for i, s in enumerate(d.get("seats") or []):
+        extra = {k: v for k, v in s.items() if k not in keys}
+        if extra:
+            lines.append("seat %d: %s" % (i, "; ".join("%s %s" % (k, _short(v)) for k, v in extra.items())))
+    return lines
+
+
+# -- events -------------------------------------------------------------------------------------
+def event_line(ev: Event, pads: dict[int, str]) -> Text:
+    stamp = time.strftime("%H:%M:%S ", time.localtime(ev.at))
+    if ev.kind == "accepted":
+        return Text.assemble((stamp, "dim"), ("✓ ", "green"), describe_action(ev.action))
+    if ev.kind == "rejected":
+        what = describe_action(ev.action) if ev.action else "a tag"
+        reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
+        where = ""
+        if ev.reader is not None:
+            where = " at the " + pads.get(ev.reader, "pad %d" % ev.reader)
+        return Text.assemble((stamp, "dim"), ("✗ ", "bold red"), what, (" refused%s: " % where, "red"),
+                             (reason, "bold red"))
+    return Text.assemble((stamp, "dim"), ("! ", "yellow"), (ev.text, "yellow"))
+
+
+# -- standings ----------------------------------------------------------------------------------
+EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
+
+
+def standings_table(final: dict[str, Any], wide: bool) -> Table:
+    scores = final["scores"]
+    winners = set(final["winners"])
+    tribes = final.get("game") == "skull" and final["players"] != len(scores)
+    t = Table(title="Final standings", box=box.SIMPLE_HEAD, expand=wide, padding=(0, 1),
+              title_style="bold")
+    for name in ("Rank", "Seat", "Score", ""):
+        t.add_column(name)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    for rank, seat in enumerate(order, 1):
+        won = (seat % final["players"] if tribes else seat) in winners
+        extra = []
+        for key, label in EXTRAS.items():
+            if key == "eliminated" and seat in final.get(key, []):
+                extra.append(label)
+            elif isinstance(final.get(key), list) and key != "eliminated":
+                extra.append("%d %s" % (final[key][seat], label))
+        t.add_row(str(rank), str(seat), str(scores[seat]),
+                  Text(("WINNER  " if won else "") + ", ".join(extra), style="bold green" if won else ""))
+    return t
+
+
+# -- the screen ---------------------------------------------------------------------------------
+def seats_table(game: str, d: dict[str, Any], wide: bool) -> tuple[Table, list[str]]:
+    columns, rows, info = ROWS.get(game, generic_rows)(d, wide)
+    t = Table(box=box.SIMPLE_HEAD, expand=True, padding=(0, 1), show_edge=False)
+    for name in columns:
+        t.add_column(name, overflow="ellipsis", no_wrap=True)
+    for row in rows:
+        t.add_row(*[str(c) for c in row])
+    return t, info
+
+
+def link_line(p: Picture) -> Text:
+    if not p.connected:
+        state, style = "no board: waiting for %s" % p.port, "bold red"
+    elif not p.in_sync:
+        state, style = "connected, catching up", "yellow"
+    else:
+        state, style = "connected", "green"
+    return Text.assemble(("link ", "dim"), (state, style),
+                         (" · %s · %d frames · %d resyncs · %d bad · %d B in %d B out"
+                          % (p.port, p.frames, p.resyncs, p.bad_frames, p.rx_bytes, p.tx_bytes), "dim"),
+                         overflow="ellipsis", no_wrap=True)
+
+
+def _lines(console: Console, renderable: RenderableType) -> int:
+    return len(console.render_lines(renderable, console.options, pad=False))
+
+
+def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
+    """The whole screen for a terminal of ``width`` x ``height``."""
+    width = max(width, 40)
+    measure = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    wide = width >= WIDE
+    d = p.state
+    game = (d or {}).get("game") or (p.header or {}).get("game") or ""
+    seats = len((d or {}).get("seats") or [])
+    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"))
+    if d is not None:
+        title.append(" · %d seats" % seats)
+    if p.referee:
+        title.append(" · REFEREE VIEW (hidden information shown)", style="bold magenta")
+    if p.note:
+        title.append(" · " + p.note, style="dim")
+    top: list[RenderableType] = [title]
+    if d is None:
+        top.append(Text("waiting for the board's game…" if p.connected else "", style="dim"))
+    else:
+        table, info = seats_table(game, d, wide)
+        waits = prompt_text(game, p.prompt, seats)
+        if waits:
+            top.append(Text.assemble(("mat waits for ", "dim"), (waits, "bold")))
+        top += [Text(line, style="cyan") for line in info]
+        top.append(table)
+        if p.referee:
+            top += [Text(line, style="magenta") for line in referee_lines(d)]
+        if p.final is not None:
+            top.append(standings_table(p.final, wide))
+    pads = pad_names(game, seats) if game else {}
+    used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
+    room = max(height - used, 1)
+    lines = [event_line(ev, pads) for ev in p.events]
+    shown = []
+    for line in reversed(lines):  # newest last; a long line may take two rows
+        rows = _lines(measure, line)
+        if rows > room:
+            break
+        room -= rows
+        shown.insert(0, line)
+    events_title = Text("last events" if p.events else "no events yet", style="bold dim")
+    return Group(*top, events_title, *shown, link_line(p))

@@ -1,0 +1,546 @@
+"""Simulated players on a board: seeded random legal moves, performed physically where the mat
+has sensors, plus deliberate mistakes that the board must refuse.
+
+The moves are ``shared_rules.playout``'s: the game's ``Table`` lists every legal action and
+``playout.pick`` chooses with ``Rng(seed)``, so ``tapmat sim --seed S`` plays exactly the actions
+of ``Playout(header, S)``. How an action reaches the board is a *player*'s business:
+
+- a physical player (``host/players_<game>.py``, class ``Player``) puts tags on the virtual
+  board's readers and lifts them, closes bag clasps and taps command tokens, following the
+  game's gesture table (docs/mat.md, docs/mat-deadmans.md, docs/mat-sheriff.md); it needs the
+  board's gesture module (``firmware/mat_<game>.py``) and a virtual board's control socket;
+- otherwise ``HostPlayer`` sends each action as a host ACTION frame (the board accepts them for
+  any game); the sim says so.
+
+After every answer the sim checks the mirror against the truth: the same actions applied to a
+local game give the board's public view, byte for byte. Mistakes (a disc on another seat's pad,
+an unregistered tag, an out-of-turn move) are drawn from a second generator, so they never
+change the legal moves; each must be refused with the reason the local rules (or the mat) give,
+and must change nothing. The accepted actions, with the hidden fields the players know, make the
+action log (``--log``) that ``tapmat replay`` turns into the same scores.
+
+``measure()`` is for ``make bench``: mirror lag and bytes on the wire per game.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import json
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from host.mirror import Event
+from host.monitor import Session, SessionTimeout
+from host.scoreboard import gestures
+from host.virtual_deck import VirtualDeck
+from shared_rules import codec, games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.engine import OK
+from shared_rules.playout import pick, table_for
+from shared_rules.rng import Rng
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
+MISSES = 3            # polls without a tag before the board counts it gone (firmware/presence.py)
+ANSWER_S = 10.0       # longest wait for the board's answer to one action
+RESYNC_AFTER_S = 0.5  # no answer this long: ask for a snapshot (the answer may have been lost)
+MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
+
+
+class SimError(RuntimeError):
+    """The board did something else than the rules say it must (or did nothing)."""
+
+
+@dataclass
+class Attempt:
+    """A deliberate mistake: ``do`` makes it, the board must refuse it (with ``expect``, a reason
+    name, when given); ``undo`` takes the piece back off the mat afterwards."""
+
+    what: str
+    expect: str | None
+    do: Callable[[], None]
+    undo: Callable[[], None] = lambda: None
+
+
+@dataclass
+class SimResult:
+    header: dict[str, Any]
+    seed: int
+    mode: str
+    note: str
+    actions: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]
+    final: dict[str, Any]
+    checked: int
+    lags: list[float]
+    rx_bytes: int
+    tx_bytes: int
+    seconds: float
+
+    def log_lines(self) -> list[str]:
+        """The action log: the header, then every accepted action."""
+        return [json.dumps(self.header)] + [json.dumps(a) for a in self.actions]
+
+    def write_log(self, path: Path | str) -> None:
+        Path(path).write_text("\n".join(self.log_lines()) + "\n")
+
+    def contract(self) -> dict[str, Any]:
+        """The replay contract's JSON, plus what the sim did (``sim``)."""
+        out = dict(self.final)
+        out["sim"] = {"seed": self.seed, "mode": self.mode, "actions": len(self.actions),
+                      "refused": len(self.rejected), "checked": self.checked}
+        return out
+
+
+# -- hands on the virtual board -----------------------------------------------------------------
+class Hands:
+    """Tags put on and lifted off the virtual board's readers, paced by the board itself.
+
+    The board reports nothing when a tag leaves (it means nothing in most games) and needs
+    ``MISSES`` polls of that reader to count it gone, so a tag lifted and put again at once is
+    never seen again. Each PING round trip lets the board loop at least once, and each loop polls
+    one reader; ``seen`` and the cool-down before re-using a lifted tag therefore wait for enough
+    round trips (twice what is needed: a slow round trip may span two loops the other way)."""
+
+    def __init__(self, session: Session, client: Any, readers: int) -> None:
+        self.session = session
+        self.client = client
+        self.readers = readers
+        self.on: dict[str, int] = {}
+        self.lifted: dict[str, int] = {}
+        self.put_at: dict[str, int] = {}
+        self.moves = 0
+        self.last_move = 0.0
+
+    def _pongs(self) -> int:
+        return self.session.mirror.pongs
+
+    def cooling(self, uid: str) -> bool:
+        """Whether the board may still count this recently lifted tag as present."""
+        at = self.lifted.get(uid)
+        return at is not None and self._pongs() - at < 2 * self.readers * (MISSES + 1)
+
+    def put(self, reader: int, uid: str) -> None:
+        if uid in self.on:
+            raise SimError("tag %s is already on reader %d" % (uid, self.on[uid]))
+        at = self.lifted.pop(uid, None)
+        if at is not None:
+            self.session.ping(max(0, 2 * self.readers * (MISSES + 1) - (self._pongs() - at)))
+        self.client.place(reader, uid)
+        self.on[uid] = reader
+        self.put_at[uid] = self._pongs()
+        self._moved()
+
+    def lift(self, uid: str) -> None:
+        self.client.remove(uid)
+        del self.on[uid]
+        self.lifted[uid] = self._pongs()
+        self._moved()
+
+    def seen(self, uid: str) -> None:
+        """Wait until the board has polled every reader since ``uid`` was put down."""
+        self.session.ping(max(0, 2 * self.readers + 4 - (self._pongs() - self.put_at[uid])))
+
+    def switch(self, index: int, closed: bool) -> None:
+        self.client.switch(index, closed)
+        self._moved()
+
+    def clear(self) -> None:
+        """Take every tag off the mat and let the board see them gone."""
+        self.client.clear()
+        self.on.clear()
+        self.lifted.clear()
+        self.session.ping(2 * self.readers * (MISSES + 1))
+
+    def _moved(self) -> None:
+        self.moves += 1
+        self.last_move = time.time()
+
+
+# -- players ------------------------------------------------------------------------------------
+class HostPlayer:
+    """Every action as a host ACTION frame: for games without gestures on the board, boards
+    without a control socket, or on request."""
+
+    MODE = "host"
+
+    def __init__(self, sim: "Sim") -> None:
+        self.sim = sim
+
+    def perform(self, action: dict[str, Any]) -> Event:
+        return self.sim.host_action(action)
+
+    def settle(self) -> None:
+        """Nothing on the mat to tidy."""
+
+    def attempts(self) -> list[Attempt]:
+        return self.sim.out_of_turn()
+
+
+def physical_player(game: str) -> Any:
+    """The physical player class of a game (``host/players_<game>.py``), or None."""
+    if gestures(game) is None:
+        return None
+    try:
+        return importlib.import_module("host.players_" + game).Player
+    except ImportError:
+        return None
+
+
+# -- the simulation -----------------------------------------------------------------------------
+class Sim:
+    def __init__(self, session: Session, header: dict[str, Any], seed: int, *,
+                 board_dir: Path | str | None = None, host_only: bool = False, pace: float = 0.0,
+                 mistakes: float = 0.08, on_step: Callable[["Sim"], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.session = session
+        self.m = session.mirror
+        self.header = header
+        self.seed = seed
+        self.game = games.from_header(header)
+        self.rng = Rng(seed)
+        self.table = table_for(self.game, self.rng)
+        self.mistake_rng = Rng(seed ^ MISTAKE_SEED)
+        self.mistakes = mistakes
+        self.pace = pace
+        self.on_step = on_step
+        self.say = say or (lambda _line: None)
+        self.rec = bytearray(ACTION_SIZE)
+        self.deck = VirtualDeck()
+        self.actions: list[dict[str, Any]] = []
+        self.rejected: list[dict[str, Any]] = []
+        self.lags: list[float] = []
+        self.checked = 0
+        self.hands: Hands | None = None
+        self.layout: dict[str, Any] | None = None
+        self.client: Any = None
+        self._mark = 0
+        self._after = b""
+        self._before = b""
+        name = self.game.NAME
+        cls = None if host_only else physical_player(name)
+        reason = ""
+        if host_only:
+            reason = "host ACTION frames (asked for)"
+        elif cls is None:
+            reason = ("host ACTION frames: the board has no gesture module for %s yet "
+                      "(firmware/mat_%s.py)" % (name, name)) if gestures(name) is None else (
+                "host ACTION frames: no physical player host/players_%s.py" % name)
+        elif board_dir is None:
+            cls = None
+            reason = "host ACTION frames: not a virtual board (no control socket to move tags)"
+        else:
+            self.layout = board_layout(Path(board_dir), name, self.game.seats())
+            if self.layout is None:
+                cls = None
+                reason = "host ACTION frames: mat_layout.json has no %s layout for %d seats" % (
+                    name, self.game.seats())
+        if cls is not None:
+            from host.vboard_client import VirtualBoardClient
+            self.client = VirtualBoardClient(Path(board_dir))
+            readers = self.client.status()["config"]["readers"]
+            self.hands = Hands(session, self.client, readers)
+        self.player: Any = cls(self) if cls is not None else HostPlayer(self)
+        self.mode = self.player.MODE
+        self.note = reason or "physical gestures on the virtual board (host/players_%s.py)" % name
+
+    # -- the truth ------------------------------------------------------------------------
+    def public(self, game: Any = None) -> bytes:
+        g = game or self.game
+        view = bytearray(g.PUBLIC_SIZE)
+        g.public(view)
+        return bytes(view)
+
+    def view(self) -> dict[str, Any]:
+        """The local game's public dict (what every player at the table sees)."""
+        return self.game.describe(self.public())
+
+    def probe(self, action: dict[str, Any]) -> str:
+        """The reason the rules would give for ``action`` now ("ok" if legal); nothing changes."""
+        if self.game.VOCAB.encode(action, self.rec):
+            return "malformed"
+        copy = games.from_header(self.header)
+        copy.s[:] = self.game.s
+        err = copy.accept(self.rec)
+        return "ok" if err == OK else copy.reason(err)
+
+    def _apply(self, action: dict[str, Any]) -> bytes:
+        copy = games.from_header(self.header)
+        copy.s[:] = self.game.s
+        if self.game.VOCAB.encode(action, self.rec) or copy.accept(self.rec) != OK:
+            raise SimError("the table offered an illegal action %r" % (action,))
+        return self.public(copy)
+
+    # -- talking to the board -------------------------------------------------------------
+    def mark(self) -> None:
+        """Answers from now on belong to the next action or mistake."""
+        self._mark = len(self.session.events)
+
+    def answer(self, resend: Callable[[], None] | None = None) -> Event:
+        """The board's judgment (DELTA or REJECT) of what was just done. If the answer is lost
+        (a gap, a reboot) a snapshot shows whether the action was applied; ``resend`` repeats
+        a host action that a rebooting board never got."""
+        m = self.m
+        events = self.session.events
+        start = time.monotonic()
+        hellos = m.hellos
+        asked = m.snapshots
+        last_ask = start
+        while True:
+            for i in range(self._mark, len(events)):
+                if events[i].kind in ("accepted", "rejected"):
+                    self._mark = i + 1
+                    return events[i]
+            now = time.monotonic()
+            fresh = m.snapshots != asked and m.in_sync and m.view is not None
+            if fresh and self._after != self._before and bytes(m.view) == self._after:
+                self._mark = len(events)
+                return Event("accepted", "answer lost; the snapshot shows the action applied")
+            if fresh and m.hellos != hellos and resend is not None and bytes(m.view) == self._before:
+                hellos = m.hellos
+                asked = m.snapshots
+                resend()  # the board rebooted before it got the action
+            if now - start > ANSWER_S:
+                raise SimError("no answer from the board in %.0f s" % ANSWER_S)
+            if now - last_ask > RESYNC_AFTER_S and m.in_sync:
+                last_ask = now
+                asked = m.snapshots
+                self.session.send(m.frame(codec.RESYNC))
+            self.session.pump()
+
+    def host_action(self, action: dict[str, Any]) -> Event:
+        """Send an ACTION frame and wait for its answer."""
+        data = self.m.action_bytes(action)
+        self.session.send(data)
+        return self.answer(resend=lambda: self.session.send(self.m.action_bytes(action)))
+
+    def out_of_turn(self) -> list[Attempt]:
+        """Mistakes any game can make through the host: a legal action of another seat."""
+        out = []
+        for action in self.table.legal()[:6]:
+            for seat in range(self.game.seats()):
+                wrong = dict(action, p=seat)
+                reason = self.probe(wrong)
+                if seat != action["p"] and reason not in ("ok", "malformed"):
+                    out.append(Attempt("seat %d tries %s out of turn (host action)" % (seat, action["a"]),
+                                       reason, functools.partial(self._send_only, wrong)))
+                    break
+        return out
+
+    def _send_only(self, action: dict[str, Any]) -> None:
+        self.session.send(self.m.action_bytes(action))
+
+    def in_step(self) -> None:
+        """Wait until the mirror is in sync, then check it against the local game."""
+        self.session.wait(lambda: self.m.in_sync and self.m.view is not None, ANSWER_S,
+                          "the mirror to catch up")
+        if bytes(self.m.view) != self.public():
+            raise SimError("after %d actions the mirrored view differs from the rules' public view"
+                           % len(self.actions))
+        self.checked += 1
+
+    def pause(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.session.pump()
+
+    # -- one game ---------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.hands is not None:
+            self.hands.clear()
+        self.session.new_game(self.header)
+        self.mark()
+        self.in_step()
+
+    def mistake(self) -> None:
+        options = self.player.attempts()
+        if not options:
+            return
+        attempt = options[self.mistake_rng.below(len(options))]
+        self._before = self._after = self.public()
+        self.mark()
+        attempt.do()
+        ev = self.answer()
+        if ev.kind != "rejected":
+            raise SimError("the board accepted a mistake: %s (%s)" % (attempt.what, ev.text))
+        if attempt.expect is not None and ev.reason != attempt.expect:
+            raise SimError("%s: refused as %s, the rules say %s" % (attempt.what, ev.reason, attempt.expect))
+        attempt.undo()
+        self.rejected.append({"error": ev.reason, "after": len(self.actions), "what": attempt.what})
+        self.say("refused as it must be: %s (%s)" % (attempt.what, ev.reason))
+        self.in_step()
+
+    def step(self) -> dict[str, Any] | None:
+        """Play one legal action (perhaps after a mistake); None when the game is over."""
+        if self.game.over():
+            return None
+        if self.mistakes and self.mistake_rng.below(1000) < self.mistakes * 1000:
+            self.mistake()
+        options = self.table.legal()
+        if not options:
+            raise SimError("no legal action in a running game")
+        action = pick(options, self.rng)
+        self._before = self.public()
+        self._after = self._apply(action)
+        self.mark()
+        sent = time.time()
+        ev = self.player.perform(action)
+        if ev.action is not None:  # a DELTA, not an answer recovered from a snapshot
+            moved = self.hands.last_move if self.hands is not None and self.mode != "host" else sent
+            self.lags.append(ev.at - moved)
+        if ev.kind != "accepted":
+            raise SimError("the board refused %r: %s" % (action, ev.reason))
+        full = dict(action)
+        for key, value in (ev.action or {}).items():
+            if key in action and action[key] != value:
+                raise SimError("the board took %r as %r" % (action, ev.action))
+            full[key] = value
+        if self.game.VOCAB.encode(full, self.rec) or self.game.accept(self.rec) != OK:
+            raise SimError("the board accepted %r, which the rules refuse" % (full,))
+        self.table.accepted(action)
+        self.actions.append(full)
+        self.player.settle()
+        self.in_step()
+        if self.on_step is not None:
+            self.on_step(self)
+        if self.pace:
+            self.pause(self.pace)
+        return full
+
+    def run(self, max_actions: int | None = None) -> SimResult:
+        began = time.monotonic()
+        self.start()
+        while max_actions is None or len(self.actions) < max_actions:
+            if self.step() is None:
+                break
+        final = self.session.summary(self.rejected)
+        return SimResult(self.header, self.seed, self.mode, self.note, self.actions, self.rejected,
+                         final, self.checked, self.lags, self.session.rx_bytes, self.session.tx_bytes,
+                         time.monotonic() - began)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def board_layout(board_dir: Path, game: str, seats: int) -> dict[str, Any] | None:
+    """The zone layout the board reads (its ``mat_layout.json``; else the repository's)."""
+    from firmware.mat import pick_layout
+
+    path = board_dir / "fs" / "mat_layout.json"
+    try:
+        doc = json.loads((path if path.exists() else LAYOUT_FILE).read_text())
+        return pick_layout(doc, game, seats)
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+# -- a virtual board of the sim's own -----------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _modules() -> dict[str, bytes]:
+    from host import image
+    return image.compile_modules(image.VIRTUAL)
+
+
+@contextlib.contextmanager
+def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
+    """A virtual board in a temporary folder, running in a thread of this process, with the
+    firmware image (no game yet: the sim sends NEWGAME). Yields the board folder."""
+    from host import image
+    from host.vboard import VirtualBoard
+    from host.vboard_client import VirtualBoardClient
+
+    folder = Path(tempfile.mkdtemp(prefix="tapmat-sim-"))
+    board = None
+    thread = None
+    try:
+        image.install_dir(folder, image.board_image(image.VIRTUAL, modules=_modules()))
+        board = VirtualBoard(folder, log=log or (lambda _msg: None))
+        board.start()
+        thread = threading.Thread(target=board.serve, name="virtual-board", daemon=True)
+        thread.start()
+        with VirtualBoardClient(folder) as client:
+            client.wait_booted(firmware=True)
+        yield folder
+    finally:
+        if board is not None:
+            board.stop()
+        if thread is not None:
+            thread.join(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def board_dir_of(port: str) -> Path | None:
+    """The virtual board folder behind a port (``BOARD_DIR/tty``, or the pty it links to)."""
+    p = Path(port)
+    if (p.parent / "ctl.sock").exists():
+        return p.parent
+    return None
+
+
+def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_actions: int | None = None,
+         host_only: bool = False, pace: float = 0.0, mistakes: float = 0.08,
+         say: Callable[[str], None] | None = None, on_step: Callable[[Sim], None] | None = None,
+         session_hook: Callable[[Session], None] | None = None) -> SimResult:
+    """One simulated game on the board at ``port`` (None: a virtual board of its own)."""
+    with contextlib.ExitStack() as stack:
+        if port is None:
+            folder: Path | None = stack.enter_context(local_board())
+            port = str(folder / "tty")
+        else:
+            folder = board_dir_of(port)
+        session = Session(port)
+        stack.callback(session.close)
+        if session_hook is not None:
+            session_hook(session)
+        session.connect()
+        sim = Sim(session, header, seed, board_dir=folder, host_only=host_only, pace=pace,
+                  mistakes=mistakes, on_step=on_step, say=say)
+        stack.callback(sim.close)
+        say and say("%s, seed %d: %s" % (json.dumps(header), seed, sim.note))
+        return sim.run(max_actions)
+
+
+# -- make bench -----------------------------------------------------------------------------------
+BENCH_CASES = (
+    ("skull-4", {"game": "skull", "players": 4}),
+    ("deadmans-3", {"game": "deadmans", "players": 3}),
+    ("sheriff-4", {"game": "sheriff", "players": 4}),
+)
+
+
+def _ms(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    v = sorted(values)
+    return {"median": round(statistics.median(v) * 1000, 2),
+            "p95": round(v[min(len(v) - 1, int(0.95 * len(v)))] * 1000, 2),
+            "max": round(v[-1] * 1000, 2)}
+
+
+def measure(cases: tuple[tuple[str, dict[str, Any]], ...] = BENCH_CASES, seed: int = 1) -> dict[str, Any]:
+    """Host mirror lag and bytes on the wire per game, one seeded game each on one virtual board.
+
+    ``lag_ms``: from the move (the last tag put down or lifted, or the ACTION frame sent) to the
+    mirrored state showing its DELTA; with physical players it includes the board noticing the
+    tag (its reader's turn in the poll round). ``rx_bytes``: board -> host, ``tx_bytes``: host ->
+    board, both whole games including set-up and PINGs."""
+    out: dict[str, Any] = {}
+    with local_board() as folder:
+        for label, header in cases:
+            result = play(header, seed, port=str(folder / "tty"), mistakes=0.0)
+            n = len(result.actions)
+            out[label] = {
+                "mode": result.mode, "actions": n, "lag_ms": _ms(result.lags),
+                "rx_bytes": result.rx_bytes, "tx_bytes": result.tx_bytes,
+                "rx_bytes_per_action": round(result.rx_bytes / n, 1) if n else None,
+                "seconds": round(result.seconds, 2),
+            }
+    return out
