@@ -20,8 +20,11 @@ Sources (section numbers of the documents named):
   §6.3 PICC states, §6.4 REQA/WUPA/ANTICOLLISION/SELECT/HLTA, §6.5.3 anticollision loop (NVB,
   collision bit resolved by sending it as 1), §6.5.3.4 SAK cascade bit, §6.5.4 cascade tag 88h
   and BCC.
-- NXP NTAG213/215/216 data sheet rev 3.2: §9.3 4-bit NAK, §10.2 READ (30h, 16 bytes + CRC_A,
-  answer within 5 ms).
+- NXP NTAG213/215/216 data sheet rev 3.2: §8.5 memory organisation (user memory from page 4;
+  §8.5.2/8.5.3 static and dynamic lock bytes, §8.5.4 capability container in page 3, §8.5.7
+  configuration pages), §9.3 4-bit ACK Ah and NAK 0h/1h/4h/5h, §10.2 READ (30h, 16 bytes +
+  CRC_A, answer within 5 ms), §10.4 WRITE (A2h, page, 4 bytes, CRC_A; 4-bit ACK or NAK within
+  10 ms).
 
 Inventory (`scan`): WUPA, then REQA, each answered by every tag still IDLE; anticollision and
 SELECT through the cascade levels single out one tag; optionally READ; HLTA parks it in HALT,
@@ -32,6 +35,13 @@ poll loop keeps idle readers' radio off) or, if the field stayed on since the la
 automatic field reset. Failures end in a status code, never in a wrong UID: anticollision
 answers must match their BCC, SELECT is answered (SAK + CRC_A) only by the tag owning the
 complete UID CLn, cascade tag and SAK cascade bit must agree, READ data must match CRC_A.
+
+Writing (`select_uid` + `write`): a tag whose UID is known is selected directly with SELECT
+CL1/CL2 (no anticollision), then WRITE programs one page. Only user memory is written unless
+the caller asks for system pages; the limit comes from the tag's capability container. An
+answer that is lost or garbled never counts as success: the driver reads the page back and
+compares, and writes again when it differs (a WRITE of the same data is idempotent).
+
 Every wait is bounded: the chip's timer ends each exchange (TAuto) and every polling loop has
 a fixed bound in case the chip stops answering.
 """
@@ -52,11 +62,13 @@ BCC_ERR = const(6)       # anticollision answer did not match its BCC
 NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
 CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
 OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
+DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
 STATUS_NAMES = ("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
-                "chip", "overflow")
+                "chip", "overflow", "denied")
 
 UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
 PAGE_BYTES = const(16)  # one READ: four 4-byte pages
+FIRST_USER_PAGE = const(4)  # NTAG21x user memory starts after UID, lock bytes and CC (§8.5)
 
 # Registers (§9.2).
 _COMMAND = const(0x01)
@@ -107,18 +119,24 @@ _RF_CFG_RESERVED = const(0x08)  # RFCfgReg bits 3..0 keep their reset value
 _PRESCALER = const(169)
 _T_SHORT = const(40)   # 1 ms: an ISO 14443-3 answer starts ~86 us after the frame
 _T_LONG = const(204)   # 5.1 ms: NTAG READ answers within 5 ms; also field-off and power-up guard
+_T_WRITE = const(404)  # 10.1 ms: NTAG WRITE answers within 10 ms (§10.4, WRITE timing)
 _POLL_MAX = const(1000)  # status polls per wait: far longer than 5.1 ms on any SPI clock
 
 # ISO/IEC 14443-3 commands.
 _REQA = const(0x26)
 _WUPA = const(0x52)
 _READ = const(0x30)
+_WRITE = const(0xA2)
+_ACK = const(0x0A)
+_NAK_CRC = const(0x1)
+_NAK_CODES = const(0x0033)  # bit n set: n is an NTAG NAK code (0h, 1h, 4h, 5h; §9.3)
+_CC_MAGIC = const(0xE1)     # CC byte 0: NDEF data present (NFC Forum Type 2 Tag)
 _HLTA = const(0x50)
 _CT = const(0x88)
 _SEL = (0x93, 0x95, 0x97)
 _SAK_CASCADE = const(0x04)
 
-_FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2)
+_FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
@@ -162,6 +180,7 @@ class _Buffers:
         self.srx = bytearray(6)
         self.resp = bytearray(_RX_MAX)  # the last answer
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
+        self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
 
 
 _bufs = None
@@ -194,6 +213,7 @@ class Mfrc522:
         self.sak = 0
         self.atqa = 0
         self.last_nak = 0
+        self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.version = 0
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
@@ -222,7 +242,9 @@ class Mfrc522:
 
     def _timeout(self, ticks):
         if ticks != self._reload:
-            self._wr(_TRELOAD_L, ticks)
+            if ticks >> 8 != self._reload >> 8:
+                self._wr(_TRELOAD_H, ticks >> 8)
+            self._wr(_TRELOAD_L, ticks & 0xFF)
             self._reload = ticks
 
     # --- set-up --------------------------------------------------------------------------
@@ -239,9 +261,8 @@ class Mfrc522:
             return CHIP_ERR
         self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
-        self._wr(_TRELOAD_H, 0)
         self._reload = -1
-        self._timeout(_T_SHORT)
+        self._timeout(_T_SHORT)  # writes both TReloadReg bytes
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
         self._wr(_RF_CFG, self._gain << 4 | _RF_CFG_RESERVED)
@@ -368,6 +389,10 @@ class Mfrc522:
         """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
         if not self._txctl & _TX_RF_EN:
             return NO_TAG
+        if self._guard:  # tags need 5 ms of field before they answer (§5.2.1)
+            self._timer_wait()
+            self._guard = False
+        self._fresh = False  # from now on tags leave IDLE
         self._b.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
         if st == TIMEOUT:
@@ -383,6 +408,7 @@ class Mfrc522:
     def select(self):
         """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
         self.uid_len = 0
+        self.user_last = 0
         n = 0
         for level in range(3):
             st = self._resolve(_SEL[level])
@@ -503,6 +529,164 @@ class Mfrc522:
             return OK
         return PROTOCOL_ERR if st == OK or st == COLLISION else st
 
+    # --- writing -------------------------------------------------------------------------
+    def select_uid(self, uid, off=0):
+        """Select the NTAG whose 7-byte UID is uid[off:off+7] among the tags in the field.
+
+        WUPA wakes IDLE and HALT tags; SELECT CL1 (88h + UID0..2) and CL2 (UID3..6) with the
+        known UID need no anticollision, since only the tag owning UID CLn answers a SELECT
+        (ISO/IEC 14443-3 §6.5.3.4). OK (the tag is ACTIVE), NO_TAG (no tag with that UID
+        answered), or the error of the last of at most 5 rounds.
+        """
+        if len(uid) < off + UID_LEN or off < 0:
+            raise ValueError("7 bytes of UID expected in uid[off:]")
+        self.user_last = 0
+        return self._select_known(uid, off)
+
+    def _select_known(self, uid, off):
+        self.uid_len = 0
+        st = NO_TAG  # outcome of the last round that woke something
+        quiet = 0
+        for _ in range(5):
+            wake = self.request(True)
+            if wake == NO_TAG:
+                quiet += 1
+                if quiet == 3:
+                    return NO_TAG  # three WUPAs in a row unanswered: nothing in the field
+                # a READY or ACTIVE tag takes WUPA as an error (now it is IDLE), and a lost
+                # ATQA leaves it READY: either way the next WUPA or the one after wakes it
+                continue
+            quiet = 0
+            st = wake
+            if st == OK:
+                st = self._select_part(uid, off, 0)
+            if st == OK:
+                st = self._select_part(uid, off, 1)
+            if st == OK:
+                for i in range(UID_LEN):
+                    self.uid[i] = uid[off + i]
+                self.uid_len = UID_LEN
+                return OK
+            if st == CHIP_ERR:
+                return st
+        return NO_TAG if st == TIMEOUT else st
+
+    def _select_part(self, uid, off, level):
+        """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
+        cl = self._b.cl
+        if level == 0:
+            cl[0] = _CT
+            for i in range(3):
+                cl[1 + i] = uid[off + i]
+        else:
+            for i in range(4):
+                cl[i] = uid[off + 3 + i]
+        cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+        st = self._select_cl(_SEL[level])
+        if st == OK and ((self.sak & _SAK_CASCADE) != 0) != (level == 0):
+            return PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
+        return st
+
+    def write(self, page, data, off=0, system=False):
+        """NTAG WRITE (A2h, §10.4) of data[off:off+4] into `page` of the selected NTAG.
+
+        Without `system` only user memory is written: pages 4 .. .user_last, learned from the
+        capability container (one READ of page 3 after each selection); any other page gives
+        DENIED and no WRITE is sent. system=True passes every page to the tag, which NAKs what
+        it does not allow; lock bytes (page 2, dynamic lock page) and CC are one-time
+        programmable and take the OR of old and new bits (§8.5.2-8.5.4).
+
+        OK means the tag acknowledged (4-bit ACK Ah) or, when its answer was lost or garbled,
+        that a READ of the page returned exactly the data. Otherwise the page is written again
+        (WRITE is idempotent), after waking and selecting the tag again by its UID when it may
+        have left ACTIVE (a NAK 1h for a corrupted frame, no clean READ answer); at most
+        1 + max_errors attempts, failures counted in .errors. A NAK 0h (page locked or
+        protected), 4h or 5h ends at once: NAK, the code in .last_nak. NO_TAG when the tag
+        has left the field.
+        """
+        if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
+            raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
+        self.errors = 0
+        if self.uid_len != UID_LEN:
+            return NO_TAG  # no NTAG selected
+        st = OK
+        active = True
+        for _ in range(self.max_errors + 1):
+            if not active:
+                st = self._select_known(self.uid, 0)
+                if st == NO_TAG or st == CHIP_ERR:
+                    return st
+                active = st == OK
+            if active and not system:
+                if not self.user_last:
+                    st = self._learn_user_memory()
+                    if st == DENIED:
+                        return st
+                    active = st == OK
+                if active and not FIRST_USER_PAGE <= page <= self.user_last:
+                    return DENIED
+            if active:
+                st = self._write_page(page, data, off)
+                if st == OK or st == CHIP_ERR or (st == NAK and self.last_nak != _NAK_CRC):
+                    return st
+                active = False
+                if st != NAK:  # no clean answer: the tag may have programmed the page anyway
+                    active = self.read(page, self._b.page) == OK  # answered: still ACTIVE
+                    if active and self._holds(data, off):
+                        self.errors += 1
+                        return OK  # only the answer was lost
+            self.errors += 1
+        return st
+
+    def _write_page(self, page, data, off):
+        """One WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error."""
+        f = self._b.ftx
+        f[1] = _WRITE
+        f[2] = page
+        for i in range(4):
+            f[3 + i] = data[off + i]
+        st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
+        if st != OK:
+            return st
+        if self._rx_n != 1 or self._rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
+            return PROTOCOL_ERR
+        code = self._b.resp[0] & 0x0F
+        if code == _ACK:
+            return OK
+        if (_NAK_CODES >> code) & 1:
+            self.last_nak = code
+            return NAK
+        return PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
+
+    def _holds(self, data, off):
+        p = self._b.page
+        for i in range(4):
+            if p[i] != data[off + i]:
+                return False
+        return True
+
+    def _learn_user_memory(self):
+        """.user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte units.
+
+        NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes, 6Dh = 872 of 888;
+        §8.5.4), so their CC values map to their real last user pages 81h and E1h; NTAG213's
+        12h (144 bytes) ends at 27h; another Type 2 tag gets the area its CC announces.
+        """
+        p = self._b.page
+        st = self.read(3, p)
+        if st != OK:
+            return st
+        if p[0] != _CC_MAGIC:
+            return DENIED  # not NDEF formatted: the user memory is unknown
+        size = p[2]
+        if size == 0x3E:
+            self.user_last = 0x81
+        elif size == 0x6D:
+            self.user_last = 0xE1
+        else:
+            self.user_last = min(3 + 2 * size, 0xFF)
+        return OK if self.user_last >= FIRST_USER_PAGE else DENIED
+
     # --- inventory -----------------------------------------------------------------------
     def scan(self, uids_out, data_out=None, page=0):
         """Find every NTAG in the field, each once; return how many.
@@ -522,10 +706,6 @@ class Mfrc522:
             return 0
         if not self._fresh:
             self._field_reset()
-        self._fresh = False
-        if self._guard:
-            self._timer_wait()
-            self._guard = False
         found = 0
         retry = False
         st = OK

@@ -408,12 +408,12 @@ class Mfrc522Emu:
                 self._start = t.rstart
                 self._end = t.rend
                 self._crc_ans = t.has_crc
-                self._delay = t.delay_fc
+                self._delay = t.answer_fc
             else:
                 self._start = min(self._start, t.rstart)
                 self._end = max(self._end, t.rend)
                 self._crc_ans = self._crc_ans and t.has_crc
-                self._delay = max(self._delay, t.delay_fc)
+                self._delay = max(self._delay, t.answer_fc)
             for i in range(nb, tb):
                 self._or[i] = 0
                 self._and[i] = 0xFF if count == 0 else 0

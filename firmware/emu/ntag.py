@@ -15,12 +15,22 @@ Sources:
 - NXP NTAG213/215/216 data sheet rev 3.2: §8.4 states IDLE/READY1/READY2/ACTIVE/HALT (any
   unexpected frame returns the tag to IDLE, or to HALT when it was woken from HALT), §8.5.1
   UID pages 0-2 (BCC0 = 88h^SN0^SN1^SN2, BCC1 = SN3^SN4^SN5^SN6, internal byte 48h), §8.5
-  memory organisation (capability container in page 3, five configuration pages at the end),
-  §9.3 4-bit NAK codes, §9.4 ATQA 0044h and SAK 00h, §10.2 READ 30h: 16 bytes from 4 pages, rolling over to page 0 past the last page,
-  NAK for a start page beyond it.
+  memory organisation (capability container in page 3, dynamic lock page and four
+  configuration pages at the end), §8.5.2 static lock bytes (page 2 bytes 2-3: L-CC and L4..L15
+  lock pages 3..15), §8.5.3 dynamic lock bytes (NTAG213: one bit per 2 pages from page 16,
+  NTAG215/216: one bit per 16 pages), §8.5.4 CC, §8.5.7 configuration pages (AUTH0 in CFG0
+  byte 3: pages from AUTH0 on need PWD_AUTH; CFGLCK, bit 6 of ACCESS in CFG1 byte 0, locks
+  CFG0/CFG1), §9.3 4-bit ACK Ah and NAK codes, §9.4 ATQA 0044h and SAK 00h, §10.2 READ 30h: 16
+  bytes from 4 pages, rolling over to page 0 past the last page, NAK for a start page beyond
+  it; §10.4 WRITE A2h: page 2..last, 4 bytes, CRC_A; ACK within 10 ms; NAK 0h for an invalid,
+  locked or protected page, NAK 1h for a bad CRC_A; lock bytes and CC are OTP (bits ORed),
+  bytes 0-1 of page 2 (BCC1, internal) stay as they are.
 
 Emulator scope: no parity bits, no timing other than a per-answer frame delay used against the
-reader's timer, no WRITE/FAST_READ/PWD_AUTH (writes go through `write_page` in tests).
+reader's timer (a WRITE is acknowledged after the longest time the datasheet allows, 10 ms), no
+FAST_READ/PWD_AUTH/GET_VERSION; block-locking bits are stored but do not freeze lock bits; PWD
+and PACK take writes but read back as 00h (they are not kept). `write_page` sets user memory
+directly for test set-up.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -38,6 +48,8 @@ REQA = const(0x26)
 WUPA = const(0x52)
 HLTA = const(0x50)
 READ = const(0x30)
+WRITE = const(0xA2)
+ACK = const(0xA)
 CT = const(0x88)      # cascade tag
 SEL_CODES = (0x93, 0x95, 0x97)
 NAK_INVALID_ARG = const(0x0)
@@ -49,6 +61,7 @@ NTAG216 = const(231)  # pages 00h..E6h
 _CC_SIZE = {NTAG213: 0x12, NTAG215: 0x3E, NTAG216: 0x6D}  # CC byte 2: data area / 8
 
 FDT_FC = const(1172)  # ISO 14443-3 §6.2.1.2 frame delay PICC->PCD (n = 9), in carrier cycles
+WRITE_FC = const(135600)  # NTAG21x §10.4 WRITE: ACK/NAK at most 10 ms (13.56 MHz carrier)
 
 _STATE_NAMES = ("POWER_OFF", "IDLE", "READY", "ACTIVE", "HALT")
 
@@ -91,6 +104,7 @@ class Picc:
         self.levels = (1, 2, 3)[(n > 4) + (n > 7)]
         self.sak = sak
         self.delay_fc = delay_fc
+        self.answer_fc = delay_fc  # frame delay of the current answer
         self.cl = bytearray(15)  # UID CL1..CL3, 5 bytes each incl. BCC (§6.5.4)
         self._build_cl()
         self.resp = bytearray(20)
@@ -134,6 +148,7 @@ class Picc:
         st = self.state
         if st == POWER_OFF:
             return False
+        self.answer_fc = self.delay_fc
         if nbits == 7:
             return self._request(f[0] & 0x7F)
         if st == IDLE or st == HALT:
@@ -225,9 +240,14 @@ class Picc:
         self._error()
         return self._answer(4, False)
 
+    def _ack(self, delay_fc):
+        self.resp[0] = ACK
+        self.answer_fc = max(self.delay_fc, delay_fc)
+        return self._answer(4, False)
+
 
 class NtagTag(Picc):
-    """NTAG213/215/216: a 7-byte UID, its page memory (NTAG21x §8.5) and the READ command."""
+    """NTAG213/215/216: a 7-byte UID, its page memory (NTAG21x §8.5), READ and WRITE."""
 
     def __init__(self, uid, pages=NTAG213, delay_fc=FDT_FC):
         if len(uid) != 7:
@@ -259,7 +279,47 @@ class NtagTag(Picc):
         for i in range(4):
             self.mem[4 * page + i] = data[i]
 
+    def _writable(self, page):
+        """Whether WRITE may program `page` (§8.5.2, §8.5.3, §8.5.7, §10.4)."""
+        n = self.pages
+        m = self.mem
+        if page < 2 or page >= n or page >= m[4 * (n - 4) + 3]:  # AUTH0: no PWD_AUTH here
+            return False
+        dyn = n - 5
+        if 3 <= page < 16:
+            return not (m[10 + (page >> 3)] >> (page & 7)) & 1  # L-CC, L4..L15
+        if 16 <= page < dyn:
+            k = (page - 16) // (2 if n == NTAG213 else 16)
+            return not (m[4 * dyn + (k >> 3)] >> (k & 7)) & 1
+        if page == n - 4 or page == n - 3:
+            return not m[4 * (n - 3)] & 0x40  # CFGLCK
+        return True
+
+    def _program(self, page, f):
+        """Store the 4 data bytes f[2:6]; OTP pages take the OR of old and new bits."""
+        o = 4 * page
+        m = self.mem
+        n = self.pages
+        if page >= n - 2:
+            return  # PWD, PACK: write-only, they read back as 00h
+        if page == 2:
+            m[o + 2] |= f[4]
+            m[o + 3] |= f[5]
+        elif page == 3 or page == n - 5:
+            for i in range(4 if page == 3 else 3):  # dynamic lock byte 3 is RFUI
+                m[o + i] |= f[2 + i]
+        else:
+            for i in range(4):
+                m[o + i] = f[2 + i]
+
     def _active(self, f, nbits):
+        if nbits == 64 and f[0] == WRITE:
+            if crc_a(f, 6) != f[6] | f[7] << 8:
+                return self._nak(NAK_CRC)
+            if not self._writable(f[1]):
+                return self._nak(NAK_INVALID_ARG)
+            self._program(f[1], f)
+            return self._ack(WRITE_FC)
         if nbits == 32 and f[0] == READ:
             if crc_a(f, 2) != f[2] | f[3] << 8:
                 return self._nak(NAK_CRC)

@@ -634,3 +634,394 @@ def test_spi_transactions_per_scan():
     out["antenna_on"] = t1 - t0
     out["antenna_off"] = t3 - t2
     return out
+
+
+# --- WRITE ----------------------------------------------------------------------------------
+
+RECORD = b"\x03\x2a\xd4\x0b\x1ftapmat:card\x01\x1a\x2b\x3c\x4d\x06digit0" + bytes(range(16)) + b"\xfe"
+
+
+def _writer(pages=NTAG213, uid=None, others=()):
+    """A reader with an NTAG (and maybe other tags) in a field that is on; nothing selected."""
+    bus, chip, rdr, _ = _rig()
+    tag = NtagTag(uid or _uid(0x7A, 0x01, 0x02, 0x03, 0x04, pages & 0xFF), pages)
+    chip.add_tag(tag)
+    for u in others:
+        chip.add_tag(NtagTag(u))
+    rdr.antenna_on()
+    return bus, chip, rdr, tag
+
+
+def _write_all(rdr, data, first=4):
+    """select_uid is done; write data (a multiple of 4 bytes) page by page from `first`.
+    Returns (status, pages acknowledged); the first failure stops. rdr.retried sums .errors."""
+    rdr.retried = 0
+    for p in range(len(data) // 4):
+        st = rdr.write(first + p, data, 4 * p)
+        rdr.retried += rdr.errors
+        if st != drv.OK:
+            return st, p
+    return drv.OK, len(data) // 4
+
+
+def _padded(data):
+    return bytes(data) + bytes(-len(data) % 4)
+
+
+def test_write_then_read_back_on_every_ntag_size():
+    out = []
+    for pages, last in ((NTAG213, 0x27), (NTAG215, 0x81), (NTAG216, 0xE1)):
+        bus, chip, rdr, tag = _writer(pages)
+        assert rdr.select_uid(tag.uid) == drv.OK and tag.state_name() == "ACTIVE"
+        data = _padded(RECORD)
+        assert _write_all(rdr, data) == (drv.OK, len(data) // 4)
+        assert rdr.user_last == last  # learned from the CC (page 3)
+        assert rdr.write(last, b"LAST") == drv.OK and bytes(tag.mem[4 * last:4 * last + 4]) == b"LAST"
+        back = bytearray(len(data) + 16)
+        for p in range(0, len(data), 16):
+            assert rdr.read(4 + p // 4, back, p) == drv.OK
+        assert bytes(back[:len(data)]) == data  # READ through the driver gives the record back
+        before = bytes(tag.mem)
+        sent = chip.transceives
+        denied = [rdr.write(p, b"XXXX") for p in (0, 1, 2, 3, last + 1, 0xFF)]
+        assert denied == [drv.DENIED] * 6 and chip.transceives == sent  # nothing was sent
+        assert bytes(tag.mem) == before and tag.state_name() == "ACTIVE"
+        out.append([pages, rdr.user_last, len(data) // 4])
+    try:
+        rdr.write(4, b"abc")
+        short = "accepted"
+    except ValueError:
+        short = "rejected"
+    assert short == "rejected"
+    return out
+
+
+def test_write_waits_10_ms_for_the_ack():
+    bus, chip, rdr, tag = _writer()
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(4, b"ABCD") == drv.OK
+    assert [chip.regs[0x2C], chip.regs[0x2D]] == [404 >> 8, 404 & 0xFF]  # 10.1 ms
+    # the READ timeout (5.1 ms) would miss the ACK: the tag takes up to 10 ms (NTAG21x §10.4)
+    f = rdr._b.ftx
+    f[1], f[2], f[3], f[4], f[5], f[6] = 0xA2, 5, 0x45, 0x46, 0x47, 0x48
+    assert rdr._transceive(rdr._append_crc(6), 0, 0, 204) == drv.TIMEOUT
+    assert bytes(tag.mem[20:24]) == b"EFGH"  # programmed all the same: why a lost ACK is checked
+    assert _scan(rdr) == [_hex(tag.uid)]       # the next scan goes back to 1 ms timeouts
+    assert [chip.regs[0x2C], chip.regs[0x2D]] == [0, 40]
+    return [404, 204]
+
+
+def test_select_uid_picks_one_tag_among_many():
+    _, chip, rdr, tag = _writer(others=BAG)
+    out = []
+    for u in (BAG[2], tag.uid, BAG[4]):
+        assert rdr.select_uid(u) == drv.OK and _hex(rdr.uid[:rdr.uid_len]) == _hex(u)
+        states = [t.state_name() for t in chip.tags()]
+        assert states.count("ACTIVE") == 1  # only the tag with that UID
+        out.append(states.index("ACTIVE"))
+    assert rdr.write(4, b"mine") == drv.OK
+    assert [_hex(t.uid) for t in chip.tags() if bytes(t.mem[16:20]) == b"mine"] == [_hex(BAG[4])]
+    assert rdr.select_uid(BAG[4]) == drv.OK  # re-selecting the ACTIVE tag itself
+    assert rdr.select_uid(_uid(9, 9, 9, 9, 9, 9)) == drv.NO_TAG and rdr.uid_len == 0
+    assert rdr.write(4, b"none") == drv.NO_TAG  # nothing selected: nothing sent
+    chip.clear()
+    assert rdr.select_uid(tag.uid) == drv.NO_TAG
+    rdr.antenna_off()
+    assert rdr.select_uid(tag.uid) == drv.NO_TAG
+    return out
+
+
+def test_write_naks_on_locked_and_protected_pages():
+    out = []
+    _, chip, rdr, tag = _writer()
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(4, b"keep") == drv.OK and rdr.write(16, b"dyn!") == drv.OK
+    # static lock byte 0: L4 (bit 4); bytes 0-1 of page 2 (BCC1, internal) cannot change
+    assert rdr.write(2, b"\xff\xff\x10\x00", system=True) == drv.OK
+    assert _hex(tag.mem[8:12]) == "%02x481000" % tag.mem[8]
+    assert rdr.write(2, b"\x00\x00\x00\x00", system=True) == drv.OK  # OTP: bits stay set
+    assert tag.mem[10] == 0x10
+    for page in (4, 0, 1, 45):  # locked, UID, UID, beyond NTAG213
+        st = rdr.write(page, b"gone", system=page != 4)
+        assert st == drv.NAK and rdr.last_nak == 0 and tag.state_name() == "IDLE"
+        out.append([page, drv.STATUS_NAMES[st], rdr.last_nak])
+        assert rdr.select_uid(tag.uid) == drv.OK
+    assert bytes(tag.mem[16:20]) == b"keep" and rdr.write(5, b"free") == drv.OK
+    # CC: OTP bits are ORed in; L-CC (bit 3) locks it
+    assert rdr.write(3, b"\x00\x00\x00\x0f", system=True) == drv.OK and _hex(tag.mem[12:16]) == "e110120f"
+    assert rdr.write(2, b"\x00\x00\x08\x00", system=True) == drv.OK
+    assert rdr.write(3, b"\x00\x00\x00\xf0", system=True) == drv.NAK and _hex(tag.mem[12:16]) == "e110120f"
+    # dynamic lock page 28h: bit 0 of byte 0 locks pages 16-17 on an NTAG213
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(0x28, b"\x01\x00\x00\x00", system=True) == drv.OK
+    assert _hex(tag.mem[0xA0:0xA4]) == "010000bd"  # byte 3 (RFUI) keeps its value
+    assert rdr.write(17, b"nope") == drv.NAK and bytes(tag.mem[64:68]) == b"dyn!"
+    assert rdr.select_uid(tag.uid) == drv.OK and rdr.write(18, b"open") == drv.OK
+    # NTAG215: one dynamic lock bit per 16 pages; CFGLCK locks CFG0/CFG1; AUTH0 protects
+    _, chip, rdr, tag = _writer(NTAG215)
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(0x82, b"\x01\x00\x00\x00", system=True) == drv.OK
+    assert rdr.write(31, b"lckd") == drv.NAK
+    assert rdr.select_uid(tag.uid) == drv.OK and rdr.write(32, b"open") == drv.OK
+    assert rdr.write(0x84, b"\x40\x00\x00\x00", system=True) == drv.OK  # CFG1 ACCESS: CFGLCK
+    assert rdr.write(0x83, b"\x04\x00\x00\x10", system=True) == drv.NAK
+    _, chip, rdr, tag = _writer(NTAG216)
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(0xE3, b"\x04\x00\x00\x30", system=True) == drv.OK  # AUTH0 = 30h
+    assert rdr.write(0x2F, b"free") == drv.OK
+    assert rdr.write(0x30, b"auth") == drv.NAK and rdr.last_nak == 0  # no PWD_AUTH
+    out.append(drv.STATUS_NAMES[drv.DENIED])
+    return out
+
+
+class _Garble:
+    """SPI wrapper that corrupts byte `at` of `count` WRITE frames, after letting `after` pass,
+    on their way into the FIFO, as noise on the air would: the tag gets a bad CRC_A (at = 7)
+    or a command it does not know (at = 1)."""
+
+    def __init__(self, bus, at, count=1, after=0):
+        self.bus = bus
+        self.at = at
+        self.count = count
+        self.after = after
+
+    def write_readinto(self, tx, rx):
+        if len(tx) == 9 and tx[0] == 0x09 << 1 and tx[1] == 0xA2:
+            if self.after:
+                self.after -= 1
+            elif self.count:
+                self.count -= 1
+                tx = bytearray(tx)
+                tx[self.at] ^= 0x5A
+        self.bus.write_readinto(tx, rx)
+
+
+def _garbled_writer(at, count, after=0):
+    """A writer whose WRITE frames get garbled (see _Garble)."""
+    bus = EmuSpiBus()
+    chip = bus.add_reader()
+    rdr = drv.Mfrc522(_Garble(bus, at, count, after), chip.cs)
+    assert rdr.init() == drv.OK
+    tag = NtagTag(_uid(0x7B, 1, 2, 3, 4, 5))
+    chip.add_tag(tag)
+    rdr.antenna_on()
+    return chip, rdr, tag
+
+
+def test_bad_crc_in_a_write_frame_gets_nak_1h_and_is_retried():
+    chip, rdr, tag = _garbled_writer(7, 1)
+    assert rdr.select_uid(tag.uid) == drv.OK
+    tr = _Trace(rdr)
+    assert rdr.write(4, b"good") == drv.OK and rdr.errors == 1
+    assert bytes(tag.mem[16:20]) == b"good"
+    steps = [[x[0][:2], drv.STATUS_NAMES[x[1]]] for x in tr.log]
+    # CC read, WRITE answered by NAK 1h (tag back to IDLE), WUPA + SELECT CL1/CL2, WRITE again
+    assert steps == [["30", "ok"], ["a2", "ok"], ["52", "ok"], ["93", "ok"], ["95", "ok"],
+                     ["a2", "ok"]]
+    chip, rdr, tag = _garbled_writer(7, 255)
+    assert rdr.select_uid(tag.uid) == drv.OK
+    assert rdr.write(4, b"never") == drv.NAK and rdr.last_nak == 1
+    assert rdr.errors == rdr.max_errors + 1 and bytes(tag.mem[16:20]) == b"\x03\x00\xfe\x00"
+    return steps
+
+
+def test_lost_ack_is_checked_by_reading_the_page_back():
+    out = []
+    # the ACK is lost but the tag programmed the page: a READ shows it, no second WRITE
+    _, chip, rdr, tag = _writer()
+    assert rdr.select_uid(tag.uid) == drv.OK and rdr.write(4, b"warm") == drv.OK
+    tr = _Trace(rdr)
+    chip.inject(emu.NO_ANSWER, 1)
+    assert rdr.write(5, b"lost") == drv.OK and rdr.errors == 1 and bytes(tag.mem[20:24]) == b"lost"
+    out.append([x[0][:2] + ":" + drv.STATUS_NAMES[x[1]] for x in tr.log])
+    assert out[-1] == ["a2:timeout", "30:ok"]
+    # the ACK and the READ answer are lost: the tag is selected again and the page rewritten
+    tr.log = []
+    chip.inject(emu.NO_ANSWER, 2)
+    assert rdr.write(6, b"twice") == drv.OK and rdr.errors == 1
+    out.append([x[0][:2] + ":" + drv.STATUS_NAMES[x[1]] for x in tr.log])
+    assert out[-1] == ["a2:timeout", "30:timeout", "52:timeout", "52:ok", "93:ok", "95:ok", "a2:ok"]
+    # the ACK is lost and the page differs (the frame never reached the tag, modelled as a
+    # command byte the tag does not know: it falls back to IDLE without answering)
+    chip, rdr, tag = _garbled_writer(1, 1)
+    assert rdr.select_uid(tag.uid) == drv.OK
+    tr = _Trace(rdr)
+    assert rdr.write(4, b"miss") == drv.OK and rdr.errors == 1 and bytes(tag.mem[16:20]) == b"miss"
+    out.append([x[0][:2] + ":" + drv.STATUS_NAMES[x[1]] for x in tr.log])
+    assert out[-1] == ["30:ok", "a2:timeout", "30:timeout", "52:ok", "93:ok", "95:ok", "a2:ok"]
+    # a garbled ACK (FLIP: Ah -> Eh; NOISE: a collision) is not an ACK either
+    for kind in (emu.FLIP, emu.NOISE):
+        _, chip, rdr, tag = _writer()
+        assert rdr.select_uid(tag.uid) == drv.OK and rdr.write(4, b"warm") == drv.OK
+        tr = _Trace(rdr)
+        chip.inject(kind, 1)
+        assert rdr.write(5, b"flip") == drv.OK and rdr.errors == 1
+        out.append([x[0][:2] + ":" + drv.STATUS_NAMES[x[1]] for x in tr.log])
+    # FLIP: the exchange itself is clean, the 4-bit code Eh is neither ACK nor NAK
+    assert out[-2] == ["a2:ok", "30:ok"] and out[-1] == ["a2:collision", "30:ok"]
+    return out
+
+
+def test_every_fault_during_a_write_is_recovered_or_reported_never_a_false_ok():
+    """Each fault kind at each exchange of select_uid + writing 6 pages (garbled frames: at
+    each WRITE frame), once and twice in a row: a page reported OK always holds its data, and
+    a single fault is always recovered."""
+    data = _padded(RECORD[:24])
+    _, chip, rdr, tag = _writer()
+    assert rdr.select_uid(tag.uid) == drv.OK and _write_all(rdr, data)[0] == drv.OK
+    exchanges = chip.transceives
+    summary = []
+    for kind, name in FAULTS + ((7, "garbled_crc"), (1, "garbled_cmd")):
+        recovered = 0
+        errors = 0
+        for count in (1, 2):
+            for k in range(exchanges + 2 if name in ("garbled_crc", "garbled_cmd") else exchanges):
+                if name[:7] == "garbled":
+                    chip, rdr, tag = _garbled_writer(kind, count, k)
+                else:
+                    _, chip, rdr, tag = _writer()
+                    chip.inject(kind, count, k, k % 5)
+                st = rdr.select_uid(tag.uid)
+                acked = 0
+                if st == drv.OK:
+                    st, acked = _write_all(rdr, data)
+                    errors += rdr.retried
+                for p in range(acked):  # never a false OK
+                    assert bytes(tag.mem[16 + 4 * p:20 + 4 * p]) == data[4 * p:4 * p + 4], (name, k)
+                assert st == drv.OK or count == 2, (name, k, st)  # one fault: always recovered
+                recovered += st == drv.OK
+        summary.append([name, recovered, errors])
+    for kind, name in FAULTS:  # a fault that never ends: a clean error after bounded retries
+        bus, chip, rdr, tag = _writer()
+        assert rdr.select_uid(tag.uid) == drv.OK and rdr.write(4, b"warm") == drv.OK
+        chip.inject(kind, 255)
+        before = bus.transactions
+        st = rdr.write(5, b"hard")
+        assert bus.transactions - before < 1000
+        assert (st == drv.OK) == (kind == emu.BAD_CRC)  # an ACK has no CRC_A to corrupt
+        assert (bytes(tag.mem[20:24]) == b"hard") >= (st == drv.OK)
+        summary.append([name, drv.STATUS_NAMES[st], rdr.errors])
+    return [exchanges, summary]
+
+
+class _Removal:
+    """SPI wrapper that takes a tag out of the field once `after` transceives have happened."""
+
+    def __init__(self, bus, chip, uid, after):
+        self.bus = bus
+        self.chip = chip
+        self.uid = uid
+        self.after = after
+
+    def write_readinto(self, tx, rx):
+        self.bus.write_readinto(tx, rx)
+        if self.chip.transceives >= self.after and self.uid is not None:
+            self.chip.remove_tag(self.uid)
+            self.uid = None
+
+
+def test_tag_removed_mid_write():
+    out = []
+    data = _padded(RECORD)
+    for lost_ack in (False, True):
+        bus = EmuSpiBus()
+        chip = bus.add_reader()
+        tag = NtagTag(_uid(0x7C, 1, 2, 3, 4, 5))
+        port = _Removal(bus, chip, tag.uid, 3 + 1 + 5)  # select (3), CC read, pages 4..8
+        rdr = drv.Mfrc522(port, chip.cs)
+        assert rdr.init() == drv.OK
+        chip.add_tag(tag)
+        rdr.antenna_on()
+        assert rdr.select_uid(tag.uid) == drv.OK
+        if lost_ack:  # taken away right after programming page 8: its ACK never comes back
+            chip.inject(emu.NO_ANSWER, 1, 5)
+        before = bus.transactions
+        st, acked = _write_all(rdr, data)
+        assert st == drv.NO_TAG and acked == 5 - lost_ack
+        assert bus.transactions - before < 500  # bounded: a few 10 ms timeouts on hardware
+        assert bytes(tag.mem[16:36]) == data[:20]  # pages 4..8: with a lost ACK, 8 unreported
+        assert bytes(tag.mem[36:40]) != data[20:24]  # page 9 never written
+        out.append([drv.STATUS_NAMES[st], acked, rdr.errors])
+        chip.add_tag(tag)  # put back: powers up IDLE with what it had programmed
+        assert rdr.select_uid(tag.uid) == drv.OK and _write_all(rdr, data)[0] == drv.OK
+        assert bytes(tag.mem[16:16 + len(data)]) == data
+    assert out == [["no_tag", 5, 1], ["no_tag", 4, 1]]
+    return out
+
+
+def test_write_allocates_nothing():
+    """select_uid, learning the CC, a record of 12 pages (a lost ACK, re-selection), read back."""
+    data = bytearray(_padded(RECORD))
+    back = bytearray(len(data) + 16)
+    _, chip, rdr, tag = _writer()
+    uid = bytearray(tag.uid)
+    assert rdr.select_uid(uid) == drv.OK and _write_all(rdr, data)[0] == drv.OK  # warm-up
+    for i in range(len(data)):
+        data[i] ^= 0xFF
+    chip.inject(emu.NO_ANSWER, 2, 6)  # page 6: ACK and READ answer lost, the tag selected again
+    n = len(data) // 4
+    if micropython:
+        micropython.heap_lock()
+    try:
+        st = rdr.select_uid(uid)
+        for p in range(n):
+            if st == drv.OK:
+                st = rdr.write(4 + p, data, 4 * p)
+        for p in range(0, len(data), 16):
+            if st == drv.OK:
+                st = rdr.read(4 + p // 4, back, p)
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert st == drv.OK and bytes(back[:len(data)]) == bytes(data) == bytes(tag.mem[16:16 + len(data)])
+    return n
+
+
+def test_spi_transactions_per_write():
+    """Measured: SPI transactions and RF exchanges of select_uid, the CC read, one page, and
+    a 71-byte record (18 pages) written and read back."""
+    bus, chip, rdr, tag = _writer()
+    out = {}
+    t0, x0 = bus.transactions, chip.transceives
+    assert rdr.select_uid(tag.uid) == drv.OK
+    out["select_uid"] = [bus.transactions - t0, chip.transceives - x0]
+    t0, x0 = bus.transactions, chip.transceives
+    assert rdr.write(4, b"page") == drv.OK
+    out["first_write"] = [bus.transactions - t0, chip.transceives - x0]
+    t0, x0 = bus.transactions, chip.transceives
+    assert rdr.write(5, b"page") == drv.OK
+    out["write"] = [bus.transactions - t0, chip.transceives - x0]
+    data = _padded(RECORD + bytes(71 - len(RECORD)))
+    back = bytearray(80)
+    t0, x0 = bus.transactions, chip.transceives
+    assert rdr.select_uid(tag.uid) == drv.OK and _write_all(rdr, data) == (drv.OK, 18)
+    for p in range(0, 72, 16):
+        assert rdr.read(4 + p // 4, back, p) == drv.OK
+    assert bytes(back[:72]) == data
+    out["record_71"] = [bus.transactions - t0, chip.transceives - x0]
+    return out
+
+
+def test_emulated_write_answers():
+    tag = NtagTag(_uid(5, 5, 5, 5, 5, 5))
+    f = bytearray(9)
+
+    def frame(b):
+        for i in range(len(b)):
+            f[i] = b[i]
+        c = emu_crc_a(f, len(b))
+        f[len(b)] = c & 0xFF
+        f[len(b) + 1] = c >> 8
+
+    tag.power(True)
+    frame(b"\xa2\x04ABCD")
+    assert not tag.respond(f, 64) and tag.state_name() == "IDLE"  # not selected: not heard
+    tag.state = 3  # ACTIVE
+    assert tag.respond(f, 64) and tag.rend == 4 and tag.resp[0] & 0x0F == 0xA
+    assert tag.answer_fc == 135600 and bytes(tag.mem[16:20]) == b"ABCD"
+    f[7] ^= 1
+    assert tag.respond(f, 64) and tag.resp[0] & 0x0F == 1 and tag.state_name() == "IDLE"
+    tag.state = 3
+    frame(b"\x30\x04")
+    assert tag.respond(f, 32) and tag.answer_fc == tag.delay_fc  # READ: the usual delay
+    return [0xA, 1]
