@@ -8,7 +8,8 @@
 
 ``tap`` names each piece in turn; tap it on the reader (default: the command pad). Type ``u``
 and Enter to undo the last tap, ``q`` and Enter to stop (the registry keeps what was tapped;
-run the same command again to resume). docs/provisioning.md has the details.
+run the same command again to resume). With ``--sign`` the board writes a signed record into
+each tag as it is tapped and reads it back. docs/provisioning.md has the details.
 """
 from __future__ import annotations
 
@@ -20,9 +21,8 @@ from typing import Callable
 
 from host import ndef
 from host.flash import BoardError
-from host.tags import (COMMAND_PAD, BoardReader, ProvisionError, Session, TagWriter,
-                       VirtualTagWriter, load_registry, merge, piece_of, pieces_for,
-                       read_uid_list, signed_record, write_registry)
+from host.tags import (COMMAND_PAD, BoardReader, Piece, ProvisionError, Session, load_registry,
+                       merge, piece_of, pieces_for, read_uid_list, signed_record, write_registry)
 from shared_rules import deck
 
 NAME = "tags"
@@ -45,8 +45,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     tap.add_argument("--copies", type=int, default=1, help="tokens: tags per token (default: 1)")
     tap.add_argument("--sign", type=Path, metavar="KEYFILE",
                      help="write a signed record to each tag with this deck key (created if missing)")
-    tap.add_argument("--vboard", type=Path, metavar="BOARD_DIR",
-                     help="the virtual board's folder: --sign writes through its emulated tags")
     imp = sub.add_parser("import", help="register a UID list: CSV uid,code[,seat/deck] or JSON")
     imp.add_argument("file", type=Path)
     imp.add_argument("--out", type=Path, required=True, help="the registry to add to (deck.bin)")
@@ -97,10 +95,19 @@ def load_or_make_key(path: Path, say: Say) -> ndef.DeckKey:
     return key
 
 
+def sign_tag(reader: BoardReader, uid: str, piece: Piece, key: ndef.DeckKey) -> None:
+    """Write the signed record naming ``piece`` into tag ``uid`` through the board, then check
+    what the board read back: the record must verify with ``key`` and name that piece."""
+    back = reader.write(uid, ndef.encode(bytes.fromhex(uid), piece.name, key))
+    if piece_of(signed_record(uid, back, [key])) != piece:
+        raise ProvisionError(f"tag {uid}: the record read back names another piece")
+
+
 def tap_loop(session: Session, reader: BoardReader, out: Path, typed: Typed, say: Say,
-             sign: tuple[ndef.DeckKey, TagWriter, int] | None = None) -> bool:
+             sign: ndef.DeckKey | None = None) -> bool:
     """Ask for each pending piece until all are tapped or ``q``; True when the set is complete.
 
+    With ``sign`` (a deck key) each tapped tag gets its signed record before the tap counts.
     The registry file is rewritten after every tap and undo, so nothing is lost on a stop.
     """
     def ask() -> None:
@@ -135,15 +142,14 @@ def tap_loop(session: Session, reader: BoardReader, out: Path, typed: Typed, say
             continue
         try:
             if sign is not None:
-                deck_key, writer, pad = sign
-                writer.write(pad, event.uid, ndef.encode(bytes.fromhex(event.uid), piece.name, deck_key))
+                sign_tag(reader, event.uid, piece, sign)
             write_registry(out, session.records())
         except ProvisionError as e:
             session.undo()  # not signed or not saved: the tap does not count
             say(f"refused: {e}")
             ask()
             continue
-        say(f"ok: tag {event.uid} = {piece}" + (" (signed)" if sign else ""))
+        say(f"ok: tag {event.uid} = {piece}" + (" (signed, read back)" if sign else ""))
         ask()
     done, total = session.progress()
     say(f"complete: {done}/{total} pieces registered in {out}")
@@ -203,12 +209,8 @@ def run(args: argparse.Namespace, typed: Typed | None = None) -> int:
         session = Session(pieces, load_registry(args.out))
         if session.already:
             say(f"{session.already} of {len(pieces)} pieces are in {args.out} already")
-        sign = None
-        if args.sign:
-            if not args.vboard:
-                TagWriter().write(args.reader, "", b"")  # refuses now, not after the first tap
-            sign = (load_or_make_key(args.sign, say), VirtualTagWriter(args.vboard), args.reader)
         with BoardReader(args.port, args.reader, memory=False) as reader:
+            sign = load_or_make_key(args.sign, say) if args.sign else None
             complete = tap_loop(session, reader, args.out, typed, say, sign)
         return 0 if complete else 3
     except (ProvisionError, BoardError, ndef.NdefError, OSError) as e:

@@ -13,8 +13,9 @@ game has. The registry is written with ``shared_rules/deck.py`` ``write`` (atomi
 
 The board side is a small script run with mpremote (``BoardReader``): it scans one reader with
 the real MFRC522 driver and the firmware's debouncing (firmware/presence.py) and prints a line
-per tag that arrives or leaves, with the tag's user memory when asked. The firmware itself is
-unchanged, so this works the same on a Pico and on the virtual board.
+per tag that arrives or leaves, with the tag's user memory when asked; on the host's request it
+writes a signed record into a tag on that reader (NTAG WRITE) and reads it back. The firmware
+itself is unchanged, so this works the same on a Pico and on the virtual board.
 """
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ from typing import Any, Iterable
 
 from host import ndef
 from host.flash import READ_TIMEOUT_S, BoardError, Connection
-from host.vboard_client import VirtualBoardClient, VirtualBoardError
 from shared_rules import catalogue, deck, tokens
 
 COMMAND_PAD = 15  # hardware/mat_layout.json: every layout's "command" reader
@@ -346,6 +346,7 @@ READER_SCRIPT = """\
 import binascii
 from firmware import boards
 from firmware.presence import Presence, ARRIVE
+from firmware.drivers.mfrc522 import STATUS_NAMES, FIRST_USER_PAGE
 _b = boards.load()
 _R = %(reader)d
 if not 0 <= _R < len(_b.readers):
@@ -368,9 +369,59 @@ def _mem(uid):
         else:
             return '-'
     return binascii.hexlify(out).decode() or '-'
+def _write(uid, data):
+    # the record from page 4, a WRITE per page, then READ back: (result, page, memory read)
+    _r.antenna_on()
+    st = _r.select_uid(uid)
+    page = FIRST_USER_PAGE
+    for p in range(len(data) // 4):
+        if st:
+            break
+        page = FIRST_USER_PAGE + p
+        st = _r.write(page, data, 4 * p)
+    back = bytearray()
+    for p in range(0, len(data), 16):
+        if st:
+            break
+        page = FIRST_USER_PAGE + p // 4
+        st = _r.read(page, _d, 0)
+        back.extend(_d[:16])
+    _r.antenna_off()
+    if st:
+        return STATUS_NAMES[st], page, '-'
+    for i in range(len(data)):
+        if back[i] != data[i]:
+            return 'differs', FIRST_USER_PAGE + i // 4, binascii.hexlify(back).decode()
+    return 'ok', page, binascii.hexlify(back).decode()
+_line = bytearray(320)
+_n = 0
+_c = bytearray(64)
+def _command():
+    # host commands on the serial link, one a line: W <uid hex> <data hex, whole pages>
+    global _n
+    k = _b.link.readinto(_c)
+    for i in range(k):
+        if _c[i] != 10:
+            if _n < len(_line):
+                _line[_n] = _c[i]
+            _n += 1
+            continue
+        words = []
+        try:
+            words = bytes(_line[:_n]).decode().split() if _n <= len(_line) else []
+            uid = binascii.unhexlify(words[1]) if len(words) == 3 and words[0] == 'W' else b''
+            data = binascii.unhexlify(words[2]) if uid else b''
+        except (ValueError, UnicodeError):
+            uid = data = b''
+        _n = 0
+        if len(uid) == 7 and data and not len(data) & 3:
+            print('W', words[1], *_write(uid, data))
+        elif words and words[0] == 'W':
+            print('W', words[1] if len(words) > 1 else '-', 'bad', 0, '-')
 print('I', _r.init(), len(_b.readers))
 while True:
     _idle()
+    _command()
     _r.antenna_on()
     n = _r.scan(_u)
     _r.antenna_off()
@@ -384,19 +435,22 @@ while True:
               _mem(uid) if k == ARRIVE and %(pages)d else '-')
 """
 READ_PAGES = ndef.READ_BYTES // 4
+WRITE_PAGES_MAX = 36  # NTAG213 user memory: pages 4..39 (the smallest tag the mat uses)
 
 
 class BoardReader:
     """Tags arriving on and leaving one reader of a board, while the firmware is stopped.
 
     ``memory=True`` reads each arriving tag's user memory (5 READs, enough for a signed
-    record). Closing stops the script and restarts the board into its firmware.
+    record); ``write`` puts a record into a tag on the reader. Closing stops the script and
+    restarts the board into its firmware.
     """
 
     def __init__(self, port: str, reader: int = COMMAND_PAD, memory: bool = False,
                  timeout: float = 5.0) -> None:
         self.board = Connection(port, timeout)
         self._buf = b""
+        self._events: list[TagEvent] = []  # seen while waiting for a write's answer
         try:
             self.board.start(READER_SCRIPT % {"reader": reader, "pages": READ_PAGES if memory else 0})
             words = self._line(time.monotonic() + timeout)
@@ -435,17 +489,59 @@ class BoardReader:
 
     def next(self, timeout: float) -> TagEvent | None:
         """The next arrival or departure within ``timeout`` seconds, else None."""
+        if self._events:
+            return self._events.pop(0)
         deadline = time.monotonic() + timeout
         while True:
-            words = self._line(deadline)
+            words = self._words(deadline)
             if words is None:
                 return None
-            if words[0] == "\x04":
-                raise BoardError(f"{self.board.port}: the reader script stopped: "
-                                 f"{self._failure(words)}")
             if words[0] in ("A", "L") and len(words) == 3:  # else a print of the board profile
-                memory = None if words[2] == "-" else bytes.fromhex(words[2])
-                return TagEvent("arrive" if words[0] == "A" else "leave", words[1], memory)
+                return self._event(words)
+
+    def _words(self, deadline: float) -> list[str] | None:
+        words = self._line(deadline)
+        if words is not None and words[0] == "\x04":
+            raise BoardError(f"{self.board.port}: the reader script stopped: {self._failure(words)}")
+        return words
+
+    @staticmethod
+    def _event(words: list[str]) -> TagEvent:
+        memory = None if words[2] == "-" else bytes.fromhex(words[2])
+        return TagEvent("arrive" if words[0] == "A" else "leave", words[1], memory)
+
+    def write(self, uid: str, data: bytes, timeout: float = 5.0) -> bytes:
+        """Write ``data`` from page 4 into tag ``uid`` lying on the reader and read it back.
+
+        On the board: ``select_uid`` and one NTAG WRITE per page with the real driver (a lost
+        ACK is settled by reading the page back, firmware/drivers/mfrc522.py), then READs of
+        the pages written, compared byte by byte. Returns the bytes read back (whole pages);
+        ProvisionError names the page and the driver status when the tag was not written.
+        """
+        data = bytes(data) + bytes(-len(data) % 4)
+        if not data or len(data) > 4 * WRITE_PAGES_MAX:
+            raise ProvisionError(f"tag {uid}: {len(data)} bytes do not fit its user memory")
+        self.board.serial.write(f"W {uid} {data.hex()}\n".encode())
+        deadline = time.monotonic() + timeout
+        while True:
+            words = self._words(deadline)
+            if words is None:
+                raise BoardError(f"{self.board.port}: no answer to writing tag {uid}")
+            if words[0] in ("A", "L") and len(words) == 3:
+                self._events.append(self._event(words))
+            elif words[:2] == ["W", uid] and len(words) == 5:
+                break
+        result, page, memory = words[2], words[3], words[4]
+        if result == "ok":
+            back = bytes.fromhex(memory)
+            if back[:len(data)] == data:
+                return back
+            result = "differs"  # the board said ok but the bytes disagree: never trust it
+        why = {"no_tag": "it is not on the reader", "nak": "the tag refused it (locked?)",
+               "denied": "the page is not user memory",
+               "differs": "what was read back differs"}.get(result, "driver status " + result)
+        raise ProvisionError(f"tag {uid}: writing the record failed at page {page}: {why}; "
+                             f"lift it and tap it again")
 
     def close(self) -> None:
         """Stop the script, restart the firmware (soft reset), release the port."""
@@ -467,34 +563,3 @@ class BoardReader:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
-
-
-class TagWriter:
-    """Writes a signed record into a tag lying on a reader.
-
-    Real boards: not yet. Writing needs NTAG WRITE (A2h, NTAG21x datasheet 10.4: one 4-byte page
-    per command, answered by a 4-bit ACK) and then the lock bits (8.5.2, 8.5.3);
-    firmware/drivers/mfrc522.py has READ only. ``VirtualTagWriter`` writes through the virtual
-    board's world, whose emulated tags the real driver then reads back.
-    """
-
-    def write(self, reader: int, uid: str, data: bytes) -> None:
-        raise ProvisionError("writing tags on a real board needs NTAG WRITE (A2h) in "
-                             "firmware/drivers/mfrc522.py, which it does not have yet; "
-                             "provision without --sign, or sign on the virtual board (--vboard)")
-
-
-class VirtualTagWriter(TagWriter):
-    """Signed records into the virtual board's emulated NTAG213s (user memory from page 4)."""
-
-    def __init__(self, board_dir: Path) -> None:
-        try:
-            self.client = VirtualBoardClient(board_dir)
-        except VirtualBoardError as e:
-            raise ProvisionError(str(e)) from None
-
-    def write(self, reader: int, uid: str, data: bytes) -> None:
-        try:
-            self.client.place(reader, uid, memory=data.hex())
-        except VirtualBoardError as e:
-            raise ProvisionError(f"tag {uid}: {e}") from None

@@ -1,12 +1,15 @@
-"""Deck provisioning without a board: pieces, names, the tapping session, UID lists, merging."""
+"""Deck provisioning without a board: pieces, names, the tapping session, UID lists, merging,
+and the signing tap loop against a stand-in for the board's reader script."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from host.tags import (CODES, Piece, ProvisionError, Session, load_registry, merge, parse_name,
-                       piece_of, pieces_for, read_uid_list, resolve, write_registry)
+from host import ndef
+from host.cmd_tags import tap_loop
+from host.tags import (CODES, Piece, ProvisionError, Session, TagEvent, load_registry, merge,
+                       parse_name, piece_of, pieces_for, read_uid_list, resolve, write_registry)
 from shared_rules import catalogue, deck, tokens
 
 A, B, C, D, E = ("04a10000000001", "04a10000000002", "04a10000000003", "04a10000000004",
@@ -131,3 +134,44 @@ def test_merge_and_registry_file(tmp_path: Path) -> None:
     out.write_bytes(b"TMDK junk")
     with pytest.raises(ProvisionError, match="deck registry .*deck.bin"):
         load_registry(out)
+
+
+class ScriptedReader:
+    """Stands in for BoardReader: the arrivals of a test, and what the board answers to a
+    write (the bytes read back, or the ProvisionError the board's status turned into)."""
+
+    def __init__(self, uids: list[str], answers: list[bytes | Exception | None]) -> None:
+        self.events = [TagEvent("arrive", u) for u in uids]
+        self.answers = answers
+        self.written: list[tuple[str, bytes]] = []
+
+    def next(self, timeout: float) -> TagEvent | None:
+        return self.events.pop(0) if self.events else None
+
+    def write(self, uid: str, data: bytes) -> bytes:
+        self.written.append((uid, data))
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return data if answer is None else answer
+
+
+def test_signing_counts_a_tap_only_when_the_record_read_back_verifies(tmp_path: Path) -> None:
+    key = ndef.DeckKey(0x0A0B0C0D, bytes(range(32)))
+    other = ndef.DeckKey(0x0A0B0C0D, bytes(32))
+    out = tmp_path / "deck.bin"
+    lifted = ProvisionError(f"tag {A}: writing the record failed at page 9: it is not on the reader")
+    forged = ndef.encode(bytes.fromhex(A), "digit0", other)  # right deck id, another key
+    reader = ScriptedReader([A, A, A, B], [lifted, forged, None, None])
+    said: list[str] = []
+    typed = iter([None] * 8 + ["q"])
+    assert not tap_loop(Session(pieces_for(None)), reader, out, lambda: next(typed), said.append, key)
+    assert [line.split(":")[0] for line in said] == [
+        "[0/31] tap", "refused", "[0/31] tap", "refused", "[0/31] tap", "ok", "[1/31] tap", "ok",
+        "[2/31] tap", "stopped; run the same command again to go on"]
+    assert said[1].endswith("it is not on the reader") and "wrong MAC" in said[3]
+    assert said[5] == f"ok: tag {A} = token digit0 (signed, read back)"
+    assert [u for u, _ in reader.written] == [A, A, A, B]
+    assert reader.written[2][1] == ndef.encode(bytes.fromhex(A), "digit0", key)
+    assert reader.written[3][1] == ndef.encode(bytes.fromhex(B), "digit1", key)
+    assert {r["uid"]: r["code"] for r in load_registry(out)} == {A: "digit0", B: "digit1"}
