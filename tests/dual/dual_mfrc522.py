@@ -13,7 +13,7 @@ except ImportError:
 
 from firmware.drivers import mfrc522 as drv
 from firmware.emu import mfrc522_emu as emu
-from firmware.emu.ntag import NTAG213, NTAG215, NTAG216, NtagTag, Picc
+from firmware.emu.ntag import ACTIVE, NTAG213, NTAG215, NTAG216, WRITE_FC, NtagTag, Picc
 from firmware.emu.ntag import crc_a as emu_crc_a
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
 
@@ -641,10 +641,10 @@ def test_spi_transactions_per_scan():
 RECORD = b"\x03\x2a\xd4\x0b\x1ftapmat:card\x01\x1a\x2b\x3c\x4d\x06digit0" + bytes(range(16)) + b"\xfe"
 
 
-def _writer(pages=NTAG213, uid=None, others=()):
+def _writer(pages=NTAG213, others=()):
     """A reader with an NTAG (and maybe other tags) in a field that is on; nothing selected."""
     bus, chip, rdr, _ = _rig()
-    tag = NtagTag(uid or _uid(0x7A, 0x01, 0x02, 0x03, 0x04, pages & 0xFF), pages)
+    tag = NtagTag(_uid(0x7A, 0x01, 0x02, 0x03, 0x04, pages & 0xFF), pages)
     chip.add_tag(tag)
     for u in others:
         chip.add_tag(NtagTag(u))
@@ -654,14 +654,14 @@ def _writer(pages=NTAG213, uid=None, others=()):
 
 def _write_all(rdr, data, first=4):
     """select_uid is done; write data (a multiple of 4 bytes) page by page from `first`.
-    Returns (status, pages acknowledged); the first failure stops. rdr.retried sums .errors."""
-    rdr.retried = 0
+    Returns [status, pages acknowledged, failed attempts]; the first failure stops."""
+    failed = 0
     for p in range(len(data) // 4):
         st = rdr.write(first + p, data, 4 * p)
-        rdr.retried += rdr.errors
+        failed += rdr.errors
         if st != drv.OK:
-            return st, p
-    return drv.OK, len(data) // 4
+            return [st, p, failed]
+    return [drv.OK, len(data) // 4, failed]
 
 
 def _padded(data):
@@ -674,7 +674,7 @@ def test_write_then_read_back_on_every_ntag_size():
         bus, chip, rdr, tag = _writer(pages)
         assert rdr.select_uid(tag.uid) == drv.OK and tag.state_name() == "ACTIVE"
         data = _padded(RECORD)
-        assert _write_all(rdr, data) == (drv.OK, len(data) // 4)
+        assert _write_all(rdr, data) == [drv.OK, len(data) // 4, 0]
         assert rdr.user_last == last  # learned from the CC (page 3)
         assert rdr.write(last, b"LAST") == drv.OK and bytes(tag.mem[4 * last:4 * last + 4]) == b"LAST"
         back = bytearray(len(data) + 16)
@@ -884,8 +884,8 @@ def test_every_fault_during_a_write_is_recovered_or_reported_never_a_false_ok():
                 st = rdr.select_uid(tag.uid)
                 acked = 0
                 if st == drv.OK:
-                    st, acked = _write_all(rdr, data)
-                    errors += rdr.retried
+                    st, acked, failed = _write_all(rdr, data)
+                    errors += failed
                 for p in range(acked):  # never a false OK
                     assert bytes(tag.mem[16 + 4 * p:20 + 4 * p]) == data[4 * p:4 * p + 4], (name, k)
                 assert st == drv.OK or count == 2, (name, k, st)  # one fault: always recovered
@@ -936,7 +936,7 @@ def test_tag_removed_mid_write():
         if lost_ack:  # taken away right after programming page 8: its ACK never comes back
             chip.inject(emu.NO_ANSWER, 1, 5)
         before = bus.transactions
-        st, acked = _write_all(rdr, data)
+        st, acked, _ = _write_all(rdr, data)
         assert st == drv.NO_TAG and acked == 5 - lost_ack
         assert bus.transactions - before < 500  # bounded: a few 10 ms timeouts on hardware
         assert bytes(tag.mem[16:36]) == data[:20]  # pages 4..8: with a lost ACK, 8 unreported
@@ -994,7 +994,7 @@ def test_spi_transactions_per_write():
     data = _padded(RECORD + bytes(71 - len(RECORD)))
     back = bytearray(80)
     t0, x0 = bus.transactions, chip.transceives
-    assert rdr.select_uid(tag.uid) == drv.OK and _write_all(rdr, data) == (drv.OK, 18)
+    assert rdr.select_uid(tag.uid) == drv.OK and _write_all(rdr, data) == [drv.OK, 18, 0]
     for p in range(0, 72, 16):
         assert rdr.read(4 + p // 4, back, p) == drv.OK
     assert bytes(back[:72]) == data
@@ -1016,12 +1016,12 @@ def test_emulated_write_answers():
     tag.power(True)
     frame(b"\xa2\x04ABCD")
     assert not tag.respond(f, 64) and tag.state_name() == "IDLE"  # not selected: not heard
-    tag.state = 3  # ACTIVE
+    tag.state = ACTIVE  # as after SELECT
     assert tag.respond(f, 64) and tag.rend == 4 and tag.resp[0] & 0x0F == 0xA
-    assert tag.answer_fc == 135600 and bytes(tag.mem[16:20]) == b"ABCD"
+    assert tag.answer_fc == WRITE_FC == 135600 and bytes(tag.mem[16:20]) == b"ABCD"
     f[7] ^= 1
     assert tag.respond(f, 64) and tag.resp[0] & 0x0F == 1 and tag.state_name() == "IDLE"
-    tag.state = 3
+    tag.state = ACTIVE
     frame(b"\x30\x04")
     assert tag.respond(f, 32) and tag.answer_fc == tag.delay_fc  # READ: the usual delay
     return [0xA, 1]
