@@ -1,0 +1,218 @@
+"""Dead Man's Draw played with the virtual deck's cards, traits and tokens, gesture by gesture
+(docs/mat-deadmans.md).
+
+The player keeps the physical truth the mat cannot see: where each card tag lies (draw pile,
+discard pile, play row, a seat's bank, or in a hand on its way), and which tags an Oracle saw on
+top of the draw pile. Every move is one of the gesture table's: a card is **tapped** where it
+goes (the play pad for a draw, hook, sword or map pick; the discard pad for a cannon or a map's
+reveals; the draw pad for an oracle's peek; the player's bank pad for bonus cards, a trait, or
+one card of the play row to collect), tokens (``collect``, ``seat<K>``) on the command pad.
+After every accepted action the cards go where the rules put them (a bust, a collect, a
+cannon ...), touching no pad: the tags follow the local game's card locations.
+
+Mistakes it makes on purpose: an unregistered tag (``unknown_tag``), a trait card on the play
+pad and a ``pass`` token (``not_now``), a card already drawn tapped on the play pad again
+(``not_in_draw_pile``, or the rules' reason), a card of the play row on another seat's bank pad
+(``not_your_turn``), an out-of-turn host action.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from host.mirror import Event
+from host.sim import Attempt, Sim, SimError
+from shared_rules import deadmans as d
+
+UNKNOWN_UID = "04eeeeeeeeee5a"  # no virtual-deck UID has game byte 0xee
+TOKEN_COPIES = 2                # host/virtual_deck.py
+HAND = -1                       # a tag on its way to where the rules send it
+
+
+class Player:
+    MODE = "physical"
+
+    def __init__(self, sim: Sim) -> None:
+        assert sim.hands is not None and sim.layout is not None
+        self.sim = sim
+        self.hands = sim.hands
+        n = sim.game.seats()
+        zones = sim.layout["zones"]
+        self.bank: list[int] = zones["bank"][:n]
+        self.draw_pad: int = zones["draw"]
+        self.play: int = zones["play"]
+        self.discard: int = zones["discard"]
+        self.command: int = zones["command"]
+        s = sim.game.s
+        self.decks = s[d.R_DECKS]
+        self.where: dict[str, int] = {}
+        for c in range(d.NCODES):
+            for k in range(self.decks):
+                self.where[self.uid(c, k)] = s[d.LOC + c + d.NCODES * k]
+        self.top: list[str] = []  # the tags an Oracle saw, top first
+        self.collects = 0
+
+    # -- pieces ---------------------------------------------------------------------------
+    def uid(self, code: int, number: int) -> str:
+        return self.sim.deck.card("deadmans", d.CODES[code], number)
+
+    def at(self, card: str, loc: int, avoid: list[str] | None = None) -> str:
+        """A tag of that card lying at ``loc`` (not one of ``avoid``)."""
+        code = d.CODES.index(card)
+        for k in range(self.decks):
+            u = self.uid(code, k)
+            if self.where[u] == loc and u not in (avoid or []):
+                return u
+        raise SimError("no %s where the rules have one (location %d)" % (card, loc))
+
+    def several(self, cards: list[str], loc: int, avoid: list[str] | None = None) -> list[str]:
+        """Different tags for the cards (a card listed twice: both copies)."""
+        out: list[str] = []
+        for card in cards:
+            out.append(self.at(card, loc, out + (avoid or [])))
+        return out
+
+    def token(self, name: str) -> str:
+        copies = [self.sim.deck.token(name, c) for c in range(TOKEN_COPIES)]
+        ready = [u for u in copies if not self.hands.cooling(u) and u not in self.hands.on]
+        return (ready or copies)[0]
+
+    def seat_token(self, seat: int) -> tuple[int, str]:
+        return self.command, self.token("seat%d" % seat)
+
+    def taps(self, moves: list[tuple[int, str]]) -> Event:
+        """Tap each (pad, tag) in order; only the last one makes the action and is answered."""
+        ev: Event | None = None
+        for i, (reader, u) in enumerate(moves):
+            if u in self.where:
+                self.where[u] = HAND
+            self.hands.put(reader, u)
+            if i == len(moves) - 1:
+                ev = self.sim.answer()
+            else:
+                self.hands.seen(u)
+            self.hands.lift(u)
+        if ev is None:
+            raise SimError("an action without a gesture")
+        return ev
+
+    # -- actions --------------------------------------------------------------------------
+    def perform(self, a: dict[str, Any]) -> Event:
+        name = a["a"]
+        p = a["p"]
+        if name == "trait":
+            moves = [(self.bank[p], self.sim.deck.trait(a["trait"]))]
+            if "target" in a:
+                moves.append(self.seat_token(a["target"]))
+            return self.taps(moves)
+        if name == "draw":
+            if self.top and self.sim.deck.by_uid[self.top[0]]["code"] == a["card"]:
+                u = self.top.pop(0)
+            else:
+                u = self.at(a["card"], d.DRAW, self.top)
+            return self.taps([(self.play, u)])
+        if name == "collect":
+            return self.collect(p)
+        if name == "hook":
+            return self.taps([(self.play, self.at(a["card"], d.BANK + p))])
+        if name in ("sword", "cannon"):
+            moves = [self.seat_token(a["target"])] if self.ambiguous(a) else []
+            pad = self.play if name == "sword" else self.discard
+            moves.append((pad, self.at(a["card"], d.BANK + a["target"])))
+            return self.taps(moves)
+        if name == "map":
+            if "reveal" in a:
+                shown = self.several(a["reveal"], d.DISCARD)
+                pick = shown[a["reveal"].index(a["pick"])]
+                return self.taps([(self.discard, u) for u in shown] + [(self.play, pick)])
+            return self.taps([(self.play, self.at(a["pick"], d.DISCARD))])
+        if name == "oracle":
+            peek = a["peek"] if isinstance(a["peek"], list) else [a["peek"]]
+            tags = self.top[:len(peek)]
+            tags += self.several(peek[len(tags):], d.DRAW, self.top)
+            ev = self.taps([(self.draw_pad, u) for u in tags])
+            for u in tags:
+                self.where[u] = d.DRAW  # back on top of the draw pile, in order
+            self.top = tags
+            return ev
+        if name == "bonus":
+            return self.bonus(a)
+        raise SimError("Dead Man's Draw has no action %r" % name)
+
+    def collect(self, p: int) -> Event:
+        """Every other collect by tapping one card of the play row on the bank pad, else with
+        the ``collect`` token."""
+        row = sorted(u for u, loc in self.where.items() if loc == d.PLAY)
+        self.collects += 1
+        if row and self.collects % 2:
+            return self.taps([(self.bank[p], row[0])])
+        return self.taps([(self.command, self.token("collect"))])
+
+    def bonus(self, a: dict[str, Any]) -> Event:
+        p = a["p"]
+        moves: list[tuple[int, str]] = []
+        if "target" in a:  # Plunderer: top cards from one opponent's bank
+            tags = self.several(a["cards"], d.BANK + a["target"])
+            s = self.sim.game.s
+            first = d.CODES.index(a["cards"][0])
+            if any(d.top(s, o, first // d.DMD_VALUES) == first
+                   for o in range(s[d.R_SEATS]) if o not in (p, a["target"])):
+                moves.append(self.seat_token(a["target"]))
+        else:
+            tags = self.several(a["cards"], d.DISCARD)
+        return self.taps(moves + [(self.bank[p], u) for u in tags])
+
+    def ambiguous(self, a: dict[str, Any]) -> bool:
+        """Another seat the rules would accept the same Cannon or Sword card from: the mat
+        needs the seat token (two decks: the same card on top of two stacks)."""
+        return any(self.sim.probe(dict(a, target=o)) == "ok"
+                   for o in range(self.sim.game.seats()) if o != a["target"])
+
+    def settle(self) -> None:
+        """The cards go where the rules put them; a tag stays put if the rules have a copy of
+        its card there (two decks: the other copy is the one that moved)."""
+        s = self.sim.game.s
+        for c in range(d.NCODES):
+            locs = [s[d.LOC + c + d.NCODES * k] for k in range(self.decks)]
+            loose = []
+            for k in range(self.decks):
+                u = self.uid(c, k)
+                if self.where[u] in locs:
+                    locs.remove(self.where[u])
+                else:
+                    loose.append(u)
+            for u in loose:
+                self.where[u] = locs.pop(0)
+        self.top = [u for u in self.top if self.where[u] == d.DRAW]
+
+    # -- mistakes -------------------------------------------------------------------------
+    def attempts(self) -> list[Attempt]:
+        sim = self.sim
+        s = sim.game.s
+        out = sim.out_of_turn()
+        out.append(self.lying(self.play, UNKNOWN_UID, "an unregistered tag on the play pad", "unknown_tag"))
+        trait = sim.deck.trait(d.TRAITS[0])
+        out.append(self.lying(self.play, trait, "a trait card on the play pad", "not_now"))
+        out.append(self.lying(self.command, self.token("pass"), "a pass token", "not_now"))
+        turn = s[d.R_TURN]
+        if s[d.R_PENDING] == d.NO_CHOICE and s[d.R_DRAW_N]:
+            gone = sorted(u for u, loc in self.where.items() if loc == d.DISCARD or loc >= d.BANK)
+            # the telling one first: a drawn card whose other copy still lies in the draw pile
+            gone.sort(key=lambda u: not d.count(s, d.CODES.index(sim.deck.by_uid[u]["code"]), d.DRAW))
+            if gone:
+                u = gone[0]
+                card = sim.deck.by_uid[u]["code"]
+                reason = sim.probe({"a": "draw", "p": turn, "card": card})
+                out.append(self.lying(self.play, u, "%s, no longer in the draw pile, on the play pad" % card,
+                                      "not_in_draw_pile" if reason == "ok" else reason))
+        row = sorted(u for u, loc in self.where.items() if loc == d.PLAY)
+        if row:
+            other = (turn + 1) % len(self.bank)
+            reason = sim.probe({"a": "collect", "p": other})
+            out.append(self.lying(self.bank[other], row[0], "seat %d collects out of turn" % other, reason))
+        return out
+
+    def lying(self, reader: int, uid: str, what: str, expect: str) -> Attempt:
+        """A mistake: the tag put on a pad, refused, lifted again."""
+        return Attempt(what, expect, functools.partial(self.hands.put, reader, uid),
+                       functools.partial(self.hands.lift, uid))
