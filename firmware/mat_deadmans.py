@@ -302,7 +302,7 @@ class Gestures:
         index = tag.index
         if self._in_play(index):
             return self._collect(seat)
-        if seat == self.swept_seat and self.swept_at == s[d.R_DRAW_N] and _find(self.swept, self.swept_n, index) >= 0:
+        if self._swept(seat, index):
             return NOTHING  # the collected cards tapped one by one: only the first one counted
         if seat == s[d.R_TURN] and s[d.R_PENDING] == d.A_BONUS:
             return self._bonus(tag)
@@ -312,6 +312,11 @@ class Gestures:
         rec[d.F_CARDS] = 1
         rec[d.F_CARDS + 1] = tag.code
         return READY  # refused by the rules: no bonus is due to this seat now
+
+    def _swept(self, seat, index):
+        """A card the last collect moved into this seat's bank (until the next draw)."""
+        return (seat == self.swept_seat and self.swept_at == self.game.s[d.R_DRAW_N]
+                and _find(self.swept, self.swept_n, index) >= 0)
 
     def _collect(self, seat):
         s = self.game.s

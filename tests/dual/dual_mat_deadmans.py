@@ -431,7 +431,8 @@ def test_out_of_turn_and_out_of_phase_taps_are_refused_by_the_rules():
     t.tap(t.bank[2], trait_uid(d.MYSTIC, 0))                  # a trait after the first draw
     t.tap(t.discard, card_uid(d.CODES.index("anchor5"), 0))  # a Cannon nobody placed
     got += t.news()
-    assert got[3:] == [["refused", "not_your_turn"], ["refused", "wrong_phase"], ["refused", "wrong_choice"]], got
+    assert got[3:] == [["refused", "not_your_turn"], ["refused", "wrong_phase"],
+                       ["refused", "wrong_choice"]], got
     assert t.game.digest() == before
     run(ps, [collect(0)])
     t.token(tokens.COLLECT)                         # seat 1 has not drawn yet
@@ -461,7 +462,8 @@ def test_a_map_reveals_on_the_discard_pad_and_picks_on_the_play_pad():
     assert t.game.digest() == before
     t.tap(t.play, u[1])
     got += t.news()
-    assert got[4:] == [{"a": "map", "p": 0, "reveal": ["anchor2", "cannon2", "hook2"], "pick": "cannon2"}], got
+    assert got[4:] == [{"a": "map", "p": 0, "reveal": ["anchor2", "cannon2", "hook2"],
+                        "pick": "cannon2"}], got
     return got
 
 
