@@ -1,0 +1,240 @@
+"""Sheriff of Nottingham played with the virtual deck's cards, bags and tokens, gesture by gesture
+(docs/mat-sheriff.md).
+
+The player keeps the physical truth the mat cannot see: which card tag lies on which discard pile
+(beside its pad, bottom first), which tags are in each bag on its dock, whether a clasp is shut.
+Hands are not tracked tag by tag: a card "from a hand" is a free copy of that good (the virtual
+deck has every copy of the full deck), i.e. one not on a pile, in a bag or on a stand, preferably
+one the board has long seen gone. After every accepted action the piles are checked against the
+simulation table's (a refill takes all but their top five back into the draw pile).
+
+Inputs the mat has no sensor for go as host ACTION frames, each the whole action: a pass with a
+bribe, an inspection whose debt is paid with chosen goods (``pay_with``).
+
+Mistakes it makes on purpose: an unregistered tag (``unknown_tag``), a token on a discard pad
+(``not_now``), a pile's top card taken before any card is set aside (``take_too_many``), an empty
+bag's clasp closed in the load phase (``bag_size``), a count starting with 0 (``not_now``), a
+declaration during the inspection (``wrong_phase``), an out-of-turn host action.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from host.mirror import Event
+from host.sim import Attempt, Sim, SimError
+from shared_rules import sheriff as sh
+from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
+
+UNKNOWN_UID = "04eeeeeeeeee5a"  # no virtual-deck UID has game byte 0xee
+TOKEN_COPIES = 2                # host/virtual_deck.py
+
+
+class Player:
+    MODE = "physical"
+
+    def __init__(self, sim: Sim) -> None:
+        assert sim.hands is not None and sim.layout is not None
+        self.sim = sim
+        self.hands = sim.hands
+        n = sim.game.seats()
+        zones = sim.layout["zones"]
+        self.stand: list[int] = zones["stand"][:n]
+        self.dock: list[int] = [d[0] for d in zones["dock"][:n]]
+        self.clasp: list[int] = [d[1] for d in zones["dock"][:n]]
+        self.pile_pad: list[int] = [zones["discard1"], zones["discard2"]]
+        self.command: int = zones["command"]
+        self.piles: list[list[str]] = [[], []]
+        self.bags: list[list[str]] = [[] for _ in range(n)]
+        self.used: set[str] = set()       # on a pile, in a bag or on a stand
+        self.declared = [""] * n
+        self.closed = [False] * n
+        self.resolved: int | None = None  # the bag to empty once its pass or inspection is in
+        for sw in self.clasp:             # a game may begin with a clasp left shut
+            self.hands.switch(sw, False)
+
+    # -- pieces ---------------------------------------------------------------------------
+    def code(self, uid: str) -> str:
+        return str(self.sim.deck.by_uid[uid]["code"])
+
+    def card(self, good: str) -> str:
+        """A free copy of a good, taken from a hand (marked used)."""
+        copies = SHERIFF_GOODS[SHERIFF_CODES.index(good)][2]
+        free = [u for u in (self.sim.deck.card("sheriff", good, c) for c in range(copies))
+                if u not in self.used and u not in self.hands.on]
+        if not free:
+            raise SimError("no free copy of %s left" % good)
+        ready = [u for u in free if not self.hands.cooling(u)]
+        u = (ready or free)[0]
+        self.used.add(u)
+        return u
+
+    def token(self, name: str) -> str:
+        copies = [self.sim.deck.token(name, c) for c in range(TOKEN_COPIES)]
+        ready = [u for u in copies if not self.hands.cooling(u)]
+        return (ready or copies)[0]
+
+    def tap(self, reader: int, uid: str, answered: bool) -> Event | None:
+        """Put, wait until it is read (its answer, or a poll of every reader), lift."""
+        self.hands.put(reader, uid)
+        ev = self.sim.answer() if answered else None
+        if not answered:
+            self.hands.seen(uid)
+        self.hands.lift(uid)
+        return ev
+
+    def word(self, name: str, answered: bool = True) -> Event | None:
+        return self.tap(self.command, self.token(name), answered)
+
+    def answered(self, ev: Event | None) -> Event:
+        if ev is None:
+            raise SimError("a gesture that must be answered was not")
+        return ev
+
+    # -- actions --------------------------------------------------------------------------
+    def perform(self, a: dict[str, Any]) -> Event:
+        name = a["a"]
+        p = a["p"]
+        if name == "setup":
+            cards = [(w, self.card(c)) for w in (1, 2) for c in a["piles"][w - 1]]
+            ev: Event | None = None
+            for i, (w, u) in enumerate(cards):
+                ev = self.tap(self.pile_pad[w - 1], u, i == len(cards) - 1)
+                self.piles[w - 1].append(u)
+            return self.answered(ev)
+        if name == "market":
+            return self.market(p, a)
+        if name == "load":
+            uids = [self.card(c) for c in a["cards"]]
+            for u in uids:
+                self.hands.put(self.dock[p], u)
+            self.hands.seen(uids[-1])
+            self.bags[p] = uids
+            self.closed[p] = True
+            self.hands.switch(self.clasp[p], True)
+            return self.sim.answer()
+        if name == "declare":
+            self.declared[p] = a["good"]
+            self.word("declare_" + a["good"], False)
+            return self.answered(self.word("digit%d" % a["count"]))
+        if name == "pass":
+            self.resolved = a["target"]
+            if "bribe" in a:
+                return self.sim.host_action(a)
+            self.word("seat%d" % a["target"], False)
+            return self.answered(self.word("pass"))
+        if name == "inspect":
+            return self.inspect(a)
+        raise SimError("Sheriff of Nottingham has no action %r" % name)
+
+    def market(self, p: int, a: dict[str, Any]) -> Event:
+        """Set aside on the stand pad; show each taken card on its pile's pad; tap the set-aside
+        cards onto pile ``to`` in order; confirm."""
+        aside = [self.card(c) for c in a["discard"]]
+        for u in aside:
+            self.hands.put(self.stand[p], u)
+        if aside:
+            self.hands.seen(aside[-1])
+        for w in a["take"]:
+            u = self.piles[w - 1].pop()
+            self.used.discard(u)
+            self.tap(self.pile_pad[w - 1], u, False)
+        for u in aside:
+            self.hands.lift(u)
+        for u in aside:
+            self.tap(self.pile_pad[a["to"] - 1], u, False)
+            self.piles[a["to"] - 1].append(u)
+        return self.answered(self.word("confirm"))
+
+    def inspect(self, a: dict[str, Any]) -> Event:
+        """Name the merchant and inspect; a lying bag is opened and its confiscated cards tapped
+        onto pile ``to`` in order (the rules' default: pile 1, bag order). With ``pay_with`` the
+        whole inspection is a host action."""
+        t = a["target"]
+        self.resolved = t
+        bag = self.bags[t]
+        if "order" in a:
+            order = list(a["order"])
+        else:
+            order = [self.code(u) for u in bag if self.code(u) != self.declared[t]]
+        to = a.get("to", 1)
+        if "pay_with" in a:
+            sent = self.sim.host_action(a)
+            self.confiscate(t, order, to)
+            return sent
+        self.word("seat%d" % t, False)
+        if not order:
+            return self.answered(self.word("inspect"))
+        self.word("inspect", False)
+        self.open_bag(t)
+        uids = self.confiscate(t, order, to)
+        ev: Event | None = None
+        for i, u in enumerate(uids):
+            ev = self.tap(self.pile_pad[to - 1], u, i == len(uids) - 1)
+        return self.answered(ev)
+
+    def confiscate(self, t: int, order: list[str], to: int) -> list[str]:
+        """Move the confiscated cards from the bag onto a pile (their tags, in order)."""
+        out = []
+        for good in order:
+            u = next(v for v in self.bags[t] if self.code(v) == good)
+            self.bags[t].remove(u)
+            self.piles[to - 1].append(u)
+            out.append(u)
+        return out
+
+    def open_bag(self, t: int) -> None:
+        """Open the clasp and take every card out of the dock (to the stand or a pile)."""
+        if self.closed[t]:
+            self.hands.switch(self.clasp[t], False)
+            self.closed[t] = False
+        for u in [v for v, r in self.hands.on.items() if r == self.dock[t]]:
+            self.hands.lift(u)
+
+    def settle(self) -> None:
+        """A resolved bag is emptied (goods to the stand: used for good); a refill takes all but
+        the top five cards of each pile back into the draw pile."""
+        if self.resolved is not None:
+            self.open_bag(self.resolved)
+            self.bags[self.resolved] = []
+            self.resolved = None
+        for w in range(2):
+            pile = self.piles[w]
+            truth = [SHERIFF_CODES[c] for c in self.sim.table.piles[w]]
+            cut = len(pile) - len(truth)
+            for u in pile[:cut]:
+                self.used.discard(u)
+            del pile[:cut]
+            if [self.code(u) for u in pile] != truth:
+                raise SimError("discard pile %d on the mat is not the table's" % (w + 1))
+
+    # -- mistakes -------------------------------------------------------------------------
+    def attempts(self) -> list[Attempt]:
+        out = self.sim.out_of_turn()
+        out.append(self.put_attempt("an unregistered tag on the command pad", "unknown_tag",
+                                    self.command, UNKNOWN_UID))
+        out.append(self.put_attempt("a token on discard pile 1's pad", "not_now", self.pile_pad[0],
+                                    self.token("confirm")))
+        g = self.sim.game
+        phase = g.phase()
+        if phase == sh.MARKET and self.piles[0]:
+            out.append(self.put_attempt("seat %d shows pile 1's top card before setting any aside"
+                                        % g.s[sh.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
+        elif phase == sh.LOAD:
+            waiting = [m for m in range(g.seats()) if g._is_merchant(m)
+                       and not g.flags(m) & (sh.LOADED | sh.SKIPPED) and not self.closed[m]]
+            if waiting:
+                m = waiting[0]
+                out.append(Attempt("seat %d closes an empty bag" % m, "bag_size",
+                                   self.clasp_move(m, True), self.clasp_move(m, False)))
+        elif phase == sh.DECLARE:
+            out.append(self.put_attempt("a count starting with 0", "not_now", self.command, self.token("digit0")))
+        elif phase == sh.INSPECT:
+            out.append(self.put_attempt("a declaration during the inspection", "wrong_phase", self.command,
+                                        self.token("declare_apple")))
+        return out
+
+    def put_attempt(self, what: str, expect: str, reader: int, uid: str) -> Attempt:
+        return Attempt(what, expect, lambda: self.hands.put(reader, uid), lambda: self.hands.lift(uid))
+
+    def clasp_move(self, seat: int, closed: bool) -> Callable[[], None]:
+        return lambda: self.hands.switch(self.clasp[seat], closed)
