@@ -43,6 +43,7 @@ class Player:
         self.play: int = zones["play"]
         self.discard: int = zones["discard"]
         self.command: int = zones["command"]
+        self.traits_taken: list[str] = []
         s = sim.game.s
         self.decks = s[d.R_DECKS]
         self.where: dict[str, int] = {}
@@ -101,7 +102,10 @@ class Player:
         name = a["a"]
         p = a["p"]
         if name == "trait":
-            moves = [(self.bank[p], self.sim.deck.trait(a["trait"]))]
+            # Two decks, two copies of each trait: a second seat choosing it taps deck 1's card.
+            copy = self.traits_taken.count(a["trait"])
+            self.traits_taken.append(a["trait"])
+            moves = [(self.bank[p], self.sim.deck.trait(a["trait"], copy))]
             if "target" in a:
                 moves.append(self.seat_token(a["target"]))
             return self.taps(moves)

@@ -35,8 +35,9 @@ def _all() -> Iterator[dict]:
         for code, card in enumerate(catalogue.DMD_CODES):
             yield {"uid": _uid(dmd, deck.CARD, code, number, 0), "game": "deadmans", "kind": "card",
                    "code": card, "deck": number}
-    for code, trait in enumerate(catalogue.DMD_TRAITS):
-        yield {"uid": _uid(dmd, deck.TRAIT, code, 0, 0), "game": "deadmans", "kind": "trait", "code": trait}
+        for code, trait in enumerate(catalogue.DMD_TRAITS):
+            yield {"uid": _uid(dmd, deck.TRAIT, code, number, 0), "game": "deadmans", "kind": "trait",
+                   "code": trait, "deck": number}
     sheriff = deck.game_id("sheriff")
     for code, good in enumerate(catalogue.SHERIFF_CODES):
         for copy in range(catalogue.SHERIFF_GOODS[code][2]):
@@ -64,8 +65,9 @@ class VirtualDeck:
             return _uid(deck.game_id(game), deck.CARD, idx, copy, 0)
         return _uid(deck.game_id(game), deck.CARD, idx, 0, copy)
 
-    def trait(self, name: str) -> str:
-        return _uid(deck.game_id("deadmans"), deck.TRAIT, catalogue.DMD_TRAITS.index(name), 0, 0)
+    def trait(self, name: str, number: int = 0) -> str:
+        """A trait card's UID (``number``: its deck, in two-deck games)."""
+        return _uid(deck.game_id("deadmans"), deck.TRAIT, catalogue.DMD_TRAITS.index(name), number, 0)
 
     def token(self, name: str, copy: int = 0) -> str:
         return _uid(0, deck.TOKEN, tokens.CODES.index(name), 0, copy)
