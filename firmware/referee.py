@@ -6,7 +6,7 @@ then the host gets a DELTA (the action, public fields only, plus the changed vie
 REJECT. Preallocated views and records: nothing here allocates.
 """
 from shared_rules import codec
-from shared_rules.engine import OK
+from shared_rules.engine import OK, UNKNOWN_TAG
 
 PUBLIC = 0
 REFEREE = 1
@@ -112,7 +112,8 @@ class Referee:
         else:
             body[2] = 0
             at = 3
-        if uid is not None:
+        if uid is not None and (err == UNKNOWN_TAG or self.view == REFEREE):
+            # A registered tag's UID would name the piece (a Skull disc, a card in a bag).
             for i in range(7):
                 body[at + i] = uid[i]
             at += 7

@@ -11,7 +11,7 @@ from firmware.presence import Presence, NONE
 from firmware.registry import Registry
 
 REGISTRY_FILE = "deck.bin"
-UID_SLOTS = 5
+UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
 
 
