@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from host import contract
 from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_serial
-from host.scoreboard import Picture, render
+from host.scoreboard import Picture, picture_of, render
 from shared_rules import codec
 
 RESUBSCRIBE_S = 1.5   # a connection without a snapshot this long asks again
@@ -90,7 +90,7 @@ class Session:
     def wait(self, done: Callable[[], bool], timeout: float, what: str) -> None:
         """Pump until ``done()`` holds; ``SessionTimeout`` naming ``what`` otherwise."""
         end = time.monotonic() + timeout
-        while True:
+        while not done():
             try:
                 self.pump()
             except ConnectionError:
@@ -182,13 +182,8 @@ class Session:
         with self.lock:
             m = self.mirror
             final = self.final if self._final_hello == m.hellos else None
-            return Picture(
-                port=self.port, connected=self.link.conn is not None and m.connected,
-                in_sync=m.in_sync, header=m.header, state=m.state(), referee=m.view_kind == REFEREE,
-                prompt=m.prompt, events=list(m.events), final=final, frames=m.frames,
-                resyncs=m.resyncs, bad_frames=m.bad_frames, rx_bytes=self.rx_bytes,
-                tx_bytes=self.tx_bytes, note=note,
-            )
+            return picture_of(m, port=self.port, connected=self.link.conn is not None and m.connected,
+                              final=final, rx_bytes=self.rx_bytes, tx_bytes=self.tx_bytes, note=note)
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
@@ -202,7 +197,7 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
     session = Session(port, REFEREE if referee else PUBLIC)
     final = None
     try:
-        with Live(console=console, screen=screen, auto_refresh=False, transient=False) as live:
+        with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
             next_draw = 0.0
             while True:
                 try:

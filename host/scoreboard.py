@@ -26,7 +26,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from host.mirror import Event, Prompt, describe_action
+from host.mirror import REFEREE, Event, Mirror, Prompt
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
@@ -35,7 +35,7 @@ WIDE = 110  # from this width on, full names instead of abbreviations
 
 # Reasons worth more than their code name (the rest: underscores become spaces).
 PLAIN = {
-    "not_now": "not now (that move means nothing at this point)",
+    "not_now": "not now (that move means nothing at this point of the game)",
     "unknown_tag": "unknown tag (not in this mat's deck registry)",
     "foreign_tag": "a piece of another game",
     "duplicate_tag": "the same tag on two pads",
@@ -68,6 +68,13 @@ class Picture:
     note: str = ""
 
 
+def picture_of(m: Mirror, **extra: Any) -> Picture:
+    """A picture of what a mirror holds now (``extra``: the link's fields, final, note)."""
+    return Picture(in_sync=m.in_sync, header=m.header, state=m.state(), referee=m.view_kind == REFEREE,
+                   prompt=m.prompt, events=list(m.events), frames=m.frames, resyncs=m.resyncs,
+                   bad_frames=m.bad_frames, **extra)
+
+
 # -- the mat: prompts and pad names -------------------------------------------------------------
 def gestures(game: str) -> Any:
     """The board's gesture class of a game (its PROMPTS and ZONES), or None."""
@@ -78,7 +85,7 @@ def gestures(game: str) -> Any:
 
 
 def pad_names(game: str, seats: int) -> dict[int, str]:
-    """Reader -> "seat 2's bank pad", "command pad" ... for the game's zone layout."""
+    """Reader -> "seat 2's bank pad", "the command pad" ... for the game's zone layout."""
     try:
         doc = json.loads(LAYOUT_FILE.read_text())
         from firmware.mat import pick_layout
@@ -89,11 +96,12 @@ def pad_names(game: str, seats: int) -> dict[int, str]:
     for zone, where in layout["zones"].items():
         label = zone.replace("_", " ")
         if isinstance(where, int):
-            names[where] = label + " pad"
+            names[where] = "the %s pad" % label
             continue
+        what = {"seat": "pad", "dock": "bag dock"}.get(zone, label + " pad")
         for seat, pad in enumerate(where[:seats]):
             reader = pad if isinstance(pad, int) else pad[0]
-            names[reader] = "seat %d's %s" % (seat, label if zone == "dock" else label + " pad")
+            names[reader] = "seat %d's %s" % (seat, what)
     return names
 
 
@@ -115,9 +123,10 @@ def prompt_text(game: str, prompt: Prompt | None, seats: int) -> str:
         return "game over: %s won" % seat_list(prompt.seats)
     zones = getattr(cls, "ZONES", ())
     if prompt.reader != 255:
-        where = pad_names(game, seats).get(prompt.reader, "pad %d" % prompt.reader)
+        where = pad_names(game, seats).get(prompt.reader, "reader %d" % prompt.reader)
     elif prompt.zone < len(zones):
-        where = "own %s pad" % zones[prompt.zone].replace("_", " ")
+        zone = zones[prompt.zone]
+        where = "own pad" if zone == "seat" else "own %s pad" % zone.replace("_", " ")
     else:
         where = ""
     text = "%s: %s" % (seat_list(prompt.seats), what.replace("_", " "))
@@ -184,13 +193,14 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
     return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", ""], rows, info
 
 
+GOODS = {"apple": "apl", "cheese": "chs", "bread": "brd", "chicken": "chk"}
+
+
 def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
     rows = []
     for i, s in enumerate(d["seats"]):
-        if wide:
-            stand = " ".join("%s %d" % (g, n) for g, n in s["stand"].items() if n) or "-"
-        else:
-            stand = " ".join("%s%d" % (g[:2], n) for g, n in s["stand"].items() if n) or "-"
+        name = (lambda g: g + " ") if wide else (lambda g: GOODS.get(g, g[:3]))
+        stand = " ".join("%s%d" % (name(g), n) for g, n in s["stand"].items() if n) or "-"
         if s["sits_out"]:
             bag = "sits out"
         elif s["resolved"]:
@@ -204,8 +214,9 @@ def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
         role = "Sheriff" if i == d["sheriff"] else ("▶" if i == d["turn"] else "")
         rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
     piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
-    info = ["round %d of %d · phase: %s · Sheriff: seat %d" % (d["round"] + 1, d["rounds"], d["phase"],
-                                                                 d["sheriff"]),
+    played = "%d rounds played" % d["rounds"] if d["phase"] == "over" else "round %d of %d" % (
+        d["round"] + 1, d["rounds"])
+    info = ["%s · phase: %s · Sheriff: seat %d" % (played, d["phase"], d["sheriff"]),
             "draw pile %d · discard piles: %s" % (d["draw"], piles)]
     return ["Seat", "Role", "Gold", "Stand (legal goods)", "Contraband", "Hand", "Bag"], rows, info
 
@@ -259,16 +270,32 @@ def referee_lines(d: dict[str, Any]) -> list[str]:
 
 
 # -- events -------------------------------------------------------------------------------------
+def action_text(action: dict[str, Any] | None) -> str:
+    """``seat 2: bonus cards=map4,anchor2`` (public fields only, as the delta carried them)."""
+    if not action:
+        return "an action"
+    fields = " ".join("%s=%s" % (k, _field(v)) for k, v in action.items() if k not in ("a", "p"))
+    return ("seat %s: %s %s" % (action.get("p"), action.get("a"), fields)).rstrip()
+
+
+def _field(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{%s}" % " ".join("%s=%s" % (k, _field(x)) for k, x in v.items())
+    if isinstance(v, list):
+        return ",".join(_field(x) for x in v)
+    return str(v)
+
+
 def event_line(ev: Event, pads: dict[int, str]) -> Text:
     stamp = time.strftime("%H:%M:%S ", time.localtime(ev.at))
     if ev.kind == "accepted":
-        return Text.assemble((stamp, "dim"), ("✓ ", "green"), describe_action(ev.action))
+        return Text.assemble((stamp, "dim"), ("✓ ", "green"), action_text(ev.action))
     if ev.kind == "rejected":
-        what = describe_action(ev.action) if ev.action else "a tag"
+        what = action_text(ev.action) if ev.action else "a tag"
         reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
         where = ""
         if ev.reader is not None:
-            where = " at the " + pads.get(ev.reader, "pad %d" % ev.reader)
+            where = " at " + pads.get(ev.reader, "reader %d" % ev.reader)
         return Text.assemble((stamp, "dim"), ("✗ ", "bold red"), what, (" refused%s: " % where, "red"),
                              (reason, "bold red"))
     return Text.assemble((stamp, "dim"), ("! ", "yellow"), (ev.text, "yellow"))
@@ -278,12 +305,12 @@ def event_line(ev: Event, pads: dict[int, str]) -> Text:
 EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
 
 
-def standings_table(final: dict[str, Any], wide: bool) -> Table:
+def standings_table(final: dict[str, Any]) -> Table:
     scores = final["scores"]
     winners = set(final["winners"])
     tribes = final.get("game") == "skull" and final["players"] != len(scores)
-    t = Table(title="Final standings", box=box.SIMPLE_HEAD, expand=wide, padding=(0, 1),
-              title_style="bold")
+    t = Table(title="Final standings", box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
+              title_justify="left", show_edge=False)
     for name in ("Rank", "Seat", "Score", ""):
         t.add_column(name)
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
@@ -356,7 +383,7 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
         if p.referee:
             top += [Text(line, style="magenta") for line in referee_lines(d)]
         if p.final is not None:
-            top.append(standings_table(p.final, wide))
+            top.append(standings_table(p.final))
     pads = pad_names(game, seats) if game else {}
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
     room = max(height - used, 1)

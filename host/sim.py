@@ -32,7 +32,8 @@ import statistics
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -52,10 +53,18 @@ MISSES = 3            # polls without a tag before the board counts it gone (fir
 ANSWER_S = 10.0       # longest wait for the board's answer to one action
 RESYNC_AFTER_S = 0.5  # no answer this long: ask for a snapshot (the answer may have been lost)
 MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
+ROUND_MIN_S = 0.03    # a poll round of the virtual board's 16 readers, idle machine
+ROUND_MAX_S = 2.0
+RISKY_S = 10.0        # a tag put back where it was lifted this recently may go unseen
+REDO_ROUNDS = 12      # ... and is put again if unanswered after this many rounds (at least 1 s)
 
 
 class SimError(RuntimeError):
     """The board did something else than the rules say it must (or did nothing)."""
+
+
+class Cancelled(SimError):
+    """``Sim.cancel()`` was called (from another thread)."""
 
 
 @dataclass
@@ -105,48 +114,97 @@ class Hands:
 
     The board reports nothing when a tag leaves (it means nothing in most games) and needs
     ``MISSES`` polls of that reader to count it gone, so a tag lifted and put again at once is
-    never seen again. Each PING round trip lets the board loop at least once, and each loop polls
-    one reader; ``seen`` and the cool-down before re-using a lifted tag therefore wait for enough
-    round trips (twice what is needed: a slow round trip may span two loops the other way)."""
+    never seen again; a tag put and lifted before its reader's turn is never seen at all. Two
+    clocks pace the hands, and both must agree:
+
+    - PING round trips: the board answers a PING in its loop, and each loop polls one reader,
+      so a round trip is normally one loop more;
+    - time, in poll rounds: a round lasts about as long as the slowest recent answer to a put
+      tag took (the tag waited for its reader's turn). A busy machine slows the board and the
+      answers alike, which PING round trips alone do not follow: a board kept from running
+      answers several PINGs in one loop.
+
+    A tag put back on the reader it has just left and still unanswered after many rounds was
+    not seen gone after all: ``redo`` lifts it, waits longer and puts it again."""
 
     def __init__(self, session: Session, client: Any, readers: int) -> None:
         self.session = session
         self.client = client
         self.readers = readers
         self.on: dict[str, int] = {}
-        self.lifted: dict[str, int] = {}
-        self.put_at: dict[str, int] = {}
+        self.lifted: dict[str, tuple[int, float, int]] = {}  # uid -> (pongs, time, reader)
+        self.put_at: dict[str, tuple[int, float]] = {}
+        self.latencies: deque[float] = deque(maxlen=16)
+        self.round_s = ROUND_MIN_S
+        self.risky: tuple[int, str] | None = None  # the last put: a tag back where it just was
         self.moves = 0
         self.last_move = 0.0
+        self.last_put = 0.0  # the last move, when it was a put (an arrival: answered in a round)
 
     def _pongs(self) -> int:
         return self.session.mirror.pongs
 
+    def observe(self, seconds: float) -> None:
+        """A put tag was answered after ``seconds``: at most a poll round (plus the link)."""
+        self.latencies.append(seconds)
+        self.round_s = min(ROUND_MAX_S, max(ROUND_MIN_S, max(self.latencies)))
+
+    def _gone_pongs(self) -> int:
+        return self.readers * (MISSES + 1) + 4
+
+    def _gone_s(self) -> float:
+        return 1.25 * (MISSES + 1) * self.round_s
+
     def cooling(self, uid: str) -> bool:
-        """Whether the board may still count this recently lifted tag as present."""
+        """Whether the board may still count this recently lifted tag as present (on the pad it
+        left: putting it there again would wait)."""
         at = self.lifted.get(uid)
-        return at is not None and self._pongs() - at < 2 * self.readers * (MISSES + 1)
+        return at is not None and (self._pongs() - at[0] < self._gone_pongs()
+                                   or time.monotonic() - at[1] < self._gone_s())
+
+    def _wait(self, since: tuple[int, float], pongs: int, seconds: float) -> None:
+        """Until ``pongs`` round trips and ``seconds`` have passed since ``since``."""
+        self.session.ping(max(0, pongs - (self._pongs() - since[0])))
+        end = since[1] + seconds
+        self.session.wait(lambda: time.monotonic() >= end, seconds + 5, "time to pass")
 
     def put(self, reader: int, uid: str) -> None:
         if uid in self.on:
             raise SimError("tag %s is already on reader %d" % (uid, self.on[uid]))
         at = self.lifted.pop(uid, None)
-        if at is not None:
-            self.session.ping(max(0, 2 * self.readers * (MISSES + 1) - (self._pongs() - at)))
+        self.risky = None
+        if at is not None and at[2] == reader:
+            self._wait(at[:2], self._gone_pongs(), self._gone_s())
+            if time.monotonic() - at[1] < RISKY_S:
+                self.risky = (reader, uid)
+        elif at is not None:  # another pad: its last scan must have missed the tag (duplicate_tag)
+            self._wait(at[:2], self.readers + 4, self.round_s)
         self.client.place(reader, uid)
         self.on[uid] = reader
-        self.put_at[uid] = self._pongs()
+        self.put_at[uid] = (self._pongs(), time.monotonic())
         self._moved()
+        self.last_put = self.last_move
 
     def lift(self, uid: str) -> None:
+        reader = self.on.pop(uid, None)
+        if reader is None:
+            raise SimError("tag %s is not on the mat" % uid)
         self.client.remove(uid)
-        del self.on[uid]
-        self.lifted[uid] = self._pongs()
+        self.lifted[uid] = (self._pongs(), time.monotonic(), reader)
         self._moved()
 
     def seen(self, uid: str) -> None:
         """Wait until the board has polled every reader since ``uid`` was put down."""
-        self.session.ping(max(0, 2 * self.readers + 4 - (self._pongs() - self.put_at[uid])))
+        self._wait(self.put_at[uid], self.readers + 4, self.round_s)
+
+    def redo(self) -> None:
+        """The last put was not seen (its tag had not been seen gone): lift it, let the board
+        take twice the time, put it again."""
+        assert self.risky is not None
+        reader, uid = self.risky
+        self.lift(uid)
+        self.round_s = min(ROUND_MAX_S, 2 * self.round_s)
+        self.put(reader, uid)
 
     def switch(self, index: int, closed: bool) -> None:
         self.client.switch(index, closed)
@@ -157,7 +215,7 @@ class Hands:
         self.client.clear()
         self.on.clear()
         self.lifted.clear()
-        self.session.ping(2 * self.readers * (MISSES + 1))
+        self._wait((self._pongs(), time.monotonic()), self._gone_pongs(), self._gone_s())
 
     def _moved(self) -> None:
         self.moves += 1
@@ -222,6 +280,11 @@ class Sim:
         self.layout: dict[str, Any] | None = None
         self.client: Any = None
         self._mark = 0
+        self._host_sent = 0.0
+        self._lag: float | None = None
+        self._doing = ""
+        self.planned: dict[str, Any] = {}  # the next legal action, chosen before any mistake
+        self._cancelled = False
         self._after = b""
         self._before = b""
         name = self.game.NAME
@@ -242,7 +305,7 @@ class Sim:
                 cls = None
                 reason = "host ACTION frames: mat_layout.json has no %s layout for %d seats" % (
                     name, self.game.seats())
-        if cls is not None:
+        if board_dir is not None:  # even host actions start from a clear mat
             from host.vboard_client import VirtualBoardClient
             self.client = VirtualBoardClient(Path(board_dir))
             readers = self.client.status()["config"]["readers"]
@@ -290,6 +353,8 @@ class Sim:
         m = self.m
         events = self.session.events
         start = time.monotonic()
+        hands = self.hands
+        redone = 0
         hellos = m.hellos
         asked = m.snapshots
         last_ask = start
@@ -297,8 +362,16 @@ class Sim:
             for i in range(self._mark, len(events)):
                 if events[i].kind in ("accepted", "rejected"):
                     self._mark = i + 1
+                    moved = max(hands.last_move if hands is not None else 0.0, self._host_sent)
+                    self._lag = events[i].at - moved
+                    if hands is not None and hands.last_put == hands.last_move > self._host_sent:
+                        hands.observe(self._lag)
                     return events[i]
             now = time.monotonic()
+            if (hands is not None and hands.risky is not None and redone < 2
+                    and time.time() - hands.last_move > max(1.0, REDO_ROUNDS * hands.round_s)):
+                redone += 1
+                hands.redo()
             fresh = m.snapshots != asked and m.in_sync and m.view is not None
             if fresh and self._after != self._before and bytes(m.view) == self._after:
                 self._mark = len(events)
@@ -307,8 +380,10 @@ class Sim:
                 hellos = m.hellos
                 asked = m.snapshots
                 resend()  # the board rebooted before it got the action
+            self._check()
             if now - start > ANSWER_S:
-                raise SimError("no answer from the board in %.0f s" % ANSWER_S)
+                raise SimError("no answer from the board in %.0f s to %s (after %d actions)"
+                               % (ANSWER_S, self._doing, len(self.actions)))
             if now - last_ask > RESYNC_AFTER_S and m.in_sync:
                 last_ask = now
                 asked = m.snapshots
@@ -318,21 +393,24 @@ class Sim:
     def host_action(self, action: dict[str, Any]) -> Event:
         """Send an ACTION frame and wait for its answer."""
         data = self.m.action_bytes(action)
+        self._host_sent = time.time()
         self.session.send(data)
         return self.answer(resend=lambda: self.session.send(self.m.action_bytes(action)))
 
     def out_of_turn(self) -> list[Attempt]:
-        """Mistakes any game can make through the host: a legal action of another seat."""
-        out = []
-        for action in self.table.legal()[:6]:
-            for seat in range(self.game.seats()):
-                wrong = dict(action, p=seat)
-                reason = self.probe(wrong)
-                if seat != action["p"] and reason not in ("ok", "malformed"):
-                    out.append(Attempt("seat %d tries %s out of turn (host action)" % (seat, action["a"]),
-                                       reason, functools.partial(self._send_only, wrong)))
-                    break
-        return out
+        """The mistake any game can make through the host: the action about to be played, by
+        another seat. (Never ``table.legal()`` here: some tables draw their options from the
+        moves' Rng, and the moves must stay the playout's.)"""
+        planned = self.planned
+        n = self.game.seats()
+        for k in range(1, n):
+            seat = (planned["p"] + k) % n
+            wrong = dict(planned, p=seat)
+            reason = self.probe(wrong)
+            if reason not in ("ok", "malformed"):
+                return [Attempt("seat %d tries %s out of turn (host action)" % (seat, planned["a"]),
+                                reason, functools.partial(self._send_only, wrong))]
+        return []
 
     def _send_only(self, action: dict[str, Any]) -> None:
         self.session.send(self.m.action_bytes(action))
@@ -350,6 +428,15 @@ class Sim:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             self.session.pump()
+            self._check()
+
+    def cancel(self) -> None:
+        """Stop at the next wait (from another thread)."""
+        self._cancelled = True
+
+    def _check(self) -> None:
+        if self._cancelled:
+            raise Cancelled("the simulation was stopped")
 
     # -- one game ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -366,6 +453,7 @@ class Sim:
         attempt = options[self.mistake_rng.below(len(options))]
         self._before = self._after = self.public()
         self.mark()
+        self._doing = "a mistake: " + attempt.what
         attempt.do()
         ev = self.answer()
         if ev.kind != "rejected":
@@ -381,20 +469,21 @@ class Sim:
         """Play one legal action (perhaps after a mistake); None when the game is over."""
         if self.game.over():
             return None
-        if self.mistakes and self.mistake_rng.below(1000) < self.mistakes * 1000:
-            self.mistake()
         options = self.table.legal()
         if not options:
             raise SimError("no legal action in a running game")
         action = pick(options, self.rng)
+        self.planned = action
+        if self.mistakes and self.mistake_rng.below(1000) < self.mistakes * 1000:
+            self.mistake()
         self._before = self.public()
         self._after = self._apply(action)
         self.mark()
-        sent = time.time()
+        self._doing = json.dumps(action)
+        self._lag = None
         ev = self.player.perform(action)
-        if ev.action is not None:  # a DELTA, not an answer recovered from a snapshot
-            moved = self.hands.last_move if self.hands is not None and self.mode != "host" else sent
-            self.lags.append(ev.at - moved)
+        if self._lag is not None:  # a DELTA, not an answer recovered from a snapshot
+            self.lags.append(self._lag)
         if ev.kind != "accepted":
             raise SimError("the board refused %r: %s" % (action, ev.reason))
         full = dict(action)

@@ -1,0 +1,35 @@
+"""The live scoreboard of a board: its game mirrored over the serial port, full screen.
+
+Shows the game, round and phase, whose turn it is and what the mat waits for; per seat the
+score and the public details of the game (Skull mats and discs in hand, Dead Man's Draw banks
+with the top card of each suit, Sheriff gold, stands, contraband counts and who is Sheriff); the
+last events, refusals with their reason; the link. Public information only, unless --referee
+asks the board for the referee view (hidden discs, bags and hands: for debugging). When the game
+is over it shows the final standings and the winners. The link survives an unplugged board or a
+rebooted virtual board: it reconnects and resynchronises. Ctrl-C quits.
+"""
+from __future__ import annotations
+
+import argparse
+
+from host.monitor import watch
+
+NAME = "monitor"
+HELP = "live scoreboard of the game on a board (mirrored over its serial port)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", default="build/vboard/tty", metavar="PORT",
+                   help="the board's serial port, e.g. /dev/ttyACM0, or a virtual board's "
+                        "BOARD_DIR/tty (default: %(default)s)")
+    p.add_argument("--referee", action="store_true",
+                   help="mirror the referee view: hidden information too (debugging only)")
+    p.add_argument("--exit-at-end", action="store_true",
+                   help="quit once the game is over, printing the final standings")
+    p.add_argument("--no-screen", action="store_true",
+                   help="draw in the terminal's normal buffer instead of the full screen")
+
+
+def run(args: argparse.Namespace) -> int:
+    watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen)
+    return 0

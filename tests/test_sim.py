@@ -1,0 +1,191 @@
+"""Simulated players on a real virtual board (firmware on the MicroPython unix port, in a thread).
+
+Every simulated step already checks the mirrored public view against the rules' public view of
+the same actions (``Sim.in_step``, counted in ``checked``). These tests add: ``tapmat sim --json
+--log`` against ``tapmat replay --json`` of that log for each game and several seeds; a frame
+lost on the line (a sequence gap) and garbage on the line, each followed by a resync; a power cut
+of the board in the middle of a game; the sim's own board; ``measure()`` for make bench.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from host.cli import main
+from host.monitor import Session
+from host.sim import Sim, local_board, measure, physical_player, play
+from host.vboard_client import VirtualBoardClient
+from shared_rules import codec
+from shared_rules.playout import Playout
+
+
+@pytest.fixture(scope="module")
+def board() -> Iterator[Path]:
+    with local_board() as folder:
+        yield folder
+
+
+def cli_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(args) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# (game, players, seed, mode): Skull's physical players here, the other games' physical players
+# in test_every_physical_player_plays.
+GAMES = [
+    ("skull", 3, 1, "physical"), ("skull", 4, 7, "physical"),
+    ("deadmans", 2, 1, "host"), ("deadmans", 3, 2, "host"),
+    ("sheriff", 3, 1, "host"), ("sheriff", 4, 5, "host"),
+]
+
+
+@pytest.mark.parametrize("game,players,seed,mode", GAMES)
+def test_sim_json_equals_the_replay_of_its_log(board: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               game: str, players: int, seed: int, mode: str) -> None:
+    log = tmp_path / "game.jsonl"
+    sim = cli_json(["sim", "--game", game, "--players", str(players), "--seed", str(seed), "--until-over",
+                    "--json", "--log", str(log), "--port", str(board / "tty")]
+                   + (["--host-actions"] if mode == "host" else []), capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["over"] and replay["rejected"] == []
+    extras = {"skull": "eliminated", "deadmans": "bank_cards", "sheriff": "gold"}[game]
+    for key in ("game", "players", "scores", "winners", extras):
+        assert sim[key] == replay[key], key
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0]) == {"game": game, "players": players}
+    # the legal moves are the playout's, with the fields the board filled in (a flip's disc ...)
+    playout = Playout({"game": game, "players": players}, seed).run()
+    assert [{k: a[k] for k in p} for a, p in zip(map(json.loads, lines[1:]), playout)] == playout
+    info = sim["sim"]
+    assert info["refused"] >= 1 and len(sim["rejected"]) == info["refused"]
+    assert info["checked"] == info["actions"] + info["refused"] + 1
+    assert info["mode"] == mode
+
+
+@pytest.mark.parametrize("game", ["deadmans", "sheriff"])
+def test_every_physical_player_plays(board: Path, game: str) -> None:
+    if physical_player(game) is None:
+        pytest.skip("no physical %s player yet (host/players_%s.py)" % (game, game))
+    result = play({"game": game, "players": 3}, 11, port=str(board / "tty"), max_actions=45)
+    assert result.mode == "physical" and len(result.actions) == 45
+    assert result.checked == len(result.actions) + len(result.rejected) + 1
+
+
+class Lossy:
+    """A serial port that loses the ``nth`` board frame of one type, or once sends garbage."""
+
+    def __init__(self, inner: Any, ftype: int | None, nth: int, garbage: bytes = b"") -> None:
+        self.inner = inner
+        self.ftype = ftype
+        self.left = nth
+        self.garbage = garbage
+        self.partial = bytearray()
+        self.dropped = 0
+
+    def read(self, size: int) -> bytes:
+        out = bytearray()
+        for b in self.inner.read(size):
+            self.partial.append(b)
+            if b:
+                continue
+            frame = bytes(self.partial)
+            self.partial.clear()
+            kinds = [f[0] for f in codec.FrameReader().frames(frame)]
+            if self.ftype in kinds:
+                self.left -= 1
+                if self.left == 0:
+                    self.dropped += 1
+                    out += self.garbage
+                    continue
+            out += frame
+        return bytes(out)
+
+    def write(self, data: bytes) -> Any:
+        return self.inner.write(data)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def lossy_play(board: Path, header: dict, ftype: int, nth: int, garbage: bytes = b"") -> tuple[Session, list]:
+    ports: list[Lossy] = []
+    sessions: list[Session] = []
+
+    def hook(session: Session) -> None:
+        opener = session.opener
+
+        def open_lossy(port: str) -> Lossy:
+            ports.append(Lossy(opener(port), ftype, nth, garbage))
+            return ports[-1]
+        session.opener = open_lossy
+        sessions.append(session)
+
+    result = play(header, 3, port=str(board / "tty"), max_actions=25, mistakes=0.0, session_hook=hook)
+    assert sum(p.dropped for p in ports) == 1
+    assert result.checked == len(result.actions) + 1
+    return sessions[0], ports
+
+
+@pytest.mark.parametrize("game", ["skull", "deadmans"])
+def test_a_lost_delta_is_resynchronised(board: Path, game: str) -> None:
+    session, _ = lossy_play(board, {"game": game, "players": 3}, codec.DELTA, 6)
+    assert session.mirror.resyncs >= 1
+
+
+def test_garbage_on_the_line_is_resynchronised(board: Path) -> None:
+    session, _ = lossy_play(board, {"game": "sheriff", "players": 3}, codec.DELTA, 4,
+                            garbage=b"\x07\x99garbage\x00")
+    assert session.mirror.bad_frames >= 1 and session.mirror.resyncs >= 1
+
+
+def power_cut_when(safe: Any) -> tuple[Any, dict]:
+    """An on_step hook that cuts the board's power once, at the first safe moment after 8 actions,
+    and checks the mirror once the board is back."""
+    seen: dict[str, Any] = {}
+
+    def hook(sim: Sim) -> None:
+        if seen or len(sim.actions) < 8 or not safe(sim):
+            return
+        m = sim.session.mirror
+        hellos = m.hellos
+        with VirtualBoardClient(Path(sim.session.port).parent) as client:
+            seen["boots"] = client.power_cut(off_ms=150)
+        sim.session.wait(lambda: m.hellos > hellos and m.in_sync, 15, "the board to come back")
+        seen["equal"] = bytes(m.view) == sim.public()
+        seen["at"] = len(sim.actions)
+    return hook, seen
+
+
+def test_a_power_cut_mid_game_is_followed(board: Path) -> None:
+    # Skull, physical: cut when the pads are empty (between rounds; docs/mat.md: the gesture
+    # module's memory of the stacks does not survive a reboot).
+    hook, seen = power_cut_when(lambda sim: all(s["stack"] == 0 for s in sim.view()["seats"]))
+    result = play({"game": "skull", "players": 3}, 2, port=str(board / "tty"), max_actions=30, on_step=hook)
+    assert seen["equal"] and seen["at"] < 30 and result.checked == len(result.actions) + len(result.rejected) + 1
+    # Dead Man's Draw through host actions: anywhere; the next action may meet a dark board.
+    hook, seen = power_cut_when(lambda sim: True)
+    result = play({"game": "deadmans", "players": 3}, 4, port=str(board / "tty"), max_actions=20, on_step=hook,
+                  host_only=True)
+    assert seen["equal"] and seen["at"] == 8 and len(result.actions) == 20
+
+
+def test_the_sim_starts_its_own_board(capsys: pytest.CaptureFixture[str]) -> None:
+    out = cli_json(["sim", "--game", "deadmans", "--players", "2", "--seed", "5", "--actions", "12",
+                    "--json"], capsys)
+    assert out["game"] == "deadmans" and not out["over"] and out["sim"]["actions"] == 12
+
+
+def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--game", "skull", "--players", "2"]) == 2
+    assert "players" in capsys.readouterr().err
+    assert main(["sim", "--game", "skull", "--option", "colour"]) == 2
+
+
+def test_measure_gives_lag_and_bytes() -> None:
+    out = measure((("deadmans-2", {"game": "deadmans", "players": 2}),), seed=2)
+    m = out["deadmans-2"]
+    assert m["actions"] > 20 and m["rx_bytes"] > m["tx_bytes"] > 0
+    assert 0 < m["lag_ms"]["median"] <= m["lag_ms"]["max"]
