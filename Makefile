@@ -48,3 +48,7 @@ flash: $(STAMP)
 # Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
 check: $(STAMP)
 	$(BIN)/python -m pytest tests/test_static.py
+
+# make demo [GAME=sheriff PLAYERS=4 SPEED=2 SEED=7]: simulated players on a virtual board, live scoreboard
+demo: $(STAMP)
+	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)")

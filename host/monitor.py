@@ -28,6 +28,35 @@ class SessionTimeout(TimeoutError):
     """The board did not do what was waited for in time."""
 
 
+class WireCount:
+    """Bytes on the wire of one direction, in total and per frame type (a frame counts with its
+    delimiter; bytes that make no frame count under type -1)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.by_type: dict[int, int] = {}
+        self._frame = bytearray()
+
+    def add(self, data: bytes) -> None:
+        self.total += len(data)
+        start = 0
+        while True:
+            end = data.find(b"\x00", start)
+            if end < 0:
+                self._frame += data[start:]
+                return
+            self._frame += data[start:end + 1]
+            frame = bytes(self._frame)
+            self._frame.clear()
+            kinds = [f[0] for f in codec.FrameReader().frames(frame)]
+            kind = kinds[0] if kinds else -1
+            self.by_type[kind] = self.by_type.get(kind, 0) + len(frame)
+            start = end + 1
+
+    def without(self, *kinds: int) -> int:
+        return self.total - sum(self.by_type.get(k, 0) for k in kinds)
+
+
 class CountingTransport:
     """A transport that counts the bytes each way into its session (bytes on the wire)."""
 
@@ -37,11 +66,11 @@ class CountingTransport:
 
     def read(self, size: int) -> bytes:
         data = self.inner.read(size)
-        self.session.rx_bytes += len(data)
+        self.session.rx.add(data)
         return data
 
     def write(self, data: bytes) -> int | None:
-        self.session.tx_bytes += len(data)
+        self.session.tx.add(data)
         return self.inner.write(data)
 
     def close(self) -> None:
@@ -61,8 +90,8 @@ class Session:
         self.lock = threading.RLock()
         self.events: list[Event] = []          # every event since the session started
         self.mirror.listeners.append(self.events.append)
-        self.rx_bytes = 0
-        self.tx_bytes = 0
+        self.rx = WireCount()  # board -> host
+        self.tx = WireCount()  # host -> board
         self.final: dict[str, Any] | None = None
         self._final_hello = -1
         self._subscribed_at = 0.0
@@ -144,7 +173,7 @@ class Session:
     # -- what is shown ---------------------------------------------------------------------
     def over(self) -> bool:
         state = self.mirror.state()
-        return bool(state) and state.get("phase") == "over"
+        return state is not None and state.get("phase") == "over"
 
     def summary(self, rejected: list[dict[str, Any]] | None = None,
                 timeout: float = 10.0) -> dict[str, Any]:
@@ -183,7 +212,7 @@ class Session:
             m = self.mirror
             final = self.final if self._final_hello == m.hellos else None
             return picture_of(m, port=self.port, connected=self.link.conn is not None and m.connected,
-                              final=final, rx_bytes=self.rx_bytes, tx_bytes=self.tx_bytes, note=note)
+                              final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note)
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,10 +77,18 @@ def picture_of(m: Mirror, **extra: Any) -> Picture:
 
 
 # -- the mat: prompts and pad names -------------------------------------------------------------
+def firmware_module(name: str) -> Any:
+    """A module of the board's firmware (``firmware.mat``, ``firmware.mat_skull`` ...), whose
+    names the host reads. The firmware is no host package: the repository is searched last."""
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    return importlib.import_module(name)
+
+
 def gestures(game: str) -> Any:
     """The board's gesture class of a game (its PROMPTS and ZONES), or None."""
     try:
-        return importlib.import_module("firmware.mat_" + game).Gestures
+        return firmware_module("firmware.mat_" + game).Gestures
     except (ImportError, AttributeError):
         return None
 
@@ -88,8 +97,7 @@ def pad_names(game: str, seats: int) -> dict[int, str]:
     """Reader -> "seat 2's bank pad", "the command pad" ... for the game's zone layout."""
     try:
         doc = json.loads(LAYOUT_FILE.read_text())
-        from firmware.mat import pick_layout
-        layout = pick_layout(doc, game, seats)
+        layout = firmware_module("firmware.mat").pick_layout(doc, game, seats)
     except (OSError, ValueError, ImportError, KeyError):
         return {}
     names: dict[int, str] = {}
@@ -185,8 +193,8 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
         turn = "▶" if i == d["turn"] and d["phase"] == "play" else ""
         rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
     play = " ".join(d["play"]) or "empty"
-    info = ["phase: %s · seat %d on turn%s" % (d["phase"], d["turn"],
-                                               " · must choose: " + d["pending"] if d["pending"] else ""),
+    turn = "" if d["phase"] == "over" else " · seat %d on turn" % d["turn"]
+    info = ["phase: %s%s%s" % (d["phase"], turn, " · must choose: " + d["pending"] if d["pending"] else ""),
             "play area: %s · draw pile %d · discard pile %d%s" % (
                 play, d["draw_pile"], d["discard_pile"],
                 " · Kraken: %d to draw" % d["kraken"] if d["kraken"] else "")]
@@ -332,7 +340,7 @@ def seats_table(game: str, d: dict[str, Any], wide: bool) -> tuple[Table, list[s
     columns, rows, info = ROWS.get(game, generic_rows)(d, wide)
     t = Table(box=box.SIMPLE_HEAD, expand=True, padding=(0, 1), show_edge=False)
     for name in columns:
-        t.add_column(name, overflow="ellipsis", no_wrap=True)
+        t.add_column(name, overflow="ellipsis", no_wrap=True, min_width=min(len(name), 6))
     for row in rows:
         t.add_row(*[str(c) for c in row])
     return t, info
@@ -388,7 +396,7 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
     room = max(height - used, 1)
     lines = [event_line(ev, pads) for ev in p.events]
-    shown = []
+    shown: list[Text] = []
     for line in reversed(lines):  # newest last; a long line may take two rows
         rows = _lines(measure, line)
         if rows > room:

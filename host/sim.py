@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator
 
 from host.mirror import Event
 from host.monitor import Session, SessionTimeout
-from host.scoreboard import gestures
+from host.scoreboard import firmware_module, gestures
 from host.virtual_deck import VirtualDeck
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
@@ -372,11 +372,11 @@ class Sim:
                     and time.time() - hands.last_move > max(1.0, REDO_ROUNDS * hands.round_s)):
                 redone += 1
                 hands.redo()
-            fresh = m.snapshots != asked and m.in_sync and m.view is not None
-            if fresh and self._after != self._before and bytes(m.view) == self._after:
+            view = bytes(m.view) if m.snapshots != asked and m.in_sync and m.view is not None else None
+            if view is not None and self._after != self._before and view == self._after:
                 self._mark = len(events)
                 return Event("accepted", "answer lost; the snapshot shows the action applied")
-            if fresh and m.hellos != hellos and resend is not None and bytes(m.view) == self._before:
+            if view is not None and m.hellos != hellos and resend is not None and view == self._before:
                 hellos = m.hellos
                 asked = m.snapshots
                 resend()  # the board rebooted before it got the action
@@ -419,7 +419,7 @@ class Sim:
         """Wait until the mirror is in sync, then check it against the local game."""
         self.session.wait(lambda: self.m.in_sync and self.m.view is not None, ANSWER_S,
                           "the mirror to catch up")
-        if bytes(self.m.view) != self.public():
+        if bytes(self.m.view or b"") != self.public():
             raise SimError("after %d actions the mirrored view differs from the rules' public view"
                            % len(self.actions))
         self.checked += 1
@@ -510,8 +510,9 @@ class Sim:
             if self.step() is None:
                 break
         final = self.session.summary(self.rejected)
+        rx, tx = self.session.rx, self.session.tx
         return SimResult(self.header, self.seed, self.mode, self.note, self.actions, self.rejected,
-                         final, self.checked, self.lags, self.session.rx_bytes, self.session.tx_bytes,
+                         final, self.checked, self.lags, rx.without(codec.PONG), tx.without(codec.PING),
                          time.monotonic() - began)
 
     def close(self) -> None:
@@ -521,12 +522,11 @@ class Sim:
 
 def board_layout(board_dir: Path, game: str, seats: int) -> dict[str, Any] | None:
     """The zone layout the board reads (its ``mat_layout.json``; else the repository's)."""
-    from firmware.mat import pick_layout
-
     path = board_dir / "fs" / "mat_layout.json"
     try:
         doc = json.loads((path if path.exists() else LAYOUT_FILE).read_text())
-        return pick_layout(doc, game, seats)
+        layout: dict[str, Any] = firmware_module("firmware.mat").pick_layout(doc, game, seats)
+        return layout
     except (OSError, ValueError, KeyError):
         return None
 
@@ -580,9 +580,10 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
          session_hook: Callable[[Session], None] | None = None) -> SimResult:
     """One simulated game on the board at ``port`` (None: a virtual board of its own)."""
     with contextlib.ExitStack() as stack:
+        folder: Path | None
         if port is None:
-            folder: Path | None = stack.enter_context(local_board())
-            port = str(folder / "tty")
+            own: Path = stack.enter_context(local_board())
+            folder, port = own, str(own / "tty")
         else:
             folder = board_dir_of(port)
         session = Session(port)
@@ -614,17 +615,20 @@ def _ms(values: list[float]) -> dict[str, float]:
             "max": round(v[-1] * 1000, 2)}
 
 
-def measure(cases: tuple[tuple[str, dict[str, Any]], ...] = BENCH_CASES, seed: int = 1) -> dict[str, Any]:
+def measure(cases: tuple[tuple[str, dict[str, Any]], ...] = BENCH_CASES, seed: int = 1,
+            host_only: bool = False) -> dict[str, Any]:
     """Host mirror lag and bytes on the wire per game, one seeded game each on one virtual board.
 
     ``lag_ms``: from the move (the last tag put down or lifted, or the ACTION frame sent) to the
     mirrored state showing its DELTA; with physical players it includes the board noticing the
-    tag (its reader's turn in the poll round). ``rx_bytes``: board -> host, ``tx_bytes``: host ->
-    board, both whole games including set-up and PINGs."""
+    tag (its reader's turn in the poll round); ``host_only``: every action an ACTION frame, so
+    the lag is the link and the board's processing alone. ``rx_bytes``: board -> host,
+    ``tx_bytes``: host -> board, whole games with set-up, without the PING/PONG frames that pace
+    the simulated hands."""
     out: dict[str, Any] = {}
     with local_board() as folder:
         for label, header in cases:
-            result = play(header, seed, port=str(folder / "tty"), mistakes=0.0)
+            result = play(header, seed, port=str(folder / "tty"), mistakes=0.0, host_only=host_only)
             n = len(result.actions)
             out[label] = {
                 "mode": result.mode, "actions": n, "lag_ms": _ms(result.lags),

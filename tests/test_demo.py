@@ -1,0 +1,93 @@
+"""``make demo`` end to end in a pseudo-terminal of 80 x 24, and the command line's help.
+
+The demo runs at a speed no person could follow (the pace is a pause after each action), which
+changes nothing else: the board, the players, the scoreboard and the final standings are real.
+"""
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from host.cli import build_parser, command_modules, main
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: float = 120) -> tuple[int, str]:
+    """Run argv in a new pseudo-terminal; its exit status and everything it drew."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the pty is its terminal
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            os.chdir(ROOT)
+            os.environ.update({"TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)})
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    out = bytearray()
+    end = time.monotonic() + timeout
+    try:
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                data = os.read(fd, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            out += data
+        else:
+            os.kill(pid, 9)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    return os.waitstatus_to_exitcode(status), ANSI.sub("", out.decode("utf-8", "replace"))
+
+
+def test_make_demo_reaches_the_final_standings() -> None:
+    code, screen = run_in_terminal(["make", "-s", "demo", "SPEED=1000", "SEED=16", "PLAYERS=3"])
+    assert code == 0, screen[-2000:]
+    final = screen[screen.rindex("Final standings"):]
+    assert "WINNER" in final and "mistakes refused" in final
+    assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
+    assert "physical gestures" in screen  # tags moved on the board, not host actions
+
+
+def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    return [a for a in parser._actions if a.option_strings and a.dest != "help"]
+
+
+def test_every_command_and_option_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    top = capsys.readouterr().out
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for mod in command_modules():
+        assert mod.NAME in top and mod.HELP in " ".join(top.split())
+        sub = subparsers.choices[mod.NAME]
+        assert sub.description and len(sub.description) > 80, mod.NAME
+        for action in options(sub) + [a for a in sub._actions if not a.option_strings]:
+            if isinstance(action, argparse._SubParsersAction):  # sub-sub-commands: each its own
+                for choice in action._choices_actions:
+                    assert choice.help, "%s %s has no help" % (mod.NAME, choice.dest)
+            else:
+                assert action.help, "%s %s has no help" % (mod.NAME, action.dest)
+    for name in ("sim", "monitor", "demo"):
+        with pytest.raises(SystemExit) as done:
+            main([name, "--help"])
+        assert done.value.code == 0
+        assert "usage: tapmat " + name in capsys.readouterr().out
