@@ -33,6 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
 TITLES = {"skull": "Skull", "deadmans": "Dead Man's Draw", "sheriff": "Sheriff of Nottingham"}
 WIDE = 110  # from this width on, full names instead of abbreviations
+# Zone names of hardware/mat_layout.json as players call the pads (others: "<zone> pad").
+PADS = {"seat": "pad", "dock": "bag dock", "discard1": "discard pile 1 pad",
+        "discard2": "discard pile 2 pad"}
 
 # Reasons worth more than their code name (the rest: underscores become spaces).
 PLAIN = {
@@ -102,15 +105,18 @@ def pad_names(game: str, seats: int) -> dict[int, str]:
         return {}
     names: dict[int, str] = {}
     for zone, where in layout["zones"].items():
-        label = zone.replace("_", " ")
+        what = pad_label(zone)
         if isinstance(where, int):
-            names[where] = "the %s pad" % label
+            names[where] = "the " + what
             continue
-        what = {"seat": "pad", "dock": "bag dock"}.get(zone, label + " pad")
         for seat, pad in enumerate(where[:seats]):
             reader = pad if isinstance(pad, int) else pad[0]
             names[reader] = "seat %d's %s" % (seat, what)
     return names
+
+
+def pad_label(zone: str) -> str:
+    return PADS.get(zone, zone.replace("_", " ") + " pad")
 
 
 def seat_list(mask: int) -> str:
@@ -133,8 +139,7 @@ def prompt_text(game: str, prompt: Prompt | None, seats: int) -> str:
     if prompt.reader != 255:
         where = pad_names(game, seats).get(prompt.reader, "reader %d" % prompt.reader)
     elif prompt.zone < len(zones):
-        zone = zones[prompt.zone]
-        where = "own pad" if zone == "seat" else "own %s pad" % zone.replace("_", " ")
+        where = "own " + pad_label(zones[prompt.zone])
     else:
         where = ""
     text = "%s: %s" % (seat_list(prompt.seats), what.replace("_", " "))
@@ -290,7 +295,7 @@ def _field(v: Any) -> str:
     if isinstance(v, dict):
         return "{%s}" % " ".join("%s=%s" % (k, _field(x)) for k, x in v.items())
     if isinstance(v, list):
-        return ",".join(_field(x) for x in v)
+        return ",".join(_field(x) for x in v) or "none"
     return str(v)
 
 
