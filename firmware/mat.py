@@ -48,6 +48,28 @@ def gestures_for(name):
     return module.Gestures
 
 
+class BaseGestures:
+    """What every gesture module (``firmware/mat_<game>.py``, interface in docs/mat.md) shares:
+    the mat and its game, and the answers for events a game gives no meaning, so a module
+    defines only the handlers its gesture table uses. Subclasses set ``ZONES`` and ``PROMPTS``."""
+
+    def __init__(self, mat):
+        self.mat = mat
+        self.game = mat.game
+
+    def leave(self, zone, seat, tag):
+        return NOTHING
+
+    def switch(self, seat, closed):
+        return NOTHING
+
+    def number_max(self):
+        return 0   # no number can make sense: Mat refuses digits before ``number`` is asked
+
+    def number(self, n):
+        return NOT_NOW
+
+
 def _index(names, name):
     for i in range(len(names)):
         if names[i] == name:

@@ -6,7 +6,8 @@ a card is tapped where it goes: on the play pad it is the ``draw`` (or, while th
 one, the ``hook``, ``sword`` or ``map`` pick), on the discard pad a ``cannon`` (or a Map's
 revealed card), on the draw pad an ``oracle`` peek, on a bank pad a ``bonus`` card or, for a card
 of the play area, ``collect``; a trait card on a bank pad is ``trait``; the ``collect`` token is
-``collect`` and a ``seatK`` token names a target.
+``collect`` and a ``seatK`` token names a target. Every gesture is an arrival: lifting a card,
+clasps and numbers mean nothing (``firmware.mat.BaseGestures``' answers).
 
 The rules know codes, the mat knows tags: with two decks two tags share a code. Three lists of
 tags keep what the rules cannot tell, written at the position a rules counter gives and read
@@ -21,7 +22,7 @@ from array import array
 from shared_rules import deck, tokens
 from shared_rules import deadmans as d
 from shared_rules.engine import NO_SEAT, NOT_NOW, OK
-from firmware.mat import NOTHING, READY, NO_ZONE
+from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("bank", "draw", "play", "discard", "command")
 BANK, DRAW, PLAY, DISCARD, COMMAND = range(5)
@@ -43,13 +44,12 @@ def _find(tags, n, tag):
     return -1
 
 
-class Gestures:
+class Gestures(BaseGestures):
     ZONES = ZONES
     PROMPTS = PROMPTS
 
     def __init__(self, mat):
-        self.mat = mat
-        self.game = mat.game
+        super().__init__(mat)
         self.drawn = array("H", [NO_TAG] * (2 * PILE))  # tags drawn, in drawing order
         self.play = array("H", [NO_TAG] * d.SUITS)       # tags of the play area, placing order
         self.swept = array("H", [NO_TAG] * d.SUITS)      # tags the last collect banked ...
@@ -130,19 +130,6 @@ class Gestures:
             return self._peek(tag)
         if zone == BANK:
             return self._bank(seat, tag)
-        return NOT_NOW
-
-    def leave(self, zone, seat, tag):
-        """Every gesture is an arrival: lifting a card never means anything."""
-        return NOTHING
-
-    def switch(self, seat, closed):
-        return NOTHING
-
-    def number_max(self):
-        return 0
-
-    def number(self, n):
         return NOT_NOW
 
     def token(self, t):

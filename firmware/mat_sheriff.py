@@ -9,7 +9,8 @@ and track five of them at random. A card tapped on a discard pad during a market
 set-aside card if it lay on the merchant's stand pad during the turn ("set aside face down"),
 otherwise a take, checked against the pile's top as the rules know it. Draw-pile draws need no
 gesture (their number follows from the rules). A bag is inventoried by its dock's reader when its
-clasp closes in the load phase. Declarations, pass and inspect are tokens.
+clasp closes in the load phase. Declarations, pass and inspect are tokens. Lifting a card means
+nothing (``firmware.mat.BaseGestures``' answer): for taps and emptied bags a card's arrival counts.
 
 Privacy: a card on a stand pad, a dock, the draw pad or the command pad may be a hidden card, so
 such a card is never refused (a refusal frame carries its UID, which the host can name); those
@@ -26,7 +27,7 @@ from array import array
 from shared_rules import deck, tokens
 from shared_rules import sheriff as k
 from shared_rules.engine import OK, NO_SEAT, NOT_NOW, WRONG_PHASE, GAME_OVER, FIRST_GAME_REASON
-from firmware.mat import NOTHING, READY, NO_ZONE
+from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command")
 STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND = range(6)
@@ -80,13 +81,12 @@ ASIDE = 8                    # set-aside candidates remembered per market turn
 PLACED = 2 * k.PILE_START    # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
 
-class Gestures:
+class Gestures(BaseGestures):
     ZONES = ZONES
     PROMPTS = PROMPTS
 
     def __init__(self, mat):
-        self.mat = mat
-        self.game = mat.game
+        super().__init__(mat)
         self.presence = mat.presence
         self.registry = mat.registry
         seats = k.MAX_SEATS
@@ -220,9 +220,6 @@ class Gestures:
         if zone == STAND and s[k.R_PHASE] == k.MARKET and seat == s[k.R_TURN]:
             self._note_aside(index)
         return NOTHING   # possibly a hidden card: never signalled
-
-    def leave(self, zone, seat, tag):
-        return NOTHING   # taps and bags emptied: a card's arrival is what counts
 
     def _on_pile(self, pile, tag, code):
         phase = self.game.s[k.R_PHASE]

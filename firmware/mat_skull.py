@@ -18,7 +18,7 @@ from array import array
 from shared_rules import deck, tokens
 from shared_rules import skull as k
 from shared_rules.engine import NO_SEAT, NOT_NOW
-from firmware.mat import NOTHING, READY, NO_ZONE
+from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("seat", "box", "command")
 SEAT, BOX, COMMAND = range(3)
@@ -33,13 +33,12 @@ _LIST = k.MAX_SEATS * DISCS
 NO_TAG = 0xFFFF
 
 
-class Gestures:
+class Gestures(BaseGestures):
     ZONES = ZONES
     PROMPTS = PROMPTS
 
     def __init__(self, mat):
-        self.mat = mat
-        self.game = mat.game
+        super().__init__(mat)
         self.tags = array("H", [NO_TAG] * (3 * _LIST))
 
     # -- the tag lists ------------------------------------------------------------------
@@ -97,9 +96,6 @@ class Gestures:
         rec[k.F_FLIP_HAS_DISC] = 1
         rec[k.F_FLIP_DISC] = tag.code
         return READY
-
-    def switch(self, seat, closed):
-        return NOTHING
 
     def number_max(self):
         g = self.game

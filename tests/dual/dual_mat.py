@@ -1,22 +1,11 @@
 """The game-independent mat layer and the feedback, on both interpreters: layouts, the gesture
 interface (with a recording gesture module), numbers, refusals, station lights and buzzer."""
-import json
-import sys
-
+import padsim
+from padsim import LAYOUT_DOC as DOC, micropython, token_uid
 from shared_rules import deck, tokens, games
 from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, NOT_NOW
 from firmware import feedback as fb
 from firmware.mat import Mat, pick_layout, gestures_for, READY, NOTHING, NO_ZONE, PROMPT_OVER
-from firmware.registry import Registry
-
-try:
-    import micropython
-except ImportError:
-    micropython = None
-
-with open("hardware/mat_layout.json") as _f:
-    DOC = json.load(_f)
-TMP = "/tmp/tapmat_dual_mat_%s.bin" % sys.implementation.name
 
 
 def uid(i):
@@ -26,20 +15,16 @@ def uid(i):
 DISC0 = uid(0)      # a Skull flower of seat 0
 DISC3 = uid(3)      # a Skull skull of seat 3
 SHERIFF = uid(9)    # a Sheriff apple
-TOKEN0 = 100        # token t has uid(TOKEN0 + t)
-_reg = []
+
+
+def pieces():
+    return [{"uid": deck.uid_hex(DISC0), "game": "skull", "kind": "disc", "code": "flower", "seat": 0},
+            {"uid": deck.uid_hex(DISC3), "game": "skull", "kind": "disc", "code": "skull", "seat": 3},
+            {"uid": deck.uid_hex(SHERIFF), "game": "sheriff", "kind": "card", "code": "apple"}]
 
 
 def registry():
-    if not _reg:
-        recs = [{"uid": deck.uid_hex(DISC0), "game": "skull", "kind": "disc", "code": "flower", "seat": 0},
-                {"uid": deck.uid_hex(DISC3), "game": "skull", "kind": "disc", "code": "skull", "seat": 3},
-                {"uid": deck.uid_hex(SHERIFF), "game": "sheriff", "kind": "card", "code": "apple"}]
-        for t in range(len(tokens.CODES)):
-            recs.append({"uid": deck.uid_hex(uid(TOKEN0 + t)), "kind": "token", "code": tokens.CODES[t]})
-        deck.write(TMP, recs)
-        _reg.append(Registry(TMP))
-    return _reg[0]
+    return padsim.registry("layer", pieces)
 
 
 class Recorder:
@@ -152,7 +137,7 @@ def test_tokens_on_the_command_pad():
     m, g = recording_mat()
 
     def tap(t):
-        return m.on_arrive(15, uid(TOKEN0 + t))
+        return m.on_arrive(15, token_uid(t))
 
     def digits(*ds):
         return [tap(tokens.DIGIT0 + d) for d in ds]
@@ -166,7 +151,7 @@ def test_tokens_on_the_command_pad():
     codes += digits(1) + [m.on_arrive(2, DISC3)] + digits(7)  # so does a disc
     g.top = 999                                        # more than a U8 field: capped at 254
     codes += digits(2, 5, 5) + digits(2, 5, 4)
-    codes += [m.on_arrive(2, uid(TOKEN0 + tokens.PASS)), m.on_leave(15, uid(TOKEN0 + tokens.PASS))]
+    codes += [m.on_arrive(2, token_uid(tokens.PASS)), m.on_leave(15, token_uid(tokens.PASS))]
     assert codes == [NOT_NOW, NOT_NOW, NOT_NOW, NOTHING, NOT_NOW, NOTHING, READY, NOTHING, READY,
                      NOTHING, NOT_NOW, READY, NOTHING, READY, READY, NOTHING, NOTHING, NOT_NOW,
                      NOTHING, NOTHING, READY, READY, NOTHING], codes

@@ -3,25 +3,12 @@ of docs/mat-deadmans.md on a simulated mat (cards tapped on pads, scanned into P
 then the rules) give exactly the playout's actions and end in its state; refused gestures are
 signalled with a clear reason and change nothing; the whole sensor-to-rules path allocates
 nothing."""
-import json
-import sys
-
-from shared_rules import deck, games, tokens
+import padsim
+from padsim import token_uid, UNKNOWN_UID
+from shared_rules import deck, tokens
 from shared_rules import deadmans as d
 from shared_rules.playout import Playout
-from firmware.mat import Mat, pick_layout, READY, NOTHING
-from firmware.mat_deadmans import PROMPTS
-from firmware.presence import Presence, NONE
-from firmware.registry import Registry
 
-try:
-    import micropython
-except ImportError:
-    micropython = None
-
-with open("hardware/mat_layout.json") as _f:
-    LAYOUT_DOC = json.load(_f)
-TMP = "/tmp/tapmat_dual_mat_deadmans_%s.bin" % sys.implementation.name
 HAND = 99  # a card in a player's hand, on its way to where the rules send it
 
 
@@ -33,31 +20,20 @@ def trait_uid(code, number):
     return bytes((4, 0xD7, code, number, 0x42, 0x40 | number, 0x5C))
 
 
-def token_uid(t):
-    return bytes((4, 0x70, t, 0, 0, 0x99, 1))
-
-
-UNKNOWN_UID = bytes((4, 1, 2, 3, 4, 5, 6))
 SKULL_UID = bytes((4, 0x5C, 0, 0, 0x11, 0x80, 0x3E))
-_registry = []
 
 
-def registry():
-    """Two decks of cards and traits, every token, one Skull disc."""
-    if not _registry:
-        recs = [{"uid": deck.uid_hex(SKULL_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
-        for number in range(2):
-            for c in range(d.NCODES):
-                recs.append({"uid": deck.uid_hex(card_uid(c, number)), "game": "deadmans", "kind": "card",
-                             "code": d.CODES[c], "deck": number})
-            for c in range(len(d.TRAITS)):
-                recs.append({"uid": deck.uid_hex(trait_uid(c, number)), "game": "deadmans", "kind": "trait",
-                             "code": d.TRAITS[c], "deck": number})
-        for t in range(len(tokens.CODES)):
-            recs.append({"uid": deck.uid_hex(token_uid(t)), "kind": "token", "code": tokens.CODES[t]})
-        deck.write(TMP, recs)
-        _registry.append(Registry(TMP))
-    return _registry[0]
+def pieces():
+    """Two decks of cards and traits, one Skull disc."""
+    recs = [{"uid": deck.uid_hex(SKULL_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
+    for number in range(2):
+        for c in range(d.NCODES):
+            recs.append({"uid": deck.uid_hex(card_uid(c, number)), "game": "deadmans", "kind": "card",
+                         "code": d.CODES[c], "deck": number})
+        for c in range(len(d.TRAITS)):
+            recs.append({"uid": deck.uid_hex(trait_uid(c, number)), "game": "deadmans", "kind": "trait",
+                         "code": d.TRAITS[c], "deck": number})
+    return recs
 
 
 def header(players, **opts):
@@ -68,73 +44,23 @@ def header(players, **opts):
     return h
 
 
-class Table:
-    """The physical mat: which tags lie on which pad. A changed pad is polled until Presence
-    reports the change (a leave takes 3 polls without the tag); every event goes through Mat,
-    every action to the rules. ``steps`` records each change for the locked replay."""
+class Table(padsim.Table):
+    """The mat with Dead Man's Draw's zones. A changed pad alone is polled until Presence
+    reports the change; ``steps`` records each change for the locked replay."""
 
     def __init__(self, h):
-        self.game = games.from_header(h)
-        self.layout = pick_layout(LAYOUT_DOC, "deadmans", self.game.seats())
-        self.presence = Presence()
-        self.mat = Mat(self.game, self.layout, registry(), self.presence)
-        zones = self.layout["zones"]
-        self.bank = zones["bank"]
-        self.draw = zones["draw"]
-        self.play = zones["play"]
-        self.discard = zones["discard"]
-        self.command = zones["command"]
-        self.on = [[] for _ in range(16)]
-        self.buf = bytearray(5 * 7)
-        self.log = []
+        super().__init__(h, padsim.registry("deadmans", pieces))
+        z = self.zones
+        self.bank = z["bank"]
+        self.draw = z["draw"]
+        self.play = z["play"]
+        self.discard = z["discard"]
         self.steps = []
 
-    def put(self, reader, uid):
-        self.on[reader].append(uid)
-        self.poll(reader)
-
-    def take(self, reader, uid):
-        self.on[reader].remove(uid)
-        self.poll(reader)
-
-    def tap(self, reader, uid):
-        self.put(reader, uid)
-        self.take(reader, uid)
-
-    def token(self, t):
-        self.tap(self.command, token_uid(t))
-
-    def poll(self, reader):
-        tags = self.on[reader]
-        self.steps.append((reader, list(tags)))
+    def changed(self, reader):
+        self.steps.append((reader, list(self.on[reader])))
         for _ in range(self.presence.misses + 1):
-            for i in range(len(tags)):
-                self.buf[7 * i:7 * i + 7] = tags[i]
-            self.presence.feed(reader, len(tags), self.buf)
-            while True:
-                kind = self.presence.pop()
-                if kind == NONE:
-                    break
-                self.outcome(self.mat.on_presence(kind, self.presence.reader, self.presence.uid))
-
-    def outcome(self, code):
-        if code == READY:
-            err = self.game.accept(self.mat.rec)
-            if err:
-                self.log.append(["refused", self.game.reason(err)])
-            else:
-                self.log.append(self.game.VOCAB.decode(self.mat.rec))
-        elif code != NOTHING:
-            self.log.append(["rejected", self.game.reason(code), self.mat.reader])
-
-    def news(self):
-        out = self.log
-        self.log = []
-        return out
-
-    def prompt(self):
-        what = self.mat.prompt()
-        return [PROMPTS[what], self.mat.wait_seats, self.mat.wait_reader]
+            self.scan(reader)
 
 
 class Players:
@@ -574,33 +500,8 @@ def test_sensor_to_rules_path_allocates_nothing():
     rounds = []
     for reader, tags in steps:
         buf = bytearray(35)
-        for i in range(len(tags)):
-            buf[7 * i:7 * i + 7] = tags[i]
-        rounds.append((reader, len(tags), buf))
-    p = t.presence
-    mat = t.mat
+        rounds.append((reader, padsim.fill(buf, tags), buf))
+    accepted, other = t.run_locked(rounds, t.presence.misses + 1)
     game = t.game
-    accepted = 0
-    other = 0
-    misses = p.misses + 1
-    if micropython:
-        micropython.heap_lock()
-    try:
-        for reader, n, buf in rounds:
-            for _ in range(misses):
-                p.feed(reader, n, buf)
-                while True:
-                    kind = p.pop()
-                    if kind == NONE:
-                        break
-                    code = mat.on_presence(kind, p.reader, p.uid)
-                    if code == READY and game.accept(mat.rec) == 0:
-                        accepted += 1
-                    elif code != NOTHING:
-                        other += 1
-            mat.prompt()
-    finally:
-        if micropython:
-            micropython.heap_unlock()
     assert game.digest() == digest and game.over() and other == 2
     return [accepted, game.digest()]

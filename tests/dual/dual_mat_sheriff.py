@@ -3,139 +3,59 @@ gestures of docs/mat-sheriff.md on a simulated mat (cards on pads and in bags, c
 every pad scanned in poll rounds into Presence, then Mat, then the rules) end in the playout's
 state; refused gestures change nothing; hidden cards are never signalled; the whole
 sensor-to-rules path allocates nothing."""
-import json
-import sys
-
-from shared_rules import deck, games, tokens
+import padsim
+from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
+from shared_rules import deck, tokens
 from shared_rules import sheriff as k
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS
 from shared_rules.playout import Playout
-from firmware.mat import Mat, pick_layout, READY, NOTHING
 from firmware import mat_sheriff as ms
-from firmware.presence import Presence, NONE
-from firmware.registry import Registry
-
-try:
-    import micropython
-except ImportError:
-    micropython = None
-
-with open("hardware/mat_layout.json") as _f:
-    LAYOUT_DOC = json.load(_f)
-TMP = "/tmp/tapmat_dual_mat_sheriff_%s.bin" % sys.implementation.name
-READERS = 16
-SLOTS = 6   # one more than a bag holds, so a sixth card in a bag is seen (docs/mat-sheriff.md)
 
 
 def card_uid(code, copy):
     return bytes((4, 0x5E, code, copy, 0x33, 0x80 | code, 0x1D))
 
 
-def token_uid(t):
-    return bytes((4, 0x70, t, 0, 0, 0x99, 1))
+def pieces():
+    """Every Sheriff card (all copies) and a Skull disc (FOREIGN_UID)."""
+    recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
+    for g in range(len(CODES)):
+        for c in range(SHERIFF_GOODS[g][2]):
+            recs.append({"uid": deck.uid_hex(card_uid(g, c)), "game": "sheriff", "kind": "card", "code": CODES[g]})
+    return recs
 
 
-UNKNOWN_UID = bytes((4, 1, 2, 3, 4, 5, 6))
-FOREIGN_UID = bytes((4, 0xDD, 0, 0, 0, 0, 2))
-_registry = []
-
-
-def registry():
-    """One registry for every test: every Sheriff card (all copies), every token, a Skull disc."""
-    if not _registry:
-        recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
-        for g in range(len(CODES)):
-            for c in range(SHERIFF_GOODS[g][2]):
-                recs.append({"uid": deck.uid_hex(card_uid(g, c)), "game": "sheriff", "kind": "card", "code": CODES[g]})
-        for t in range(len(tokens.CODES)):
-            recs.append({"uid": deck.uid_hex(token_uid(t)), "kind": "token", "code": tokens.CODES[t]})
-        deck.write(TMP, recs)
-        _registry.append(Registry(TMP))
-    return _registry[0]
-
-
-class Table:
-    """The physical mat: which tags lie on which pad, scanned in rounds as the poll loop does;
-    every event through Presence and Mat, every action submitted to the rules, and the prompt
-    asked after each accepted action (as the firmware's loop does)."""
+class Table(padsim.Table):
+    """The mat with Sheriff's zones and clasps; every accepted action is also kept as the public
+    mirror sees it, with the prompt asked after it (as the firmware's loop does)."""
+    SLOTS = 6   # one more than a bag holds, so a sixth card in a bag is seen (docs/mat-sheriff.md)
 
     def __init__(self, header, game=None):
-        self.game = game or games.from_header(header)
-        self.layout = pick_layout(LAYOUT_DOC, "sheriff", self.game.seats())
-        self.presence = Presence(slots=SLOTS)
-        self.mat = Mat(self.game, self.layout, registry(), self.presence)
-        z = self.layout["zones"]
+        super().__init__(header, padsim.registry("sheriff", pieces), game)
+        z = self.zones
         self.stand = z["stand"]
         self.dock = [d[0] for d in z["dock"]]
         self.clasp = [d[1] for d in z["dock"]]
         self.pile_pad = [z["discard1"], z["discard2"]]
         self.draw = z["draw"]
-        self.command = z["command"]
-        self.on = [[] for _ in range(READERS)]
-        self.buf = bytearray(SLOTS * 7 + 7)
-        self.log = []
         self.public = []   # accepted actions as the public mirror sees them
         self.prompts = []
-
-    def put(self, reader, uid):
-        self.on[reader].append(uid)
-        self.settle()
-
-    def take(self, reader, uid):
-        self.on[reader].remove(uid)
-        self.settle()
-
-    def tap(self, reader, uid):
-        self.put(reader, uid)
-        self.take(reader, uid)
-
-    def token(self, t):
-        self.tap(self.command, token_uid(t))
 
     def switch(self, seat, closed):
         self.outcome(self.mat.on_switch(self.clasp[seat], closed))
 
-    def settle(self):
-        """Enough poll rounds for every change to be reported (a leave takes 3 misses)."""
-        for _ in range(self.presence.misses + 1):
-            for r in range(READERS):
-                tags = self.on[r]
-                n = min(len(tags), SLOTS + 1)
-                for i in range(n):
-                    self.buf[7 * i:7 * i + 7] = tags[i]
-                self.presence.feed(r, n, self.buf)
-                while True:
-                    kind = self.presence.pop()
-                    if kind == NONE:
-                        break
-                    self.outcome(self.mat.on_presence(kind, self.presence.reader, self.presence.uid))
-
-    def outcome(self, code):
-        if code == READY:
-            self.submit(self.mat.rec)
-        elif code != NOTHING:
-            self.log.append(["rejected", self.game.reason(code), self.mat.reader])
-
     def submit(self, rec):
-        err = self.game.accept(rec)
-        if err:
-            self.log.append(["refused", self.game.reason(err)])
-            return
-        self.log.append(self.game.VOCAB.decode(rec))
+        if not super().submit(rec):
+            return False
         self.public.append(self.game.VOCAB.decode(rec, True))
-        what = self.mat.prompt()
-        self.prompts.append([ms.PROMPTS[what], self.mat.wait_seats, self.mat.wait_reader])
+        self.prompts.append(self.prompt())
+        return True
 
     def host(self, action):
         """An ACTION frame from the host (an input the mat has no sensor for)."""
         rec = bytearray(len(self.mat.rec))
         assert self.game.VOCAB.encode(action, rec) == 0
         self.submit(rec)
-
-    def news(self):
-        out = self.log
-        self.log = []
-        return out
 
 
 class Players:
@@ -664,8 +584,7 @@ def test_two_bags_that_differ_only_inside_look_the_same_until_opened():
 
 def test_prompts_follow_the_game():
     t = Table({"game": "sheriff", "players": 3})
-    first = [ms.PROMPTS[t.mat.prompt()], t.mat.wait_seats, t.mat.wait_reader]
-    t.prompts = [first]
+    t.prompts = [t.prompt()]
     ps = Players(t)
     ps.perform(SETUP)
     ps.perform({"a": "market", "p": 1, "discard": ["pepper"], "take": [], "to": 1})
@@ -676,7 +595,7 @@ def test_prompts_follow_the_game():
     ps.perform({"a": "declare", "p": 2, "good": "cheese", "count": 1})
     t.token(tokens.INSPECT)
     t.token(tokens.SEAT0 + 2)
-    t.prompts.append([ms.PROMPTS[t.mat.prompt()], t.mat.wait_seats, t.mat.wait_reader])
+    t.prompts.append(t.prompt())
     assert t.prompts == [["setup", 7, 12], ["market", 2, 255], ["market", 4, 255], ["load", 6, 255],
                          ["load", 2, 255], ["declare", 2, 15], ["declare", 4, 15], ["decide", 1, 15],
                          ["confiscate", 1, 12]], t.prompts
@@ -695,28 +614,6 @@ def test_game_over_lights_the_winners():
         mask |= 1 << w
     assert t.prompts[-1][1] == mask
     return [winners, t.prompts[-1]]
-
-
-def scan_schedule(steps, table):
-    """Precomputed poll rounds for a list of physical changes: ("put"/"take", reader, uid) or
-    ("clasp", seat, closed), so the locked loop only feeds buffers that already exist."""
-    on = [[] for _ in range(READERS)]
-    out = []
-    for what, a, b in steps:
-        if what == "clasp":
-            out.append((-1, table.clasp[a], b and 1 or 0, None))
-            continue
-        if what == "put":
-            on[a].append(b)
-        else:
-            on[a].remove(b)
-        for _ in range(4):
-            for r in range(READERS):
-                buf = bytearray(SLOTS * 7)
-                for i in range(len(on[r])):
-                    buf[7 * i:7 * i + 7] = on[r][i]
-                out.append((r, len(on[r]), 0, buf))
-    return out
 
 
 def tap(reader, uid):
@@ -738,46 +635,16 @@ def test_sensor_to_rules_path_allocates_nothing():
     steps += tap(t.command, token_uid(tokens.CONFIRM))            # seat 2 skips
     bag1 = [ps.hand_card(c) for c in ("apple", "silk")]
     bag2 = [ps.hand_card("cheese")]
-    steps += [("put", t.dock[1], u) for u in bag1] + [("clasp", 1, True)]
-    steps += [("put", t.dock[2], u) for u in bag2] + [("clasp", 2, True)]
+    steps += [("put", t.dock[1], u) for u in bag1] + [("clasp", t.clasp[1], True)]
+    steps += [("put", t.dock[2], u) for u in bag2] + [("clasp", t.clasp[2], True)]
     steps += tap(t.stand[0], UNKNOWN_UID)                         # refused by the mat
     for w in (tokens.DECLARE0, tokens.DIGIT0 + 2, tokens.DIGIT0 + 1, tokens.DECLARE0 + 1):
         steps += tap(t.command, token_uid(w))
     steps += tap(t.command, token_uid(tokens.SEAT0 + 1)) + tap(t.command, token_uid(tokens.INSPECT))
-    steps += [("clasp", 1, False)] + [("take", t.dock[1], u) for u in bag1] + tap(t.pile_pad[0], bag1[1])
+    steps += [("clasp", t.clasp[1], False)] + [("take", t.dock[1], u) for u in bag1] + tap(t.pile_pad[0], bag1[1])
     steps += tap(t.command, token_uid(tokens.PASS)) + tap(t.command, token_uid(tokens.SEAT0 + 2))
-    rounds = scan_schedule(steps, t)
-    p = t.presence
-    mat = t.mat
+    accepted, other = t.run_locked(t.schedule(steps))
     game = t.game
-    accepted = 0
-    other = 0
-    if micropython:
-        micropython.heap_lock()
-    try:
-        for reader, n, closed, buf in rounds:
-            if reader < 0:
-                code = mat.on_switch(n, closed == 1)
-                if code == READY and game.accept(mat.rec) == 0:
-                    accepted += 1
-                elif code != NOTHING:
-                    other += 1
-                mat.prompt()
-                continue
-            p.feed(reader, n, buf)
-            while True:
-                kind = p.pop()
-                if kind == NONE:
-                    break
-                code = mat.on_presence(kind, p.reader, p.uid)
-                if code == READY and game.accept(mat.rec) == 0:
-                    accepted += 1
-                elif code != NOTHING:
-                    other += 1
-            mat.prompt()
-    finally:
-        if micropython:
-            micropython.heap_unlock()
     # setup, 2 markets, 2 loads, 2 declarations, the inspection (silk confiscated), the pass.
     assert accepted == 9 and other == 1 and game.s[k.R_ROUND] == 1, [accepted, other]
     assert game.pile(1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0

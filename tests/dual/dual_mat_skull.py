@@ -2,26 +2,12 @@
 docs/mat.md on a simulated mat (tags on pads, scanned round by round into Presence, then Mat,
 then the rules) end in the same state as the playout; refused and meaningless gestures change
 nothing; the whole sensor-to-rules path allocates nothing."""
-import json
-import sys
-
-from shared_rules import deck, games, tokens
+import padsim
+from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
+from shared_rules import deck, tokens
 from shared_rules import skull as k
 from shared_rules.playout import Playout
-from firmware.mat import Mat, pick_layout, READY, NOTHING
-from firmware.mat_skull import PROMPTS
-from firmware.presence import Presence, NONE
-from firmware.registry import Registry
 
-try:
-    import micropython
-except ImportError:
-    micropython = None
-
-with open("hardware/mat_layout.json") as _f:
-    LAYOUT_DOC = json.load(_f)
-TMP = "/tmp/tapmat_dual_mat_skull_%s.bin" % sys.implementation.name
-READERS = 16
 SKULL_DISC = 3  # disc i of a seat: 0..2 flowers, 3 the skull
 
 
@@ -29,90 +15,23 @@ def disc_uid(seat, i):
     return bytes((4, 0x5C, seat, i, (0x11 * (seat + 1)) & 255, 0x80 | i, 0x3E))
 
 
-def token_uid(t):
-    return bytes((4, 0x70, t, 0, 0, 0x99, 1))
+def pieces():
+    """12 seats of discs and one Dead Man's Draw card (FOREIGN_UID)."""
+    recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "deadmans", "kind": "card", "code": "anchor2"}]
+    for seat in range(12):
+        for i in range(4):
+            recs.append({"uid": deck.uid_hex(disc_uid(seat, i)), "game": "skull", "kind": "disc",
+                         "seat": seat, "code": "skull" if i == SKULL_DISC else "flower"})
+    return recs
 
 
-UNKNOWN_UID = bytes((4, 1, 2, 3, 4, 5, 6))
-FOREIGN_UID = bytes((4, 0xDD, 0, 0, 0, 0, 2))
-_registry = []
-
-
-def registry():
-    """One registry for every test: 12 seats of discs, every token, one Dead Man's Draw card."""
-    if not _registry:
-        recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "deadmans", "kind": "card", "code": "anchor2"}]
-        for seat in range(12):
-            for i in range(4):
-                recs.append({"uid": deck.uid_hex(disc_uid(seat, i)), "game": "skull", "kind": "disc",
-                             "seat": seat, "code": "skull" if i == SKULL_DISC else "flower"})
-        for t in range(len(tokens.CODES)):
-            recs.append({"uid": deck.uid_hex(token_uid(t)), "kind": "token", "code": tokens.CODES[t]})
-        deck.write(TMP, recs)
-        _registry.append(Registry(TMP))
-    return _registry[0]
-
-
-class Table:
-    """The physical mat: which tags lie on which pad, scanned in rounds as the poll loop does,
-    every event through Presence and Mat, every action submitted to the rules."""
+class Table(padsim.Table):
+    """The mat with Skull's zones: a pad per seat, the box pad, the command pad."""
 
     def __init__(self, header):
-        self.game = games.from_header(header)
-        self.layout = pick_layout(LAYOUT_DOC, "skull", self.game.seats())
-        self.presence = Presence()
-        self.mat = Mat(self.game, self.layout, registry(), self.presence)
-        zones = self.layout["zones"]
-        self.seat_pad = zones["seat"]
-        self.box = zones["box"]
-        self.command = zones["command"]
-        self.on = [[] for _ in range(READERS)]
-        self.buf = bytearray(5 * 7)
-        self.log = []
-
-    def put(self, reader, uid):
-        self.on[reader].append(uid)
-        self.settle()
-
-    def take(self, reader, uid):
-        self.on[reader].remove(uid)
-        self.settle()
-
-    def tap(self, reader, uid):
-        self.put(reader, uid)
-        self.take(reader, uid)
-
-    def token(self, t):
-        self.tap(self.command, token_uid(t))
-
-    def settle(self):
-        """Enough poll rounds for every change to be reported (a leave takes M misses)."""
-        for _ in range(self.presence.misses + 1):
-            for r in range(READERS):
-                tags = self.on[r]
-                for i in range(len(tags)):
-                    self.buf[7 * i:7 * i + 7] = tags[i]
-                self.presence.feed(r, len(tags), self.buf)
-                while True:
-                    kind = self.presence.pop()
-                    if kind == NONE:
-                        break
-                    self.outcome(self.mat.on_presence(kind, self.presence.reader, self.presence.uid))
-
-    def outcome(self, code):
-        if code == READY:
-            err = self.game.accept(self.mat.rec)
-            if err:
-                self.log.append(["refused", self.game.reason(err)])
-            else:
-                self.log.append(self.game.VOCAB.decode(self.mat.rec))
-        elif code != NOTHING:
-            self.log.append(["rejected", self.game.reason(code), self.mat.reader])
-
-    def news(self):
-        out = self.log
-        self.log = []
-        return out
+        super().__init__(header, padsim.registry("skull", pieces))
+        self.seat_pad = self.zones["seat"]
+        self.box = self.zones["box"]
 
 
 class Players:
@@ -409,81 +328,32 @@ def test_word_tokens():
 
 def test_prompts_follow_the_game():
     t, ps = started()
-    seen = []
-
-    def note():
-        what = t.mat.prompt()
-        seen.append([PROMPTS[what], t.mat.wait_seats, t.mat.wait_reader])
-
-    note()
+    seen = [t.prompt()]
     ps.perform({"a": "bid", "p": 0, "n": 1})
-    note()
+    seen.append(t.prompt())
     ps.perform({"a": "pass", "p": 1})
     ps.perform({"a": "pass", "p": 2})
-    note()
+    seen.append(t.prompt())
     t.news()
-    fresh = Table({"game": "skull", "players": 4})
-    what = fresh.mat.prompt()
-    seen.append([PROMPTS[what], fresh.mat.wait_seats, fresh.mat.wait_reader])
+    seen.append(Table({"game": "skull", "players": 4}).prompt())
     assert seen == [["place_or_bid", 1, 255], ["bid_or_pass", 2, t.command], ["flip", 1, 255],
                     ["place", 15, 255]], seen
     return seen
-
-
-def scan_schedule(steps):
-    """Precomputed poll rounds for a list of (reader, uid, put) physical changes, so the locked
-    loop only feeds buffers that already exist."""
-    on = [[] for _ in range(READERS)]
-    rounds = []
-    for reader, uid, put in steps:
-        if put:
-            on[reader].append(uid)
-        else:
-            on[reader].remove(uid)
-        for _ in range(4):
-            for r in range(READERS):
-                buf = bytearray(35)
-                for i in range(len(on[r])):
-                    buf[7 * i:7 * i + 7] = on[r][i]
-                rounds.append((r, len(on[r]), buf))
-    return rounds
 
 
 def test_sensor_to_rules_path_allocates_nothing():
     t = Table({"game": "skull", "players": 3})
     pads = t.seat_pad
     # Refusals on the way: an unknown tag, a foreign card, seat 1's disc on seat 0's pad.
-    steps = [(pads[0], UNKNOWN_UID, True), (t.box, FOREIGN_UID, True), (pads[0], disc_uid(1, 2), True)]
-    steps += [(pads[0], UNKNOWN_UID, False), (t.box, FOREIGN_UID, False), (pads[0], disc_uid(1, 2), False)]
-    steps += [(pads[s], disc_uid(s, 0), True) for s in range(3)]
+    steps = [("put", pads[0], UNKNOWN_UID), ("put", t.box, FOREIGN_UID), ("put", pads[0], disc_uid(1, 2))]
+    steps += [("take", pads[0], UNKNOWN_UID), ("take", t.box, FOREIGN_UID), ("take", pads[0], disc_uid(1, 2))]
+    steps += [("put", pads[s], disc_uid(s, 0)) for s in range(3)]
     # A clone of seat 0's disc on the box pad: a duplicate; removed again: silent.
-    steps += [(t.box, disc_uid(0, 0), True), (t.box, disc_uid(0, 0), False)]
-    steps += [(t.command, token_uid(tokens.DIGIT0 + 3), True), (t.command, token_uid(tokens.DIGIT0 + 3), False)]
-    steps += [(pads[s], disc_uid(s, 0), False) for s in range(3)]
-    rounds = scan_schedule(steps)
-    p = t.presence
-    mat = t.mat
+    steps += [("put", t.box, disc_uid(0, 0)), ("take", t.box, disc_uid(0, 0))]
+    steps += [("put", t.command, token_uid(tokens.DIGIT0 + 3)), ("take", t.command, token_uid(tokens.DIGIT0 + 3))]
+    steps += [("take", pads[s], disc_uid(s, 0)) for s in range(3)]
+    accepted, other = t.run_locked(t.schedule(steps))
     game = t.game
-    accepted = 0
-    other = 0
-    if micropython:
-        micropython.heap_lock()
-    try:
-        for reader, n, buf in rounds:
-            p.feed(reader, n, buf)
-            while True:
-                kind = p.pop()
-                if kind == NONE:
-                    break
-                code = mat.on_presence(kind, p.reader, p.uid)
-                if code == READY and game.accept(mat.rec) == 0:
-                    accepted += 1
-                elif code != NOTHING:
-                    other += 1
-            mat.prompt()
-    finally:
-        if micropython:
-            micropython.heap_unlock()
     # 3 places, the bid of 3 (the most: the challenge starts), 3 flips: the first success.
     assert accepted == 7 and other == 4 and game._get(0, k.SCORE) == 1
     return [accepted, game.digest()]
