@@ -156,6 +156,15 @@ def bench_scan() -> dict:
     return json.loads(res.stdout)
 
 
+def bench_host() -> dict:
+    """Mirror lag (board event -> mirrored state) and bytes on the wire, per game, on a virtual
+    board: with physical players (tags placed, the board's poll round included) and with every
+    action sent as a host ACTION frame (the link and the board's processing alone)."""
+    from host.sim import measure
+    console.print("[bold]host mirror[/]: lag and bytes on the wire, physical players and host actions")
+    return {"physical": measure(), "host_actions": measure(host_only=True)}
+
+
 def bench_sizes(compiled) -> dict:
     sizes = {str(c.source.with_suffix(".mpy")): c.size for c in compiled}
     rules = sum(v for k, v in sizes.items() if k.startswith("shared_rules/"))
@@ -183,6 +192,14 @@ def show(results: dict) -> None:
     s = results["scan"]
     console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
+    h = Table(title="host mirror: board event -> mirrored state")
+    for col in ("case", "players", "lag median ms", "lag p95 ms", "board->host B/action", "host->board B"):
+        h.add_column(col, justify="right" if col != "case" else "left")
+    for mode, cases in results["host"].items():
+        for label, r in cases.items():
+            h.add_row(label, mode, str(r["lag_ms"].get("median")), str(r["lag_ms"].get("p95")),
+                      str(r["rx_bytes_per_action"]), str(r["tx_bytes"]))
+    console.print(h)
     console.print("shared_rules/ .mpy: %d bytes; firmware/ .mpy: %d bytes"
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
@@ -197,6 +214,7 @@ def main() -> int:
             "games": bench_games(tmp / "mpy", tmp),
             "firmware": bench_firmware(tmp / "mpy", tmp),
             "scan": bench_scan(),
+            "host": bench_host(),
             "sizes": bench_sizes(compiled),
         }
     RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
