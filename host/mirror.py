@@ -62,9 +62,6 @@ class Prompt:
     zone: int
     reader: int
 
-    def seat_list(self) -> list[int]:
-        return [s for s in range(16) if self.seats >> s & 1]
-
 
 class Mirror:
     def __init__(self, view: int = PUBLIC, history: int = 50) -> None:

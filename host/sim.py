@@ -137,7 +137,6 @@ class Hands:
         self.latencies: deque[float] = deque(maxlen=16)
         self.round_s = ROUND_MIN_S
         self.risky: tuple[int, str] | None = None  # the last put: a tag back where it just was
-        self.moves = 0
         self.last_move = 0.0
         self.last_put = 0.0  # the last move, when it was a put (an arrival: answered in a round)
 
@@ -218,7 +217,6 @@ class Hands:
         self._wait((self._pongs(), time.monotonic()), self._gone_pongs(), self._gone_s())
 
     def _moved(self) -> None:
-        self.moves += 1
         self.last_move = time.time()
 
 
@@ -252,6 +250,26 @@ def physical_player(game: str) -> Any:
         return None
 
 
+def choose_player(game: str, seats: int, board_dir: Path | str | None,
+                  host_only: bool) -> tuple[Any, dict[str, Any] | None, str]:
+    """The physical player class and zone layout for a game, or None and no layout when the
+    actions must go as host ACTION frames; and a sentence saying which and why."""
+    if host_only:
+        return None, None, "host ACTION frames (asked for)"
+    if gestures(game) is None:
+        return None, None, ("host ACTION frames: the board has no gesture module for %s yet "
+                            "(firmware/mat_%s.py)" % (game, game))
+    cls = physical_player(game)
+    if cls is None:
+        return None, None, "host ACTION frames: no physical player host/players_%s.py" % game
+    if board_dir is None:
+        return None, None, "host ACTION frames: not a virtual board (no control socket to move tags)"
+    layout = board_layout(Path(board_dir), game, seats)
+    if layout is None:
+        return None, None, "host ACTION frames: mat_layout.json has no %s layout for %d seats" % (game, seats)
+    return cls, layout, "physical gestures on the virtual board (host/players_%s.py)" % game
+
+
 # -- the simulation -----------------------------------------------------------------------------
 class Sim:
     def __init__(self, session: Session, header: dict[str, Any], seed: int, *,
@@ -277,7 +295,6 @@ class Sim:
         self.lags: list[float] = []
         self.checked = 0
         self.hands: Hands | None = None
-        self.layout: dict[str, Any] | None = None
         self.client: Any = None
         self._mark = 0
         self._host_sent = 0.0
@@ -287,24 +304,7 @@ class Sim:
         self._cancelled = False
         self._after = b""
         self._before = b""
-        name = self.game.NAME
-        cls = None if host_only else physical_player(name)
-        reason = ""
-        if host_only:
-            reason = "host ACTION frames (asked for)"
-        elif cls is None:
-            reason = ("host ACTION frames: the board has no gesture module for %s yet "
-                      "(firmware/mat_%s.py)" % (name, name)) if gestures(name) is None else (
-                "host ACTION frames: no physical player host/players_%s.py" % name)
-        elif board_dir is None:
-            cls = None
-            reason = "host ACTION frames: not a virtual board (no control socket to move tags)"
-        else:
-            self.layout = board_layout(Path(board_dir), name, self.game.seats())
-            if self.layout is None:
-                cls = None
-                reason = "host ACTION frames: mat_layout.json has no %s layout for %d seats" % (
-                    name, self.game.seats())
+        cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
         if board_dir is not None:  # even host actions start from a clear mat
             from host.vboard_client import VirtualBoardClient
             self.client = VirtualBoardClient(Path(board_dir))
@@ -312,7 +312,7 @@ class Sim:
             self.hands = Hands(session, self.client, readers)
         self.player: Any = cls(self) if cls is not None else HostPlayer(self)
         self.mode = self.player.MODE
-        self.note = reason or "physical gestures on the virtual board (host/players_%s.py)" % name
+        self.note = why
 
     # -- the truth ------------------------------------------------------------------------
     def public(self, game: Any = None) -> bytes:
