@@ -17,32 +17,25 @@ pad and a ``pass`` token (``not_now``), a card already drawn tapped on the play 
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from host.mirror import Event
+from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
 from shared_rules import deadmans as d
 
-UNKNOWN_UID = "04eeeeeeeeee5a"  # no virtual-deck UID has game byte 0xee
-TOKEN_COPIES = 2                # host/virtual_deck.py
 HAND = -1                       # a tag on its way to where the rules send it
 
 
-class Player:
-    MODE = "physical"
-
+class Player(PhysicalPlayer):
     def __init__(self, sim: Sim) -> None:
-        assert sim.hands is not None and sim.layout is not None
-        self.sim = sim
-        self.hands = sim.hands
+        super().__init__(sim)
         n = sim.game.seats()
-        zones = sim.layout["zones"]
+        zones = self.zones
         self.bank: list[int] = zones["bank"][:n]
         self.draw_pad: int = zones["draw"]
         self.play: int = zones["play"]
         self.discard: int = zones["discard"]
-        self.command: int = zones["command"]
         self.traits_taken: list[str] = []
         s = sim.game.s
         self.decks = s[d.R_DECKS]
@@ -73,29 +66,15 @@ class Player:
             out.append(self.at(card, loc, out + (avoid or [])))
         return out
 
-    def token(self, name: str) -> str:
-        copies = [self.sim.deck.token(name, c) for c in range(TOKEN_COPIES)]
-        ready = [u for u in copies if not self.hands.cooling(u) and u not in self.hands.on]
-        return (ready or copies)[0]
-
     def seat_token(self, seat: int) -> tuple[int, str]:
         return self.command, self.token("seat%d" % seat)
 
     def taps(self, moves: list[tuple[int, str]]) -> Event:
-        """Tap each (pad, tag) in order; only the last one makes the action and is answered."""
-        ev: Event | None = None
-        for i, (reader, u) in enumerate(moves):
+        """The cards tapped leave where they lay (the rules say where they go)."""
+        for _, u in moves:
             if u in self.where:
                 self.where[u] = HAND
-            self.hands.put(reader, u)
-            if i == len(moves) - 1:
-                ev = self.sim.answer()
-            else:
-                self.hands.seen(u)
-            self.hands.lift(u)
-        if ev is None:
-            raise SimError("an action without a gesture")
-        return ev
+        return super().taps(moves)
 
     # -- actions --------------------------------------------------------------------------
     def perform(self, a: dict[str, Any]) -> Event:
@@ -150,7 +129,7 @@ class Player:
         self.collects += 1
         if row and self.collects % 2:
             return self.taps([(self.bank[p], row[0])])
-        return self.taps([(self.command, self.token("collect"))])
+        return self.word("collect")
 
     def bonus(self, a: dict[str, Any]) -> Event:
         p = a["p"]
@@ -194,10 +173,10 @@ class Player:
         sim = self.sim
         s = sim.game.s
         out = sim.out_of_turn()
-        out.append(self.lying(self.play, UNKNOWN_UID, "an unregistered tag on the play pad", "unknown_tag"))
+        out.append(self.misplaced("an unregistered tag on the play pad", "unknown_tag", self.play, UNKNOWN_UID))
         trait = sim.deck.trait(d.TRAITS[0])
-        out.append(self.lying(self.play, trait, "a trait card on the play pad", "not_now"))
-        out.append(self.lying(self.command, self.token("pass"), "a pass token", "not_now"))
+        out.append(self.misplaced("a trait card on the play pad", "not_now", self.play, trait))
+        out.append(self.misplaced("a pass token", "not_now", self.command, self.token("pass")))
         turn = s[d.R_TURN]
         if s[d.R_PENDING] == d.NO_CHOICE and s[d.R_DRAW_N]:
             gone = sorted(u for u, loc in self.where.items() if loc == d.DISCARD or loc >= d.BANK)
@@ -207,16 +186,11 @@ class Player:
                 u = gone[0]
                 card = sim.deck.by_uid[u]["code"]
                 reason = sim.probe({"a": "draw", "p": turn, "card": card})
-                out.append(self.lying(self.play, u, "%s, no longer in the draw pile, on the play pad" % card,
-                                      "not_in_draw_pile" if reason == "ok" else reason))
+                out.append(self.misplaced("%s, no longer in the draw pile, on the play pad" % card,
+                                          "not_in_draw_pile" if reason == "ok" else reason, self.play, u))
         row = sorted(u for u, loc in self.where.items() if loc == d.PLAY)
         if row:
             other = (turn + 1) % len(self.bank)
             reason = sim.probe({"a": "collect", "p": other})
-            out.append(self.lying(self.bank[other], row[0], "seat %d collects out of turn" % other, reason))
+            out.append(self.misplaced("seat %d collects out of turn" % other, reason, self.bank[other], row[0]))
         return out
-
-    def lying(self, reader: int, uid: str, what: str, expect: str) -> Attempt:
-        """A mistake: the tag put on a pad, refused, lifted again."""
-        return Attempt(what, expect, functools.partial(self.hands.put, reader, uid),
-                       functools.partial(self.hands.lift, uid))

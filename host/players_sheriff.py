@@ -21,28 +21,21 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from host.mirror import Event
+from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
 from shared_rules import sheriff as sh
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 
-UNKNOWN_UID = "04eeeeeeeeee5a"  # no virtual-deck UID has game byte 0xee
-TOKEN_COPIES = 2                # host/virtual_deck.py
 
-
-class Player:
-    MODE = "physical"
-
+class Player(PhysicalPlayer):
     def __init__(self, sim: Sim) -> None:
-        assert sim.hands is not None and sim.layout is not None
-        self.sim = sim
-        self.hands = sim.hands
+        super().__init__(sim)
         n = sim.game.seats()
-        zones = sim.layout["zones"]
+        zones = self.zones
         self.stand: list[int] = zones["stand"][:n]
         self.dock: list[int] = [d[0] for d in zones["dock"][:n]]
         self.clasp: list[int] = [d[1] for d in zones["dock"][:n]]
         self.pile_pad: list[int] = [zones["discard1"], zones["discard2"]]
-        self.command: int = zones["command"]
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
@@ -63,32 +56,9 @@ class Player:
                 if u not in self.used and u not in self.hands.on]
         if not free:
             raise SimError("no free copy of %s left" % good)
-        ready = [u for u in free if not self.hands.cooling(u)]
-        u = (ready or free)[0]
+        u = self.rested(free)
         self.used.add(u)
         return u
-
-    def token(self, name: str) -> str:
-        copies = [self.sim.deck.token(name, c) for c in range(TOKEN_COPIES)]
-        ready = [u for u in copies if not self.hands.cooling(u)]
-        return (ready or copies)[0]
-
-    def tap(self, reader: int, uid: str, answered: bool) -> Event | None:
-        """Put, wait until it is read (its answer, or a poll of every reader), lift."""
-        self.hands.put(reader, uid)
-        ev = self.sim.answer() if answered else None
-        if not answered:
-            self.hands.seen(uid)
-        self.hands.lift(uid)
-        return ev
-
-    def word(self, name: str, answered: bool = True) -> Event | None:
-        return self.tap(self.command, self.token(name), answered)
-
-    def answered(self, ev: Event | None) -> Event:
-        if ev is None:
-            raise SimError("a gesture that must be answered was not")
-        return ev
 
     # -- actions --------------------------------------------------------------------------
     def perform(self, a: dict[str, Any]) -> Event:
@@ -96,11 +66,9 @@ class Player:
         p = a["p"]
         if name == "setup":
             cards = [(w, self.card(c)) for w in (1, 2) for c in a["piles"][w - 1]]
-            ev: Event | None = None
-            for i, (w, u) in enumerate(cards):
-                ev = self.tap(self.pile_pad[w - 1], u, i == len(cards) - 1)
+            for w, u in cards:
                 self.piles[w - 1].append(u)
-            return self.answered(ev)
+            return self.taps([(self.pile_pad[w - 1], u) for w, u in cards])
         if name == "market":
             return self.market(p, a)
         if name == "load":
@@ -114,14 +82,14 @@ class Player:
             return self.sim.answer()
         if name == "declare":
             self.declared[p] = a["good"]
-            self.word("declare_" + a["good"], False)
-            return self.answered(self.word("digit%d" % a["count"]))
+            self.part("declare_" + a["good"])
+            return self.word("digit%d" % a["count"])
         if name == "pass":
             self.resolved = a["target"]
             if "bribe" in a:
                 return self.sim.host_action(a)
-            self.word("seat%d" % a["target"], False)
-            return self.answered(self.word("pass"))
+            self.part("seat%d" % a["target"])
+            return self.word("pass")
         if name == "inspect":
             return self.inspect(a)
         raise SimError("Sheriff of Nottingham has no action %r" % name)
@@ -143,7 +111,7 @@ class Player:
         for u in aside:
             self.tap(self.pile_pad[a["to"] - 1], u, False)
             self.piles[a["to"] - 1].append(u)
-        return self.answered(self.word("confirm"))
+        return self.word("confirm")
 
     def inspect(self, a: dict[str, Any]) -> Event:
         """Name the merchant and inspect; a lying bag is opened and its confiscated cards tapped
@@ -161,16 +129,12 @@ class Player:
             sent = self.sim.host_action(a)
             self.confiscate(t, order, to)
             return sent
-        self.word("seat%d" % t, False)
+        self.part("seat%d" % t)
         if not order:
-            return self.answered(self.word("inspect"))
-        self.word("inspect", False)
+            return self.word("inspect")
+        self.part("inspect")
         self.open_bag(t)
-        uids = self.confiscate(t, order, to)
-        ev: Event | None = None
-        for i, u in enumerate(uids):
-            ev = self.tap(self.pile_pad[to - 1], u, i == len(uids) - 1)
-        return self.answered(ev)
+        return self.taps([(self.pile_pad[to - 1], u) for u in self.confiscate(t, order, to)])
 
     def confiscate(self, t: int, order: list[str], to: int) -> list[str]:
         """Move the confiscated cards from the bag onto a pile (their tags, in order)."""
@@ -210,15 +174,14 @@ class Player:
     # -- mistakes -------------------------------------------------------------------------
     def attempts(self) -> list[Attempt]:
         out = self.sim.out_of_turn()
-        out.append(self.put_attempt("an unregistered tag on the command pad", "unknown_tag",
-                                    self.command, UNKNOWN_UID))
-        out.append(self.put_attempt("a token on discard pile 1's pad", "not_now", self.pile_pad[0],
-                                    self.token("confirm")))
+        out.append(self.misplaced("an unregistered tag on the command pad", "unknown_tag", self.command, UNKNOWN_UID))
+        out.append(self.misplaced("a token on discard pile 1's pad", "not_now", self.pile_pad[0],
+                                  self.token("confirm")))
         g = self.sim.game
         phase = g.phase()
         if phase == sh.MARKET and self.piles[0]:
-            out.append(self.put_attempt("seat %d shows pile 1's top card before setting any aside"
-                                        % g.s[sh.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
+            out.append(self.misplaced("seat %d shows pile 1's top card before setting any aside"
+                                      % g.s[sh.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
         elif phase == sh.LOAD:
             waiting = [m for m in range(g.seats()) if g._is_merchant(m)
                        and not g.flags(m) & (sh.LOADED | sh.SKIPPED) and not self.closed[m]]
@@ -227,14 +190,11 @@ class Player:
                 out.append(Attempt("seat %d closes an empty bag" % m, "bag_size",
                                    self.clasp_move(m, True), self.clasp_move(m, False)))
         elif phase == sh.DECLARE:
-            out.append(self.put_attempt("a count starting with 0", "not_now", self.command, self.token("digit0")))
+            out.append(self.misplaced("a count starting with 0", "not_now", self.command, self.token("digit0")))
         elif phase == sh.INSPECT:
-            out.append(self.put_attempt("a declaration during the inspection", "wrong_phase", self.command,
-                                        self.token("declare_apple")))
+            out.append(self.misplaced("a declaration during the inspection", "wrong_phase", self.command,
+                                      self.token("declare_apple")))
         return out
-
-    def put_attempt(self, what: str, expect: str, reader: int, uid: str) -> Attempt:
-        return Attempt(what, expect, lambda: self.hands.put(reader, uid), lambda: self.hands.lift(uid))
 
     def clasp_move(self, seat: int, closed: bool) -> Callable[[], None]:
         return lambda: self.hands.switch(self.clasp[seat], closed)
