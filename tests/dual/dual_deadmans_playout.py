@@ -1,17 +1,13 @@
 """Dead Man's Draw random playouts on both interpreters: invariants after every action, refused
 variations that change nothing, nothing accepted after the end, snapshot round trips, zero
 allocation while accepting, and equal digests for seeded games with random traits."""
+import playkit
 from shared_rules import deadmans as d
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.catalogue import dmd_value
 from shared_rules.engine import GAME_OVER
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
-
-try:
-    import micropython
-except ImportError:
-    micropython = None
 
 GAMES = 200
 KINDS = ("trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus")
@@ -132,11 +128,8 @@ def test_random_games_keep_the_invariants():
                 # Try an illegal variation first: when refused, nothing may change; when the
                 # referee finds it possible after all, the table's truth follows it.
                 bad = mutate(rng.choice(options), rng, g.seats())
-                before = bytes(g.s)
-                err = g.VOCAB.encode(bad, rec) or g.accept(rec)
-                if err:
+                if playkit.attempt(g, bad, rec):
                     refused += 1
-                    assert bytes(g.s) == before, bad
                 else:
                     p.table.accepted(bad)
                     check_invariants(g, p.table)
@@ -147,7 +140,7 @@ def test_random_games_keep_the_invariants():
             check_invariants(g, p.table)
         assert g.over(), seed
         lengths += p.actions
-        digests = (digests * 31 + int(g.digest(), 16)) & 0xFFFFFFF
+        digests = playkit.fold(digests, g)
     assert refused > GAMES * 20
     assert sorted(kinds) == sorted(KINDS), kinds  # every choice happened
     return [digests, lengths, [kinds[k] for k in KINDS]]
@@ -186,20 +179,8 @@ def test_nothing_is_accepted_after_the_game_ends():
 
 def test_snapshot_restore_at_random_points_continues_identically():
     rng = Rng(7)
-    rec = bytearray(ACTION_SIZE)
     for seed in range(60):
-        p = Playout(header(seed), seed)
-        log = p.run()
-        cut = rng.below(len(log) + 1)
-        q = Playout(header(seed), seed)
-        for _ in range(cut):
-            q.step()
-        blob = q.game.snapshot()
-        fresh = d.DeadMans(2)
-        assert fresh.restore(blob) == 0 and fresh.digest() == q.game.digest()
-        for a in log[cut:]:
-            assert fresh.VOCAB.encode(a, rec) == 0 and fresh.accept(rec) == 0, a
-        assert fresh.digest() == p.game.digest()
+        blob, p = playkit.resumed(header(seed), seed, rng, d.DeadMans(2))
     return [len(blob), p.game.digest()]
 
 
@@ -221,27 +202,9 @@ def test_accepting_an_action_allocates_nothing():
     """Records are encoded first; then whole games are accepted with the heap locked."""
     for h, seed in (({"game": "deadmans", "players": 4}, 4), ({"game": "deadmans", "players": 8, "decks": 2}, 8),
                     ({"game": "deadmans", "players": 3}, 11)):
-        log = Playout(h, seed).run()
-        recs = []
-        for a in log:
-            rec = bytearray(ACTION_SIZE)
-            assert d.VOCAB.encode(a, rec) == 0
-            recs.append(rec)
-        bad = bytearray(ACTION_SIZE)
-        d.VOCAB.encode({"a": "draw", "p": 0, "card": "anchor2"}, bad)
         g = d.DeadMans.from_header(h)
-        view = bytearray(g.PUBLIC_SIZE)
-        errs = 0
-        refused = 0
-        if micropython:
-            micropython.heap_lock()
-        try:
-            for rec in recs:
-                refused += g.accept(bad) != 0  # a refusal allocates nothing either
-                errs += g.accept(rec)
-                g.public(view)
-        finally:
-            if micropython:
-                micropython.heap_unlock()
+        recs = playkit.records(g, Playout(h, seed).run())
+        bad = playkit.records(g, [{"a": "draw", "p": 0, "card": "anchor2"}])
+        errs, refused, _ = playkit.accept_locked(g, recs, bad)
         assert errs == 0 and refused == len(recs) and g.over()
     return g.digest()

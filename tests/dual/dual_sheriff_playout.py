@@ -7,15 +7,10 @@ equal on CPython and MicroPython. The last test accepts whole games under
 ``micropython.heap_lock()``: zero allocation per action, refills, rejections and the public view
 included.
 """
+import playkit
 from shared_rules import games
 from shared_rules import sheriff as sh
-from shared_rules.actions import ACTION_SIZE
 from shared_rules.playout import Playout
-
-try:
-    import micropython
-except ImportError:
-    micropython = None
 
 
 def check(po):
@@ -100,40 +95,15 @@ BAD = (
 )
 
 
-def _records(header, actions):
-    g = games.from_header(header)
-    out = []
-    for a in actions:
-        rec = bytearray(ACTION_SIZE)
-        assert g.VOCAB.encode(a, rec) == 0, a
-        out.append(rec)
-    return out
-
-
 def test_whole_games_accepted_under_heap_lock():
     out = []
     for header, seed in (({"game": "sheriff", "players": 5}, 7), ({"game": "sheriff", "players": 5, "royal": False}, 4),
                          ({"game": "sheriff", "players": 3}, 2)):
-        recs = _records(header, Playout(header, seed).run())
-        bad = _records(header, BAD)
         g = games.from_header(header)
-        codes = bytearray(len(recs))
-        refused = bytearray(len(recs) * len(bad))
-        view = bytearray(g.PUBLIC_SIZE)
-        if micropython:
-            micropython.heap_lock()
-        try:
-            k = 0
-            for i in range(len(recs)):
-                for j in range(len(bad)):
-                    refused[k] = g.accept(bad[j])
-                    k += 1
-                codes[i] = g.accept(recs[i])
-                g.public(view)
-        finally:
-            if micropython:
-                micropython.heap_unlock()
-        assert not any(codes) and all(refused)
+        recs = playkit.records(g, Playout(header, seed).run())
+        bad = playkit.records(g, BAD)
+        errs, refused, view = playkit.accept_locked(g, recs, bad)
+        assert errs == 0 and refused == len(recs) * len(bad)
         po = Playout(header, seed)
         po.run()
         assert g.over() and g.digest() == po.game.digest()
