@@ -60,6 +60,10 @@ class BaseGestures:
     def leave(self, zone, seat, tag):
         return NOTHING
 
+    def present(self, zone, seat, tag):
+        """A piece found lying on a pad when the referee started (power-on, a restored game):
+        the table as it is, never a move. A module may rebuild what it remembers of the pads."""
+
     def switch(self, seat, closed):
         return NOTHING
 
@@ -170,6 +174,17 @@ class Mat:
         if zone == NO_ZONE or self.registry.kind == deck.TOKEN:
             return NOTHING
         return self.g.leave(zone, self.seat_of[reader], self.registry)
+
+    def on_present(self, reader, uid):
+        """A tag that already lay on a reader when the referee started (``Sensors`` settles a
+        whole poll round this way after boot or a new game): handed to the gesture module so
+        it knows the table, never turned into an action, never refused."""
+        if self._identify(reader, uid):
+            return NOTHING
+        zone = self.zone_of[reader]
+        if zone != NO_ZONE and zone != self.command:
+            self.g.present(zone, self.seat_of[reader], self.registry)
+        return NOTHING
 
     def on_presence(self, kind, reader, uid):
         """Dispatch a ``Presence.pop()`` event."""

@@ -83,6 +83,17 @@ class Gestures(BaseGestures):
             return READY
         return NOT_NOW
 
+    def present(self, zone, seat, tag):
+        """After a power cut the discs still lie on their stacks: remember them as stacked, so
+        they are not taken for new places (the rules restored from the journal know the count)."""
+        if zone != SEAT or tag.kind != deck.DISC or tag.seat != seat:
+            return
+        base = ON_STACK * _LIST + seat * DISCS
+        for i in range(self._count(ON_STACK, seat)):
+            if self.tags[base + i] == NO_TAG or self.tags[base + i] == tag.index:
+                self.tags[base + i] = tag.index
+                return
+
     def leave(self, zone, seat, tag):
         """Only a flip: every other lift (taking discs back, a peek) means nothing."""
         g = self.game

@@ -42,11 +42,20 @@ class Sensors:
             self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
 
     def start(self, game, layout):
-        """Interpret movements for ``game`` with the zone ``layout`` (None: host actions only)."""
+        """Interpret movements for ``game`` with the zone ``layout`` (None: host actions only).
+
+        Before that, one full poll round *settles*: what lies on the pads now is the table as it
+        is (discs on their stacks after a power cut), handed to the mat as present, not moves.
+        The caller announces the game after this returns, so every later gesture counts."""
         self.presence.clear()
         self.mat = None
         if layout is not None and self.registry is not None:
             self.mat = Mat(game, layout, self.registry, self.presence)
+            p = self.presence
+            for _ in range(len(self.readers)):
+                self._scan()
+                while p.pop() != NONE:
+                    self.mat.on_present(p.reader, p.uid)
         return self.mat
 
     def poll(self):

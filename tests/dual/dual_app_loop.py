@@ -88,9 +88,15 @@ def board_with_game():
     with open(root + "/game.json", "w") as f:
         f.write(json.dumps({"game": "skull", "players": 4}))
     board = EmulatedBoard(root)
+    return board, started(board)
+
+
+def started(board):
+    """Boot the firmware on the board (it polls every pad once before announcing the game:
+    what lies there then is the table as it is, not moves)."""
     app = App(board)
     assert app.boot() and app.sensors.mat is not None
-    return board, app
+    return app
 
 
 def run(app, steps, locked):
@@ -127,5 +133,24 @@ def test_the_loop_allocates_nothing_while_polling_and_accepting():
     board.emus[SEAT_PADS[2]].add_tag(NtagTag(disc_uid(2, 0, 1)))
     run(app, 3 * READERS, True)
     assert app.referee.accepted == 3 and app.persist.stats()["records"] == 3
-    assert app.sensors.scans >= 15 * READERS  # one reader a step, when no event waits
+    assert app.sensors.scans >= 16 * READERS  # the settling round, then a reader a step
     return app.referee.game.digest()
+
+
+def test_after_a_power_cut_the_discs_on_the_pads_are_not_new_places():
+    board, app = board_with_game()
+    for seat in range(4):
+        board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))
+    run(app, 3 * READERS, False)
+    assert app.referee.accepted == 4 and app.referee.game.phase() == 1  # every seat placed: add
+    digest = app.referee.game.digest()
+    # Power cut: a new interpreter on the same flash, the discs still on their pads.
+    board.link = FakePort()
+    again = started(board)
+    run(again, 3 * READERS, False)
+    assert again.referee.accepted == 0 and again.referee.game.digest() == digest
+    # Seat 0 (first player) adds a disc: a real place.
+    board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 1)))
+    run(again, 3 * READERS, False)
+    assert again.referee.accepted == 1 and again.referee.game._get(0, 2) == 2  # seat 0's stack: two discs
+    return again.referee.game.digest()
