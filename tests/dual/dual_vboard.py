@@ -62,7 +62,7 @@ def _scan(reader):
 
 
 def _fifo(name):
-    path = "/tmp/tapmat_dual_vboard_%s_%d" % (name, id(name) & 0xFFFF)
+    path = "/tmp/tapmat_dual_vboard_%s_%s" % (name, sys.implementation.name)
     try:
         os.remove(path)
     except OSError:
@@ -222,7 +222,7 @@ def test_idle_paths_allocate_nothing():
 
 
 def test_config_defaults_and_limits():
-    path = "/tmp/tapmat_dual_vboard_cfg"
+    path = "/tmp/tapmat_dual_vboard_cfg_" + sys.implementation.name  # both interpreters run at once
     try:
         os.mkdir(path)
     except OSError:
