@@ -7,6 +7,7 @@ blocks), the same kind of descriptor the bridge passes.
 """
 import binascii
 import os
+import sys
 
 try:
     import micropython
