@@ -67,6 +67,11 @@ class BaseGestures:
     def switch(self, seat, closed):
         return NOTHING
 
+    def cancel(self):
+        """The ``cancel`` token with no number half tapped: drop a half-made choice (a module
+        that keeps one overrides this); nothing to drop is no error."""
+        return NOTHING
+
     def number_max(self):
         return 0   # no number can make sense: Mat refuses digits before ``number`` is asked
 
@@ -238,9 +243,10 @@ class Mat:
             n = self.entry
             self._clear_entry()
             return self.g.number(n)
+        pending = self.digits
         self._clear_entry()
         if t == tokens.CANCEL:
-            return NOTHING
+            return NOTHING if pending else self.g.cancel()
         return self.g.token(t)
 
     def _digit(self, d):

@@ -132,6 +132,11 @@ class Gestures(BaseGestures):
             return self._bank(seat, tag)
         return NOT_NOW
 
+    def cancel(self):
+        """Drop a Davy Jones's Locker trait waiting for its ``seatK`` target."""
+        self.dj = NO_SEAT
+        return NOTHING
+
     def token(self, t):
         s = self.game.s
         if s[d.R_PHASE] != d.SETUP:

@@ -366,6 +366,15 @@ class Gestures(BaseGestures):
         self.count = 0
         return READY
 
+    def cancel(self):
+        """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
+        cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
+        self._sync()
+        if self._confiscating():
+            return NOT_NOW
+        self._clear_decisions()
+        return NOTHING
+
     def token(self, t):
         self._sync()
         s = self.game.s

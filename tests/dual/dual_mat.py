@@ -50,6 +50,10 @@ class Recorder:
         self.calls.append(["switch", seat, closed])
         return NOTHING
 
+    def cancel(self):
+        self.calls.append(["cancel"])
+        return NOTHING
+
     def number_max(self):
         return self.top
 
@@ -152,12 +156,14 @@ def test_tokens_on_the_command_pad():
     g.top = 999                                        # more than a U8 field: capped at 254
     codes += digits(2, 5, 5) + digits(2, 5, 4)
     codes += [m.on_arrive(2, token_uid(tokens.PASS)), m.on_leave(15, token_uid(tokens.PASS))]
+    codes += digits(2) + [tap(tokens.CANCEL)] + digits(6) + [tap(tokens.CONFIRM)]  # cancel drops the 2
     assert codes == [NOT_NOW, NOT_NOW, NOT_NOW, NOTHING, NOT_NOW, NOTHING, READY, NOTHING, READY,
                      NOTHING, NOT_NOW, READY, NOTHING, READY, READY, NOTHING, NOTHING, NOT_NOW,
-                     NOTHING, NOTHING, READY, READY, NOTHING], codes
-    assert g.calls == [["token", "pass"], ["token", "seat2"], ["token", "confirm"], ["number", 41],
+                     NOTHING, NOTHING, READY, READY, NOTHING, NOTHING, NOTHING, NOTHING, READY], codes
+    assert g.calls == [["token", "pass"], ["token", "seat2"], ["token", "confirm"], ["cancel"], ["number", 41],
                        ["number", 3], ["token", "pass"], ["number", 5], ["arrive", "pad", 1, deck.DISC, 1, 3],
-                       ["number", 7], ["number", 254], ["arrive", "pad", 1, deck.TOKEN, tokens.PASS, 255]], g.calls
+                       ["number", 7], ["number", 254], ["arrive", "pad", 1, deck.TOKEN, tokens.PASS, 255],
+                       ["number", 6]], g.calls
     return g.calls
 
 

@@ -477,6 +477,23 @@ def test_davy_jones_waits_for_a_seat_token_with_three_players():
     return got
 
 
+def test_cancel_drops_a_davy_jones_waiting_for_its_target():
+    t, ps = seated(3)
+    dj = trait_uid(d.DAVY_JONES, 0)
+    t.tap(t.bank[1], dj)
+    t.token(tokens.CANCEL)             # changed their mind: no target follows
+    t.token(tokens.SEAT0 + 2)          # so a seat token now means nothing
+    got = t.news()
+    assert got == [["rejected", "not_now", t.command]], got
+    t.tap(t.bank[1], dj)               # the trait again, with its target
+    t.token(tokens.SEAT0 + 0)
+    got += t.news()
+    assert got[1:] == [{"a": "trait", "p": 1, "trait": "davy_jones", "target": 0}], got
+    t.token(tokens.CANCEL)             # nothing half made: no error
+    assert t.news() == []
+    return got
+
+
 def test_prompts_follow_the_game():
     t, ps = seated(2)
     seen = [t.prompt()]

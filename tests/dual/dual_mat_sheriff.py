@@ -488,6 +488,27 @@ def test_declarations_in_either_order_and_out_of_phase_tokens():
     return got
 
 
+def test_cancel_drops_a_half_tapped_declaration_and_verdict_but_not_an_open_bag():
+    bags = [["apple", "mead", "silk"], ["cheese", "cheese"], ["pepper", "chicken"]]
+    t, ps = loaded(bags)
+    t.token(tokens.DECLARE0 + 2)           # seat 1: bread ...
+    t.token(tokens.CANCEL)                 # ... no
+    t.token(tokens.DIGIT0 + 3)             # three of what? nothing yet
+    t.token(tokens.DECLARE0 + 0)           # apples: now complete
+    got = t.news()
+    assert got == [{"a": "declare", "p": 1, "good": "apple", "count": 3}], got
+    t, ps = declared(bags, ["apple", "cheese", "chicken"])
+    t.token(tokens.SEAT0 + 2)              # the Sheriff names seat 2 ...
+    t.token(tokens.CANCEL)                 # ... thinks again
+    t.token(tokens.INSPECT)                # inspect whom? nobody named now
+    t.token(tokens.SEAT0 + 1)              # seat 1: the bag lies, the wait is binding
+    t.token(tokens.CANCEL)
+    got += t.news()
+    assert got[1:] == [["rejected", "not_now", t.command]], got
+    assert t.mat.prompt() == ms.P_CONFISCATE
+    return got
+
+
 def test_pass_inspect_and_confiscation():
     bags = [["apple", "mead", "silk"], ["cheese", "cheese"], ["pepper", "chicken"]]
     t, ps = declared(bags, ["apple", "cheese", "chicken"])
