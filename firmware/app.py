@@ -16,10 +16,12 @@ from firmware.link import BoardLink
 from firmware.mat import NOTHING, READY, pick_layout
 from firmware.persist import Persist
 from firmware.referee import Referee, FROM_HOST
+from firmware import sounds
 from firmware.sensors import Sensors
 
 GAME_FILE = "game.json"
 LAYOUT_FILE = "mat_layout.json"
+REGISTRY_FILE = "deck.bin"
 
 
 def _path(root, name):
@@ -45,7 +47,7 @@ class App:
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
-        self.sensors = Sensors(board, self.root) if sensors is True else sensors
+        self.sensors = Sensors(board, _path(self.root, REGISTRY_FILE)) if sensors is True else sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
         self.layouts = read_json(self.root, LAYOUT_FILE)
@@ -89,8 +91,26 @@ class App:
             if mat is not None and hasattr(self.board, "leds"):
                 self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
+        self._tell_trouble()
         self.last_prompt[0] = -1
         self._prompt()
+
+    def _tell_trouble(self):
+        """What went wrong at start, for the host and the players: no deck registry (the mat
+        cannot read tags: host actions only), a journal that had to be repaired."""
+        problems = []
+        if self.sensors and self.sensors.error:
+            problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
+        info = self.boot_info
+        if info and (info.get("dropped") or info.get("lost")):
+            problems.append("power cut: journal repaired (%d actions restored, %d damaged bytes dropped%s)"
+                            % (info.get("actions", 0), info.get("dropped", 0),
+                               ", recent actions may be missing" if info.get("lost") else ""))
+        self.boot_info = None
+        for text in problems:
+            self.referee.message(text)
+        if problems and hasattr(self.board, "buzzer"):
+            self.board.buzzer.play(sounds.REJECT)
 
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame."""

@@ -119,6 +119,16 @@ class Referee:
             at += 7
         self.link.send(codec.REJECT, at)
 
+    def message(self, text):
+        """DIAG message: a line the host shows (a damaged deck registry, a repaired journal)."""
+        data = text.encode()
+        body = self.link.body
+        body[0] = codec.DIAG_MESSAGE
+        n = min(len(data), len(body) - 1)
+        for i in range(n):
+            body[1 + i] = data[i]
+        self.link.send(codec.DIAG, 1 + n)
+
     def prompt(self, what, seats, zone, reader):
         """PROMPT: what the mat waits for (the gesture module's prompt index), from which seats
         (bit mask), on which zone and pad."""

@@ -10,13 +10,14 @@ from firmware.mat import Mat, NOTHING
 from firmware.presence import Presence, NONE
 from firmware.registry import Registry
 
-REGISTRY_FILE = "deck.bin"
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
 
 
 class Sensors:
-    def __init__(self, board, root):
+    def __init__(self, board, registry_path):
+        """``registry_path``: the deck registry on the board's filesystem (missing or damaged:
+        ``error`` says why, and the mat is off: host actions only)."""
         self.board = board
         self.readers = board.readers
         self.switches = board.switches
@@ -32,7 +33,7 @@ class Sensors:
         self.error = None
         self.scans = 0
         try:
-            self.registry = Registry(root.rstrip("/") + "/" + REGISTRY_FILE if root not in ("", ".") else REGISTRY_FILE)
+            self.registry = Registry(registry_path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
             self.registry = None
             self.error = str(e)

@@ -151,6 +151,8 @@ class Mirror:
             self.prompt = Prompt(body[0], body[1] | body[2] << 8, body[3], body[4])
         elif ftype == codec.PONG:
             self.pongs += 1
+        elif ftype == codec.DIAG and body[:1] == bytes([codec.DIAG_MESSAGE]):
+            self._note("error", "board: " + body[1:].decode("utf-8", "replace"))
         elif ftype == codec.ERROR:
             self.board_errors += 1
             kind = body[0] if body else 0

@@ -34,6 +34,7 @@ PROMPT = const(0x45)
 DIAG = const(0x46)
 PONG = const(0x47)
 ERROR = const(0x48)
+DIAG_MESSAGE = const(1)  # DIAG body: this kind, then a UTF-8 line for the people at the table
 SUBSCRIBE = const(0x81)  # host -> board
 RESYNC = const(0x82)
 ACTION = const(0x83)

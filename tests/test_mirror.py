@@ -117,3 +117,10 @@ def test_snapshot_of_another_view_is_not_taken():
     m.feed(codec.encode(codec.HELLO, 0, bytes([1, 0, 1, 0, 1, 5]) + b'{"game": "skull", "players": 5}'))
     m.feed(codec.encode(codec.SNAPSHOT, 1, bytes([PUBLIC, 1]) + bytes(69)))
     assert not m.in_sync and m.view is None
+
+
+def test_board_messages_are_shown_as_events():
+    from shared_rules import codec
+    m = Mirror()
+    m.feed(codec.encode(codec.DIAG, 0, bytes([codec.DIAG_MESSAGE]) + "deck.bin: CRC mismatch".encode()))
+    assert m.events[-1].kind == "error" and m.events[-1].text == "board: deck.bin: CRC mismatch"

@@ -154,3 +154,46 @@ def test_after_a_power_cut_the_discs_on_the_pads_are_not_new_places():
     run(again, 3 * READERS, False)
     assert again.referee.accepted == 1 and again.referee.game._get(0, 2) == 2  # seat 0's stack: two discs
     return again.referee.game.digest()
+
+
+def messages(board):
+    """The DIAG lines the board sent (and forget what it sent)."""
+    from shared_rules import codec
+    out = []
+    for t, _, body in board.link.frames():
+        if t == codec.DIAG and body[0] == codec.DIAG_MESSAGE:
+            out.append(bytes(body[1:]).decode())
+    return out
+
+
+def test_a_missing_deck_registry_is_told_and_the_game_runs_on_host_actions():
+    import os
+    board, app = board_with_game()
+    os.remove(board.fs_root + "/deck.bin")
+    board.link = FakePort()
+    calls = board.buzzer.calls
+    again = App(board)
+    assert again.boot() and again.sensors.mat is None
+    got = messages(board)
+    assert len(got) == 1 and "deck.bin" in got[0] and "host actions only" in got[0], got
+    assert board.buzzer.calls == calls + 1
+    return got[0].split(":")[0][-8:]  # the OS error text differs between interpreters
+
+
+def test_a_torn_journal_tail_is_told():
+    board, app = board_with_game()
+    for seat in range(3):
+        board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))
+    run(app, 3 * READERS, False)
+    assert app.referee.accepted == 3
+    path = board.fs_root + "/jrn.bin"
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(data[:-3])  # the power went while the last record was written
+    board.link = FakePort()
+    again = started(board)
+    got = messages(board)
+    assert got == ["power cut: journal repaired (2 actions restored, 4 damaged bytes dropped)"], got
+    assert again.referee.game.summary()["scores"] == [0, 0, 0, 0]
+    return got
