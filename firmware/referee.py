@@ -49,8 +49,6 @@ class Referee:
 
     def subscribe(self, view):
         self.view = REFEREE if view == REFEREE else PUBLIC
-        if self.game is not None:
-            self._fill(self.old)
         self.hello()
         self.snapshot()
 
@@ -146,8 +144,7 @@ class Referee:
         at = link.put_record(0, rec, None if self.view == REFEREE else self.game.VOCAB)
         runs = codec.diff_runs(self.old, self.new, link.body, n, at)
         if runs < 0:
-            self._fill(self.old)
-            self.snapshot()
+            self.snapshot()  # fills the mirrored view afresh
             return
         self.old, self.new = self.new, self.old
         link.send(codec.DELTA, at + runs)
