@@ -19,7 +19,7 @@ except ImportError:
         return x
 
 from shared_rules import engine
-from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, _offsets
+from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, UNKNOWN_CODE, _offsets
 from shared_rules.catalogue import (
     SHERIFF_CODES as CODES, SHERIFF_LEGAL_KINDS, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, LEGAL,
     sheriff_count, sheriff_deck_size,
@@ -36,7 +36,7 @@ PILE_CAP = const(216)   # the largest deck: both discard piles together never ho
 _MIN_SEATS = const(3)
 _START_GOLD = const(50)
 _LIST_CAP = const(8)    # longer card lists than the rules allow get a precise reason, not `malformed`
-_STAND_CAP = const(16)  # stand goods in one bribe
+_TALLY_MAX = const(254)  # a bribe's copies of one good, as counted in the record
 _PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
 assert KINDS == len(CODES) and PILE_CAP == sheriff_deck_size(4, True)
 # Modules of the Merry Men expansion (``rules/merry-men.md``): named so the header error is clear.
@@ -55,10 +55,41 @@ PAY_ORDER = bytes(sorted(range(KINDS), key=lambda g: (
     SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], CODES[g])))
 
 
+def _tally(names):
+    """A bribe's list of goods -> counts per good (any length fits the record: no valid bribe is
+    refused for its size); an int code on error (``MALFORMED``/``UNKNOWN_CODE``)."""
+    if not isinstance(names, list):
+        return MALFORMED
+    counts = [0] * KINDS
+    for v in names:
+        if not isinstance(v, str):
+            return MALFORMED
+        c = -1
+        for i in range(KINDS):
+            if CODES[i] == v:
+                c = i
+        if c < 0:
+            return UNKNOWN_CODE
+        if counts[c] < _TALLY_MAX:   # more copies than any deck holds mean the same to the rules
+            counts[c] += 1
+    return counts
+
+
 class SheriffVocabulary(Vocabulary):
-    """The log writes ``setup`` piles as a list of two lists; records hold two plain lists."""
+    """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
+    length; records hold two plain lists, and the bribe's goods as counts per good."""
 
     def encode(self, obj, rec):
+        if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
+            bribe = dict(obj["bribe"])
+            for key in ("stand", "bag"):
+                if key in bribe:
+                    counts = _tally(bribe[key])
+                    if isinstance(counts, int):
+                        return counts
+                    bribe[key] = counts
+            obj = dict(obj)
+            obj["bribe"] = bribe
         if isinstance(obj, dict) and obj.get("a") == "setup":
             piles = obj.get("piles")
             if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
@@ -76,11 +107,17 @@ class SheriffVocabulary(Vocabulary):
         obj = Vocabulary.decode(self, rec, public)
         if rec[0] == _A_SETUP:
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
+        bribe = obj.get("bribe") if rec[0] == _A_PASS else None
+        if bribe:
+            for key in ("stand", "bag"):
+                if key in bribe:
+                    counts = bribe[key]
+                    bribe[key] = [CODES[g] for g in range(KINDS) for _ in range(counts[g])]
         return obj
 
 
-BRIBE = (field("gold", U16, optional=True), field("stand", LIST, CODES, optional=True, cap=_STAND_CAP),
-         field("bag", LIST, CODES, optional=True, cap=BAG_MAX))
+BRIBE = (field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
+         field("bag", LIST, None, optional=True, cap=KINDS))
 VOCAB = SheriffVocabulary((
     ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
     ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
@@ -109,7 +146,7 @@ _F_ORDER = const(6)
 _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)   # presence bytes of the bribe's sub-fields
 _F_BRIBE_STAND = const(7)
-_F_BRIBE_BAG = const(25)
+_F_BRIBE_BAG = const(24)
 assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_COUNT, _F_TARGET, _F_BRIBE,
         _F_ITO, _F_ORDER, _F_PAY] == [
     VOCAB.offset("setup", "pile1"), VOCAB.offset("setup", "pile2"), VOCAB.offset("market", "discard"),
@@ -480,11 +517,13 @@ class Sheriff(engine.Game):
 
     def _check_bribe(self, rec):
         t = rec[_F_TARGET]
+        if rec[_F_BRIBE_STAND] and rec[_F_BRIBE_STAND + 1] != KINDS or rec[_F_BRIBE_BAG] and rec[_F_BRIBE_BAG + 1] != KINDS:
+            return MALFORMED   # a wire record whose bribe is not one count per good
         if rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
             return _NOT_ENOUGH_GOLD
         for g in range(KINDS):
-            on_stand = _count(rec, _F_BRIBE_STAND + 2, rec[_F_BRIBE_STAND + 1], g) if rec[_F_BRIBE_STAND] else 0
-            in_bag = _count(rec, _F_BRIBE_BAG + 2, rec[_F_BRIBE_BAG + 1], g) if rec[_F_BRIBE_BAG] else 0
+            on_stand = rec[_F_BRIBE_STAND + 2 + g] if rec[_F_BRIBE_STAND] else 0
+            in_bag = rec[_F_BRIBE_BAG + 2 + g] if rec[_F_BRIBE_BAG] else 0
             if (on_stand or in_bag) and not self._deck(g):
                 return _NOT_IN_DECK
             if on_stand > self.stand(t, g):
@@ -724,14 +763,14 @@ class Sheriff(engine.Game):
                 v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
-            if rec[_F_BRIBE_STAND]:
-                for i in range(rec[_F_BRIBE_STAND + 1]):
-                    self._give(t, sheriff, rec[_F_BRIBE_STAND + 2 + i])
-            if rec[_F_BRIBE_BAG]:
-                for i in range(rec[_F_BRIBE_BAG + 1]):
-                    g = rec[_F_BRIBE_BAG + 2 + i]
-                    if self._take_from_bag(t, g):
-                        s[self._at(sheriff) + _STAND + g] += 1
+            for g in range(KINDS):
+                if rec[_F_BRIBE_STAND]:
+                    for _ in range(rec[_F_BRIBE_STAND + 2 + g]):
+                        self._give(t, sheriff, g)
+                if rec[_F_BRIBE_BAG]:
+                    for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
+                        if self._take_from_bag(t, g):
+                            s[self._at(sheriff) + _STAND + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
