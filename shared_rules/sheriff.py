@@ -9,8 +9,11 @@ one of those unidentified copies: that is the conservation check (no sixth cross
 State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, flags, bag,
 declaration, known hand cards and stand counts per good), then both discard piles in one region
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
-Scoring lives in ``sheriff_score`` (only ``summary`` needs it). Module hook points (Merry Men):
-``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``; see the rules document.
+Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
+``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; it overrides
+the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``,
+``_first_merchant``, ``_next_merchant``, ``_share``, ``_at`` and the per-seat accessors, and reuses
+``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -39,8 +42,6 @@ _LIST_CAP = const(8)    # longer card lists than the rules allow get a precise r
 _TALLY_MAX = const(254)  # a bribe's copies of one good, as counted in the record
 _PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
 assert KINDS == len(CODES) and PILE_CAP == sheriff_deck_size(4, True)
-# Modules of the Merry Men expansion (``rules/merry-men.md``): named so the header error is clear.
-FUTURE_MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 
 # Action kinds, in VOCAB order (inspect is the last one, 5).
 _A_SETUP = const(0)
@@ -291,19 +292,19 @@ class Sheriff(engine.Game):
 
     @classmethod
     def from_header(cls, header):
-        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
-        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
-        first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         royal = header.get("royal", True)
         if not isinstance(royal, bool):
             raise ValueError("royal must be true or false")
         modules = header.get("modules", [])
         if not isinstance(modules, list):
             raise ValueError("modules must be a list")
-        for m in modules:
-            if m in FUTURE_MODULES:
-                raise ValueError("module %r is not supported yet: modules must be []" % (m,))
-            raise ValueError("unknown module %r: modules must be []" % (m,))
+        if modules or "profile" in header:
+            # Merry Men modules are code loaded only now: base Sheriff's heap does not grow.
+            from shared_rules import sheriff_mm
+            return sheriff_mm.from_header(header)
+        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
+        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
+        first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         return cls(seats, first, royal)
 
     # -- hook points for modules -----------------------------------------------------
@@ -546,9 +547,13 @@ class Sheriff(engine.Game):
                     return _BAD_ORDER
         if not rec[_F_PAY - 1]:
             return OK
-        if kept == n:   # truthful: the Sheriff owes the merchant
-            return self._check_payment(rec, s[R_SHERIFF], n * self._penalty(decl), decl, 0)
+        if kept == n:   # truthful: the inspector owes the merchant (with a partner: their share)
+            return self._check_payment(rec, rec[1], self._share(rec, n * self._penalty(decl)), decl, 0)
         return self._check_payment(rec, t, self._confiscated_penalty(t), decl, kept)
+
+    def _share(self, rec, owed):
+        """The part of a truthful merchant's penalty the inspecting seat pays itself."""
+        return owed
 
     def _confiscated_penalty(self, t):
         s = self.s
@@ -615,7 +620,12 @@ class Sheriff(engine.Game):
             s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
         s[R_DRAW] -= 2 * PILE_START
         s[R_PHASE] = MARKET
-        s[R_TURN] = self._next_merchant(s[R_SHERIFF])
+        s[R_TURN] = self._first_merchant()
+
+    def _first_merchant(self):
+        """Who opens the market and the declarations: the Sheriff's left (deputies: the merchant
+        they named)."""
+        return self._next_merchant(self.s[R_SHERIFF])
 
     def _leave_hand(self, p, rec, at, n):
         """Cards leave a hand: known ones first, the rest become identified copies."""
@@ -707,7 +717,7 @@ class Sheriff(engine.Game):
         for seat in range(s[R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (LOADED | SKIPPED):
                 return
-        first = self._next_merchant(s[R_SHERIFF])
+        first = self._first_merchant()
         if first == NO_SEAT:
             self._end_round()
         else:
@@ -754,9 +764,13 @@ class Sheriff(engine.Game):
         return False
 
     def _apply_pass(self, rec):
+        self._let_through(rec, rec[1])
+
+    def _let_through(self, rec, sheriff):
+        """The bag goes to its owner's stand; the bribe (if any) to ``sheriff`` (a seat, or the
+        deputies' loot chest)."""
         s = self.s
         t = rec[_F_TARGET]
-        sheriff = rec[1]
         at = self._at(t)
         if rec[_F_BRIBE - 1]:
             if rec[_F_BRIBE_GOLD]:
@@ -776,9 +790,14 @@ class Sheriff(engine.Game):
         self._resolved(t)
 
     def _apply_inspect(self, rec):
+        self._open_bag(rec, rec[1], NO_SEAT)
+
+    def _open_bag(self, rec, sheriff, partner):
+        """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
+        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when ``partner``
+        pays the other half)."""
         s = self.s
         t = rec[_F_TARGET]
-        sheriff = rec[1]
         at = self._at(t)
         decl = s[at + _DECL_GOOD]
         n = s[at + _BAG_N]
@@ -793,14 +812,18 @@ class Sheriff(engine.Game):
                 if s[at + _BAG + i] != decl:
                     self._push(to, s[at + _BAG + i])
         if kept == n:
-            self._pay(sheriff, t, n * self._penalty(decl), rec)
+            owed = n * self._penalty(decl)
+            if partner != NO_SEAT:
+                self._pay(partner, t, owed // 2, None)
+                owed -= owed // 2
+            self._pay(rec[1], t, owed, rec)
         else:
             self._pay(t, sheriff, self._confiscated_penalty(t), rec)
         self._resolved(t)
 
     def _pay(self, debtor, creditor, owed, rec):
-        """Gold first; the rest in goods from the debtor's stand (``pay_with`` or the default
-        order) until covered, no change given; what the stand cannot cover is forgiven."""
+        """Gold first; the rest in goods from the debtor's stand (``pay_with`` of ``rec``, or the
+        default order when ``rec`` is None or has none) until covered, no change given; what the stand cannot cover is forgiven."""
         s = self.s
         have = self.gold(debtor)
         paid = owed if have >= owed else have
@@ -809,7 +832,7 @@ class Sheriff(engine.Game):
         rest = owed - paid
         if rest <= 0:
             return
-        if rec[_F_PAY - 1]:
+        if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
                 self._give(debtor, creditor, rec[_F_PAY + 1 + i])
             return
@@ -853,7 +876,7 @@ class Sheriff(engine.Game):
             s[at + _DECL_N] = 0
         s[R_SHERIFF] = (sheriff + 1) % n
         s[R_PHASE] = MARKET
-        s[R_TURN] = self._next_merchant(s[R_SHERIFF])
+        s[R_TURN] = self._first_merchant()
 
     # -- what may be seen ------------------------------------------------------------
     def valid_state(self, state):
@@ -870,20 +893,8 @@ class Sheriff(engine.Game):
             o = PUB_REGS + PUB_SEAT * seat
             for i in range(PUB_SEAT):
                 out[o + i] = 0
-            if seat >= s[R_SEATS]:
-                continue
-            at = self._at(seat)
-            out[o] = s[at + _GOLD]
-            out[o + 1] = s[at + _GOLD + 1]
-            out[o + 2] = s[at + _HAND_N]
-            out[o + 3] = s[at + _FLAGS]
-            out[o + 4] = s[at + _DECL_GOOD]
-            out[o + 5] = s[at + _DECL_N]
-            for g in range(KINDS):
-                if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
-                    out[o + 6 + g] = s[at + _STAND + g]
-                else:
-                    out[o + 10] += s[at + _STAND + g]
+            if seat < s[R_SEATS]:
+                self._public_seat(out, o, self._at(seat))
         n1 = s[R_PILE1]
         for i in range(PILE_CAP):
             if i < n1:
@@ -892,6 +903,22 @@ class Sheriff(engine.Game):
                 out[PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
             else:
                 out[PUB_PILES + i] = 0
+
+    def _public_seat(self, out, o, at):
+        """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+        declaration, legal goods per kind, how many face down."""
+        s = self.s
+        out[o] = s[at + _GOLD]
+        out[o + 1] = s[at + _GOLD + 1]
+        out[o + 2] = s[at + _HAND_N]
+        out[o + 3] = s[at + _FLAGS]
+        out[o + 4] = s[at + _DECL_GOOD]
+        out[o + 5] = s[at + _DECL_N]
+        for g in range(KINDS):
+            if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
+                out[o + 6 + g] = s[at + _STAND + g]
+            else:
+                out[o + 10] += s[at + _STAND + g]
 
     @staticmethod
     def describe(view):

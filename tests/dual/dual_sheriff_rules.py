@@ -84,7 +84,7 @@ def test_header_options_and_modules():
     bad = []
     messages = []
     for h in (H(2), H(6), H(5, first_sheriff=5), H(4, royal="yes"), H(4, royal=1), H(4, modules="laws"),
-              H(4, modules=["deputies"]), H(4, modules=["robin"]), H(4, colour="red")):
+              H(4, modules=["laws"]), H(4, modules=["robin"]), H(4, colour="red")):
         try:
             games.from_header(h)
             bad.append(h)
