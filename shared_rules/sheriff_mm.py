@@ -189,6 +189,7 @@ def from_header(header):
 
 class SheriffMM(sh.Sheriff):
     GAME_ID = 4
+    TABLE = "shared_rules.sheriff_mm_table"   # simulations' physical model (``playout``)
     STATE_SIZE = STATE_END
     PUBLIC_SIZE = PUB_SIZE
     VOCAB = VOCAB
@@ -250,6 +251,10 @@ class SheriffMM(sh.Sheriff):
         """(good code, value) of every Black Market card a seat holds."""
         held = self.s[_BM_HELD + seat]
         return [(BM_GOODS[i >> 1], self.s[_BM_VALUES + i]) for i in range(6) if held & (1 << i)]
+
+    def black_market_left(self, i):
+        """Black Market cards left of type ``i`` (0 pepper, 1 mead, 2 silk)."""
+        return self.s[_BM_LEFT + i]
 
     def removed(self, g):
         """Contraband of good ``g`` removed from the game by Black Market claims."""
