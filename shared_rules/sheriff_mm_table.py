@@ -67,7 +67,8 @@ class Table(base.Table):
         """Each deputy who may act on ``t``: a bare stance, or the settling pass/inspect."""
         g = self.game
         for d in self.deputies:
-            mine, other = g._stances(d, t)
+            both = g._stances(d, t)
+            mine, other = both >> 2, both & 3
             if mine and not (mine == 2 and other == 1):
                 continue
             settles_pass = mine or other == 1
