@@ -12,7 +12,7 @@ help:
 	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
-	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin] - install firmware on a board (or the virtual board)"
+	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin] [PROFILE=deck.json] - install firmware on a board (or the virtual board)"
 	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
@@ -41,9 +41,10 @@ mpy size: $(STAMP)
 GAME    ?=
 PLAYERS ?=
 DECK    ?=
+PROFILE ?=
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]" >&2; exit 2; }
-	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(DECK),--deck "$(DECK)")
+	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)")
 
 # Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
 check: $(STAMP)

@@ -37,6 +37,15 @@ def read_json(root, name):
         return None
 
 
+def with_profile(root, header):
+    """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
+    (written by ``make flash PROFILE=...``); the profile code is imported only then."""
+    if isinstance(header, dict) and header.get("modules") and "profile" not in header:
+        from shared_rules import profile
+        return profile.complete(header, _path(root, profile.FILE))
+    return header
+
+
 class App:
     """The board's loop. ``persist`` and ``sensors`` default to the real ones on ``board``; tests
     may pass None to leave one out."""
@@ -67,6 +76,7 @@ class App:
             conf = read_json(self.root, GAME_FILE)
             if conf is not None:
                 try:
+                    conf = with_profile(self.root, conf)
                     game = games.from_header(conf)
                     header = json.dumps(conf).encode()
                 except ValueError:
@@ -115,7 +125,7 @@ class App:
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame."""
         try:
-            header = json.loads(text)
+            header = with_profile(self.root, json.loads(text))
             game = games.from_header(header)
         except ValueError:
             self.error(codec.ERR_BODY)

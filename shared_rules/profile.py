@@ -11,11 +11,12 @@ import binascii
 
 FORMAT = 1
 MAGIC = b"TPRF"
+FILE = "profile.bin"   # on the board, beside game.json
 BLACK_MARKET_GOODS = ("pepper", "mead", "silk")
 FIELDS = ("format", "name", "placeholders", "black_market")
 # Sections the laws / special orders / Merry Men modules will add (named so the error is clear).
 LATER = ("laws", "special_orders", "merry_men")
-_NAME_MAX = 40
+_NAME_MAX = 64
 _F_PLACEHOLDERS = 1
 _S_BLACK_MARKET = 1   # binary section tags
 
@@ -108,3 +109,19 @@ def decode(blob, where="profile.bin"):
             _bad(where, "(section %d)" % tag, "not known to this build")
         at += 2 + size
     return check(obj, where)
+
+
+def complete(header, path):
+    """A header naming modules but no profile gets the profile stored at ``path`` (the board's
+    ``profile.bin``), so the journalled header replays anywhere. Unchanged without the file;
+    ``ValueError`` naming the file if it is damaged."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return header
+    try:
+        blob = f.read()
+    finally:
+        f.close()
+    header["profile"] = decode(blob, path)
+    return header
