@@ -38,6 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="another header option, VALUE as JSON (e.g. first=2, royal=false, decks=2, "
                         "tribes_per_player=2); repeatable")
+    p.add_argument("--modules", metavar="LIST",
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+    p.add_argument("--profile", metavar="FILE",
+                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
     p.add_argument("--until-over", action="store_true", help="play until the game is over")
     p.add_argument("--actions", type=int, default=40, metavar="N",
                    help="stop after N accepted actions unless --until-over (default: %(default)s)")
@@ -66,8 +70,19 @@ def header_of(args: argparse.Namespace) -> dict[str, Any]:
             header[key] = json.loads(value)
         except ValueError:
             header[key] = value
+    add_modules(header, args.modules, args.profile)
     games.from_header(header)  # the rules core says what is wrong with it
     return header
+
+
+def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
+    """``--modules a,b`` and the deck profile the modules need (the sample one by default)."""
+    from pathlib import Path
+    from host.cmd_profile import SAMPLE, load
+    if modules:
+        header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
+    if profile or "black_market" in header.get("modules", ()) and "profile" not in header:
+        header["profile"] = load(Path(profile) if profile else SAMPLE)
 
 
 def run(args: argparse.Namespace) -> int:

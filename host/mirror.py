@@ -30,6 +30,17 @@ for _name in games.names():
         pass
 
 
+def class_for(header: Any, default: Any) -> Any:
+    """The class the board's header makes (a game with modules has its own: Sheriff with Merry
+    Men), else the class of the HELLO's game id."""
+    if isinstance(header, dict) and header.get("modules"):
+        try:
+            return type(games.from_header(header))
+        except ValueError:
+            pass
+    return default
+
+
 class Transport(Protocol):
     """What the mirror needs of a serial port (pyserial's ``Serial`` fits)."""
 
@@ -168,6 +179,7 @@ class Mirror:
             self.header = json.loads(body[6:].decode()) if len(body) > 6 else None
         except ValueError:
             self.header = None
+        self.game_cls = class_for(self.header, self.game_cls)
         self.in_sync = False
 
     def _snapshot(self, body: bytes) -> None:
