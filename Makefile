@@ -50,6 +50,6 @@ flash: $(STAMP)
 check: $(STAMP)
 	$(BIN)/python -m pytest tests/test_static.py
 
-# make demo [GAME=sheriff PLAYERS=4 SPEED=2 SEED=7]: simulated players on a virtual board, live scoreboard
+# make demo [GAME=sheriff PLAYERS=6 MODULES=deputies,black_market SPEED=2 SEED=7]: simulated players on a virtual board, live scoreboard
 demo: $(STAMP)
-	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)")
+	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)") $(if $(MODULES),--modules "$(MODULES)")

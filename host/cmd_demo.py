@@ -30,6 +30,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="another header option, VALUE as JSON; repeatable")
+    p.add_argument("--modules", metavar="LIST",
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+    p.add_argument("--profile", metavar="FILE",
+                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
     p.add_argument("--seed", type=int, help="random seed (default: a new one, shown on screen)")
     p.add_argument("--speed", type=float, default=1.0, metavar="X",
                    help="playing speed: 1 is about an action a second, 4 four times faster "

@@ -260,6 +260,8 @@ class Mirror:
             return None
         if self.view_kind == REFEREE:
             game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            if len(self.view) < len(game.s):
+                return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]
             return game.referee()
         return self.game_cls.describe(self.view)

@@ -91,3 +91,12 @@ def test_every_command_and_option_has_help(capsys: pytest.CaptureFixture[str]) -
             main([name, "--help"])
         assert done.value.code == 0
         assert "usage: tapmat " + name in capsys.readouterr().out
+
+
+def test_make_demo_sheriff_six_players_with_modules() -> None:
+    code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=6", "MODULES=deputies,black_market",
+                                    "SPEED=1000", "SEED=3"], timeout=240)
+    assert code == 0, screen[-2000:]
+    final = screen[screen.rindex("Final standings"):]
+    assert "WINNER" in final and "mistakes refused" in final
+    assert "deputies: seat" in screen and "loot chest:" in screen and "Black Market left:" in screen
