@@ -33,21 +33,27 @@ GAME_CASES = [
     ("deadmans-4", {"game": "deadmans", "players": 4}, 40),
     ("deadmans-8", {"game": "deadmans", "players": 8, "decks": 2}, 20),
     ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
+    # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
+    ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
+                      "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
 ]
 RESIDENT = """
 import gc
 gc.collect()
 from shared_rules import replay, games
 games.game_class(%r)
+%s
 gc.collect()
 print(gc.mem_alloc())
 """
 
 
-def resident(mpy_dir: Path, game: str) -> int:
+def resident(mpy_dir: Path, header: dict) -> int:
     """Heap bytes held once the replay path and the game's modules are imported (mostly code:
-    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not)."""
-    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % game], cwd=mpy_dir, capture_output=True,
+    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not).
+    A header with ``modules`` also loads Sheriff's Merry Men code."""
+    extra = "from shared_rules import sheriff_mm" if header.get("modules") else ""
+    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % (header["game"], extra)], cwd=mpy_dir, capture_output=True,
                          text=True, check=True, timeout=60)
     return int(res.stdout)
 
@@ -78,7 +84,7 @@ def bench_games(mpy_dir: Path, tmp: Path) -> dict:
         mp = speed([MICROPYTHON, "-X", "heapsize=8M"], header, count)
         cp = speed([sys.executable], header, count)
         heap = replay_heap(log, mpy_dir, expect)
-        code = resident(mpy_dir, header["game"])
+        code = resident(mpy_dir, header)
         out[label] = {
             "header": header,
             "log_actions": sum(1 for line in log.read_text().splitlines() if line.startswith('{"a"')),

@@ -209,3 +209,16 @@ def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path:
     kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
     assert {"deputy", "claim", "loot"} <= kinds
     assert sim["sim"]["refused"] >= 1 and sim["sim"]["mode"] == "host"
+
+
+def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """4 players with the Black Market: cards, bags and tokens moved on the virtual board, the
+    claims (no gesture yet) as host actions; the log replays to the same end."""
+    log = tmp_path / "bm.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", "4", "--modules", "black_market",
+                    "--seed", "3", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
+    assert any(json.loads(line)["a"] == "claim" for line in log.read_text().splitlines()[1:])
+    assert sim["sim"]["mode"] == "physical"
