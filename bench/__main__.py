@@ -59,8 +59,11 @@ def resident(mpy_dir: Path, header: dict) -> int:
 
 
 def speed(interp: list[str], header: dict, games: int) -> dict:
-    cmd = interp + ["bench/speed.py", json.dumps(header), str(games)]
-    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:   # @FILE: long headers (profiles)
+        json.dump(header, f)
+        f.flush()
+        cmd = interp + ["bench/speed.py", "@" + f.name, str(games)]
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(res.stdout)
 
 

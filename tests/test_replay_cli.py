@@ -96,3 +96,24 @@ def test_text_output_lists_rejections(tmp_path, capsys):
     code, out, _ = host_replay(capsys, str(log))
     assert code == 0 and "(winner)" in out
     assert "line %d rejected" % refused[0] in out
+
+
+MM_PROFILE = {"format": 1, "name": "test values", "placeholders": True,
+              "black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}
+
+
+@pytest.mark.parametrize("header", [
+    {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"], "profile": MM_PROFILE},
+    {"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": MM_PROFILE},
+], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market"])
+def test_merry_men_logs_replay_alone_and_equal_on_both_interpreters(tmp_path, capsys, header):
+    """The header carries the deck profile: the log needs no other file on either interpreter."""
+    log = tmp_path / "mm.jsonl"
+    refused = write_log(log, header, 2)
+    code, out, _ = host_replay(capsys, str(log), "--json")
+    assert code == 0
+    host = json.loads(out)
+    mp = micropython_replay(log)
+    assert mp.returncode == 0, mp.stderr
+    assert json.loads(mp.stdout) == host
+    assert host["over"] and host["winners"] and [r["line"] for r in host["rejected"]] == refused
