@@ -271,7 +271,7 @@ class Sheriff(engine.Game):
     STATE_SIZE = _PILES_END
     PUBLIC_SIZE = PUB_PILES + PILE_CAP
     VOCAB = VOCAB
-    REASONS = REASONS
+    REASONS = REASONS  # type: tuple
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
