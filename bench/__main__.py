@@ -110,7 +110,7 @@ def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) 
     from shared_rules.playout import Playout
     out = bytearray(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
     actions = Playout(header, seed).run() if with_actions else []
-    vocab = games.game_class(header["game"]).VOCAB
+    vocab = games.from_header(header).VOCAB   # a header with modules has its own vocabulary
     for i, action in enumerate(actions):
         rec = bytearray(ACTION_SIZE)
         vocab.encode(action, rec)

@@ -121,3 +121,22 @@ def test_whole_games_accepted_under_heap_lock():
         assert g.describe(view)["phase"] == "over"
         out.append([len(recs), g.digest()])
     return out
+
+
+def test_snapshots_restore_mid_game_and_refuse_a_base_game_snapshot():
+    from shared_rules import games
+    from shared_rules.engine import CORRUPT
+    po = Playout(BOTH, 4)
+    for _ in range(120):
+        po.step()
+    snap = po.game.snapshot()
+    g = games.from_header(BOTH)
+    assert g.restore(snap) == 0 and g.digest() == po.game.digest()
+    base = games.from_header({"game": "sheriff", "players": 5})
+    assert base.restore(snap) == CORRUPT and g.restore(base.snapshot()) == CORRUPT
+    rest = po.run()
+    for a in rest:   # the restored game accepts the rest of the game alike
+        rec = bytearray(128)
+        assert g.VOCAB.encode(a, rec) == 0 and g.accept(rec) == 0
+    assert g.digest() == po.game.digest() and g.over()
+    return [len(snap), g.digest()]
