@@ -142,6 +142,23 @@ _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reporte
 _VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
 
 
+# CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
+CP_FIFO = const(1)
+CP_UID = const(2)
+CP_RX = const(4)
+CP_ALL = const(7)
+
+
+def _candidate(k, pos, known):
+    """The UID CLn bit (from 0) that CollPos `pos` (1..32) names in reading k (0 FIFO, 1 UID,
+    2 RX) after an ANTICOLLISION frame that sent `known` bits."""
+    if k == 0:
+        return (known & ~7) + pos - 1
+    if k == 1:
+        return pos - 1
+    return known + pos - 1
+
+
 def crc_a(buf, start, n):
     """CRC_A (ISO/IEC 14443-3 Annex B) of buf[start:start+n]; byte-wise, allocation-free."""
     crc = 0x6363
@@ -180,6 +197,7 @@ class _Buffers:
         self.srx = bytearray(6)
         self.resp = bytearray(_RX_MAX)  # the last answer
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
+        self.clr = bytearray(5)         # _cl as received at a collision, while it is located
         self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
 
 
@@ -215,6 +233,7 @@ class Mfrc522:
         self.last_nak = 0
         self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.version = 0
+        self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
         self._guard = False  # power-up guard timer running since antenna_on()
@@ -433,40 +452,128 @@ class Mfrc522:
         return PROTOCOL_ERR  # cascade bit still set after level 3
 
     def _resolve(self, sel):
-        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl."""
+        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl.
+
+        A collision's bit comes from CollReg through the CollPos readings still possible for
+        this chip (.collpos, see _coll_bit). The step after a collision must be answered, since
+        the tags sending a 1 there match what was sent: silence means the reading was wrong (or
+        the answer lost), so every reading is back in play and the level fails (the scan
+        retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
+        """
         cl = self._b.cl
-        f = self._b.ftx
         known = 0
-        for _ in range(33):  # every round learns at least one more bit
+        stepped = False  # the last round followed a collision bit
+        for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
-            rem = known & 7
-            nsend = full + (1 if rem else 0)
-            f[1] = sel
-            f[2] = (2 + full) << 4 | rem  # NVB
-            for i in range(nsend):
-                f[3 + i] = cl[i]
-            st = self._transceive(2 + nsend, rem, rem, _T_SHORT)
+            st = self._anticoll(sel, known)
             if st == COLLISION:
-                c = self._coll
-                if c & _COLL_POS_NOT_VALID:
+                last = full + self._rx_n - 1
+                if not self._merge(full, known & 7, last if last < 4 else 4):
                     return PROTOCOL_ERR
-                # CollPos counts from bit 0 of the first FIFO byte, RxAlign included; 0 = 32
-                bit = (full << 3) + ((c & 0x1F) or 32) - 1
-                if bit < known or bit >= 32 or not self._merge(full, rem, bit >> 3):
+                bit = self._coll_bit(sel, known)
+                if bit < 0:
                     return PROTOCOL_ERR
-                cl[bit >> 3] &= (1 << (bit & 7)) - 1   # drop the bits from the collision on
-                cl[bit >> 3] |= 1 << (bit & 7)         # and follow the tags sending a 1
+                self._follow(bit, 1)
                 known = bit + 1
+                stepped = True
                 if known == 32:  # every UID bit decided by collisions: SELECT confirms it
                     cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
                     return OK
                 continue
             if st != OK:
+                if st == TIMEOUT and stepped:
+                    self.collpos = CP_ALL
                 return st
-            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, rem, 4):
+            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, known & 7, 4):
                 return PROTOCOL_ERR
             return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
         return PROTOCOL_ERR
+
+    def _anticoll(self, sel, known):
+        """One ANTICOLLISION frame with the first `known` bits of _cl (NVB, §6.5.3.1)."""
+        full = known >> 3
+        rem = known & 7
+        nsend = full + (1 if rem else 0)
+        f = self._b.ftx
+        f[1] = sel
+        f[2] = (2 + full) << 4 | rem  # NVB
+        for i in range(nsend):
+            f[3 + i] = self._b.cl[i]
+        return self._transceive(2 + nsend, rem, rem, _T_SHORT)
+
+    def _follow(self, bit, v):
+        """Keep _cl's bits below `bit`, set `bit` to v: the prefix of the tags sending v there."""
+        cl = self._b.cl
+        cl[bit >> 3] &= (1 << (bit & 7)) - 1
+        cl[bit >> 3] |= v << (bit & 7)
+
+    def _coll_bit(self, sel, known):
+        """The UID CLn bit of the collision just received, or -1.
+
+        Where CollPos starts counting is read three ways (CP_FIFO: bit 0 of the first FIFO byte,
+        RxAlign included; CP_UID: first bit of UID CLn, as the Arduino library reads it; CP_RX:
+        first received bit). A reading naming a bit outside [known, 32) is ruled out; when those
+        still possible give one bit, that is the answer; when they disagree, each candidate is tested in ascending order,
+        sending the prefix up to it with a 0 and with a 1: the first one both answer is the
+        collision (an earlier bit that all tags share leaves one of the two silent), and only
+        the readings giving it stay possible.
+        """
+        c = self._coll
+        if c & _COLL_POS_NOT_VALID:
+            return -1
+        pos = (c & 0x1F) or 32
+        fit = 0  # readings that name a bit inside [known, 32): the others are ruled out
+        for k in range(3):
+            if known <= _candidate(k, pos, known) < 32:
+                fit |= 1 << k
+        if not fit:
+            return -1
+        if not self.collpos & fit:
+            self.collpos = CP_ALL  # none of the readings left fits: learn again
+        self.collpos &= fit
+        bit = self._agreed(pos, known)
+        if bit != -2:
+            return bit
+        keep = self._b.clr
+        cl = self._b.cl
+        for i in range(5):
+            keep[i] = cl[i]
+        lo = known
+        while True:
+            bit = 32
+            for k in range(3):  # the smallest untested candidate
+                b = _candidate(k, pos, known)
+                if (self.collpos >> k) & 1 and lo <= b < bit:
+                    bit = b
+            if bit == 32:
+                return -1
+            lo = bit + 1
+            for i in range(5):
+                cl[i] = keep[i]
+            if self._answered(sel, bit, 0) and self._answered(sel, bit, 1):
+                m = 0
+                for k in range(3):
+                    if _candidate(k, pos, known) == bit:
+                        m |= 1 << k
+                self.collpos &= m
+                return bit
+
+    def _agreed(self, pos, known):
+        """The bit every possible reading gives; -1 no reading left, -2 they differ."""
+        bit = -1
+        for k in range(3):
+            if (self.collpos >> k) & 1:
+                b = _candidate(k, pos, known)
+                if bit >= 0 and b != bit:
+                    return -2
+                bit = b
+        return bit
+
+    def _answered(self, sel, bit, v):
+        """Whether any tag answers the prefix up to `bit` with `bit` set to v."""
+        self._follow(bit, v)
+        st = self._anticoll(sel, bit + 1)
+        return st != TIMEOUT and st != CHIP_ERR
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""

@@ -18,8 +18,11 @@ Modelled behaviour the driver relies on:
   (and ErrIRq on errors), or TimerIRq when no tag answers.
 - Several tags in the field answer at once: the answers are superposed bit by bit. Where they
   differ, ErrorReg CollErr is set and CollReg CollPos holds the position of the first collided
-  bit counted from bit 0 of the first FIFO byte, RxAlign included, 1..32 with 0 meaning 32
-  (CollPosNotValid beyond that) (§9.3.1.15). The collided bit reads 1; later bits read as the
+  bit, 1..32 with 0 meaning 32 (CollPosNotValid beyond that) (§9.3.1.15). Where the count starts
+  is not settled by the data sheet, so `collpos` picks one of three readings: COLLPOS_FIFO from
+  bit 0 of the first FIFO byte, RxAlign included (the default); COLLPOS_UID from the first bit of
+  the UID CLn, the bits the reader sent included (the reading of the Arduino MFRC522 library);
+  COLLPOS_RX from the first received bit. The collided bit reads 1; later bits read as the
   wired OR of the answers when ValuesAfterColl is set, as 0 when it is cleared.
 - Timer (§8.5, §9.3.3.10): with TAuto the timer starts at the end of the transmission; an
   answer whose frame delay exceeds the reload period (prescaler per TModeReg/TPrescalerReg and
@@ -94,6 +97,11 @@ _CRC_IRQ = const(0x04)
 _BUFFER_OVFL = const(0x10)
 _COLL_ERR = const(0x08)
 
+# CollReg CollPos readings (`Mfrc522Emu.collpos`, module docstring).
+COLLPOS_FIFO = const(0)
+COLLPOS_UID = const(1)
+COLLPOS_RX = const(2)
+
 # Fault kinds for inject().
 NO_ANSWER = const(1)
 BAD_CRC = const(2)
@@ -147,6 +155,7 @@ class Mfrc522Emu:
         self._crc_ans = False
         self._delay = 0
         self.transceives = 0
+        self.collpos = COLLPOS_FIFO
         self._soft_reset()
 
     # --- RF field ------------------------------------------------------------------------
@@ -472,7 +481,11 @@ class Mfrc522Emu:
         r[_CONTROL] = (r[_CONTROL] & 0xF8) | (q & 7)
         if coll < end:
             r[_ERROR] |= _COLL_ERR
-            pos = align + (coll - start) + 1
+            pos = coll - start + 1  # COLLPOS_RX
+            if self.collpos == COLLPOS_FIFO:
+                pos += align
+            elif self.collpos == COLLPOS_UID:
+                pos += start
             r[_COLL] = keep_after | ((pos & 0x1F) if pos <= 32 else 0x20)
         else:
             r[_COLL] = keep_after | 0x20

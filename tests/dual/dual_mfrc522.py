@@ -1025,3 +1025,58 @@ def test_emulated_write_answers():
     frame(b"\x30\x04")
     assert tag.respond(f, 32) and tag.answer_fc == tag.delay_fc  # READ: the usual delay
     return [0xA, 1]
+
+
+# --- CollPos readings ---------------------------------------------------------------------
+
+def _nxp_uid(rnd):
+    """An NXP-style 7-byte UID: manufacturer 04h, six random bytes; uid3 (the first byte of UID
+    CL2) is never 88h, the cascade tag (ISO/IEC 14443-3 §6.5.4)."""
+    u = [0x04] + [rnd.below(256) for _ in range(6)]
+    if u[3] == 0x88:
+        u[3] = rnd.below(0x88)
+    return bytes(u)
+
+
+def test_every_collpos_reading_completes_300_random_bags():
+    """The emulator counts CollPos three ways; the driver finds out which at the first collision
+    that tells them apart and must complete every bag of 2-5 tags, never reporting a wrong UID."""
+    out = []
+    for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
+        rnd = _Lcg(1300 + reading)
+        complete = 0
+        wrong = 0
+        retries = 0
+        bus, chip, rdr, _ = _rig()
+        chip.collpos = reading
+        for _ in range(300):
+            chip.clear()
+            tags = []
+            while len(tags) < 2 + rnd.below(4):
+                u = _nxp_uid(rnd)
+                if u not in tags:
+                    tags.append(u)
+            for u in tags:
+                chip.add_tag(NtagTag(u))
+            got = _scan(rdr)
+            wrong += len([g for g in got if g not in _hexes(tags)])
+            complete += sorted(got) == _hexes(tags) and rdr.status == drv.OK
+            retries += rdr.errors
+        assert wrong == 0 and complete == 300, (reading, complete, wrong)
+        mask = [drv.CP_FIFO, drv.CP_UID, drv.CP_RX][reading]
+        assert rdr.collpos == mask  # learnt: only the emulator's reading is left
+        out.append([reading, complete, retries, rdr.collpos])
+    return out
+
+
+def test_a_wrongly_learnt_reading_is_unlearnt_and_the_bag_still_completes():
+    _, chip, rdr, _ = _bag_reader()
+    chip.collpos = emu.COLLPOS_UID
+    rdr.collpos = drv.CP_RX  # as if noise had taught the driver the wrong reading
+    first = _scan(rdr)
+    assert sorted(first) == _hexes(BAG) and rdr.status == drv.OK
+    errors = rdr.errors
+    again = _scan(rdr)
+    assert sorted(again) == _hexes(BAG) and rdr.status == drv.OK and rdr.errors == 0
+    assert rdr.collpos == drv.CP_UID
+    return [errors, rdr.collpos]
