@@ -53,18 +53,22 @@ class BoardLink:
 
     # -- bodies ------------------------------------------------------------------------
     def put_record(self, at, rec, masked_from):
-        """Copy an action record trimmed of its zero tail into the body at ``at``, length first.
+        """Copy an action record into the body at ``at``, length first, masked *then* trimmed of
+        its zero tail.
 
         ``masked_from`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        Masking before trimming keeps hidden values out of the length too: two records that
+        differ only in hidden fields give the same bytes (docs/protocol.md, section 6).
         Returns the offset after it.
         """
-        end = len(rec)
-        while end > 2 and rec[end - 1] == 0:
-            end -= 1
         body = self.body
-        body[at] = end
+        start = at + 1
+        end = len(rec)
         for i in range(end):
-            body[at + 1 + i] = rec[i]
+            body[start + i] = rec[i]
         if masked_from is not None:
-            masked_from.mask_into(body, at + 1, end)
-        return at + 1 + end
+            masked_from.mask_into(body, start, end)
+        while end > 2 and body[start + end - 1] == 0:
+            end -= 1
+        body[at] = end
+        return start + end
