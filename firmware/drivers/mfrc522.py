@@ -139,7 +139,6 @@ _SAK_CASCADE = const(0x04)
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
-_VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
 
 
 # CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
@@ -268,15 +267,18 @@ class Mfrc522:
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
-        """Soft reset and configure for ISO 14443 A; antenna off. Returns OK or CHIP_ERR."""
+        """Soft reset and configure for ISO 14443 A; antenna off. OK when the chip's CRC
+        coprocessor computes CRC_A right (any VersionReg value, kept in .version), else CHIP_ERR."""
         self._wr(_COMMAND, _CMD_SOFT_RESET)
         for _ in range(_POLL_MAX):
             if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
                 break
         else:
             return CHIP_ERR
+        # NXP answers 91h/92h, clones 88h, 12h, B2h, 89h, 90h ...: any value is taken, and the CRC
+        # self-test below decides. 00h is the board's MISO pull-down (no chip), FFh a stuck line.
         self.version = self._rd(_VERSION)
-        if self.version not in _VERSIONS:
+        if self.version == 0 or self.version == 0xFF:
             return CHIP_ERR
         self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
