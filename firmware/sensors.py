@@ -32,6 +32,7 @@ class Sensors:
         self.uid = None
         self.error = None
         self.scans = 0
+        self.last_reader = 0  # the reader scanned last
         try:
             self.registry = Registry(registry_path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
@@ -82,6 +83,7 @@ class Sensors:
     def _scan(self):
         r = self.next_reader
         self.next_reader = (r + 1) % len(self.readers)
+        self.last_reader = r
         reader = self.readers[r]
         reader.antenna_on()
         n = reader.scan(self.uids)
