@@ -107,6 +107,18 @@ class Presence:
         self._copy(self._uids, i * UID_LEN, out, 0)
         return True
 
+    def known(self, reader, out):
+        """Copy the UIDs tracked on ``reader`` into the 7-byte slots of ``out`` (as many as fit,
+        for ``Mfrc522.scan(known=...)``); return how many."""
+        n = 0
+        cap = len(out) // UID_LEN
+        base = reader * self.slots
+        for s in range(self.slots):
+            if self._age[base + s] and n < cap:
+                self._copy(self._uids, (base + s) * UID_LEN, out, n * UID_LEN)
+                n += 1
+        return n
+
     def count(self, reader):
         n = 0
         for s in range(self.slots):

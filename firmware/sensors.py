@@ -1,16 +1,24 @@
-"""Everything the mat senses, polled a little at a time: readers round robin, bag clasps.
+"""Everything the mat senses, polled a little at a time: readers by a schedule, bag clasps.
 
 Each ``poll()`` does one unit of work — hand on one pending presence event, or read the clasps
-and scan the next reader — so the serial link is serviced between readers. What a movement
+and scan one reader — so the serial link is serviced between readers. What a movement
 means is the mat layer's business (``firmware/mat.py``); this module only feeds it. Nothing
 here allocates once built.
+
+Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
+``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take
+every other scan; the other pads share the rest round robin, a pad with tags on it only every
+``OCCUPIED_EVERY``-th time round (only a lift can happen there that no prompt awaits). A pad with
+tags is scanned incrementally: its known inventory is confirmed by SELECTs, then arrivals are
+looked for (``Mfrc522.scan(known=...)``).
 """
 from firmware.drivers import mfrc522
-from firmware.mat import Mat, NOTHING
+from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
 from firmware.presence import Presence, NONE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
+OCCUPIED_EVERY = 3  # a pad with tags that no prompt awaits: scanned every 3rd round of the others
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
 
 
@@ -33,6 +41,12 @@ class Sensors:
         self.error = None
         self.scans = 0
         self.last_reader = 0  # the reader scanned last
+        n = len(self.readers)
+        self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
+        self.passed = bytearray(n)   # rounds an occupied pad was passed over
+        self.next_hot = 0
+        self.hot_turn = False
+        self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         try:
             self.registry = Registry(registry_path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
@@ -54,8 +68,8 @@ class Sensors:
         if layout is not None and self.registry is not None:
             self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
-            for _ in range(len(self.readers)):
-                self._scan()
+            for r in range(len(self.readers)):
+                self._scan(r)
                 while p.pop() != NONE:
                     self.mat.on_present(p.reader, p.uid)
         return self.mat
@@ -77,16 +91,54 @@ class Sensors:
         code = self._clasps()
         if code != NOTHING:
             return code
-        self._scan()
+        self._scan(self._pick())
         return NOTHING
 
-    def _scan(self):
-        r = self.next_reader
-        self.next_reader = (r + 1) % len(self.readers)
+    def _hot_pads(self):
+        """Recompute ``hot`` when the mat's prompt changed."""
+        m = self.mat
+        if m.wait_seats == self._ws and m.wait_zone == self._wz and m.wait_reader == self._wr:
+            return
+        self._ws = m.wait_seats
+        self._wz = m.wait_zone
+        self._wr = m.wait_reader
+        for r in range(len(self.hot)):
+            h = 0
+            if m.wait_reader != NO_ZONE:
+                h = 1 if r == m.wait_reader else 0
+            elif r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != NO_SEAT:
+                h = (m.wait_seats >> m.seat_of[r]) & 1
+            self.hot[r] = h
+
+    def _pick(self):
+        """The next reader to scan (module docstring)."""
+        n = len(self.readers)
+        self._hot_pads()
+        if self.hot_turn:
+            self.hot_turn = False
+            for i in range(n):
+                r = (self.next_hot + i) % n
+                if self.hot[r]:
+                    self.next_hot = (r + 1) % n
+                    return r
+        self.hot_turn = True
+        for i in range(n * OCCUPIED_EVERY):
+            r = (self.next_reader + i) % n
+            if self.hot[r]:
+                continue
+            if self.passed[r] + 1 < OCCUPIED_EVERY and self.presence.count(r):
+                self.passed[r] += 1
+                continue
+            self.passed[r] = r % OCCUPIED_EVERY  # staggered: occupied pads share the rounds
+            self.next_reader = (r + 1) % n
+            return r
+        return self._pick()  # every pad is awaited: hot turns only
+
+    def _scan(self, r):
         self.last_reader = r
         reader = self.readers[r]
         reader.antenna_on()
-        n = reader.scan(self.uids)
+        n = reader.scan(self.uids, None, 0, self.presence.known(r, self.uids))
         reader.antenna_off()
         self.scans += 1
         self.presence.feed(r, n, self.uids, reader.status == mfrc522.OK)
