@@ -2,10 +2,11 @@
 
 A tag **arrives on its first read**: the MFRC522 driver only reports a UID after SELECT was
 answered with a CRC-valid SAK by the tag owning exactly that UID (docs/nfc.md, "Never a wrong
-UID"), so a single read is never a ghost, and waiting for a second read would only add a poll
-round (~80 ms) to every tap. Reads are lost, though (a tag at the edge of the field, a
+UID"), so a single read is never a ghost, and waiting for a second read would only add a
+second visit of the pad to every tap. Reads are lost, though (a tag at the edge of the field, a
 collision in a bag), so a tag **leaves only after ``misses`` consecutive complete scans without
-it** (default 3, ~0.25 s at 12 rounds/s): a flicker never looks like a lift. A scan that ended
+it** (default 3; how long that takes depends on the scan schedule: docs/performance.md,
+"Latency (timing model)"): a flicker never looks like a lift. A scan that ended
 in an error (``complete=False``) may have missed tags, so it adds arrivals but counts no misses.
 
 Per reader up to ``slots`` tags (a merchant bag holds 5). Events go to a preallocated ring the
