@@ -295,6 +295,11 @@ class Mfrc522:
         self._fresh = False
         return OK if self._crc_selftest() else CHIP_ERR
 
+    def healthy(self):
+        """One register read: TModeReg still holds what init() wrote. A reader that reset
+        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
+        return self._rd(_TMODE) == _TAUTO | _PRESCALER >> 8
+
     def _crc_selftest(self):
         """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
         f = self._b.ftx
