@@ -139,7 +139,6 @@ _SAK_CASCADE = const(0x04)
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
-_VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
 
 
 # CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
@@ -241,6 +240,7 @@ class Mfrc522:
         self.status = OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
+        self._unsettled = False  # _confirm() may have left tags READY
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -268,15 +268,18 @@ class Mfrc522:
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
-        """Soft reset and configure for ISO 14443 A; antenna off. Returns OK or CHIP_ERR."""
+        """Soft reset and configure for ISO 14443 A; antenna off. OK when the chip's CRC
+        coprocessor computes CRC_A right (any VersionReg value, kept in .version), else CHIP_ERR."""
         self._wr(_COMMAND, _CMD_SOFT_RESET)
         for _ in range(_POLL_MAX):
             if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
                 break
         else:
             return CHIP_ERR
+        # NXP answers 91h/92h, clones 88h, 12h, B2h, 89h, 90h ...: any value is taken, and the CRC
+        # self-test below decides. 00h is the board's MISO pull-down (no chip), FFh a stuck line.
         self.version = self._rd(_VERSION)
-        if self.version not in _VERSIONS:
+        if self.version == 0 or self.version == 0xFF:
             return CHIP_ERR
         self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
@@ -291,6 +294,11 @@ class Mfrc522:
         self._guard = False
         self._fresh = False
         return OK if self._crc_selftest() else CHIP_ERR
+
+    def healthy(self):
+        """One register read: TModeReg still holds what init() wrote. A reader that reset
+        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
+        return self._rd(_TMODE) == _TAUTO | _PRESCALER >> 8
 
     def _crc_selftest(self):
         """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
@@ -795,13 +803,18 @@ class Mfrc522:
         return OK if self.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0):
+    def scan(self, uids_out, data_out=None, page=0, known=0):
         """Find every NTAG in the field, each once; return how many.
 
         UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
         each tag's READ of `page` goes to data_out in 16-byte slots. .status tells the outcome:
         OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
         error that ended the scan after .max_errors retries. UIDs reported are always verified.
+
+        `known` (without data_out): uids_out already holds the last inventory in its first
+        `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
+        tag instead of 6 and more), then the usual REQA loop finds what else is in the field,
+        so a tag that arrived, or one whose confirmation failed, is still found.
         """
         cap = len(uids_out) // UID_LEN
         if data_out is not None and len(data_out) < cap * PAGE_BYTES:
@@ -817,6 +830,10 @@ class Mfrc522:
         retry = False
         st = OK
         wake = True
+        if known and data_out is None:
+            found = self._confirm(uids_out, known if known < cap else cap)
+            wake = False  # WUPA would wake the tags just confirmed and halted
+            retry = self._unsettled  # tags left READY hear the next REQA as an error: ask twice
         for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
             st = self.request(wake)
             wake = False
@@ -852,6 +869,40 @@ class Mfrc522:
         else:
             st = OVERFLOW  # more rounds than tags, retries and foreign tags can explain
         self.status = st
+        return found
+
+    def _confirm(self, uids, known):
+        """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
+
+        One REQA brings every IDLE tag to READY1; a SELECT CL1 naming an absent tag meets
+        silence and leaves the others READY1, so the next SELECT needs no new REQA. After a
+        tag is halted the others have fallen back to IDLE (SELECT CL2 was not for them).
+        """
+        found = 0
+        ready = False
+        self._unsettled = False
+        for k in range(known):
+            if not ready:
+                if self.request(False) != OK:
+                    break  # no IDLE tag answers: the remaining known tags have left
+                ready = True
+            st = self._select_part(uids, k * UID_LEN, 0)
+            if st == TIMEOUT:
+                continue  # that tag is gone; the others are still READY1
+            if st == OK:
+                st = self._select_part(uids, k * UID_LEN, 1)
+            ready = False
+            if st != OK:
+                self.errors += 1
+                self._unsettled = True
+                continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
+            self._unsettled = False
+            self.halt()
+            if found != k:
+                for i in range(UID_LEN):
+                    uids[found * UID_LEN + i] = uids[k * UID_LEN + i]
+            found += 1
+        self._unsettled = self._unsettled or ready
         return found
 
     def _seen(self, uids, n):

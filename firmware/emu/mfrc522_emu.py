@@ -83,6 +83,7 @@ _CMD_MEM = const(0x1)
 _CMD_CALC_CRC = const(0x3)
 _CMD_NO_CHANGE = const(0x7)
 _CMD_TRANSCEIVE = const(0xC)
+_CMD_MF_AUTHENT = const(0xE)
 _CMD_SOFT_RESET = const(0xF)
 _RCV_OFF = const(0x20)
 _POWER_DOWN = const(0x10)
@@ -96,6 +97,7 @@ _TIMER_IRQ = const(0x01)
 _CRC_IRQ = const(0x04)
 _BUFFER_OVFL = const(0x10)
 _COLL_ERR = const(0x08)
+_STICKY_ERRS = const(0xD0)  # WrErr, TempErr, BufferOvfl: a command does not clear them
 
 # CollReg CollPos readings (`Mfrc522Emu.collpos`, module docstring).
 COLLPOS_FIFO = const(0)
@@ -131,8 +133,8 @@ class Mfrc522Emu:
     _and = bytearray(_MAX_ANSWER)
 
     def __init__(self, cs, version=0x92):
-        if version not in (0x91, 0x92):
-            raise ValueError("VersionReg is 91h (v1.0) or 92h (v2.0)")
+        if not 0 < version < 0xFF:
+            raise ValueError("VersionReg: 91h/92h (NXP v1.0/v2.0), a clone's value (88h, B2h ...)")
         self.cs = cs
         self.version = version
         self.regs = bytearray(64)
@@ -275,10 +277,10 @@ class Mfrc522Emu:
             else:
                 self._push(v)
         elif reg == _FIFO_LEVEL:
-            if v & 0x80:
+            if v & 0x80:  # FlushBuffer: the only way to clear BufferOvfl, WrErr and TempErr
                 self._flen = 0
                 self._fhead = 0
-                r[_ERROR] &= ~_BUFFER_OVFL & 0xFF
+                r[_ERROR] &= ~_STICKY_ERRS & 0xFF
         elif reg == _BIT_FRAMING:
             r[reg] = v & 0x7F
             if v & 0x80 and r[_COMMAND] & 0x0F == _CMD_TRANSCEIVE:
@@ -340,6 +342,13 @@ class Mfrc522Emu:
                 for i in range(25):
                     self._mem[i] = self._pop()
             self._end_command()
+        elif cmd == _CMD_MF_AUTHENT:
+            # MIFARE Classic authentication: no NTAG ever answers it, so the command never
+            # completes; only the timer (TAuto) ends the wait (TimerIRq, no IdleIRq)
+            self._flen = 0
+            self._fhead = 0
+            if self._timer_fc() >= 0:
+                r[_COM_IRQ] |= _TIMER_IRQ
         elif cmd != _CMD_IDLE and cmd != _CMD_TRANSCEIVE:
             self._end_command()  # not modelled: ends at once
 
@@ -371,7 +380,7 @@ class Mfrc522Emu:
             return -1
         pre = (r[_TMODE] & 0x0F) << 8 | r[_TPRESCALER]
         step = 2 * pre + (2 if r[_DEMOD] & 0x10 else 1)
-        return step * (r[_TRELOAD_H] << 8 | r[_TRELOAD_L])
+        return step * ((r[_TRELOAD_H] << 8 | r[_TRELOAD_L]) + 1)  # TReloadVal + 1 (§8.5)
 
     def _transceive(self):
         r = self.regs
@@ -386,7 +395,7 @@ class Mfrc522Emu:
             n += 1
         last = r[_BIT_FRAMING] & 0x07
         nbits = 8 * n - (8 - last if last and n else 0)
-        r[_ERROR] = 0
+        r[_ERROR] &= _STICKY_ERRS
         if not self.rf_on() and r[_MODE] & 0x20:
             return  # TxWaitRF: no field, nothing is sent and the timer never starts
         r[_COM_IRQ] |= _TX_IRQ
