@@ -15,7 +15,7 @@ from shared_rules.engine import NO_GAME, OK
 from firmware.feedback import Feedback
 from firmware.link import BoardLink
 from firmware.mat import NOTHING, READY, pick_layout
-from firmware.persist import Persist
+from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
 from firmware.sensors import Sensors
@@ -109,11 +109,9 @@ class App:
         why = _take_restart_note(self.root)
         if why:
             problems.append("the firmware restarted itself after an error: " + why)
-        info = self.boot_info
-        if info and (info.get("dropped") or info.get("lost")):
-            problems.append("power cut: journal repaired (%d actions restored, %d damaged bytes dropped%s)"
-                            % (info.get("actions", 0), info.get("dropped", 0),
-                               ", recent actions may be missing" if info.get("lost") else ""))
+        damage = trouble(self.boot_info)
+        if damage:
+            problems.append(damage)
         self.boot_info = None
         for text in problems:
             self.referee.message(text)
