@@ -20,6 +20,7 @@ from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
 from firmware.sensors import Sensors
 
+FRAMES_PER_STEP = 2  # host frames handled per loop step (docs/protocol.md, section 5)
 CONSOLE_MS = 30000  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
 TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on MicroPython
 RESTART_FILE = "restart.txt"  # why the firmware restarted itself, told to the host at the next boot
@@ -210,9 +211,13 @@ class App:
         self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
 
     def service_link(self):
-        """Handle every frame the line has now; report bad frames with ERROR."""
+        """Handle at most FRAMES_PER_STEP frames (each poll reads at most link.MAX_CHUNKS chunks):
+        a flood of host frames only slows the loop by a bounded amount, and the readers are
+        still scanned once per step. Report bad frames with ERROR."""
         link = self.link
-        while link.poll():
+        for _ in range(FRAMES_PER_STEP):
+            if not link.poll():
+                break
             self.on_frame()
         bad = link.link_errors()
         if bad != link.errors_seen:

@@ -198,3 +198,55 @@ def test_a_torn_journal_tail_is_told():
                    "recent actions may be missing"], got
     assert again.referee.game.summary()["scores"] == [0, 0, 0, 0]
     return got
+
+
+class FloodPort(FakePort):
+    """A line that never runs dry: PING frames without end. Counts what the board reads per
+    loop step, and fails if one step reads more than a bounded amount."""
+
+    def __init__(self, body_len):
+        FakePort.__init__(self)
+        from shared_rules import codec
+        self.wire = codec.encode(codec.PING, 7, bytes([i & 255 for i in range(body_len)]))
+        self.at = 0
+        self.step_bytes = 0
+        self.most = 0
+        self.pongs = 0
+
+    def readinto(self, buf):
+        w = self.wire
+        for i in range(len(buf)):
+            buf[i] = w[self.at]
+            self.at = (self.at + 1) % len(w)
+        self.step_bytes += len(buf)
+        assert self.step_bytes <= 4096, "one loop step read %d bytes of a flood" % self.step_bytes
+        return len(buf)
+
+    def write(self, buf, n):
+        self.pongs += 1
+
+    def stepped(self):
+        self.most = max(self.most, self.step_bytes)
+        self.step_bytes = 0
+
+
+def test_a_ping_flood_does_not_starve_the_readers():
+    """An endless PING stream (short and longest bodies) while discs are put down: every step
+    reads a bounded amount, the readers keep their rate, each disc is seen within the usual
+    number of steps, and PINGs are still answered."""
+    out = []
+    for body_len in (0, 512):
+        board, app = board_with_game()
+        flood = FloodPort(body_len)
+        board.link = flood
+        app.link.port = flood
+        board.idle = flood.stepped
+        scans = app.sensors.scans
+        for seat in range(3):
+            board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))
+            run(app, 3 * READERS, False)
+            assert app.referee.accepted == seat + 1, (body_len, seat)
+        assert app.sensors.scans - scans >= 3 * 3 * READERS - 3, app.sensors.scans - scans
+        assert flood.pongs > 0
+        out.append([body_len, flood.most])
+    return out
