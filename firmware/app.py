@@ -97,14 +97,18 @@ class App:
             if mat is not None and hasattr(self.board, "leds"):
                 self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
-        self._tell_trouble()
+        self._tell_trouble(self.persist.count == 0 if self.persist else True)
         self.last_prompt[0] = -1
         self._prompt()
 
-    def _tell_trouble(self):
+    def _tell_trouble(self, fresh):
         """What went wrong at start, for the host and the players: no deck registry (the mat
-        cannot read tags: host actions only), a journal that had to be repaired."""
+        cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
+        ``fresh`` game (they do not count: the table must be cleared)."""
         problems = []
+        if fresh and self.sensors and self.sensors.mat is not None and self.sensors.lying:
+            problems.append("clear the table: %d pieces lie on the pads and do not count; lift them "
+                            "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
         why = _take_restart_note(self.root)

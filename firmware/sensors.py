@@ -32,6 +32,7 @@ class Sensors:
         self.uid = None
         self.error = None
         self.scans = 0
+        self.lying = 0  # tags found on the pads by the last start()
         try:
             self.registry = Registry(registry_path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
@@ -50,12 +51,14 @@ class Sensors:
         The caller announces the game after this returns, so every later gesture counts."""
         self.presence.clear()
         self.mat = None
+        self.lying = 0
         if layout is not None and self.registry is not None:
             self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for _ in range(len(self.readers)):
                 self._scan()
                 while p.pop() != NONE:
+                    self.lying += 1
                     self.mat.on_present(p.reader, p.uid)
         return self.mat
 

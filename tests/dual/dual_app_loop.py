@@ -250,3 +250,33 @@ def test_a_ping_flood_does_not_starve_the_readers():
         assert flood.pongs > 0
         out.append([body_len, flood.most])
     return out
+
+
+def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
+    """NEWGAME while discs of the last game lie on the pads: they are not places, the board asks
+    for the table to be cleared (DIAG + buzz); a disc lifted and put down again is a place."""
+    from shared_rules import codec
+    board, app = board_with_game()
+    for seat in range(2):
+        board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))
+    run(app, 3 * READERS, False)
+    assert app.referee.accepted == 2
+    board.link.frames()
+    calls = board.buzzer.calls
+    board.link.push(codec.encode(codec.NEWGAME, 1, json.dumps({"game": "skull", "players": 4}).encode()))
+    run(app, 3 * READERS, False)
+    got = messages(board)
+    assert got == ["clear the table: 2 pieces lie on the pads and do not count; lift them and play them again"], got
+    assert board.buzzer.calls > calls
+    assert app.referee.accepted == 2 and app.referee.game.phase() == 0  # still preparing: no place
+    uid = disc_uid(0, 0, 0)
+    board.emus[SEAT_PADS[0]].remove_tag(uid)
+    run(app, 3 * READERS, False)
+    board.emus[SEAT_PADS[0]].add_tag(NtagTag(uid))
+    run(app, 3 * READERS, False)
+    assert app.referee.accepted == 3
+    # A restored game with discs on its stacks asks nothing (they are the stacks).
+    board.link = FakePort()
+    started(board)
+    assert messages(board) == []
+    return app.referee.game.digest()
