@@ -7,7 +7,7 @@ board's messages (docs/protocol.md, section 6). Nothing here allocates once cons
 from shared_rules import codec
 
 RX_CHUNK = 64
-MAX_CHUNKS = 32
+MAX_CHUNKS = 8   # at most 512 bytes read per poll(): a frame may take several loop steps
 
 
 class BoardLink:
@@ -25,7 +25,8 @@ class BoardLink:
 
     def poll(self):
         """Read from the line until a frame is complete (True, in ``self.reader``), the line is
-        empty, or ``MAX_CHUNKS`` reads were spent: a flood cannot stall the loop."""
+        empty, or ``MAX_CHUNKS`` reads were spent. The caller bounds the polls per loop step
+        (``App.service_link``), so a flood cannot stall the loop."""
         reader = self.reader
         for _ in range(MAX_CHUNKS):
             if self.rx_pos >= self.rx_len:
