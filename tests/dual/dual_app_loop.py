@@ -284,6 +284,7 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
     board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a pad nobody waits on
     run(app, 3 * READERS, False)
     mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
+    run(app, 2 * READERS, True)  # the schedule allocates nothing either
     order = []
     for _ in range(4 * READERS):
         before = s.scans
