@@ -62,6 +62,7 @@ class Sensors:
         self.next_hot = 0
         self.turn = 0                # scans since the last hot one
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
+        self.lying = 0  # tags found on the pads by the last start()
         try:
             self.registry = Registry(registry_path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
@@ -91,12 +92,14 @@ class Sensors:
         self.mat = None
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
+        self.lying = 0
         if layout is not None and self.registry is not None:
             self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for r in range(len(self.readers)):
                 self._scan(r)
                 while p.pop() != NONE:
+                    self.lying += 1
                     self.mat.on_present(p.reader, p.uid)
         return self.mat
 

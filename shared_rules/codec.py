@@ -41,6 +41,7 @@ RESYNC = const(0x82)
 ACTION = const(0x83)
 NEWGAME = const(0x84)
 PING = const(0x85)
+CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a while
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.
