@@ -51,6 +51,7 @@ TAKE_TOO_MANY = _reason("take_too_many")
 BAD_PILE = _reason("bad_pile")
 EMPTY_PILE = _reason("empty_pile")
 BAD_ORDER = _reason("bad_order")
+NOT_A_MERCHANT = _reason("not_a_merchant")
 
 V = k.VOCAB
 A_SETUP = V.kind("setup")
@@ -456,8 +457,10 @@ class Gestures(BaseGestures):
             self.mat.start(self.a_deputy, seat)
             return READY
         if phase == k.MARKET and seat >= 0 and s[k.R_TURN] == NO_SEAT:
-            if not self.game._is_merchant(seat) or seat >= self.game.seats():
+            if seat >= self.game.seats():
                 return NOT_NOW
+            if not self.game._is_merchant(seat):
+                return NOT_A_MERCHANT
             self.actor = seat
             return NOTHING
         if phase == LOOT_PHASE and t == tokens.CONFIRM:
