@@ -32,6 +32,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from host import build
+from host.hub import Claim
 from host.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compile_modules, sha256,
                         sync)
 
@@ -160,7 +161,15 @@ class Connection:
     def __init__(self, port: str, timeout: float = 5.0) -> None:
         self.port = port
         self.timeout = timeout
-        self.transport = self._open()
+        try:  # the hub hands the board over; anyone else: "PORT is busy: tapmat sim (pid N)"
+            self.claim = Claim(port)
+        except OSError as e:
+            raise BoardError(str(e)) from None
+        try:
+            self.transport = self._open()
+        except BaseException:
+            self.claim.release()
+            raise
         self._prelude = False
         try:
             self._enter()
@@ -208,6 +217,8 @@ class Connection:
             self.transport.close()
         except OSError:
             pass  # a board that just reset has left the USB bus
+        finally:
+            self.claim.release()
 
     def __enter__(self) -> "Connection":
         return self

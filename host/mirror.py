@@ -8,12 +8,16 @@ decoded by ``shared_rules/codec.py``, the same module the board uses.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Protocol
 
+from host.portlock import PortBusy
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import COMMON_REASONS, FIRST_GAME_REASON
@@ -306,6 +310,8 @@ class SerialLink:
         self._next_try = now + self.retry_s
         try:
             self.conn = self.opener(self.port)
+        except (PortBusy, NotAPort):
+            raise  # waiting will not help: say so at once
         except (OSError, IOError):
             self.conn = None
             return False
@@ -332,10 +338,12 @@ class SerialLink:
 
 class _Port:
     """pyserial's ``Serial`` whose ``read`` returns as soon as bytes are there (``Serial.read(n)``
-    waits for all n or the timeout: 50 ms of lag on every frame)."""
+    waits for all n or the timeout: 50 ms of lag on every frame). ``claim``: the port's lock,
+    dropped on close."""
 
-    def __init__(self, port: Any) -> None:
+    def __init__(self, port: Any, claim: Any = None) -> None:
         self.port = port
+        self.claim = claim
 
     def read(self, size: int) -> bytes:
         data = self.port.read(1)
@@ -346,13 +354,45 @@ class _Port:
         return self.port.write(data)
 
     def close(self) -> None:
-        self.port.close()
+        try:
+            self.port.close()
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+
+
+class NotAPort(OSError):
+    """The path exists but is no serial port (``/dev/null``, a folder): waiting will not help."""
+
+
+def open_port(port: str, claim: Any = None) -> Transport:
+    """The serial port itself (the caller owns it: ``host/portlock.py``)."""
+    import serial  # pyserial
+
+    if os.path.exists(port) and not stat.S_ISCHR(os.stat(port).st_mode):
+        raise NotAPort("%s is not a serial port" % port)
+    try:
+        conn = serial.Serial(port, 115200, timeout=0.05, write_timeout=2)
+    except serial.SerialException as e:
+        if os.path.exists(port) and e.errno not in (errno.EBUSY, errno.EAGAIN, errno.EIO):
+            raise NotAPort("%s: not a serial port (%s)" % (port, e)) from None
+        raise OSError(str(e)) from e
+    except OSError as e:  # termios on a character device that is no terminal (/dev/null)
+        raise NotAPort("%s: not a serial port (%s)" % (port, e.strerror or e)) from None
+    return _Port(conn, claim)
 
 
 def open_serial(port: str) -> Transport:
-    import serial  # pyserial
+    """The board on ``port``: through the hub that owns it (``tapmat serve``, a monitor), or
+    the port itself, claimed for this process (``PortBusy`` naming the owner otherwise)."""
+    from host import hub, portlock
 
+    attached = hub.attach(port)
+    if attached is not None:
+        return attached
+    claim = portlock.claim(port)
     try:
-        return _Port(serial.Serial(port, 115200, timeout=0.05, write_timeout=2))
-    except serial.SerialException as e:
-        raise OSError(str(e)) from e
+        return open_port(port, claim)
+    except BaseException:
+        claim.release()
+        raise

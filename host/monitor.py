@@ -20,7 +20,7 @@ from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, o
 from host.scoreboard import Picture, picture_of, render
 from shared_rules import codec
 
-RESUBSCRIBE_S = 1.5   # a connection without a snapshot this long asks again
+RESUBSCRIBE_S = 1.5   # a connection out of sync this long (without a break) subscribes again
 PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in a reboot)
 
 
@@ -107,8 +107,11 @@ class Session:
         with self.lock:
             up = self.link.poll()
             m = self.mirror
-            if up and not m.in_sync and time.monotonic() - self._subscribed_at > RESUBSCRIBE_S:
-                self._subscribed_at = time.monotonic()
+            now = time.monotonic()
+            if not up or m.in_sync:
+                self._subscribed_at = now  # out of sync is measured from here
+            elif now - self._subscribed_at > RESUBSCRIBE_S:
+                self._subscribed_at = now
                 self.link.send(m.hello_bytes())  # our SUBSCRIBE (or its answer) got lost
             return up
 
