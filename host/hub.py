@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Deque
 
-from host import portlock
+from host import contract, portlock
 from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_port
 from shared_rules import codec
 
@@ -141,6 +141,11 @@ class Hub:
         self._thread.start()
         return self
 
+    def wait(self) -> None:
+        """Until ``close()`` (or Ctrl-C)."""
+        while not self._stop.wait(0.5):
+            pass
+
     def close(self) -> None:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
@@ -159,6 +164,17 @@ class Hub:
                 self.claim = None
 
     # -- what the web page asks --------------------------------------------------------------
+    def final(self) -> dict[str, Any] | None:
+        """The final standings once the game is over, where the public view holds them
+        (Skull, Dead Man's Draw; Sheriff's hide the contraband: None)."""
+        m = self.mirror
+        with self.lock:
+            state = m.state()
+            if state is None or state.get("phase") != "over" or contract.needs_referee(m.game_cls.NAME):
+                return None
+            return contract.summary(m.game_cls, m.header or {"game": m.game_cls.NAME}, PUBLIC,
+                                    bytes(m.view or b""))
+
     def send_action(self, action: dict[str, Any], timeout: float = 5.0) -> Event:
         """Send ``action`` as a host ACTION frame and wait for the referee's verdict: the
         accepted event, or the refusal with its reason (``TimeoutError`` if none came)."""

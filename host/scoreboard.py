@@ -316,28 +316,88 @@ def event_line(ev: Event, pads: dict[int, str]) -> Text:
 
 # -- standings ----------------------------------------------------------------------------------
 EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
+# How the rules break ties (docs/rules-*.md), shown under the final standings.
+TIE_BREAKS = {
+    "skull": "Two successful challenges win, or being the last player with discs; "
+             "eliminated players rank last.",
+    "deadmans": "Score: the top card of every suit in the bank; ties: most cards in the bank; "
+                "still tied: a shared win.",
+    "sheriff": "Highest score (gold, goods, King and Queen bonuses); ties: most legal goods on "
+               "the stand, then most contraband; still tied: a shared victory.",
+}
 
 
-def standings_table(final: dict[str, Any]) -> Table:
+def standings_rows(final: dict[str, Any]) -> list[dict[str, Any]]:
+    """The final standings in the rules' order: winners first, then by score (Dead Man's Draw:
+    then bank cards), eliminated Skull seats last whatever their score; equal seats share a
+    rank. Each row: rank, seat, score, won, notes."""
     scores = final["scores"]
     winners = set(final["winners"])
     tribes = final.get("game") == "skull" and final["players"] != len(scores)
+    out = set(final.get("eliminated") or [])
+    cards = final.get("bank_cards") or [0] * len(scores)
+
+    def won(seat: int) -> bool:
+        return (seat % final["players"] if tribes else seat) in winners
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        return (seat in out, not won(seat), -scores[seat], -cards[seat])
+
+    rows: list[dict[str, Any]] = []
+    for seat in sorted(range(len(scores)), key=lambda s: key(s) + (s,)):
+        rank = rows[-1]["rank"] if rows and key(rows[-1]["seat"]) == key(seat) else len(rows) + 1
+        notes = []
+        for name, label in EXTRAS.items():
+            if name == "eliminated":
+                if seat in out:
+                    notes.append("eliminated")
+            elif isinstance(final.get(name), list):
+                notes.append("%d %s" % (final[name][seat], label))
+        rows.append({"rank": rank, "seat": seat, "score": scores[seat], "won": won(seat), "notes": notes})
+    return rows
+
+
+def tie_break_text(final: dict[str, Any]) -> str:
+    return TIE_BREAKS.get(final.get("game", ""), "")
+
+
+def standings_table(final: dict[str, Any]) -> Table:
     t = Table(title="Final standings", box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
-              title_justify="left", show_edge=False)
+              title_justify="left", show_edge=False, caption=tie_break_text(final) or None,
+              caption_justify="left", caption_style="dim")
     for name in ("Rank", "Seat", "Score", ""):
         t.add_column(name)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    for rank, seat in enumerate(order, 1):
-        won = (seat % final["players"] if tribes else seat) in winners
-        extra = []
-        for key, label in EXTRAS.items():
-            if key == "eliminated" and seat in final.get(key, []):
-                extra.append(label)
-            elif isinstance(final.get(key), list) and key != "eliminated":
-                extra.append("%d %s" % (final[key][seat], label))
-        t.add_row(str(rank), str(seat), str(scores[seat]),
-                  Text(("WINNER  " if won else "") + ", ".join(extra), style="bold green" if won else ""))
+    for row in standings_rows(final):
+        t.add_row(str(row["rank"]), str(row["seat"]), str(row["score"]),
+                  Text(("WINNER  " if row["won"] else "") + ", ".join(row["notes"]),
+                       style="bold green" if row["won"] else ""))
     return t
+
+
+# -- one view model for every screen ---------------------------------------------------------------
+def model(p: Picture, wide: bool = True) -> dict[str, Any]:
+    """What every view shows, as plain JSON-able data: the terminal scoreboard draws it with
+    rich (``render``), the web page's table and phone views with HTML (``host/web.py``). A new
+    row or column of a game (Sheriff's deputies, loot chest, Black Market) goes into that
+    game's ``ROWS`` function and so reaches every view at once."""
+    d = p.state
+    game = (d or {}).get("game") or (p.header or {}).get("game") or ""
+    seats = len((d or {}).get("seats") or [])
+    out: dict[str, Any] = {"game": game, "title": TITLES.get(game, game or "no game"), "seats": seats,
+                           "state": d, "referee": p.referee, "waits": "", "info": [], "columns": [],
+                           "rows": [], "final": None, "events": [], "link": link_line(p).plain,
+                           "connected": p.connected}
+    if d is not None:
+        out["columns"], out["rows"], out["info"] = ROWS.get(game, generic_rows)(d, wide)
+        out["rows"] = [[str(c) for c in row] for row in out["rows"]]
+        out["waits"] = prompt_text(game, p.prompt, seats)
+        out["prompt"] = None if p.prompt is None else {"what": p.prompt.what, "seats": p.prompt.seats,
+                                                        "zone": p.prompt.zone, "reader": p.prompt.reader}
+    if p.final is not None:
+        out["final"] = {"rows": standings_rows(p.final), "explained": tie_break_text(p.final)}
+    pads = pad_names(game, seats) if game else {}
+    out["events"] = [{"kind": ev.kind, "text": event_line(ev, pads).plain[9:]} for ev in p.events]
+    return out
 
 
 # -- the screen ---------------------------------------------------------------------------------
