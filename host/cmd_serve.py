@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
     except OSError as e:
-        print("tapmat serve: %s: %s" % (args.port, e), file=sys.stderr)
+        print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
     print("tapmat serve: holding %s; views attach with --port %s" % (args.port, args.port), flush=True)
     hub.start()

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Deque
 
 from host import contract, portlock
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_port
+from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, check_port, open_port
 from shared_rules import codec
 
 READ_S = 0.05        # a client transport's read timeout (as the serial port's)
@@ -83,6 +83,7 @@ class Hub:
     in a loop, or ``start()`` a thread that does)."""
 
     def __init__(self, port: str, who: str = "tapmat serve", history: int = 200) -> None:
+        check_port(port)  # NotAPort at once: waiting for /dev/null helps nobody
         self.port = port
         self.who = who
         self.claim: portlock.PortLock | None = portlock.claim(port, who)
@@ -124,7 +125,8 @@ class Hub:
             if self.handover is None:
                 try:
                     up = self.link.poll()
-                except ConnectionError:
+                except OSError as e:  # the port went away, or turned into no port
+                    self.mirror._note("link", "%s: %s" % (self.port, e))
                     up = False
             else:
                 up = False

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Protocol
 
+from host import wording
 from host.portlock import PortBusy
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
@@ -53,6 +54,7 @@ class Event:
     at: float = field(default_factory=time.time)
     reason: str | None = None  # a refusal's reason code name
     reader: int | None = None  # the pad a refusal happened at (None: a host action)
+    outcome: str = ""          # what an accepted move did beyond itself (host/wording.py)
 
 
 @dataclass(frozen=True)
@@ -201,11 +203,17 @@ class Mirror:
 
     def _delta(self, body: bytes) -> None:
         action, at = self._record(body, 0)
+        before = after = None
         if self.in_sync and self.view is not None:
+            before = self.state()
             if codec.apply_runs(self.view, body, at) < 0:
                 self._note("link", "a delta did not fit the mirrored view")
                 self._resync()
-        self._note("accepted", describe_action(action), action)
+            else:
+                after = self.state()
+        game = self.game_cls.NAME if self.game_cls is not None else ""
+        self._note("accepted", describe_action(action), action,
+                   outcome=wording.outcome(game, action, before, after))
 
     def _reject(self, body: bytes) -> None:
         if len(body) < 3:
@@ -238,9 +246,9 @@ class Mirror:
         self.in_sync = False
 
     def _note(self, kind: str, text: str, action: dict[str, Any] | None = None,
-              reason: str | None = None, reader: int | None = None) -> None:
+              reason: str | None = None, reader: int | None = None, outcome: str = "") -> None:
         seat = action.get("p") if action else None
-        ev = Event(kind, text, seat, action, reason=reason, reader=reader)
+        ev = Event(kind, text, seat, action, reason=reason, reader=reader, outcome=outcome)
         self.events.append(ev)
         for fn in self.listeners:
             fn(ev)
@@ -365,12 +373,29 @@ class NotAPort(OSError):
     """The path exists but is no serial port (``/dev/null``, a folder): waiting will not help."""
 
 
+def check_port(port: str) -> None:
+    """``NotAPort`` if ``port`` exists and is no terminal device; a missing port is fine (a
+    board not plugged in yet)."""
+    if not os.path.exists(port):
+        return
+    if not stat.S_ISCHR(os.stat(port).st_mode):
+        raise NotAPort("%s is not a serial port" % port)
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return  # busy or not allowed: opening it says so properly
+    try:
+        if not os.isatty(fd):
+            raise NotAPort("%s is not a serial port (not a terminal device)" % port)
+    finally:
+        os.close(fd)
+
+
 def open_port(port: str, claim: Any = None) -> Transport:
     """The serial port itself (the caller owns it: ``host/portlock.py``)."""
     import serial  # pyserial
 
-    if os.path.exists(port) and not stat.S_ISCHR(os.stat(port).st_mode):
-        raise NotAPort("%s is not a serial port" % port)
+    check_port(port)
     try:
         conn = serial.Serial(port, 115200, timeout=0.05, write_timeout=2)
     except serial.SerialException as e:

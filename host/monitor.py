@@ -84,6 +84,7 @@ class Session:
     def __init__(self, port: str, view: int = PUBLIC,
                  opener: Callable[[str], Transport] | None = None, history: int = 200) -> None:
         self.port = port
+        self.name = port  # how the scoreboard names the board
         self.mirror = Mirror(view, history)
         self.opener = opener or open_serial
         self.link = SerialLink(port, self.mirror, opener=self._open, retry_s=0.2)
@@ -214,18 +215,23 @@ class Session:
         with self.lock:
             m = self.mirror
             final = self.final if self._final_hello == m.hellos else None
-            return picture_of(m, port=self.port, connected=self.link.conn is not None and m.connected,
+            return picture_of(m, port=self.name, connected=self.link.conn is not None and m.connected,
                               final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note)
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
           console: Any = None, fps: float = 10.0) -> dict[str, Any] | None:
     """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
-    game is over with ``exit_at_end``; returns the final standings if the game ended."""
+    game is over with ``exit_at_end``; returns the final standings if the game ended. It attaches
+    to the hub that owns the port, or becomes that hub itself (others may then attach to it);
+    ``PortBusy`` if another program holds the port. The last picture stays on the terminal."""
     from rich.console import Console
     from rich.live import Live
 
+    from host import hub as hubs
+
     console = console or Console()
+    own = None if hubs.running(port) else hubs.Hub(port, who="tapmat monitor").start()
     session = Session(port, REFEREE if referee else PUBLIC)
     final = None
     try:
@@ -249,6 +255,8 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
         pass
     finally:
         session.close()
-    if final is not None:
-        console.print(render(session.picture(), console.size.width, console.size.height))
+        if own is not None:
+            own.close()
+    size = console.size
+    console.print(render(session.picture(), size.width, size.height))
     return final

@@ -27,6 +27,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from host import wording
 from host.mirror import REFEREE, Event, Mirror, Prompt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,7 +196,7 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
         trait = (s["trait"] or "-").replace("_", " ")
         if s["davy_jones"] is not None:
             trait += " → %d" % s["davy_jones"]
-        turn = "▶" if i == d["turn"] and d["phase"] == "play" else ""
+        turn = "on turn" if i == d["turn"] and d["phase"] == "play" else ""
         rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
     play = " ".join(d["play"]) or "empty"
     turn = "" if d["phase"] == "over" else " · seat %d on turn" % d["turn"]
@@ -203,7 +204,7 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
             "play area: %s · draw pile %d · discard pile %d%s" % (
                 play, d["draw_pile"], d["discard_pile"],
                 " · Kraken: %d to draw" % d["kraken"] if d["kraken"] else "")]
-    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", ""], rows, info
+    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", "Turn"], rows, info
 
 
 GOODS = {"apple": "apl", "cheese": "chs", "bread": "brd", "chicken": "chk"}
@@ -224,7 +225,7 @@ def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
             bag = "bag closed"
         else:
             bag = ""
-        role = "Sheriff" if i == d["sheriff"] else ("▶" if i == d["turn"] else "")
+        role = "Sheriff" if i == d["sheriff"] else ("on turn" if i == d["turn"] else "merchant")
         rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
     piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
     played = "%d rounds played" % d["rounds"] if d["phase"] == "over" else "round %d of %d" % (
@@ -283,35 +284,32 @@ def referee_lines(d: dict[str, Any]) -> list[str]:
 
 
 # -- events -------------------------------------------------------------------------------------
-def action_text(action: dict[str, Any] | None) -> str:
-    """``seat 2: bonus cards=map4,anchor2`` (public fields only, as the delta carried them)."""
-    if not action:
-        return "an action"
-    fields = " ".join("%s=%s" % (k, _field(v)) for k, v in action.items() if k not in ("a", "p"))
-    return ("seat %s: %s %s" % (action.get("p"), action.get("a"), fields)).rstrip()
+def action_text(action: dict[str, Any] | None, game: str = "") -> str:
+    """``seat 1 traded 4 cards, took 2 from pile 2`` (public fields only, as the delta carried
+    them; host/wording.py)."""
+    return wording.sentence(game, action)
 
 
-def _field(v: Any) -> str:
-    if isinstance(v, dict):
-        return "{%s}" % " ".join("%s=%s" % (k, _field(x)) for k, x in v.items())
-    if isinstance(v, list):
-        return ",".join(_field(x) for x in v) or "none"
-    return str(v)
-
-
-def event_line(ev: Event, pads: dict[int, str]) -> Text:
+def event_line(ev: Event, pads: dict[int, str], game: str = "") -> Text:
     stamp = time.strftime("%H:%M:%S ", time.localtime(ev.at))
+    return Text.assemble((stamp, "dim"), event_text(ev, pads, game))
+
+
+def event_text(ev: Event, pads: dict[int, str], game: str = "") -> Text:
+    """One event as players say it: ``✓ seat 2 bids 3``, ``✗ ... refused at seat 1's pad: ...``."""
     if ev.kind == "accepted":
-        return Text.assemble((stamp, "dim"), ("✓ ", "green"), action_text(ev.action))
+        text = Text.assemble(("✓ ", "green"), action_text(ev.action, game))
+        if ev.outcome:
+            text.append(" — " + ev.outcome, style="bold yellow" if "BUST" in ev.outcome else "bold")
+        return text
     if ev.kind == "rejected":
-        what = action_text(ev.action) if ev.action else "a tag"
+        what = action_text(ev.action, game) if ev.action else "a tag"
         reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
         where = ""
         if ev.reader is not None:
             where = " at " + pads.get(ev.reader, "reader %d" % ev.reader)
-        return Text.assemble((stamp, "dim"), ("✗ ", "bold red"), what, (" refused%s: " % where, "red"),
-                             (reason, "bold red"))
-    return Text.assemble((stamp, "dim"), ("! ", "yellow"), (ev.text, "yellow"))
+        return Text.assemble(("✗ ", "bold red"), what, (" refused%s: " % where, "red"), (reason, "bold red"))
+    return Text.assemble(("! ", "yellow"), (ev.text, "yellow"))
 
 
 # -- standings ----------------------------------------------------------------------------------
@@ -396,7 +394,7 @@ def model(p: Picture, wide: bool = True) -> dict[str, Any]:
     if p.final is not None:
         out["final"] = {"rows": standings_rows(p.final), "explained": tie_break_text(p.final)}
     pads = pad_names(game, seats) if game else {}
-    out["events"] = [{"kind": ev.kind, "text": event_line(ev, pads).plain[9:]} for ev in p.events]
+    out["events"] = [{"kind": ev.kind, "text": event_text(ev, pads, game).plain} for ev in p.events]
     return out
 
 
@@ -436,7 +434,8 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     d = p.state
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
-    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"))
+    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"),
+                          no_wrap=True, overflow="ellipsis")
     if d is not None:
         title.append(" · %d seats" % seats)
     if p.referee:
@@ -460,7 +459,7 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     pads = pad_names(game, seats) if game else {}
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
     room = max(height - used, 1)
-    lines = [event_line(ev, pads) for ev in p.events]
+    lines = [event_line(ev, pads, game) for ev in p.events]
     shown: list[Text] = []
     for line in reversed(lines):  # newest last; a long line may take two rows
         rows = _lines(measure, line)
