@@ -83,6 +83,8 @@ class Web:
         await self.runner.setup()
         site = web.TCPSite(self.runner, "0.0.0.0" if self.lan else "127.0.0.1", self.port)
         await site.start()
+        if not self.port:  # 0: any free port (tests)
+            self.port = int(self.runner.addresses[0][1])
 
     async def stop(self) -> None:
         if self.runner is not None:
