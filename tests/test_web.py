@@ -186,3 +186,21 @@ def test_players_guide_and_join_page(site):
         assert images and all(driver.execute_script("return arguments[0].naturalWidth", i) > 0 for i in images)
     finally:
         close(driver)
+
+
+def test_the_guides_mat_drawings_are_generated_from_the_hardware_data():
+    """docs/mat-layout-*.svg are what host/matsvg.py draws from hardware/mat_layout.json now
+    (regenerate: python -m host.matsvg docs), and the guide shows each of them."""
+    from host import matsvg
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    guide = (docs / "players.md").read_text()
+    for name, text in matsvg.guide_files().items():
+        assert (docs / name).read_text() == text, "%s is stale: python -m host.matsvg docs" % name
+        assert "](%s)" % name in guide
+    layout = matsvg.layout("sheriff", 4)
+    drawn = matsvg.guide_files()["mat-layout-sheriff.svg"]
+    for zone, where in layout["zones"].items():
+        readers = [where] if isinstance(where, int) else [w if isinstance(w, int) else w[0] for w in where[:4]]
+        for reader in readers:
+            assert 'data-reader="%d"' % reader in drawn, (zone, reader)
