@@ -47,19 +47,19 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
                 with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
                     while worker.is_alive():
                         size = console.size
-                        live.update(render(session.picture(note), size.width, size.height), refresh=True)
+                        live.update(render(session.picture(note), size.width, size.height - 1), refresh=True)
                         worker.join(0.1)
             except KeyboardInterrupt:
                 sim.cancel()
                 worker.join(5)
                 size = console.size  # the table as it stood stays on the screen
-                console.print(render(session.picture(note + " · stopped"), size.width, size.height))
+                console.print(render(session.picture(note + " · stopped"), size.width, size.height - 1))
                 return None
             if "error" in outcome:
                 raise outcome["error"]
             session.standings()
             size = console.size
-            console.print(render(session.picture(note), size.width, size.height))
+            console.print(render(session.picture(note), size.width, size.height - 1))
             return outcome["result"]
         finally:
             session.close()

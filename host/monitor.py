@@ -247,7 +247,7 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
                 now = time.monotonic()
                 if now >= next_draw:
                     size = console.size
-                    live.update(render(session.picture(), size.width, size.height), refresh=True)
+                    live.update(render(session.picture(), size.width, size.height - 1), refresh=True)
                     next_draw = now + 1.0 / fps
                 if exit_at_end and final is not None:
                     break
@@ -258,5 +258,5 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
         if own is not None:
             own.close()
     size = console.size
-    console.print(render(session.picture(), size.width, size.height))
+    console.print(render(session.picture(), size.width, size.height - 1))
     return final

@@ -196,7 +196,7 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
         trait = (s["trait"] or "-").replace("_", " ")
         if s["davy_jones"] is not None:
             trait += " → %d" % s["davy_jones"]
-        turn = "on turn" if i == d["turn"] and d["phase"] == "play" else ""
+        turn = "now" if i == d["turn"] and d["phase"] == "play" else ""
         rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
     play = " ".join(d["play"]) or "empty"
     turn = "" if d["phase"] == "over" else " · seat %d on turn" % d["turn"]
@@ -316,12 +316,10 @@ def event_text(ev: Event, pads: dict[int, str], game: str = "") -> Text:
 EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
 # How the rules break ties (docs/rules-*.md), shown under the final standings.
 TIE_BREAKS = {
-    "skull": "Two successful challenges win, or being the last player with discs; "
-             "eliminated players rank last.",
-    "deadmans": "Score: the top card of every suit in the bank; ties: most cards in the bank; "
-                "still tied: a shared win.",
-    "sheriff": "Highest score (gold, goods, King and Queen bonuses); ties: most legal goods on "
-               "the stand, then most contraband; still tied: a shared victory.",
+    "skull": "Two won challenges win, or being the last with discs; eliminated players rank last.",
+    "deadmans": "Ties: most cards in the bank; still tied: a shared win.",
+    "sheriff": "Ties: most legal goods on the stand, then most contraband; still tied: a shared "
+               "victory.",
 }
 
 
@@ -361,8 +359,7 @@ def tie_break_text(final: dict[str, Any]) -> str:
 
 def standings_table(final: dict[str, Any]) -> Table:
     t = Table(title="Final standings", box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
-              title_justify="left", show_edge=False, caption=tie_break_text(final) or None,
-              caption_justify="left", caption_style="dim")
+              title_justify="left", show_edge=False)
     for name in ("Rank", "Seat", "Score", ""):
         t.add_column(name)
     for row in standings_rows(final):
@@ -427,7 +424,8 @@ def _lines(console: Console, renderable: RenderableType) -> int:
 
 
 def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
-    """The whole screen for a terminal of ``width`` x ``height``."""
+    """The whole screen in ``width`` x ``height`` (callers drawing in a terminal pass one line
+    less than it has: the line after the last keeps the title from scrolling off)."""
     width = max(width, 40)
     measure = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     wide = width >= WIDE
@@ -456,8 +454,14 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
             top += [Text(line, style="magenta") for line in referee_lines(d)]
         if p.final is not None:
             top.append(standings_table(p.final))
+            if tie_break_text(p.final):
+                top.append(Text(tie_break_text(p.final), style="dim"))
     pads = pad_names(game, seats) if game else {}
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
+    if used > height and p.final is not None and d is not None:
+        # the final standings say it all: drop the seats' table, so the title stays on screen
+        top = [r for r in top if not isinstance(r, Table) or r.title == "Final standings"]
+        used = sum(_lines(measure, r) for r in top) + 2
     room = max(height - used, 1)
     lines = [event_line(ev, pads, game) for ev in p.events]
     shown: list[Text] = []

@@ -83,6 +83,7 @@ DEADMANS: dict[str, Phrase] = {
     "oracle": lambda p, a: "seat %d peeks at the next card" % p,
     "bonus": lambda p, a: "seat %d takes bonus cards %s" % (p, ", ".join(a.get("cards") or []) or "none"),
 }
+INTO_PLAY = ("draw", "hook", "sword", "map")  # Dead Man's Draw actions that add a card to the play row
 GAMES = {"sheriff": SHERIFF, "skull": SKULL, "deadmans": DEADMANS}
 
 
@@ -117,7 +118,7 @@ def outcome(game: str, action: dict[str, Any] | None, before: dict[str, Any] | N
     if len(seats_b) != len(seats_a):
         return ""
     if game == "deadmans" and a in ("draw", "cannon", "sword", "hook", "map", "bonus"):
-        lost = len(before.get("play") or []) + (1 if a == "draw" else 0)
+        lost = len(before.get("play") or []) + (1 if a in INTO_PLAY else 0)
         if not after.get("play") and lost and after.get("turn") != before.get("turn") and \
                 len(seats_a[p]["bank"]) <= len(seats_b[p]["bank"]):
             return "BUST: seat %d loses the %s in play" % (p, _n(lost, "card"))

@@ -63,7 +63,8 @@ def test_make_demo_reaches_the_final_standings() -> None:
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
     assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
-    assert "physical gestures" in screen  # tags moved on the board, not host actions
+    assert "moving tags on the virtual board" in screen  # physical gestures, not host actions
+    assert "/tmp/" not in screen and "host/players_" not in screen  # no developer paths
 
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
