@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.flash import BoardError, flash
+from host.flash import BoardError, PortUnavailable, flash
 from host.image import JOURNAL_FILES, ImageError, check_header, game_header
 from shared_rules import deck as deck_file
 
@@ -29,7 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="seat count for --game")
     p.add_argument("--header", metavar="JSON",
                    help='the whole log header instead of --game/--players, e.g. '
-                        '\'{"game": "skull", "players": 5, "variant": "tribes"}\'')
+                        '\'{"game": "skull", "players": 3, "tribes_per_player": 2}\' or '
+                        '\'{"game": "deadmans", "players": 6, "decks": 2}\'')
     p.add_argument("--deck", type=Path, metavar="FILE",
                    help="deck registry: a deck.bin (tapmat tags) or a JSON list of tag records; "
                         "default: the virtual deck on the virtual board, else the board's own")
@@ -95,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = flash(args.port, game=header, deck=deck, reset=not args.no_reset,
                        progress=progress, timeout=args.timeout)
+    except PortUnavailable as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 2
     except (BoardError, ImageError) as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from host.monitor import SessionTimeout
@@ -79,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.mistakes <= 1 or args.pace < 0 or args.actions < 1:
         print("tapmat sim: --mistakes must be 0..1, --pace >= 0, --actions >= 1", file=sys.stderr)
         return 2
+    if args.log and (Path(args.log).is_dir() or not Path(args.log).resolve().parent.is_dir()):
+        print("tapmat sim: --log %s: not a file in an existing folder" % args.log, file=sys.stderr)
+        return 2
     out = sys.stderr if args.json else sys.stdout
 
     def say(line: str) -> None:
@@ -98,7 +102,11 @@ def run(args: argparse.Namespace) -> int:
         print("tapmat sim: the board went wrong: %s" % e, file=sys.stderr)
         return 1
     if args.log:
-        result.write_log(args.log)
+        try:
+            result.write_log(args.log)
+        except OSError as e:
+            print("tapmat sim: --log %s: %s" % (args.log, e.strerror or e), file=sys.stderr)
+            return 1
     if args.json:
         print(json.dumps(result.contract()))
         return 0

@@ -87,6 +87,10 @@ class BoardError(Exception):
     """The board cannot be flashed or talked to; the message says why and what to do."""
 
 
+class PortUnavailable(BoardError):
+    """Another program owns the port ("PORT is busy: tapmat sim (pid N)"): nothing was done."""
+
+
 @dataclass(frozen=True)
 class BoardInfo:
     implementation: str  # sys.implementation.name
@@ -164,7 +168,7 @@ class Connection:
         try:  # the hub hands the board over; anyone else: "PORT is busy: tapmat sim (pid N)"
             self.claim = Claim(port)
         except OSError as e:
-            raise BoardError(str(e)) from None
+            raise PortUnavailable(str(e)) from None
         try:
             self.transport = self._open()
         except BaseException:

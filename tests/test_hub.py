@@ -36,7 +36,7 @@ def test_a_second_owner_is_told_who_has_the_port(board):
             open_serial(port)
         began = time.monotonic()
         out = tapmat("flash", "--port", port, "--game", "skull", "--players", "3")
-        assert out.returncode == 1
+        assert out.returncode == 2
         assert "is busy: tapmat sim (pid" in out.stderr
         assert time.monotonic() - began < 10  # at once, not after the REPL's timeout
         out = tapmat("sim", "--game", "skull", "--port", port)
