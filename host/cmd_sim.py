@@ -31,14 +31,12 @@ DEFAULT_PLAYERS = {"skull": 4, "deadmans": 3, "sheriff": 4}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, choices=games.names(), help="the game to play")
+    p.add_argument("--game", choices=games.names(), help="the game to play (or --header)")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: %s)" % ", ".join(
                        "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
     p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default: %(default)s)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="another header option, VALUE as JSON (e.g. first=2, royal=false, decks=2, "
-                        "tribes_per_player=2); repeatable")
+    add_header_arguments(p)
     p.add_argument("--until-over", action="store_true", help="play until the game is over")
     p.add_argument("--actions", type=int, default=40, metavar="N",
                    help="stop after N accepted actions unless --until-over (default: %(default)s)")
@@ -57,8 +55,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="print every accepted action")
 
 
-def header_of(args: argparse.Namespace) -> dict[str, Any]:
-    header: dict[str, Any] = {"game": args.game, "players": args.players or DEFAULT_PLAYERS[args.game]}
+def add_header_arguments(p: argparse.ArgumentParser) -> None:
+    """--option and --header, shared by sim, demo and flash (make demo/flash OPTIONS= HEADER=)."""
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="another header option, VALUE as JSON (e.g. decks=2, first=2, royal=false, "
+                        "tribes_per_player=2, 'modules=[]'); repeatable")
+    p.add_argument("--header", metavar="JSON",
+                   help='the whole log header instead of --game/--players, e.g. '
+                        '\'{"game": "deadmans", "players": 6, "decks": 2}\'')
+
+
+def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
+    """The log header of ``--header``, or ``--game``/``--players`` and every ``--option``,
+    checked by the rules core (``ValueError`` saying what is wrong); None without a game."""
+    if args.header is not None:
+        try:
+            header = json.loads(args.header)
+        except ValueError as e:
+            raise ValueError("--header is not JSON: %s" % e) from None
+        if not isinstance(header, dict):
+            raise ValueError("--header must be a JSON object")
+    else:
+        game = args.game or default_game
+        if game is None:
+            if args.option:
+                raise ValueError("--option needs --game")
+            return None
+        header = {"game": game, "players": args.players or DEFAULT_PLAYERS.get(game, 3)}
     for opt in args.option:
         key, sep, value = opt.partition("=")
         if not sep or not key:
@@ -68,10 +91,19 @@ def header_of(args: argparse.Namespace) -> dict[str, Any]:
         except ValueError:
             header[key] = value
     games.from_header(header)  # the rules core says what is wrong with it
+    return dict(header)
+
+
+def header_of(args: argparse.Namespace) -> dict[str, Any]:
+    header = parse_header(args)
+    assert header is not None  # --game is required or defaulted
     return header
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game is None and args.header is None:
+        print("tapmat sim: give --game (or --header)", file=sys.stderr)
+        return 2
     try:
         header = header_of(args)
     except ValueError as e:
