@@ -23,6 +23,7 @@ import io
 import os
 import re
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -159,6 +160,19 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else text.strip()
 
 
+@contextlib.contextmanager
+def _closed_after(port: Any, seconds: float) -> Any:
+    """Close ``port`` if the block still runs after ``seconds``: mpremote empties the input
+    before it asks for the REPL, forever on a device that never stops sending."""
+    timer = threading.Timer(seconds, port.close)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 class Connection:
     """The board's raw REPL over mpremote's SerialTransport, with errors a user can act on."""
 
@@ -208,9 +222,13 @@ class Connection:
         """Interrupt whatever runs, soft-reset into the raw REPL (no main.py runs there)."""
         said = io.StringIO()
         try:
-            with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+            with contextlib.redirect_stdout(said), _closed_after(self.transport.serial, 3 * self.timeout):
                 self.transport.enter_raw_repl(soft_reset=True, timeout_overall=self.timeout)
-        except (TransportError, serial.SerialException, OSError) as e:
+        except (TransportError, serial.SerialException, OSError, TypeError) as e:  # TypeError: closed
+            if not self.transport.serial.is_open:
+                raise BoardError(f"{self.port}: no MicroPython REPL answered in {3 * self.timeout:.0f} s: "
+                                 f"the device kept sending without ever stopping (not a MicroPython "
+                                 f"board, or a program that ignores Ctrl-C)") from None
             got = _printed_bytes(said.getvalue())
             raise BoardError(f"{self.port}: no MicroPython REPL answers (not a MicroPython board, "
                              f"or its program does not stop on Ctrl-C): {e}; "

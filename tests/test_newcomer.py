@@ -90,3 +90,32 @@ def test_flash_header_and_game_exclusive() -> None:
                               "--game", "skull"])
     with pytest.raises(cmd_flash.ImageError):
         cmd_flash.header_from(args)
+
+
+def test_flash_gives_up_on_a_device_that_never_stops_sending() -> None:
+    import os
+    import pty
+    import threading
+    import time
+
+    master, slave = pty.openpty()
+    stop = threading.Event()
+
+    def chatter() -> None:
+        while not stop.is_set():
+            try:
+                os.write(master, b"sensor 17 says hello\r\n")
+            except OSError:
+                return
+            time.sleep(0.005)
+
+    threading.Thread(target=chatter, daemon=True).start()
+    try:
+        began = time.monotonic()
+        out = tapmat("flash", "--port", os.ttyname(slave), "--timeout", "1")
+        assert out.returncode == 1 and "kept sending" in out.stderr, out.stderr
+        assert time.monotonic() - began < 30
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
