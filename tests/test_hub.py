@@ -1,6 +1,7 @@
 """The hub owns the port; clients attach; everyone else is told who owns it (host/hub.py)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -15,6 +16,8 @@ from host.monitor import Session
 from host.sim import Sim, local_board
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vboards import running_board  # noqa: E402
 SHERIFF = {"game": "sheriff", "players": 4}
 
 
@@ -102,3 +105,36 @@ def test_no_serial_port_is_said_at_once(command):
     out = tapmat(command, "--port", "/dev/null", timeout=20)
     assert out.returncode == 2
     assert "/dev/null is not a serial port" in out.stderr
+
+
+def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
+    """The README's evening: the hub holds the board; make flash and the sim go through it."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        http = s.getsockname()[1]
+    with running_board(tmp_path / "b") as b:
+        port = str(b.dir / "tty")
+        serve = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", port, "--http", str(http)],
+                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while not running(port):
+                assert serve.poll() is None and time.monotonic() < deadline, serve.stdout.read()
+                time.sleep(0.1)
+            out = tapmat("flash", "--port", port, "--game", "skull", "--players", "3", timeout=180)
+            assert out.returncode == 0, out.stdout + out.stderr
+            assert "tapmat serve" in portlock.holder(port)  # taken back
+            out = tapmat("sim", "--game", "skull", "--players", "3", "--port", port, "--host-actions",
+                         "--actions", "6", "--json", timeout=120)
+            assert out.returncode == 0, out.stderr
+            assert json.loads(out.stdout)["sim"]["actions"] == 6
+            page = urllib.request.urlopen("http://127.0.0.1:%d/" % http, timeout=10).read().decode()
+            assert "tapmat" in page
+        finally:
+            serve.send_signal(signal.SIGINT)
+            assert serve.wait(timeout=20) == 0
+        assert not running(port)
