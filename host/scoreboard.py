@@ -446,7 +446,9 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     else:
         table, info = seats_table(game, d, wide)
         waits = prompt_text(game, p.prompt, seats)
-        if waits:
+        if waits.startswith("game over"):
+            top.append(Text(waits.capitalize(), style="bold green"))
+        elif waits:
             top.append(Text.assemble(("mat waits for ", "dim"), (waits, "bold")))
         top += [Text(line, style="cyan") for line in info]
         top.append(table)

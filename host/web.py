@@ -18,6 +18,7 @@ table's Wi-Fi).
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import secrets
 import socket
@@ -142,8 +143,9 @@ class Web:
         seat = int(request.match_info["seat"]) if request.match_info["seat"].isdigit() else -1
         if not 0 <= seat < MAX_SEATS:
             raise web.HTTPNotFound(text="no such seat")
-        svg = segno.make(self.seat_url(seat), error="m").svg_inline(scale=6)
-        return web.Response(text=svg, content_type="image/svg+xml")
+        out = io.BytesIO()
+        segno.make(self.seat_url(seat), error="m").save(out, kind="svg", scale=6, border=2)
+        return web.Response(body=out.getvalue(), content_type="image/svg+xml")
 
     async def mat(self, _request: web.Request) -> web.Response:
         v = self.view()

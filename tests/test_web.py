@@ -179,7 +179,10 @@ def test_players_guide_and_join_page(site):
     driver = browser()
     try:
         driver.get(page.base_url() + "/join")
-        assert len(driver.find_elements("css selector", ".qrs img")) == 4
+        codes = driver.find_elements("css selector", ".qrs img")
+        assert len(codes) == 4
+        wait_for(lambda: all(driver.execute_script("return arguments[0].naturalWidth", c) > 100 for c in codes),
+                 5, "QR code pictures")
         driver.get(page.base_url() + "/players")
         assert "Players' guide" in driver.find_element("tag name", "h1").text
         images = driver.find_elements("css selector", "img")

@@ -11,7 +11,9 @@ const tapmat = (() => {
 
   function draw(v) {
     $("title").textContent = v.title + (v.seats ? " · " + v.seats + " seats" : "");
-    $("waits").textContent = v.waits ? "The mat waits for " + v.waits : (v.state ? "" : "Waiting for the board's game…");
+    const over = v.waits.startsWith("game over");
+    $("waits").textContent = over ? "Game over: " + v.waits.slice(11) :
+      v.waits ? "The mat waits for " + v.waits : (v.state ? "" : "Waiting for the board's game…");
     $("info").innerHTML = v.info.map(esc).join("<br>");
     $("seats").innerHTML = v.columns.length ? table(v.columns, v.rows) : "";
     $("events").innerHTML = v.events.slice().reverse().map((e) => '<li class="' + esc(e.kind) + '">' + esc(e.text) + "</li>").join("");
