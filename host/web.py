@@ -222,6 +222,13 @@ def you(view: dict[str, Any], seat: int) -> dict[str, Any]:
     if seat >= len(seats):
         out["role"] = "no such seat in this game"
         return out
+    try:
+        from shared_rules import games
+        vocab = games.game_class(d.get("game", "")).VOCAB
+        out["actions"] = [{"a": name, "fields": [f[0] for f in fields]}
+                          for name, fields in zip(vocab.names, vocab.fields)]
+    except (ValueError, AttributeError, TypeError, IndexError):
+        out["actions"] = []
     if d.get("game") == "sheriff":
         from shared_rules.sheriff import CODES
         out["goods"] = list(CODES)

@@ -168,6 +168,16 @@ def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
         lag = wait_text(tv, "events", "lets seat %d pass for a bribe of 3 gold" % target, 5)
         assert lag < 1.0, "the TV showed the bribe %.2f s after the verdict" % lag
         assert page.view()["state"]["seats"][target]["gold"] == state["seats"][target]["gold"] - 3
+
+        # any other move, for a tag the mat cannot read: the Sheriff inspects the next bag
+        other = next(i for i, s in enumerate(page.view()["state"]["seats"]) if s["declared"] and not s["resolved"])
+        phone.find_element("css selector", "#other summary").click()
+        Select(phone.find_element("id", "kind")).select_by_visible_text("inspect")
+        phone.find_element("id", "fields").send_keys('{"target": %d}' % other)
+        phone.find_element("id", "send-any").click()
+        wait_for(lambda: page.view()["state"]["seats"][other]["resolved"], 10, "the inspection")
+        wait_text(phone, "verdict", "accepted by the referee", 5)
+        wait_text(tv, "events", "Sheriff (seat %d) opens seat %d's bag" % (sheriff, other), 5)
     finally:
         close(tv)
         close(phone)

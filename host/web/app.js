@@ -29,7 +29,22 @@ const tapmat = (() => {
     if (v.you) you(v.you);
   }
 
+  let lastKinds = "";
+  function kinds(y) {
+    const key = JSON.stringify(y.actions);
+    if (key === lastKinds) return;
+    lastKinds = key;
+    $("kind").innerHTML = y.actions.map((a) => "<option>" + esc(a.a) + "</option>").join("");
+    const hint = () => {
+      const a = y.actions.find((x) => x.a === $("kind").value);
+      $("hint").textContent = a && a.fields.length ? "fields: " + a.fields.join(", ") : "no fields";
+    };
+    $("kind").onchange = hint;
+    hint();
+  }
+
   function you(y) {
+    if ($("kind")) kinds(y);
     $("you").textContent = "You are seat " + y.seat + (y.role !== "player" ? ": " + y.role : "");
     const form = $("decide");
     form.hidden = !(y.role === "Sheriff" || y.role === "deputy") || !y.targets.length;
@@ -50,6 +65,24 @@ const tapmat = (() => {
 
   function chosen(sel) { return Array.from(sel.selectedOptions).map((o) => o.value); }
 
+  async function verdict(action) {
+    $("verdict").className = ""; $("verdict").textContent = "sent…";
+    const r = await fetch("/action", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({seat: seat, t: token, action: action})});
+    const a = await r.json();
+    $("verdict").className = a.ok ? "ok" : "no";
+    $("verdict").textContent = a.text;
+  }
+
+  function sendAny(ev) {
+    ev.preventDefault();
+    let fields = {};
+    try { fields = JSON.parse($("fields").value || "{}"); } catch (e) {
+      $("verdict").className = "no"; $("verdict").textContent = "the fields are not JSON: " + e.message; return;
+    }
+    verdict(Object.assign({a: $("kind").value}, fields));
+  }
+
   async function send(ev) {
     ev.preventDefault();
     const kind = document.querySelector('input[name="kind"]:checked').value;
@@ -64,16 +97,12 @@ const tapmat = (() => {
     } else {
       const pay = chosen($("pay")); if (pay.length) action.pay_with = pay;
     }
-    $("verdict").className = ""; $("verdict").textContent = "sent…";
-    const r = await fetch("/action", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({seat: seat, t: token, action: action})});
-    const a = await r.json();
-    $("verdict").className = a.ok ? "ok" : "no";
-    $("verdict").textContent = a.text;
+    verdict(action);
   }
 
   function live(url, s, t) {
     seat = s; token = t || null;
+    if ($("any")) $("any").addEventListener("submit", sendAny);
     if ($("decide")) {
       $("decide").addEventListener("submit", send);
       document.querySelectorAll('input[name="kind"]').forEach((r) => r.addEventListener("change", () => {
