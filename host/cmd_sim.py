@@ -68,6 +68,7 @@ def add_header_arguments(p: argparse.ArgumentParser) -> None:
 def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
     """The log header of ``--header``, or ``--game``/``--players`` and every ``--option``,
     checked by the rules core (``ValueError`` saying what is wrong); None without a game."""
+    options = getattr(args, "option", None) or []
     if args.header is not None:
         try:
             header = json.loads(args.header)
@@ -78,11 +79,11 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
     else:
         game = args.game or default_game
         if game is None:
-            if args.option:
+            if options:
                 raise ValueError("--option needs --game")
             return None
         header = {"game": game, "players": args.players or DEFAULT_PLAYERS.get(game, 3)}
-    for opt in args.option:
+    for opt in options:
         key, sep, value = opt.partition("=")
         if not sep or not key:
             raise ValueError("--option %r: expected KEY=VALUE" % opt)
@@ -90,7 +91,10 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
             header[key] = json.loads(value)
         except ValueError:
             header[key] = value
-    games.from_header(header)  # the rules core says what is wrong with it
+    try:
+        games.from_header(header)  # the rules core says what is wrong with it
+    except ValueError as e:
+        raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
     return dict(header)
 
 

@@ -279,6 +279,7 @@ class SerialLink:
     def __init__(self, port: str, mirror: Mirror, opener: Callable[[str], Transport] | None = None,
                  retry_s: float = 0.5) -> None:
         self.port = port
+        self.name = port  # how messages name the board (the demo: "the demo's virtual board")
         self.mirror = mirror
         self.opener = opener or open_serial
         self.retry_s = retry_s
@@ -304,12 +305,12 @@ class SerialLink:
 
     def send(self, data: bytes) -> None:
         if self.conn is None:
-            raise ConnectionError("board not connected on %s" % self.port)
+            raise ConnectionError("board not connected on %s" % self.name)
         try:
             self.conn.write(data)
         except (OSError, IOError) as e:
             self._lost(str(e))
-            raise ConnectionError("board went away on %s" % self.port) from e
+            raise ConnectionError("board went away on %s" % self.name) from e
 
     def _connect(self) -> bool:
         now = time.monotonic()
@@ -323,14 +324,14 @@ class SerialLink:
         except (OSError, IOError):
             self.conn = None
             return False
-        self.mirror._note("link", "connected to %s" % self.port)
+        self.mirror._note("link", "connected to %s" % self.name)
         self.conn.write(self.mirror.hello_bytes())
         return True
 
     def _lost(self, why: str) -> None:
         self.mirror.connected = False
         self.mirror.in_sync = False
-        self.mirror._note("link", "lost the board on %s (%s); reconnecting" % (self.port, why))
+        self.mirror._note("link", "lost the board on %s (%s); reconnecting" % (self.name, why))
         try:
             if self.conn is not None:
                 self.conn.close()

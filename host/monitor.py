@@ -84,7 +84,6 @@ class Session:
     def __init__(self, port: str, view: int = PUBLIC,
                  opener: Callable[[str], Transport] | None = None, history: int = 200) -> None:
         self.port = port
-        self.name = port  # how the scoreboard names the board
         self.mirror = Mirror(view, history)
         self.opener = opener or open_serial
         self.link = SerialLink(port, self.mirror, opener=self._open, retry_s=0.2)
@@ -96,6 +95,15 @@ class Session:
         self.final: dict[str, Any] | None = None
         self._final_hello = -1
         self._subscribed_at = 0.0
+
+    @property
+    def name(self) -> str:
+        """How the scoreboard and the link's messages name the board (default: its port)."""
+        return self.link.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.link.name = value
 
     def _open(self, port: str) -> Transport:
         conn = CountingTransport(self.opener(port), self)
