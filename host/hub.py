@@ -100,6 +100,9 @@ class Hub:
         self._reader = codec.FrameReader()
         self._hello: bytes | None = None   # the board's last HELLO and PROMPT bodies, for
         self._prompt: bytes | None = None  # answering a client's public SUBSCRIBE
+        self._final: dict[str, Any] | None = None  # Sheriff's standings, for the final view
+        self._final_key = b""
+        self._asking = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.path = portlock.socket_path(port)
@@ -117,6 +120,7 @@ class Hub:
             raise OSError("%s: handed over" % port)
         self._reader = codec.FrameReader()
         self.board_view = PUBLIC
+        self._asking = False
         return _Tee(open_port(port), self)
 
     # -- the loop --------------------------------------------------------------------------
@@ -125,6 +129,7 @@ class Hub:
             if self.handover is None:
                 try:
                     up = self.link.poll()
+                    self._ask_final()
                 except OSError as e:  # the port went away, or turned into no port
                     self.mirror._note("link", "%s: %s" % (self.port, e))
                     up = False
@@ -167,15 +172,47 @@ class Hub:
 
     # -- what the web page asks --------------------------------------------------------------
     def final(self) -> dict[str, Any] | None:
-        """The final standings once the game is over, where the public view holds them
-        (Skull, Dead Man's Draw; Sheriff's hide the contraband: None)."""
+        """The final standings once the game is over. Skull's and Dead Man's Draw's come from
+        the public view; Sheriff's need the face-down contraband: the hub asks the board for one
+        referee snapshot (``_ask_final``), keeps only the standings, and is back on the public
+        view at once."""
         m = self.mirror
         with self.lock:
             state = m.state()
-            if state is None or state.get("phase") != "over" or contract.needs_referee(m.game_cls.NAME):
+            if state is None or state.get("phase") != "over":
                 return None
-            return contract.summary(m.game_cls, m.header or {"game": m.game_cls.NAME}, PUBLIC,
-                                    bytes(m.view or b""))
+            if not contract.needs_referee(m.game_cls.NAME):
+                return contract.summary(m.game_cls, m.header or {"game": m.game_cls.NAME}, PUBLIC,
+                                        bytes(m.view or b""))
+            return self._final if self._final_key == bytes(m.view or b"") else None
+
+    def _ask_final(self) -> None:
+        """In the loop: a Sheriff game just ended and nobody else holds the referee view."""
+        m = self.mirror
+        if self._asking or self.board_view != PUBLIC or not m.in_sync or self.link.conn is None:
+            return
+        state = m.state()
+        if state is None or state.get("phase") != "over" or not contract.needs_referee(m.game_cls.NAME):
+            return
+        if self._final_key == bytes(m.view or b""):
+            return
+        self._asking = True
+        self.board_view = REFEREE
+        self._forward(codec.SUBSCRIBE, bytes([REFEREE]))
+
+    def _got_final(self, body: bytes) -> None:
+        """The referee snapshot ``_ask_final`` asked for: the standings, then the public view."""
+        m = self.mirror
+        self._asking = False
+        try:
+            self._final = contract.summary(m.game_cls, m.header or {"game": m.game_cls.NAME}, REFEREE,
+                                           body[2:])
+            self._final_key = bytes(m.view or b"")
+        except (ValueError, AttributeError):
+            self._final = None
+        if not any(c.view == REFEREE for c in self.clients):
+            self.board_view = PUBLIC
+            self._forward(codec.SUBSCRIBE, bytes([PUBLIC]))
 
     def send_action(self, action: dict[str, Any], timeout: float = 5.0) -> Event:
         """Send ``action`` as a host ACTION frame and wait for the referee's verdict: the
@@ -200,6 +237,8 @@ class Hub:
     def _from_board(self, data: bytes) -> None:
         self.version += 1
         for ftype, _seq, body in self._reader.frames(data):
+            if ftype == codec.SNAPSHOT and self._asking and body[:1] == bytes([REFEREE]):
+                self._got_final(body)
             if ftype == codec.HELLO:
                 self._hello, self._prompt = body, None
             elif ftype == codec.PROMPT:

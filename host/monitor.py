@@ -11,6 +11,7 @@ arrive, until Ctrl-C (or the end of the game with ``exit_at_end``).
 """
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any, Callable
@@ -93,7 +94,7 @@ class Session:
         self.rx = WireCount()  # board -> host
         self.tx = WireCount()  # host -> board
         self.final: dict[str, Any] | None = None
-        self._final_hello = -1
+        self._final_key: tuple[str, bytes] | None = None
         self._subscribed_at = 0.0
 
     @property
@@ -209,20 +210,25 @@ class Session:
         return contract.summary(m.game_cls, header, m.view_kind, bytes(m.view), rejected)
 
     def standings(self, timeout: float = 10.0) -> dict[str, Any] | None:
-        """``summary()`` once the game is over (None before), asked of the board only once."""
+        """``summary()`` once the game is over (None before), asked of the board once per final
+        table: a HELLO another client caused (through a hub) changes nothing."""
         if not self.over():
             return None
-        if self.final is None or self._final_hello != self.mirror.hellos:
+        if self.final is None or self._final_key != self._game_key():
             final = self.summary(timeout=timeout)
             self.final = final
-            self._final_hello = self.mirror.hellos
+            self._final_key = self._game_key()
         return self.final
+
+    def _game_key(self) -> tuple[str, bytes]:
+        m = self.mirror
+        return json.dumps(m.header, sort_keys=True), bytes(m.view or b"")
 
     def picture(self, note: str = "") -> Picture:
         """What the scoreboard shows now (taken under the lock)."""
         with self.lock:
             m = self.mirror
-            final = self.final if self._final_hello == m.hellos else None
+            final = self.final if self._final_key == self._game_key() else None
             return picture_of(m, port=self.name, connected=self.link.conn is not None and m.connected,
                               final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note)
 

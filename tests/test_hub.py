@@ -138,3 +138,35 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
             serve.send_signal(signal.SIGINT)
             assert serve.wait(timeout=20) == 0
         assert not running(port)
+
+
+def test_the_hub_knows_sheriffs_final_standings(board):
+    """Sheriff's public view hides the contraband that scores at the end: the hub takes one
+    referee snapshot for the standings and goes back to the public view."""
+    from shared_rules.playout import Playout
+
+    port = str(board / "tty")
+    hub = Hub(port).start()
+    try:
+        watcher = Session(port)
+        watcher.connect()
+        watcher.new_game(SHERIFF)
+        game = Playout(SHERIFF, 2)
+        while True:
+            action = game.step()
+            if action is None:
+                break
+            assert hub.send_action(action).kind == "accepted"
+        truth = game.game.summary()
+        deadline = time.monotonic() + 10
+        while hub.final() is None:
+            assert time.monotonic() < deadline, "no final standings on the hub"
+            time.sleep(0.05)
+        final = hub.final()
+        assert (final["scores"], final["winners"]) == (truth["scores"], truth["winners"])
+        watcher.wait(lambda: hub.board_view == 0 and hub.mirror.in_sync and watcher.mirror.in_sync, 10,
+                     "the public view again")
+        assert watcher.mirror.view_kind == 0 and "bag" not in watcher.mirror.state()["seats"][0]
+        watcher.close()
+    finally:
+        hub.close()
