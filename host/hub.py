@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Deque
 
 from host import contract, portlock
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, check_port, open_port
+from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port
 from shared_rules import codec
 
 READ_S = 0.05        # a client transport's read timeout (as the serial port's)
@@ -56,26 +56,6 @@ class Client:
         data = codec.encode(ftype, self.seq, body)
         self.seq = codec.seq_next(self.seq)
         self.sock.sendall(data)
-
-
-class _Tee:
-    """The serial port, whose every byte read is also routed to the clients."""
-
-    def __init__(self, inner: Transport, hub: "Hub") -> None:
-        self.inner = inner
-        self.hub = hub
-
-    def read(self, size: int) -> bytes:
-        data = self.inner.read(size)
-        if data:
-            self.hub._from_board(data)
-        return data
-
-    def write(self, data: bytes) -> int | None:
-        return self.inner.write(data)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 class Hub:
@@ -121,7 +101,7 @@ class Hub:
         self._reader = codec.FrameReader()
         self.board_view = PUBLIC
         self._asking = False
-        return _Tee(open_port(port), self)
+        return Tapped(open_port(port), self._from_board)  # every byte read is routed to clients
 
     # -- the loop --------------------------------------------------------------------------
     def step(self) -> None:

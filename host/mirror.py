@@ -370,6 +370,31 @@ class _Port:
                 self.claim.release()
 
 
+class Tapped:
+    """A transport whose bytes are also handed to ``on_read`` / ``on_write`` as they pass
+    (bytes counted on the wire; the hub routing the board's frames to its clients)."""
+
+    def __init__(self, inner: Transport, on_read: Callable[[bytes], None] | None = None,
+                 on_write: Callable[[bytes], None] | None = None) -> None:
+        self.inner = inner
+        self.on_read = on_read
+        self.on_write = on_write
+
+    def read(self, size: int) -> bytes:
+        data = self.inner.read(size)
+        if data and self.on_read is not None:
+            self.on_read(data)
+        return data
+
+    def write(self, data: bytes) -> int | None:
+        if self.on_write is not None:
+            self.on_write(data)
+        return self.inner.write(data)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 class NotAPort(OSError):
     """The path exists but is no serial port (``/dev/null``, a folder): waiting will not help."""
 

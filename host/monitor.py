@@ -17,7 +17,7 @@ import time
 from typing import Any, Callable
 
 from host import contract
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_serial
+from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, open_serial
 from host.scoreboard import Picture, picture_of, render
 from shared_rules import codec
 
@@ -58,26 +58,6 @@ class WireCount:
         return self.total - sum(self.by_type.get(k, 0) for k in kinds)
 
 
-class CountingTransport:
-    """A transport that counts the bytes each way into its session (bytes on the wire)."""
-
-    def __init__(self, inner: Transport, session: "Session") -> None:
-        self.inner = inner
-        self.session = session
-
-    def read(self, size: int) -> bytes:
-        data = self.inner.read(size)
-        self.session.rx.add(data)
-        return data
-
-    def write(self, data: bytes) -> int | None:
-        self.session.tx.add(data)
-        return self.inner.write(data)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
 class Session:
     """A mirrored connection to one board on ``port`` (a serial device, or a virtual board's
     ``BOARD_DIR/tty``)."""
@@ -107,7 +87,7 @@ class Session:
         self.link.name = value
 
     def _open(self, port: str) -> Transport:
-        conn = CountingTransport(self.opener(port), self)
+        conn = Tapped(self.opener(port), self.rx.add, self.tx.add)  # bytes on the wire
         self._subscribed_at = time.monotonic()
         return conn
 
