@@ -393,6 +393,7 @@ def model(p: Picture, wide: bool = True) -> dict[str, Any]:
         out["final"] = {"rows": standings_rows(p.final), "explained": tie_break_text(p.final)}
     pads = pad_names(game, seats) if game else {}
     out["events"] = [{"kind": ev.kind, "text": event_text(ev, pads, game).plain} for ev in p.events]
+    out["faults"] = [line.plain for line in reader_fault_lines(p.reader_faults, pads)]
     return out
 
 

@@ -14,7 +14,8 @@ const tapmat = (() => {
     const over = v.waits.startsWith("game over");
     $("waits").textContent = over ? "Game over: " + v.waits.slice(11) :
       v.waits ? "The mat waits for " + v.waits : (v.state ? "" : "Waiting for the board's game…");
-    $("info").innerHTML = v.info.map(esc).join("<br>");
+    $("info").innerHTML = v.info.map(esc).join("<br>") +
+      v.faults.map((f) => '<br><span class="fault">' + esc(f) + "</span>").join("");
     $("seats").innerHTML = v.columns.length ? table(v.columns, v.rows) : "";
     $("events").innerHTML = v.events.slice().reverse().map((e) => '<li class="' + esc(e.kind) + '">' + esc(e.text) + "</li>").join("");
     $("link").textContent = v.link;
