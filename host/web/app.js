@@ -2,7 +2,7 @@
 const tapmat = (() => {
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
-  let token = null, seat = null, lastTargets = "";
+  let token = null, seat = null, lastTargets = "", lastPads = "";
 
   function table(columns, rows) {
     return "<tr>" + columns.map((c) => "<th>" + esc(c) + "</th>").join("") + "</tr>" +
@@ -26,7 +26,11 @@ const tapmat = (() => {
           "</td><td>" + r.score + "</td><td>" + (r.won ? "WINNER " : "") + esc(r.notes.join(", ")) + "</td></tr>").join("") +
         '</table><div class="tie">' + esc(v.final.explained) + "</div>" : "";
     }
-    if ($("mat")) fetch("/mat.svg").then((r) => r.text()).then((t) => { $("mat").innerHTML = t; });
+    const pads = JSON.stringify(v.stations);
+    if ($("mat") && pads !== lastPads) {  // redraw the mat only when a pad's state changed
+      lastPads = pads;
+      fetch("/mat.svg").then((r) => r.text()).then((t) => { $("mat").innerHTML = t; });
+    }
     if (v.you) you(v.you);
   }
 
