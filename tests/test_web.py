@@ -163,10 +163,13 @@ def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
         gold.send_keys("3")
         (tmp_path / "phone.png").write_bytes(phone.get_screenshot_as_png())
         assert png_variety(phone.get_screenshot_as_png())[2] > 100
+        clicked = time.monotonic()
         phone.find_element("id", "send").click()
         wait_text(phone, "verdict", "accepted by the referee", 10)
+        verdict_s = time.monotonic() - clicked
         lag = wait_text(tv, "events", "lets seat %d pass for a bribe of 3 gold" % target, 5)
-        print("the TV showed the bribe %.3f s after the phone had its verdict" % lag)
+        print("verdict on the phone %.3f s after the click; on the TV %.3f s after the verdict"
+              % (verdict_s, lag))
         assert lag < 1.0, "the TV showed the bribe %.2f s after the verdict" % lag
         assert page.view()["state"]["seats"][target]["gold"] == state["seats"][target]["gold"] - 3
 
