@@ -170,3 +170,29 @@ def test_the_hub_knows_sheriffs_final_standings(board):
         watcher.close()
     finally:
         hub.close()
+
+
+def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
+    """The issue's evening: a monitor open, then the sim on the same port plays through it."""
+    import signal
+
+    port = str(board / "tty")
+    screen = open(tmp_path / "screen.txt", "w")
+    monitor = subprocess.Popen([sys.executable, "-m", "host.cli", "monitor", "--port", port, "--no-screen"],
+                               cwd=ROOT, stdout=screen, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while not running(port):
+            assert monitor.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        assert "tapmat monitor (pid %d)" % monitor.pid in portlock.holder(port)
+        out = tapmat("sim", "--game", "skull", "--players", "3", "--port", port, "--host-actions",
+                     "--actions", "8", "--json", timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["sim"]["actions"] == 8
+    finally:
+        monitor.send_signal(signal.SIGINT)
+        assert monitor.wait(timeout=20) == 0
+        screen.close()
+    assert "seat" in (tmp_path / "screen.txt").read_text()  # it mirrored the sim's game
+    assert not running(port)
