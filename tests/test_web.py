@@ -117,6 +117,7 @@ def site():
 
 def test_a_seat_link_needs_its_token(site):
     page, _game = site
+    assert all(addr[0] == "127.0.0.1" for addr in page.runner.addresses)  # localhost without --lan
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(page.base_url() + "/seat/1?t=guess")
     assert e.value.code == 403
