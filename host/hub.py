@@ -333,7 +333,7 @@ class Hub:
             pass
         if c is self.handover:
             self._take_back()
-        if self.board_view != PUBLIC and not any(x.view != PUBLIC for x in self.clients):
+        if self.board_view != PUBLIC and not self._asking and not any(x.view != PUBLIC for x in self.clients):
             with self.lock:
                 self.board_view = PUBLIC
                 if self.link.conn is not None:
