@@ -191,3 +191,18 @@ def test_merry_men_rows_deputies_loot_chest_black_market_and_hidden_bags() -> No
     screen = public[0]
     assert "deputies: seat" in screen and "Deputy" in screen
     assert "loot chest: 0 gold" in screen and "Black Market left: pepper 12/10 · mead 13/11 · silk 15/13" in screen
+
+
+def test_standings_follow_the_rules_order() -> None:
+    """Winners first, then score (Dead Man's Draw: then bank cards), eliminated Skull seats
+    last whatever their score; equal seats share a rank."""
+    from host.scoreboard import standings_rows
+
+    skull = {"game": "skull", "players": 4, "winners": [2], "scores": [1, 1, 2, 0], "eliminated": [0]}
+    rows = standings_rows(skull)
+    assert [r["seat"] for r in rows] == [2, 1, 3, 0]
+    assert rows[-1]["notes"] == ["eliminated"] and rows[0]["won"]
+    dmd = {"game": "deadmans", "players": 3, "winners": [1], "scores": [20, 20, 9], "bank_cards": [5, 8, 3]}
+    assert [(r["rank"], r["seat"]) for r in standings_rows(dmd)] == [(1, 1), (2, 0), (3, 2)]
+    shared = {"game": "deadmans", "players": 3, "winners": [0, 1], "scores": [20, 20, 9], "bank_cards": [5, 5, 3]}
+    assert [r["rank"] for r in standings_rows(shared)] == [1, 1, 3]
