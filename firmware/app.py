@@ -62,6 +62,8 @@ class App:
         self.layouts = read_json(self.root, LAYOUT_FILE)
         self.last_prompt = [-1, 0, 0]
         self.boot_info = None
+        if self.sensors:
+            self.sensors.report = self._reader_health
         self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
         self.note_told = False   # the restart note was told (removed once the loop runs steadily)
 
@@ -325,6 +327,12 @@ class App:
             self.referee.prompt(what, mat.wait_seats, mat.wait_zone, mat.wait_reader)
         if self.feedback is not None:
             self.feedback.show(mat, self.board.ticks_ms())
+
+    def _reader_health(self, reader, state, version):
+        """A reader's state changed (firmware/sensors.py): tell the host, light its station."""
+        self.referee.reader_health(reader, state, version)
+        if self.feedback is not None:
+            self.feedback.fault(reader, state != 0)
 
     # -- the loop ------------------------------------------------------------------------
     def step(self):

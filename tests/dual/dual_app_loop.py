@@ -9,7 +9,7 @@ import json
 import sys
 
 from fakeboard import FakePort, scratch_dir
-from shared_rules import deck, tokens
+from shared_rules import codec, deck, tokens
 from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
@@ -200,6 +200,78 @@ def test_a_torn_journal_tail_is_told():
     return got
 
 
+# --- reader health ------------------------------------------------------------------------
+
+def _reader_diags(board):
+    """DIAG reader frames the board sent since the last call: [reader, state, version]."""
+    return [list(body[1:4]) for t, _, body in board.link.frames()
+            if t == codec.DIAG and body[0] == codec.DIAG_READER]
+
+
+def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
+    board, app = board_with_game()
+    run(app, 2 * READERS, False)
+    _reader_diags(board)
+    emu = board.emus[3]
+    board.bus.readers.remove(emu)  # cable pulled: MISO reads the pull-down's 00h
+    run(app, 2 * READERS, False)   # within one round of the schedule
+    assert _reader_diags(board) == [[3, 1, 0x92]] and app.sensors.state[3] == 1
+    falls = emu.cs.falls
+    run(app, 200, False)
+    tries = emu.cs.falls - falls   # only the re-inits with back-off touch it (1, 16, 32, 64 steps)
+    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != 3
+    board.bus.readers.append(emu)  # plugged back
+    run(app, 300, False)
+    assert _reader_diags(board) == [[3, 0, 0x92]] and app.sensors.state[3] == 0
+    return tries
+
+
+def test_a_reader_that_resets_is_found_within_a_round_and_configured_again():
+    board, app = board_with_game()
+    run(app, 2 * READERS, False)
+    _reader_diags(board)
+    board.emus[5]._soft_reset()    # a brown-out: TModeReg back to 00h, antenna off
+    run(app, 2 * READERS, False)
+    assert _reader_diags(board) == [[5, 1, 0x92], [5, 0, 0x92]]
+    assert board.emus[5].regs[0x2A] == 0x80  # TAuto again
+    return app.sensors.state[5]
+
+
+def test_a_reader_missing_at_boot_is_announced_with_the_game():
+    board, _ = board_with_game()
+    board.bus.readers.remove(board.emus[9])
+    app = started(board)
+    run(app, 4, False)
+    assert [9, 1, 0] in _reader_diags(board)
+    return app.sensors.down
+
+
+class _BadTag(NtagTag):
+    """A damaged tag: every answer carrying a CRC_A carries a wrong one."""
+
+    def _with_crc(self, n):
+        ok = NtagTag._with_crc(self, n)
+        self.resp[n] ^= 0x5A
+        return ok
+
+
+def test_a_bad_tag_does_not_hide_the_other_tags_on_its_pad():
+    board, app = board_with_game()
+    pad = SEAT_PADS[1]
+    board.emus[pad].add_tag(NtagTag(disc_uid(1, 0, 0)))
+    run(app, 3 * READERS, False)
+    assert app.sensors.presence.count(pad) == 1
+    _reader_diags(board)
+    board.emus[pad].add_tag(_BadTag(bytes((4, 0xBA, 0xD0, 1, 2, 3, 4))))
+    run(app, 24 * READERS, False)  # an occupied pad nobody waits on: every third round
+    assert _reader_diags(board) == [[pad, 2, 0x92]]
+    board.emus[pad].remove_tag(disc_uid(1, 0, 0))  # the good disc lifted: it must leave
+    run(app, 24 * READERS, False)
+    assert app.sensors.presence.count(pad) == 0
+    board.emus[pad].remove_tag(bytes((4, 0xBA, 0xD0, 1, 2, 3, 4)))
+    run(app, 24 * READERS, False)
+    assert _reader_diags(board) == [[pad, 0, 0x92]]
+    return app.sensors.state[pad]
 class FloodPort(FakePort):
     """A line that never runs dry: PING frames without end. Counts what the board reads per
     loop step, and fails if one step reads more than a bounded amount."""
