@@ -18,6 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, "")
+sys.path.insert(0, "tests/dual")
 sys.path.insert(0, sys.argv[3])
 gc.collect()
 BASE = gc.mem_alloc()
@@ -25,6 +26,7 @@ BASE = gc.mem_alloc()
 from shared_rules import codec  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.drivers.mfrc522 import Mfrc522  # noqa: E402
+from fakeboard import FakeBoard  # noqa: E402
 
 HEADERS = ({"game": "skull", "players": 6}, {"game": "sheriff", "players": 5},
            {"game": "deadmans", "players": 4}, {"game": "sheriff", "players": 3},
@@ -68,25 +70,17 @@ class Port:
         pass
 
 
-class Board:
+class Board(FakeBoard):
     name = "lean"
 
     def __init__(self, root):
-        self.fs_root = root
+        FakeBoard.__init__(self, root, port_size=1)
         q = Quiet()
         self.readers = [Mfrc522(q, q) for _ in range(16)]
         self.switches = [q] * 6
         self.leds = q
         self.buzzer = q
         self.link = Port()
-        self.t = 0
-
-    def ticks_ms(self):
-        self.t += 5
-        return self.t
-
-    def idle(self):
-        pass
 
     def soft_reset(self):
         with open(self.fs_root + "/progress", "w") as f:
