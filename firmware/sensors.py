@@ -8,10 +8,14 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
-pads share the rest round robin. A pad with tags is scanned incrementally: its known inventory is
-confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A tag arriving
-while another pad still lists it makes that pad be scanned again first, so a card moved from a
-pad scanned less often is not taken for one UID on two pads.
+pads of the game's layout share the rest round robin; *spare* pads (no zone in this game's
+layout: a tag there only earns a ``not_now``) take one scan in ``SPARE_EVERY``. A dock whose bag
+clasp is closed is *sealed*: a closed bag cannot change, so once a scan has seen it closed it is
+not scanned again until the clasp opens. A pad with tags is scanned incrementally: its known
+inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A
+tag arriving while another pad (sealed or spare ones too) still lists it makes that pad be
+scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
+two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
@@ -29,6 +33,11 @@ from firmware.registry import Registry
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 2         # more awaited pads than this share the round like the others
 HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
+SPARE_EVERY = 8     # pads outside the game's layout take one scan in SPARE_EVERY
+SEALED = 1          # sealed[r]: a closed bag's dock, not scanned
+SEAL_NEXT = 2       # the clasp closed: sealed after the next complete scan
+_HOT = 0            # cursors
+_SPARE = 1
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -59,7 +68,10 @@ class Sensors:
         self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
-        self.next_hot = 0
+        self.spare = bytearray(n)    # 1: no zone in the game's layout
+        self.sealed = bytearray(n)   # SEALED / SEAL_NEXT: the dock of a closed clasp
+        self.spare_turn = 0
+        self.cursor = bytearray(2)   # the next HOT / SPARE pad to try
         self.turn = 0                # scans since the last hot one
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
@@ -93,14 +105,20 @@ class Sensors:
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
         self.lying = 0
+        for r in range(len(self.readers)):
+            self.sealed[r] = 0
+            self.spare[r] = 0
         if layout is not None and self.registry is not None:
             self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for r in range(len(self.readers)):
+                self.spare[r] = 1 if r >= len(self.mat.zone_of) or self.mat.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
                 while p.pop() != NONE:
                     self.lying += 1
                     self.mat.on_present(p.reader, p.uid)
+            for i in range(len(self.switches)):
+                self._seal(i, SEALED)
         return self.mat
 
     def poll(self):
@@ -200,22 +218,32 @@ class Sensors:
         self.turn += 1
         if self.turn >= HOT_EVERY:
             self.turn = 0
-            r = self._next_hot()
+            r = self._next(_HOT, self.hot)
+            if r >= 0:
+                return r
+        self.spare_turn += 1
+        if self.spare_turn >= SPARE_EVERY:
+            self.spare_turn = 0
+            r = self._next(_SPARE, self.spare)
             if r >= 0:
                 return r
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not self.hot[r] and self.state[r] != READER_DOWN:
+            if not (self.hot[r] or self.spare[r] or self.sealed[r] == SEALED) \
+                    and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
-        return self._next_hot()  # every pad left is awaited: hot turns only
+        r = self._next(_HOT, self.hot)  # every pad left is awaited, spare or sealed
+        return r if r >= 0 else self._next(_SPARE, self.spare)
 
-    def _next_hot(self):
+    def _next(self, which, flags):
+        """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
         n = len(self.readers)
+        at = self.cursor[which]
         for i in range(n):
-            r = (self.next_hot + i) % n
-            if self.hot[r] and self.state[r] != READER_DOWN:
-                self.next_hot = (r + 1) % n
+            r = (at + i) % n
+            if flags[r] and self.sealed[r] != SEALED and self.state[r] != READER_DOWN:
+                self.cursor[which] = (r + 1) % n
                 return r
         return -1
 
@@ -236,6 +264,8 @@ class Sensors:
         ok = st == mfrc522.OK
         if ok:
             self.failed[r] = 0
+            if self.sealed[r] == SEAL_NEXT:
+                self.sealed[r] = SEALED
             self._set(r, READER_OK)
         elif self.failed[r] < STUCK_SCANS:
             self.failed[r] += 1
@@ -255,8 +285,15 @@ class Sensors:
                 self.clasp_count[i] += 1
             if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
+                self._seal(i, SEAL_NEXT)
                 self.uid = None
                 code = self.mat.on_switch(i, v == 1)
                 self.reader = self.mat.reader
                 return code
         return NOTHING
+
+    def _seal(self, i, how):
+        """Clasp ``i`` as read now: its dock is sealed (``how``) while the clasp is closed."""
+        m = self.mat
+        if i < len(m.dock_seat) and m.dock_seat[i] != NO_SEAT:
+            self.sealed[m.dock_reader[i]] = how if self.clasp[i] == 1 else 0

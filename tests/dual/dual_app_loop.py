@@ -14,6 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
+from firmware.sensors import SPARE_EVERY
 
 try:
     import micropython
@@ -22,6 +23,8 @@ except ImportError:
 
 READERS = 16
 SEAT_PADS = (0, 2, 4, 6)  # hardware/mat_layout.json, Skull 3-6 seats
+BOX, COMMAND = 13, 15
+USED = SEAT_PADS + (BOX, COMMAND)  # the other ten pads are spare in this game
 
 
 def disc_uid(seat, disc, copy):
@@ -29,13 +32,14 @@ def disc_uid(seat, disc, copy):
 
 
 class Stub:
-    """Switches read open; LEDs and buzzer count what they are told."""
+    """Switches read ``v`` (0: clasp open); LEDs and buzzer count what they are told."""
 
     def __init__(self):
         self.calls = 0
+        self.v = 0
 
     def value(self):
-        return 0
+        return self.v
 
     def set(self, i, r, g, b):
         self.calls += 1
@@ -69,7 +73,7 @@ class EmulatedBoard:
         pass
 
 
-def board_with_game():
+def board_with_game(header=None, closed=()):
     root = scratch_dir("loop-" + sys.implementation.name)
     with open("hardware/mat_layout.json") as f:
         layout = f.read()
@@ -86,8 +90,10 @@ def board_with_game():
                      "code": tokens.CODES[t]})
     deck.write(root + "/deck.bin", recs)
     with open(root + "/game.json", "w") as f:
-        f.write(json.dumps({"game": "skull", "players": 4}))
+        f.write(json.dumps(header or {"game": "skull", "players": 4}))
     board = EmulatedBoard(root)
+    for i in closed:
+        board.switches[i].v = 1
     return board, started(board)
 
 
@@ -212,17 +218,21 @@ def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
     board, app = board_with_game()
     run(app, 2 * READERS, False)
     _reader_diags(board)
-    emu = board.emus[3]
+    emu = board.emus[BOX]
     board.bus.readers.remove(emu)  # cable pulled: MISO reads the pull-down's 00h
-    run(app, 2 * READERS, False)   # within one round of the schedule
-    assert _reader_diags(board) == [[3, 1, 0x92]] and app.sensors.state[3] == 1
+    run(app, 2 * len(USED), False)   # within one round of the schedule
+    assert _reader_diags(board) == [[BOX, 1, 0x92]] and app.sensors.state[BOX] == 1
     falls = emu.cs.falls
     run(app, 200, False)
     tries = emu.cs.falls - falls   # only the re-inits with back-off touch it (1, 16, 32, 64 steps)
-    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != 3
+    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != BOX
     board.bus.readers.append(emu)  # plugged back
     run(app, 300, False)
-    assert _reader_diags(board) == [[3, 0, 0x92]] and app.sensors.state[3] == 0
+    assert _reader_diags(board) == [[BOX, 0, 0x92]] and app.sensors.state[BOX] == 0
+    # a spare pad's reader (no zone in this game) is checked on its rarer visits
+    board.bus.readers.remove(board.emus[3])
+    run(app, SPARE_EVERY * (READERS - len(USED)) + 2 * len(USED), False)
+    assert _reader_diags(board) == [[3, 1, 0x92]]
     return tries
 
 
@@ -230,11 +240,11 @@ def test_a_reader_that_resets_is_found_within_a_round_and_configured_again():
     board, app = board_with_game()
     run(app, 2 * READERS, False)
     _reader_diags(board)
-    board.emus[5]._soft_reset()    # a brown-out: TModeReg back to 00h, antenna off
-    run(app, 2 * READERS, False)
-    assert _reader_diags(board) == [[5, 1, 0x92], [5, 0, 0x92]]
-    assert board.emus[5].regs[0x2A] == 0x80  # TAuto again
-    return app.sensors.state[5]
+    board.emus[COMMAND]._soft_reset()    # a brown-out: TModeReg back to 00h, antenna off
+    run(app, 2 * len(USED), False)
+    assert _reader_diags(board) == [[COMMAND, 1, 0x92], [COMMAND, 0, 0x92]]
+    assert board.emus[COMMAND].regs[0x2A] == 0x80  # TAuto again
+    return app.sensors.state[COMMAND]
 
 
 def test_a_reader_missing_at_boot_is_announced_with_the_game():
@@ -282,7 +292,7 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
     s = app.sensors
     mat = s.mat
     pad = SEAT_PADS[0]
-    board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a pad nobody waits on
+    board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a spare pad
     run(app, 3 * READERS, False)
     mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
     run(app, 2 * READERS, True)  # the schedule allocates nothing either
@@ -293,7 +303,9 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
         if s.scans != before:
             order.append(s.last_reader)
     hot = len([r for r in order if r == pad])
-    assert hot * 2 >= len(order) - 1 and all(r in order for r in range(READERS))
+    spare = len([r for r in order if r not in USED])
+    assert hot * 2 >= len(order) - 1 and all(r in order for r in USED)
+    assert 0 < spare * SPARE_EVERY <= len(order) - hot + SPARE_EVERY
     board.link.frames()
     # the disc moved from pad 5 to the awaited pad: seen there long before pad 5 is scanned again
     board.emus[5].remove_tag(disc_uid(0, 0, 0))
@@ -384,3 +396,42 @@ def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
     started(board)
     assert messages(board) == []
     return app.referee.game.digest()
+
+
+def _scans_of(app, steps):
+    """Readers scanned during ``steps`` loop steps, in order."""
+    s = app.sensors
+    order = []
+    for _ in range(steps):
+        before = s.scans
+        app.step()
+        if s.scans != before:
+            order.append(s.last_reader)
+    return order
+
+
+def test_a_closed_bag_is_not_scanned_until_its_clasp_opens():
+    docks = (1, 3, 5, 7, 9)  # hardware/mat_layout.json, Sheriff 3-5 seats: dock of seat s, switch s
+    board, app = board_with_game({"game": "sheriff", "players": 5}, closed=(0,))
+    run(app, 4, False)
+    order = _scans_of(app, 6 * READERS)
+    assert docks[0] not in order and all(d in order for d in docks[1:])
+    # a bag docked with its clasp already closed: the dock is scanned once more, then sealed
+    bag = bytes((4, 0xBA, 0x60, 1, 2, 3, 4))
+    board.emus[docks[1]].add_tag(NtagTag(bag))
+    board.switches[1].v = 1
+    if micropython:  # sealing allocates nothing either (the sensors alone: the fake link does)
+        micropython.heap_lock()
+    try:
+        for _ in range(2 * READERS):
+            app.sensors.poll()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert app.sensors.presence.find(bag, docks[0], True) == docks[1]
+    order = _scans_of(app, 6 * READERS)
+    assert docks[0] not in order and docks[1] not in order
+    board.switches[0].v = 0  # opened (or the bag lifted out): scanned again
+    order = _scans_of(app, 3 * READERS)
+    assert docks[0] in order and docks[1] not in order
+    return len(order)
