@@ -8,12 +8,15 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
-pads of the game's layout share the rest round robin; *spare* pads (no zone in this game's
-layout: a tag there only earns a ``not_now``) take one scan in ``SPARE_EVERY``. A dock whose bag
-clasp is closed is *sealed*: a closed bag cannot change, so once a scan has seen it closed it is
-not scanned again until the clasp opens. A pad with tags is scanned incrementally: its known
+pads of the game's layout share the rest round robin. *Rare* pads take one scan in
+``RARE_EVERY``: pads with no zone in this game's layout (a tag there only earns a ``not_now``)
+and bag docks, whose content counts only when their clasp closes (docs/mat-sheriff.md). When a
+clasp closes, its dock is scanned before anything else until ``Presence.misses`` complete scans
+have read the bag exactly (a card taken out just before is gone), and only then is the closing
+handed to the mat; from then on the dock is *sealed*, not scanned at all, since a closed bag
+cannot change, until the clasp opens. A pad with tags is scanned incrementally: its known
 inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A
-tag arriving while another pad (sealed or spare ones too) still lists it makes that pad be
+tag arriving while another pad (a rare or sealed one too) still lists it makes that pad be
 scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
 two pads.
 
@@ -33,11 +36,10 @@ from firmware.registry import Registry
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 2         # more awaited pads than this share the round like the others
 HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
-SPARE_EVERY = 8     # pads outside the game's layout take one scan in SPARE_EVERY
-SEALED = 1          # sealed[r]: a closed bag's dock, not scanned
-SEAL_NEXT = 2       # the clasp closed: sealed after the next complete scan
+RARE_EVERY = 8      # pads outside the game's layout and bag docks take one scan in RARE_EVERY
+NO_DOCK = 255
 _HOT = 0            # cursors
-_SPARE = 1
+_RARE = 1
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -60,6 +62,9 @@ class Sensors:
         self.clasp = bytearray(len(self.switches))
         self.clasp_seen = bytearray(len(self.switches))
         self.clasp_count = bytearray(len(self.switches))
+        self.dock = bytearray([NO_DOCK] * len(self.switches))  # each switch's dock reader
+        self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
+        # closing clasp reaches the mat
         self.mat = None
         self.reader = 255
         self.uid = None
@@ -68,10 +73,10 @@ class Sensors:
         self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
-        self.spare = bytearray(n)    # 1: no zone in the game's layout
-        self.sealed = bytearray(n)   # SEALED / SEAL_NEXT: the dock of a closed clasp
-        self.spare_turn = 0
-        self.cursor = bytearray(2)   # the next HOT / SPARE pad to try
+        self.rare = bytearray(n)     # 1: no zone in the game's layout, or a bag dock
+        self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
+        self.rare_turn = 0
+        self.cursor = bytearray(2)   # the next HOT / RARE pad to try
         self.turn = 0                # scans since the last hot one
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
@@ -107,18 +112,24 @@ class Sensors:
         self.lying = 0
         for r in range(len(self.readers)):
             self.sealed[r] = 0
-            self.spare[r] = 0
+            self.rare[r] = 0
+        for i in range(len(self.switches)):
+            self.dock[i] = NO_DOCK
+            self.closing[i] = 0
         if layout is not None and self.registry is not None:
-            self.mat = Mat(game, layout, self.registry, self.presence)
+            m = self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for r in range(len(self.readers)):
-                self.spare[r] = 1 if r >= len(self.mat.zone_of) or self.mat.zone_of[r] == NO_ZONE else 0
+                self.rare[r] = 1 if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
                 while p.pop() != NONE:
                     self.lying += 1
-                    self.mat.on_present(p.reader, p.uid)
+                    m.on_present(p.reader, p.uid)
             for i in range(len(self.switches)):
-                self._seal(i, SEALED)
+                if i < len(m.dock_seat) and m.dock_seat[i] != NO_SEAT:
+                    d = self.dock[i] = m.dock_reader[i]
+                    self.rare[d] = 1
+                    self.sealed[d] = self.clasp[i]  # just read: a closed bag is as it is
         return self.mat
 
     def poll(self):
@@ -214,6 +225,12 @@ class Sensors:
             self._revive()
             if self.down == n:
                 return -1
+        for i in range(len(self.closing)):
+            if self.closing[i] > 1:  # a bag being closed is read first
+                d = self.dock[i]
+                if self.state[d] != READER_DOWN:
+                    return d
+                self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
         self.turn += 1
         if self.turn >= HOT_EVERY:
@@ -221,20 +238,19 @@ class Sensors:
             r = self._next(_HOT, self.hot)
             if r >= 0:
                 return r
-        self.spare_turn += 1
-        if self.spare_turn >= SPARE_EVERY:
-            self.spare_turn = 0
-            r = self._next(_SPARE, self.spare)
+        self.rare_turn += 1
+        if self.rare_turn >= RARE_EVERY:
+            self.rare_turn = 0
+            r = self._next(_RARE, self.rare)
             if r >= 0:
                 return r
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not (self.hot[r] or self.spare[r] or self.sealed[r] == SEALED) \
-                    and self.state[r] != READER_DOWN:
+            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
-        r = self._next(_HOT, self.hot)  # every pad left is awaited, spare or sealed
-        return r if r >= 0 else self._next(_SPARE, self.spare)
+        r = self._next(_HOT, self.hot)  # every pad left is awaited, rare or sealed
+        return r if r >= 0 else self._next(_RARE, self.rare)
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
@@ -242,7 +258,7 @@ class Sensors:
         at = self.cursor[which]
         for i in range(n):
             r = (at + i) % n
-            if flags[r] and self.sealed[r] != SEALED and self.state[r] != READER_DOWN:
+            if flags[r] and not self.sealed[r] and self.state[r] != READER_DOWN:
                 self.cursor[which] = (r + 1) % n
                 return r
         return -1
@@ -264,8 +280,6 @@ class Sensors:
         ok = st == mfrc522.OK
         if ok:
             self.failed[r] = 0
-            if self.sealed[r] == SEAL_NEXT:
-                self.sealed[r] = SEALED
             self._set(r, READER_OK)
         elif self.failed[r] < STUCK_SCANS:
             self.failed[r] += 1
@@ -273,6 +287,10 @@ class Sensors:
             self._set(r, READER_STUCK)
             ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
+        if ok:
+            for i in range(len(self.closing)):
+                if self.closing[i] > 1 and self.dock[i] == r:
+                    self.closing[i] -= 1
 
     def _clasps(self):
         """Debounced clasp changes, one at a time, to the mat."""
@@ -283,17 +301,24 @@ class Sensors:
                 self.clasp_count[i] = 1
             elif self.clasp_count[i] < CLASP_STABLE:
                 self.clasp_count[i] += 1
+            d = self.dock[i]
             if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
-                self._seal(i, SEAL_NEXT)
-                self.uid = None
-                code = self.mat.on_switch(i, v == 1)
-                self.reader = self.mat.reader
-                return code
+                self.closing[i] = 0
+                if d != NO_DOCK:
+                    self.sealed[d] = 0
+                    if v == 1:  # read the bag exactly first (module docstring)
+                        self.closing[i] = 1 + self.presence.misses
+                        continue
+                return self._switch(i, v)
+            if self.closing[i] == 1:
+                self.closing[i] = 0
+                self.sealed[d] = 1
+                return self._switch(i, 1)
         return NOTHING
 
-    def _seal(self, i, how):
-        """Clasp ``i`` as read now: its dock is sealed (``how``) while the clasp is closed."""
-        m = self.mat
-        if i < len(m.dock_seat) and m.dock_seat[i] != NO_SEAT:
-            self.sealed[m.dock_reader[i]] = how if self.clasp[i] == 1 else 0
+    def _switch(self, i, v):
+        self.uid = None
+        code = self.mat.on_switch(i, v == 1)
+        self.reader = self.mat.reader
+        return code

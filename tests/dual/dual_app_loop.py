@@ -14,7 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
-from firmware.sensors import SPARE_EVERY
+from firmware.sensors import RARE_EVERY
 
 try:
     import micropython
@@ -229,9 +229,9 @@ def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
     board.bus.readers.append(emu)  # plugged back
     run(app, 300, False)
     assert _reader_diags(board) == [[BOX, 0, 0x92]] and app.sensors.state[BOX] == 0
-    # a spare pad's reader (no zone in this game) is checked on its rarer visits
+    # a spare pad's reader (no zone in this game) is checked on its rare visits
     board.bus.readers.remove(board.emus[3])
-    run(app, SPARE_EVERY * (READERS - len(USED)) + 2 * len(USED), False)
+    run(app, RARE_EVERY * (READERS - len(USED)) + 2 * len(USED), False)
     assert _reader_diags(board) == [[3, 1, 0x92]]
     return tries
 
@@ -305,7 +305,7 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
     hot = len([r for r in order if r == pad])
     spare = len([r for r in order if r not in USED])
     assert hot * 2 >= len(order) - 1 and all(r in order for r in USED)
-    assert 0 < spare * SPARE_EVERY <= len(order) - hot + SPARE_EVERY
+    assert 0 < spare * RARE_EVERY <= len(order) - hot + RARE_EVERY
     board.link.frames()
     # the disc moved from pad 5 to the awaited pad: seen there long before pad 5 is scanned again
     board.emus[5].remove_tag(disc_uid(0, 0, 0))
@@ -410,28 +410,38 @@ def _scans_of(app, steps):
     return order
 
 
-def test_a_closed_bag_is_not_scanned_until_its_clasp_opens():
+def test_docks_are_read_when_their_clasp_closes_and_not_while_it_is_closed():
     docks = (1, 3, 5, 7, 9)  # hardware/mat_layout.json, Sheriff 3-5 seats: dock of seat s, switch s
+    stands = (0, 2, 4, 6, 8)
     board, app = board_with_game({"game": "sheriff", "players": 5}, closed=(0,))
+    s = app.sensors
+    card = [bytes((4, 0xBA, 0x60, k, 2, 3, 4)) for k in range(3)]
+    board.emus[docks[2]].add_tag(NtagTag(card[0]))
+    board.emus[docks[2]].add_tag(NtagTag(card[1]))
     run(app, 4, False)
-    order = _scans_of(app, 6 * READERS)
-    assert docks[0] not in order and all(d in order for d in docks[1:])
-    # a bag docked with its clasp already closed: the dock is scanned once more, then sealed
-    bag = bytes((4, 0xBA, 0x60, 1, 2, 3, 4))
-    board.emus[docks[1]].add_tag(NtagTag(bag))
+    order = _scans_of(app, 12 * READERS)
+    # the closed bag is never scanned, the open docks rarely (their content counts at closing)
+    assert docks[0] not in order and all(0 < order.count(d) < order.count(stands[0]) for d in docks[1:])
+    assert s.presence.count(docks[2]) == 2
+    # a bag docked already closed, and a card taken out of a bag just before its clasp closes:
+    # each dock is read until the bag is exact, before the closing counts; then sealed
+    board.emus[docks[1]].add_tag(NtagTag(card[2]))
     board.switches[1].v = 1
-    if micropython:  # sealing allocates nothing either (the sensors alone: the fake link does)
+    board.emus[docks[2]].remove_tag(card[1])
+    board.switches[2].v = 1
+    if micropython:  # allocation-free (the sensors alone: the fake link allocates)
         micropython.heap_lock()
     try:
         for _ in range(2 * READERS):
-            app.sensors.poll()
+            s.poll()
     finally:
         if micropython:
             micropython.heap_unlock()
-    assert app.sensors.presence.find(bag, docks[0], True) == docks[1]
-    order = _scans_of(app, 6 * READERS)
-    assert docks[0] not in order and docks[1] not in order
-    board.switches[0].v = 0  # opened (or the bag lifted out): scanned again
-    order = _scans_of(app, 3 * READERS)
+    assert s.presence.find(card[2], docks[0], True) == docks[1]
+    assert s.presence.count(docks[2]) == 1 and s.presence.find(card[0], docks[0], True) == docks[2]
+    order = _scans_of(app, 12 * READERS)
+    assert not [d for d in docks[:3] if d in order]
+    board.switches[0].v = 0  # opened (or the bag lifted out): read again
+    order = _scans_of(app, 12 * READERS)
     assert docks[0] in order and docks[1] not in order
     return len(order)
