@@ -8,13 +8,14 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
-pads of the game's layout share the rest round robin. *Rare* pads take one scan in
-``RARE_EVERY``: pads with no zone in this game's layout (a tag there only earns a ``not_now``)
-and bag docks, whose content counts only when their clasp closes (docs/mat-sheriff.md). When a
-clasp closes, its dock is scanned before anything else until ``Presence.misses`` complete scans
-have read the bag exactly (a card taken out just before is gone), and only then is the closing
-handed to the mat; from then on the dock is *sealed*, not scanned at all, since a closed bag
-cannot change, until the clasp opens. A pad with tags is scanned incrementally: its known
+pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
+are not scanned by the schedule: what lies on a dock counts only when its clasp closes
+(docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
+its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
+out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
+the mat; their turn in ``RARE_EVERY`` is a health check (one register read). A closed bag cannot
+change: its dock is *sealed* until the clasp opens. A pad with tags is scanned incrementally: its known
 inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A
 tag arriving while another pad (a rare or sealed one too) still lists it makes that pad be
 scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
@@ -36,10 +37,12 @@ from firmware.registry import Registry
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 2         # more awaited pads than this share the round like the others
 HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
-RARE_EVERY = 8      # pads outside the game's layout and bag docks take one scan in RARE_EVERY
+RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
-_HOT = 0            # cursors
-_RARE = 1
+_SPARE = 1          # rare[r]
+_DOCK = 2
+_AT_HOT = 0         # cursors
+_AT_RARE = 1
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -73,7 +76,7 @@ class Sensors:
         self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
-        self.rare = bytearray(n)     # 1: no zone in the game's layout, or a bag dock
+        self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.rare_turn = 0
         self.cursor = bytearray(2)   # the next HOT / RARE pad to try
@@ -120,7 +123,7 @@ class Sensors:
             m = self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for r in range(len(self.readers)):
-                self.rare[r] = 1 if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
+                self.rare[r] = _SPARE if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
                 while p.pop() != NONE:
                     self.lying += 1
@@ -128,7 +131,7 @@ class Sensors:
             for i in range(len(self.switches)):
                 if i < len(m.dock_seat) and m.dock_seat[i] != NO_SEAT:
                     d = self.dock[i] = m.dock_reader[i]
-                    self.rare[d] = 1
+                    self.rare[d] = _DOCK
                     self.sealed[d] = self.clasp[i]  # just read: a closed bag is as it is
         return self.mat
 
@@ -211,6 +214,8 @@ class Sensors:
                 h = 1 if r == m.wait_reader else 0
             elif r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != NO_SEAT:
                 h = (m.wait_seats >> m.seat_of[r]) & 1
+            if self.rare[r] == _DOCK:
+                h = 0  # awaited for its clasp, read when it closes
             self.hot[r] = h
             count += h
         if count > HOT_MAX:
@@ -235,22 +240,24 @@ class Sensors:
         self.turn += 1
         if self.turn >= HOT_EVERY:
             self.turn = 0
-            r = self._next(_HOT, self.hot)
+            r = self._next(_AT_HOT, self.hot)
             if r >= 0:
                 return r
         self.rare_turn += 1
         if self.rare_turn >= RARE_EVERY:
             self.rare_turn = 0
-            r = self._next(_RARE, self.rare)
-            if r >= 0:
+            r = self._next(_AT_RARE, self.rare)
+            if r >= 0 and self.rare[r] != _DOCK:
                 return r
+            if r >= 0 and not self.readers[r].healthy():
+                self._set(r, READER_DOWN)
         for i in range(n):
             r = (self.next_reader + i) % n
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
-        r = self._next(_HOT, self.hot)  # every pad left is awaited, rare or sealed
-        return r if r >= 0 else self._next(_RARE, self.rare)
+        r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
+        return r if r >= 0 else self._next(_AT_RARE, self.rare)
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
@@ -308,7 +315,7 @@ class Sensors:
                 if d != NO_DOCK:
                     self.sealed[d] = 0
                     if v == 1:  # read the bag exactly first (module docstring)
-                        self.closing[i] = 1 + self.presence.misses
+                        self.closing[i] = 2 + self.presence.misses
                         continue
                 return self._switch(i, v)
             if self.closing[i] == 1:
