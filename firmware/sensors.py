@@ -7,7 +7,8 @@ here allocates once built.
 
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
-scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
+scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
+back within four scans), none when there are more than ``HOT_MAX`` (they gain nothing); the other
 pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
 game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
 are not scanned by the schedule: what lies on a dock counts only when its clasp closes
@@ -36,7 +37,7 @@ from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 2         # more awaited pads than this share the round like the others
-HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
+HOT_EVERY = b"\xff\x03\x02"  # by the number of awaited pads: one scan in HOT_EVERY[n] (255: none)
 RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
 _SPARE = 1          # rare[r]
@@ -81,6 +82,7 @@ class Sensors:
         self.rare_turn = 0
         self.cursor = bytearray(2)   # the next HOT / RARE pad to try
         self.turn = 0                # scans since the last hot one
+        self.hot_every = 0           # HOT_EVERY for the awaited pads now
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -221,6 +223,8 @@ class Sensors:
         if count > HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
+            count = 0
+        self.hot_every = HOT_EVERY[count]
 
     def _pick(self):
         """The next reader to scan (module docstring), or -1 when every reader is down."""
@@ -238,7 +242,7 @@ class Sensors:
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
         self.turn += 1
-        if self.turn >= HOT_EVERY:
+        if self.turn >= self.hot_every:
             self.turn = 0
             r = self._next(_AT_HOT, self.hot)
             if r >= 0:
