@@ -15,12 +15,12 @@ are not scanned by the schedule: what lies on a dock counts only when its clasp 
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
 its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
 out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
-the mat; their turn in ``RARE_EVERY`` is a health check (one register read). A closed bag cannot
-change: its dock is *sealed* until the clasp opens. A pad with tags is scanned incrementally: its known
-inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A
-tag arriving while another pad (a rare or sealed one too) still lists it makes that pad be
-scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
-two pads.
+the mat; their turn in ``RARE_EVERY`` is a health check (one register read). A closed bag
+cannot change: its dock is *sealed* until the clasp opens. A pad with tags is scanned
+incrementally: its known inventory is confirmed by SELECTs, then arrivals are looked for
+(``Mfrc522.scan(known=...)``). A tag arriving while another pad (a spare pad or a dock too)
+still lists it makes that pad be scanned again first, so a card moved from a pad scanned less
+often is not taken for one UID on two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
@@ -227,7 +227,7 @@ class Sensors:
         self.hot_every = HOT_EVERY[count]
 
     def _pick(self):
-        """The next reader to scan (module docstring), or -1 when every reader is down."""
+        """The next reader to scan (module docstring), or -1 when none can be scanned."""
         n = len(self.readers)
         self.steps += 1
         if self.down:
