@@ -1,7 +1,9 @@
 """Compile the MicroPython parts of tapmat (``shared_rules/``, ``firmware/``) to ``.mpy``.
 
 One place for ``mpy-cross``: ``make mpy``, ``make size``, ``make bench`` and ``tapmat flash`` use it.
-Host-only modules (simulation tables, playouts) are not part of what a board runs.
+Host-only modules (simulation tables, playouts) are not part of what a board runs. ``romfs()``
+packs compiled modules into a ROMFS image (mpremote's writer, the format ``vfs.VfsRom`` mounts):
+on a board with a ROM partition, bytecode and constants are then used in place, never in RAM.
 """
 from __future__ import annotations
 
@@ -55,6 +57,31 @@ def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...]
             progress(rel)
         done.append(Compiled(rel, target, target.stat().st_size))
     return done
+
+
+def romfs(files: dict[str, bytes]) -> bytes:
+    """A ROMFS image holding ``files`` (path -> bytes, ``/``-separated, relative to its root)."""
+    from mpremote.romfs import VfsRomWriter
+
+    tree: dict = {}
+    for path, data in files.items():
+        *dirs, name = path.split("/")
+        node = tree
+        for d in dirs:
+            node = node.setdefault(d, {})
+        node[name] = data
+    writer = VfsRomWriter()
+
+    def put(node: dict) -> None:
+        for name in sorted(node):
+            if isinstance(node[name], dict):
+                writer.opendir(name)
+                put(node[name])
+                writer.closedir()
+            else:
+                writer.mkfile(name, node[name])
+    put(tree)
+    return bytes(writer.finalise())
 
 
 def main() -> int:
