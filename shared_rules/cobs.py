@@ -15,18 +15,18 @@ except ImportError:
         return x
 
 DLE = const(0x10)
-CTRL_C = const(0x03)
-ESC_XOR = const(0x20)
+_CTRL_C = const(0x03)
+_ESC_XOR = const(0x20)
 _BLOCK = const(254)  # longest run of non-zero bytes one COBS code byte (0xFF) covers
 
 # Error kinds of the stuffing layer; the frame layer (codec.py) numbers its own kinds after these.
-ERR_COBS = const(1)      # 0x00 arrived inside a COBS block: truncated packet or line noise
-ERR_ESCAPE = const(2)    # DLE not followed by 0x23/0x30, or a raw 0x03 inside a packet
+ERR_COBS = const(1)  # 0x00 arrived inside a COBS block: truncated packet or line noise
+ERR_ESCAPE = const(2)  # DLE not followed by 0x23/0x30, or a raw 0x03 inside a packet
 ERR_OVERSIZE = const(3)  # packet longer than the receive buffer: dropped up to the next 0x00
-ERROR_KINDS = const(4)   # size of an `errors` list indexed by these kinds (index 0 unused)
+ERROR_KINDS = const(4)  # size of an `errors` list indexed by these kinds (index 0 unused)
 
 _DATA = const(0)  # receiving a packet (or idle between packets)
-_ESC = const(1)   # the previous byte was DLE
+_ESC = const(1)  # the previous byte was DLE
 _SKIP = const(2)  # after an error: dropping bytes up to the next 0x00
 
 
@@ -37,9 +37,9 @@ def max_stuffed_len(n):
 
 def _put(out, w, b):
     """Write byte b at out[w], escaped if it is 0x03 or DLE; return the next write index."""
-    if b == CTRL_C or b == DLE:
+    if b == _CTRL_C or b == DLE:
         out[w] = DLE
-        out[w + 1] = b ^ ESC_XOR
+        out[w + 1] = b ^ _ESC_XOR
         return w + 2
     out[w] = b
     return w + 1
@@ -146,8 +146,8 @@ class Unstuffer:
                 continue
             if state == _ESC:
                 state = _DATA
-                if b == CTRL_C ^ ESC_XOR or b == DLE ^ ESC_XOR:
-                    b ^= ESC_XOR
+                if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
+                    b ^= _ESC_XOR
                 else:
                     self._error(ERR_ESCAPE)
                     state = _SKIP
@@ -155,7 +155,7 @@ class Unstuffer:
             elif b == DLE:
                 state = _ESC
                 continue
-            elif b == CTRL_C:
+            elif b == _CTRL_C:
                 self._error(ERR_ESCAPE)
                 state = _SKIP
                 continue

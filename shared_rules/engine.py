@@ -13,6 +13,11 @@ A game subclass provides:
   view bytes) and ``describe(view)`` (public view bytes -> dict, used by the host);
 * the class method ``from_header(header)`` (a parsed log header -> game; raises ``ValueError``).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 import binascii
 
 try:
@@ -20,30 +25,30 @@ try:
 except ImportError:
     pass
 
-OK = 0
-MALFORMED = 1
-UNKNOWN_CODE = 2
-BAD_SEAT = 3
-GAME_OVER = 4
-WRONG_PHASE = 5
-NOT_YOUR_TURN = 6
-CORRUPT = 7
+OK = const(0)
+MALFORMED = const(1)
+UNKNOWN_CODE = const(2)
+_BAD_SEAT = const(3)
+GAME_OVER = const(4)
+WRONG_PHASE = const(5)
+NOT_YOUR_TURN = const(6)
+_CORRUPT = const(7)
 # Reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
-UNKNOWN_TAG = 8
-FOREIGN_TAG = 9
-DUPLICATE_TAG = 10
-NOT_NOW = 11
-NO_GAME = 12
+UNKNOWN_TAG = const(8)
+FOREIGN_TAG = const(9)
+DUPLICATE_TAG = const(10)
+NOT_NOW = const(11)
+NO_GAME = const(12)
 
 COMMON_REASONS = (
     "ok", "malformed", "unknown_code", "bad_seat", "game_over", "wrong_phase", "not_your_turn",
     "corrupt", "unknown_tag", "foreign_tag", "duplicate_tag", "not_now", "no_game",
 )
-FIRST_GAME_REASON = 16
+FIRST_GAME_REASON = const(16)
 
 SNAPSHOT_MAGIC = b"TM"
-SNAPSHOT_VERSION = 1
-NO_SEAT = 255
+_SNAPSHOT_VERSION = const(1)
+NO_SEAT = const(255)
 
 
 def crc32(data):
@@ -84,7 +89,7 @@ class Game:
         if self.over():
             return GAME_OVER
         if rec[1] >= self.seats():
-            return BAD_SEAT
+            return _BAD_SEAT
         err = self.check(rec)
         if err == OK:
             self.apply(rec)
@@ -102,20 +107,20 @@ class Game:
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):
         """State as bytes: magic, version, game id, state, CRC-32 of all before it."""
-        body = SNAPSHOT_MAGIC + bytes((SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
+        body = SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
         c = crc32(body)
         return body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
 
     def restore(self, blob):
-        """Load a snapshot of this game; return OK or CORRUPT (state unchanged on CORRUPT)."""
+        """Load a snapshot of this game; return OK or _CORRUPT (state unchanged on _CORRUPT)."""
         n = len(blob)
         if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != SNAPSHOT_MAGIC:
-            return CORRUPT
-        if blob[2] != SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
-            return CORRUPT
+            return _CORRUPT
+        if blob[2] != _SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
+            return _CORRUPT
         c = blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
         if crc32(blob[0:n - 4]) != c or not self.valid_state(blob[4:n - 4]):
-            return CORRUPT
+            return _CORRUPT
         self.s[:] = blob[4:n - 4]
         return OK
 
