@@ -7,8 +7,10 @@ on a board with a ROM partition, bytecode and constants are then used in place, 
 """
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -82,6 +84,25 @@ def romfs(files: dict[str, bytes]) -> bytes:
                 writer.mkfile(name, node[name])
     put(tree)
     return bytes(writer.finalise())
+
+
+def cached_romfs(exclude: tuple[str, ...], cache: Path) -> Path:
+    """The ROMFS image of the board sources not under ``exclude`` (host/image.py EXCLUDE of a
+    target), compiled once per content of the sources and kept in ``cache``."""
+    sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
+    key = hashlib.sha256(subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout)
+    for rel in sources:
+        key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
+    path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="tapmat-mpy-") as tmp:
+            files = {c.source.with_suffix(".mpy").as_posix(): c.target.read_bytes()
+                     for c in compile_tree(Path(tmp)) if c.source in sources}
+        part = path.with_name(path.name + ".new")
+        part.write_bytes(romfs(files))
+        part.replace(path)
+    return path
 
 
 def main() -> int:

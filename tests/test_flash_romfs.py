@@ -75,3 +75,17 @@ def test_manifest_freezes_what_a_pico_gets(monkeypatch) -> None:
     exec((build.ROOT / "manifest.py").read_text(), calls)
     pico = [p.as_posix() for p in build.board_sources() if not p.as_posix().startswith(EXCLUDE[PICO])]
     assert sorted(frozen) == sorted(pico) and "shared_rules/engine.py" in frozen
+
+
+def test_virtual_board_runs_from_a_rom_partition_unless_asked_not_to(tmp_path: Path) -> None:
+    """``tapmat board`` mounts a ROMFS image of the modules at /rom, as a board with a ROM
+    partition does; ``--no-rom`` gives a stock board (filesystem, then the repository)."""
+    from host.flash import Connection
+    from vboards import running_board
+    probe = "import sys, firmware.app\nprint(firmware.app.__file__, '/rom' in sys.path)"
+    with running_board(tmp_path / "rom") as board:
+        with Connection(board.port) as c:
+            assert c.run(probe).split() == ["/rom/firmware/app.mpy", "True"]
+    with running_board(tmp_path / "plain", "--no-rom") as board:
+        with Connection(board.port) as c:
+            assert c.run(probe).split() == [str(build.ROOT / "firmware" / "app.py"), "False"]
