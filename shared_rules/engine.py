@@ -28,11 +28,11 @@ except ImportError:
 OK = const(0)
 MALFORMED = const(1)
 UNKNOWN_CODE = const(2)
-_BAD_SEAT = const(3)
+BAD_SEAT = const(3)
 GAME_OVER = const(4)
 WRONG_PHASE = const(5)
 NOT_YOUR_TURN = const(6)
-_CORRUPT = const(7)
+CORRUPT = const(7)
 # Reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
 UNKNOWN_TAG = const(8)
 FOREIGN_TAG = const(9)
@@ -47,7 +47,7 @@ COMMON_REASONS = (
 FIRST_GAME_REASON = const(16)
 
 SNAPSHOT_MAGIC = b"TM"
-_SNAPSHOT_VERSION = const(1)
+SNAPSHOT_VERSION = const(1)
 NO_SEAT = const(255)
 
 
@@ -89,7 +89,7 @@ class Game:
         if self.over():
             return GAME_OVER
         if rec[1] >= self.seats():
-            return _BAD_SEAT
+            return BAD_SEAT
         err = self.check(rec)
         if err == OK:
             self.apply(rec)
@@ -107,20 +107,20 @@ class Game:
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):
         """State as bytes: magic, version, game id, state, CRC-32 of all before it."""
-        body = SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
+        body = SNAPSHOT_MAGIC + bytes((SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
         c = crc32(body)
         return body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
 
     def restore(self, blob):
-        """Load a snapshot of this game; return OK or _CORRUPT (state unchanged on _CORRUPT)."""
+        """Load a snapshot of this game; return OK or CORRUPT (state unchanged on CORRUPT)."""
         n = len(blob)
         if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != SNAPSHOT_MAGIC:
-            return _CORRUPT
-        if blob[2] != _SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
-            return _CORRUPT
+            return CORRUPT
+        if blob[2] != SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
+            return CORRUPT
         c = blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
         if crc32(blob[0:n - 4]) != c or not self.valid_state(blob[4:n - 4]):
-            return _CORRUPT
+            return CORRUPT
         self.s[:] = blob[4:n - 4]
         return OK
 

@@ -29,7 +29,7 @@ CODES = (
 )
 DIGIT0 = const(0)
 SEAT0 = const(10)
-_SEATS = const(12)
+SEATS = const(12)
 CONFIRM = const(22)
 CANCEL = const(23)
 PASS = const(24)
@@ -54,7 +54,7 @@ def digit(t):
 
 def seat(t):
     """The seat a token names, or -1."""
-    return t - SEAT0 if SEAT0 <= t < SEAT0 + _SEATS else -1
+    return t - SEAT0 if SEAT0 <= t < SEAT0 + SEATS else -1
 
 
 def declared(t):
