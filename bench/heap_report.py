@@ -32,7 +32,8 @@ def tables(r: dict) -> str:
         out.append("| %s | %s | %s | %s | %s |" % (name, f["delta_frame_bytes_per_action"], f["snapshot_frame_bytes"],
                                                    f["journal_bytes_per_action"], f["snapshot_file_bytes"]))
     out += ["", "Import cost per module from ROMFS (heap bytes; *alone*: in a fresh interpreter, with what it "
-            "imports; *own*: what it adds once the modules cheaper alone are in):", "",
+            "imports; *own*: what it adds once the modules cheaper alone are in; a new qstr pool, allocated "
+            "when the last one fills, is charged to the module that fills it, so *own* is noisy by a few KB):", "",
             "| module | alone | own |", "|---|---|---|"]
     imports = r["imports"]
     for name in sorted(imports, key=lambda n: -imports[n]["own"] if isinstance(imports[n]["own"], int) else 0):
