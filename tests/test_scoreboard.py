@@ -177,3 +177,18 @@ def test_a_game_the_scoreboard_does_not_know_is_drawn_generically() -> None:
 def test_link_status_is_plain() -> None:
     pic = picture_of(Mirror(), port="/dev/ttyACM0")
     assert "no board: waiting for /dev/ttyACM0" in text(pic, 80)
+
+
+def test_standings_follow_the_rules_order() -> None:
+    """Winners first, then score (Dead Man's Draw: then bank cards), eliminated Skull seats
+    last whatever their score; equal seats share a rank."""
+    from host.scoreboard import standings_rows
+
+    skull = {"game": "skull", "players": 4, "winners": [2], "scores": [1, 1, 2, 0], "eliminated": [0]}
+    rows = standings_rows(skull)
+    assert [r["seat"] for r in rows] == [2, 1, 3, 0]
+    assert rows[-1]["notes"] == ["eliminated"] and rows[0]["won"]
+    dmd = {"game": "deadmans", "players": 3, "winners": [1], "scores": [20, 20, 9], "bank_cards": [5, 8, 3]}
+    assert [(r["rank"], r["seat"]) for r in standings_rows(dmd)] == [(1, 1), (2, 0), (3, 2)]
+    shared = {"game": "deadmans", "players": 3, "winners": [0, 1], "scores": [20, 20, 9], "bank_cards": [5, 5, 3]}
+    assert [r["rank"] for r in standings_rows(shared)] == [1, 1, 3]
