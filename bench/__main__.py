@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from host.build import ROOT, compile_tree
-from bench.heap import smallest_heap
+from bench.heap import Heap
+from host.build import board_sources
 
 sys.path.insert(0, str(ROOT / "tests"))
 from replay_logs import write_log  # noqa: E402
@@ -37,27 +38,6 @@ GAME_CASES = [
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
                       "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
 ]
-RESIDENT = """
-import gc
-gc.collect()
-from shared_rules import replay, games
-games.game_class(%r)
-%s
-gc.collect()
-print(gc.mem_alloc())
-"""
-
-
-def resident(mpy_dir: Path, header: dict) -> int:
-    """Heap bytes held once the replay path and the game's modules are imported (mostly code:
-    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not).
-    A header with ``modules`` also loads Sheriff's Merry Men code."""
-    extra = "from shared_rules import sheriff_mm" if header.get("modules") else ""
-    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % (header["game"], extra)], cwd=mpy_dir, capture_output=True,
-                         text=True, check=True, timeout=60)
-    return int(res.stdout)
-
-
 def speed(interp: list[str], header: dict, games: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:   # @FILE: long headers (profiles)
         json.dump(header, f)
@@ -67,33 +47,21 @@ def speed(interp: list[str], header: dict, games: int) -> dict:
     return json.loads(res.stdout)
 
 
-def replay_heap(log: Path, mpy_dir: Path, expect: dict) -> int:
-    """Smallest heap (bytes) with which the board build replays ``log`` to the expected result."""
-    def ok(heap: int) -> bool:
-        res = subprocess.run([MICROPYTHON, "-X", "heapsize=%d" % heap, "-m", "shared_rules.replay", str(log)],
-                             cwd=mpy_dir, capture_output=True, text=True, timeout=120)
-        return res.returncode == 0 and json.loads(res.stdout) == expect
-    return smallest_heap(ok, 2048, 1 << 20)
-
-
-def bench_games(mpy_dir: Path, tmp: Path) -> dict:
+def bench_games(heap: Heap, tmp: Path) -> dict:
     from shared_rules.replay import replay_file
     out = {}
     for label, header, count in GAME_CASES:
-        console.print("[bold]%s[/]: heap bisection, speed on both interpreters" % label)
+        console.print("[bold]%s[/]: replay heap bisection (ROMFS, .mpy), speed on both interpreters" % label)
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)
         expect = replay_file(str(log))
         mp = speed([MICROPYTHON, "-X", "heapsize=8M"], header, count)
         cp = speed([sys.executable], header, count)
-        heap = replay_heap(log, mpy_dir, expect)
-        code = resident(mpy_dir, header)
         out[label] = {
             "header": header,
             "log_actions": sum(1 for line in log.read_text().splitlines() if line.startswith('{"a"')),
-            "min_heap_replay_mpy": heap,
-            "heap_resident_after_import": code,
-            "heap_beyond_modules": heap - code,
+            "min_heap_replay_romfs": heap.replay("romfs", log, expect),
+            "min_heap_replay_mpy": heap.replay("mpy", log, expect),
             "state_bytes": mp["state_bytes"],
             "snapshot_bytes": mp["snapshot_bytes"],
             "public_view_bytes": mp["public_bytes"],
@@ -123,17 +91,9 @@ def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) 
     return len(actions)
 
 
-def firmware_run(mpy_dir: Path, frames: Path, fs: Path, heap: int = 1 << 22) -> dict | None:
-    for f in fs.glob("*"):
-        f.unlink()
-    res = subprocess.run([MICROPYTHON, "-X", "heapsize=%d" % heap, "firmware_run.py", str(frames), str(fs)],
-                         cwd=mpy_dir, capture_output=True, text=True, timeout=300)
-    return json.loads(res.stdout) if res.returncode == 0 else None
-
-
-def bench_firmware(mpy_dir: Path, tmp: Path) -> dict:
-    """The firmware's event loop through a whole game per game: heap, wire and journal bytes."""
-    (mpy_dir / "firmware_run.py").write_bytes((ROOT / "bench" / "firmware_run.py").read_bytes())
+def bench_firmware(heap: Heap, tmp: Path) -> dict:
+    """The firmware's event loop through a whole game per game: heap (ROMFS and .mpy), wire and
+    journal bytes."""
     fs = tmp / "fs"
     fs.mkdir()
     out = {}
@@ -141,21 +101,49 @@ def bench_firmware(mpy_dir: Path, tmp: Path) -> dict:
         console.print("[bold]firmware %s[/]: event loop heap bisection, wire and journal bytes" % label)
         frames = tmp / (label + ".frames")
         actions = frames_file(frames, header, 1)
-        full = firmware_run(mpy_dir, frames, fs)
+        full = heap.firmware_once("mpy", frames, fs)
         assert full and full["over"] and full["accepted"] == actions, full
+        assert heap.firmware_once("romfs", frames, fs) == full
         frames_file(tmp / "boot.frames", header, 1, with_actions=False)
-        boot = firmware_run(mpy_dir, tmp / "boot.frames", fs)
+        boot = heap.firmware_once("mpy", tmp / "boot.frames", fs)
         assert boot is not None
-        heap = smallest_heap(lambda h: firmware_run(mpy_dir, frames, fs, h) == full, 8192, 1 << 22, 1024)
         deltas = full["wire_bytes"] - (boot["wire_bytes"] - boot["last_write"]) - full["last_write"]
         out[label] = {
-            "min_heap_firmware_mpy": heap,
+            "min_heap_firmware_romfs": heap.firmware("romfs", frames, fs, full),
+            "min_heap_firmware_mpy": heap.firmware("mpy", frames, fs, full),
             "delta_frame_bytes_per_action": round(deltas / actions, 1),
             "snapshot_frame_bytes": full["last_write"],
             "journal_bytes_per_action": full["journal"]["bytes_per_action_x100"] / 100,
             "snapshot_file_bytes": full["journal"]["snapshot_bytes"],
         }
     return out
+
+
+def bench_build(mpy_dir: Path) -> Heap:
+    """The bench drivers join the compiled modules, so that they too run from the ROMFS image."""
+    subprocess.run([str(BIN / "mpy-cross"), "-o", str(mpy_dir / "firmware_run.mpy"), "firmware_run.py"],
+                   cwd=ROOT / "bench", check=True)
+    heap = Heap(MICROPYTHON, mpy_dir)
+    console.print("ROMFS image: %d bytes, %d bytes of heap on the unix port (subtracted)"
+                  % (heap.image_bytes, heap.image_heap))
+    return heap
+
+
+def module_names() -> list[str]:
+    """The board modules, as import names (packages too); ``main`` and board profiles run a
+    board when imported and are left out."""
+    names = []
+    for rel in board_sources():
+        if rel.parts[1:2] == ("boards",) or rel.name == "main.py":
+            continue
+        parts = rel.with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def bench_imports(heap: Heap) -> dict:
+    console.print("[bold]import cost per module[/] from ROMFS")
+    return heap.imports(module_names())
 
 
 def bench_scan() -> dict:
@@ -188,24 +176,35 @@ def bench_sizes(compiled) -> dict:
     return {"shared_rules_mpy_bytes": rules, "firmware_mpy_bytes": sum(sizes.values()) - rules, "files": sizes}
 
 
+def _num(v: int | str) -> int:
+    return v if isinstance(v, int) else -1
+
+
 def show(results: dict) -> None:
     t = Table(title="tapmat bench (%s)" % results["machine"])
-    for col in ("case", "min heap (replay, .mpy)", "of it: modules", "state B", "snapshot B",
+    for col in ("case", "min heap replay, ROMFS", "replay, .mpy", "state B", "snapshot B",
                 "actions/s MicroPython", "actions/s CPython"):
         t.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["games"].items():
-        t.add_row(label, "%d" % r["min_heap_replay_mpy"], "%d" % r["heap_resident_after_import"],
+        t.add_row(label, "%d" % r["min_heap_replay_romfs"], "%d" % r["min_heap_replay_mpy"],
                   str(r["state_bytes"]), str(r["snapshot_bytes"]),
                   "{:,}".format(r["actions_per_s_micropython"]), "{:,}".format(r["actions_per_s_cpython"]))
     console.print(t)
     f = Table(title="firmware event loop, a whole game fed by host frames")
-    for col in ("case", "min heap (.mpy)", "DELTA B/action", "SNAPSHOT frame B", "journal B/action",
-                "snapshot file B"):
+    for col in ("case", "min heap ROMFS", "min heap .mpy", "DELTA B/action", "SNAPSHOT frame B",
+                "journal B/action", "snapshot file B"):
         f.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["firmware"].items():
-        f.add_row(label, str(r["min_heap_firmware_mpy"]), str(r["delta_frame_bytes_per_action"]),
+        f.add_row(label, str(r["min_heap_firmware_romfs"]), str(r["min_heap_firmware_mpy"]),
+                  str(r["delta_frame_bytes_per_action"]),
                   str(r["snapshot_frame_bytes"]), str(r["journal_bytes_per_action"]), str(r["snapshot_file_bytes"]))
     console.print(f)
+    m = Table(title="import cost per module from ROMFS (heap bytes)")
+    for col in ("module", "alone (with its imports)", "own"):
+        m.add_column(col, justify="right" if col != "module" else "left")
+    for name, r in sorted(results["imports"].items(), key=lambda kv: -_num(kv[1]["own"])):
+        m.add_row(name, str(r["alone"]), str(r["own"]))
+    console.print(m)
     s = results["scan"]
     console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
@@ -232,15 +231,46 @@ def show(results: dict) -> None:
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
 
+def heap_only(heap: Heap, tmp: Path) -> dict:
+    """``python -m bench heap``: only the heap figures, merged into the last results."""
+    results = json.loads(RESULTS.read_text())
+    for label, header, _ in GAME_CASES:
+        log = tmp / (label + ".jsonl")
+        write_log(log, header, 1, noise=False)
+        from shared_rules.replay import replay_file
+        expect = replay_file(str(log))
+        console.print("[bold]%s[/]: replay heap" % label)
+        for mode in ("romfs", "mpy"):
+            results["games"][label]["min_heap_replay_" + mode] = heap.replay(mode, log, expect)
+        frames = tmp / (label + ".frames")
+        frames_file(frames, header, 1)
+        fs = tmp / "fs"
+        fs.mkdir(exist_ok=True)
+        full = heap.firmware_once("mpy", frames, fs)
+        console.print("[bold]%s[/]: firmware heap" % label)
+        for mode in ("romfs", "mpy"):
+            results["firmware"][label]["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
+    results["imports"] = bench_imports(heap)
+    return results
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         console.print("compiling .mpy ...")
         compiled = compile_tree(tmp / "mpy")
+        heap = bench_build(tmp / "mpy")
+        if sys.argv[1:] == ["heap"]:
+            results = heap_only(heap, tmp)
+            results["sizes"] = bench_sizes(compiled)
+            RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+            show(results)
+            return 0
         results = {
             "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
-            "games": bench_games(tmp / "mpy", tmp),
-            "firmware": bench_firmware(tmp / "mpy", tmp),
+            "games": bench_games(heap, tmp),
+            "firmware": bench_firmware(heap, tmp),
+            "imports": bench_imports(heap),
             "scan": bench_scan(),
             "timing": bench_timing(),
             "host": bench_host(),

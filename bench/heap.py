@@ -1,7 +1,54 @@
-"""Heap bisection: the smallest ``-X heapsize`` with which a MicroPython run still succeeds."""
+"""Heap figures on the MicroPython unix port, two ways a board can hold the code.
+
+- ``romfs``: ``shared_rules/`` and ``firmware/`` compiled and packed in a ROMFS image, mounted with
+  ``vfs.VfsRom`` at ``/rom``. Bytecode and constants are used in place, as on a board with a ROM
+  partition or frozen modules. The unix port has no ROM, so the image sits in a heap ``bytearray``:
+  that allocation (``Heap.image_heap``, measured) is subtracted from every figure.
+- ``mpy``: the same ``.mpy`` files on a filesystem (a stock board): loading copies the bytecode
+  into the heap.
+
+``smallest_heap`` bisects on ``-X heapsize``: the smallest heap with which a run still succeeds.
+"""
 from __future__ import annotations
 
+import ast
+import json
+import subprocess
+from pathlib import Path
 from typing import Callable
+
+from host import build
+
+MODES = ("romfs", "mpy")
+
+# Prelude of every measured run. ROMFS: read the image into one exact-size bytearray (the
+# stand-in for a ROM partition) and mount it first on the import path.
+_MOUNT = """import sys, vfs
+_b = bytearray(%d)
+_f = open(%r, "rb")
+_f.readinto(_b)
+_f.close()
+vfs.mount(vfs.VfsRom(_b), "/rom")
+sys.path.insert(0, "/rom")
+"""
+_PLAIN = "import sys\nsys.path.insert(0, '')\n"
+_ALLOC = "import gc\ngc.collect()\nprint(gc.mem_alloc())\n"
+REPLAY = "from shared_rules import replay\nsys.exit(replay.main(['replay', %r]))\n"
+FIRMWARE = "del sys.argv[:]\nsys.argv.extend(['firmware_run', %r, %r])\nimport firmware_run\n"
+# One process imports every module, cheapest first (so a module's dependencies are in
+# already), and prints each one's own heap cost; a module that cannot import here says why.
+IMPORTS = """import gc
+def _cost(name):
+    gc.collect()
+    a = gc.mem_alloc()
+    try:
+        __import__(name)
+    except Exception as e:
+        return repr(e)
+    gc.collect()
+    return gc.mem_alloc() - a
+print(repr([(n, _cost(n)) for n in %r]))
+"""
 
 
 def smallest_heap(ok: Callable[[int], bool], lo: int, hi: int, step: int = 256) -> int:
@@ -15,3 +62,67 @@ def smallest_heap(ok: Callable[[int], bool], lo: int, hi: int, step: int = 256) 
         else:
             lo = mid
     return hi
+
+
+class Heap:
+    """Measured runs from one build: ``mpy_dir`` (compiled modules plus the bench drivers) and
+    its ROMFS image next to it."""
+
+    def __init__(self, micropython: str, mpy_dir: Path) -> None:
+        self.micropython = micropython
+        self.mpy_dir = mpy_dir
+        files = {p.relative_to(mpy_dir).as_posix(): p.read_bytes()
+                 for p in sorted(mpy_dir.rglob("*.mpy"))}
+        self.image = mpy_dir.parent / "modules.romfs"
+        self.image.write_bytes(build.romfs(files))
+        self.image_bytes = self.image.stat().st_size
+        self.image_heap = int(self.run("romfs", _ALLOC, 1 << 22).stdout) - int(self.run("mpy", _ALLOC, 1 << 22).stdout)
+
+    def prelude(self, mode: str) -> str:
+        return _MOUNT % (self.image_bytes, str(self.image)) if mode == "romfs" else _PLAIN
+
+    def run(self, mode: str, code: str, heap: int) -> subprocess.CompletedProcess:
+        return subprocess.run([self.micropython, "-X", "heapsize=%d" % heap, "-c", self.prelude(mode) + code],
+                              cwd=self.mpy_dir, capture_output=True, text=True, timeout=300)
+
+    def smallest(self, mode: str, code: str, ok: Callable[[subprocess.CompletedProcess], bool],
+                 lo: int = 4096, step: int = 256, fresh: Path | None = None) -> int:
+        """Smallest heap for ``code`` in ``mode``, without the ROMFS image's own allocation;
+        ``fresh``: a folder emptied before each run."""
+        def run(heap: int) -> bool:
+            for f in fresh.glob("*") if fresh else ():
+                f.unlink()
+            return ok(self.run(mode, code, heap))
+        return smallest_heap(run, lo, 1 << 22, step) - (self.image_heap if mode == "romfs" else 0)
+
+    def replay(self, mode: str, log: Path, expect: dict) -> int:
+        return self.smallest(mode, REPLAY % str(log),
+                             lambda r: r.returncode == 0 and json.loads(r.stdout) == expect)
+
+    def firmware(self, mode: str, frames: Path, fs: Path, expect: dict) -> int:
+        return self.smallest(mode, FIRMWARE % (str(frames), str(fs)),
+                             lambda r: r.returncode == 0 and json.loads(r.stdout) == expect, 8192, 512, fs)
+
+    def firmware_once(self, mode: str, frames: Path, fs: Path) -> dict | None:
+        for f in fs.glob("*"):
+            f.unlink()
+        r = self.run(mode, FIRMWARE % (str(frames), str(fs)), 1 << 22)
+        return json.loads(r.stdout) if r.returncode == 0 else None
+
+    def imports(self, modules: list[str]) -> dict[str, dict]:
+        """Per module, from ROMFS: ``alone``, the heap its import takes in a fresh interpreter
+        (dependencies included); ``own``, what it adds once the modules cheaper alone are in
+        (so its dependencies usually are). A string instead of a number: why it does not
+        import on the unix port."""
+        alone = {}
+        for name in modules:
+            alone[name] = self._import_costs([name])[name]
+        order = sorted(modules, key=lambda n: alone[n] if isinstance(alone[n], int) else 1 << 30)
+        own = self._import_costs(order)
+        return {n: {"alone": alone[n], "own": own[n]} for n in modules}
+
+    def _import_costs(self, names: list[str]) -> dict[str, int | str]:
+        r = self.run("romfs", IMPORTS % names, 1 << 22)
+        if r.returncode:
+            return {n: r.stderr.strip()[-200:] for n in names}
+        return dict(ast.literal_eval(r.stdout))

@@ -12,18 +12,23 @@ Every handler returns ``NOTHING`` (0: nothing to do, nothing to signal), ``READY
 is in ``mat.rec``) or a reason code from ``shared_rules.engine`` (> 1) to signal as a rejection.
 No handler allocates.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 from shared_rules import deck, tokens
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, DUPLICATE_TAG, NOT_NOW
 
-NOTHING = 0
-READY = 1
-NO_ZONE = 255
-NO_SEAT = 255
-MAX_NUMBER = 254   # numbers travel in U8 action fields
-PROMPT_OVER = 0    # every gesture module's PROMPTS[0] is "over"
-ARRIVE = 1         # event kinds, as firmware.presence
-LEAVE = 2
+NOTHING = const(0)
+READY = const(1)
+NO_ZONE = const(255)
+NO_SEAT = const(255)
+MAX_NUMBER = const(254)  # numbers travel in U8 action fields
+PROMPT_OVER = const(0)  # every gesture module's PROMPTS[0] is "over"
+ARRIVE = const(1)  # event kinds, as firmware.presence
+LEAVE = const(2)
 
 
 def pick_layout(doc, game, seats):

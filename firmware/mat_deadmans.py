@@ -17,6 +17,11 @@ leaves the draw pile only by a draw and never returns), the tags of the play are
 and the tags of a half-tapped multi-card choice (Map reveals, Mystic peeks, bonus cards), valid
 while the turn, the draw pile count and the pending choice stay what they were.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 from array import array
 
 from shared_rules import deck, tokens
@@ -25,14 +30,29 @@ from shared_rules.engine import NO_SEAT, NOT_NOW, OK
 from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("bank", "draw", "play", "discard", "command")
-BANK, DRAW, PLAY, DISCARD, COMMAND = range(5)
+BANK = const(0)
+DRAW = const(1)
+PLAY = const(2)
+DISCARD = const(3)
+COMMAND = const(4)
 PROMPTS = ("over", "trait", "target", "draw", "draw_or_collect", "collect", "hook", "cannon",
            "sword", "reveal", "pick", "oracle", "bonus")
-(P_OVER, P_TRAIT, P_TARGET, P_DRAW, P_DRAW_OR_COLLECT, P_COLLECT, P_HOOK, P_CANNON, P_SWORD,
- P_REVEAL, P_PICK, P_ORACLE, P_BONUS) = range(13)
+P_OVER = const(0)
+_P_TRAIT = const(1)
+_P_TARGET = const(2)
+_P_DRAW = const(3)
+_P_DRAW_OR_COLLECT = const(4)
+_P_COLLECT = const(5)
+_P_HOOK = const(6)
+_P_CANNON = const(7)
+_P_SWORD = const(8)
+_P_REVEAL = const(9)
+_P_PICK = const(10)
+_P_ORACLE = const(11)
+_P_BONUS = const(12)
 
-NO_TAG = 0xFFFF
-AMBIGUOUS = 254                   # two seats could be the target: a seat token must say which
+NO_TAG = const(0xFFFF)
+_AMBIGUOUS = const(254)  # two seats could be the target: a seat token must say which
 PILE = d.NCODES - d.SUITS         # cards a deck puts in the draw pile
 LIST_CAP = d.MAX_BONUS            # the longest multi-card choice: a Treasure Hunter's bonus
 
@@ -204,7 +224,7 @@ class Gestures(BaseGestures):
         """Cannon or Sword: the top card of the target's stack."""
         code = tag.code
         t = self._target(kind, code)
-        if t == AMBIGUOUS:
+        if t == _AMBIGUOUS:
             return d.TARGET_REQUIRED
         rec = self.mat.start(kind, self.game.s[d.R_TURN])
         rec[d.F_TARGET] = t
@@ -213,7 +233,7 @@ class Gestures(BaseGestures):
 
     def _target(self, kind, code):
         """The seat a Cannon or Sword card comes from: the one named by a seat token, else the
-        only seat the rules accept it from (AMBIGUOUS if two); failing that a seat whose bank
+        only seat the rules accept it from (_AMBIGUOUS if two); failing that a seat whose bank
         holds the card, or the next seat, so that the rules give their reason."""
         s = self.game.s
         p = s[d.R_TURN]
@@ -231,7 +251,7 @@ class Gestures(BaseGestures):
             rec[d.F_TARGET] = t
             if self.game.check(rec) == OK:
                 if found != NO_SEAT:
-                    return AMBIGUOUS
+                    return _AMBIGUOUS
                 found = t
             elif holder == NO_SEAT and d.count(s, code, d.BANK + t):
                 holder = t
@@ -335,7 +355,7 @@ class Gestures(BaseGestures):
                 self.named = NO_SEAT
                 if t == NO_SEAT:
                     t = self._plundered(p, code)
-                if t == AMBIGUOUS:
+                if t == _AMBIGUOUS:
                     return d.TARGET_REQUIRED
                 if t == NO_SEAT:
                     return d.NOT_IN_BANK
@@ -358,13 +378,13 @@ class Gestures(BaseGestures):
         return ready
 
     def _plundered(self, p, code):
-        """The opponent whose stack shows this card on top (AMBIGUOUS: two do; NO_SEAT: none)."""
+        """The opponent whose stack shows this card on top (_AMBIGUOUS: two do; NO_SEAT: none)."""
         s = self.game.s
         found = NO_SEAT
         for t in range(s[d.R_SEATS]):
             if t != p and d.top(s, t, code // d.DMD_VALUES) == code:
                 if found != NO_SEAT:
-                    return AMBIGUOUS
+                    return _AMBIGUOUS
                 found = t
         return found
 
@@ -394,43 +414,43 @@ class Gestures(BaseGestures):
             if self.dj != NO_SEAT:
                 mat.wait_seats = 1 << self.dj
                 mat.wait_zone = COMMAND
-                return P_TARGET
+                return _P_TARGET
             mask = 0  # seats without a trait may tap one; the first seat may draw at once
             for seat in range(s[d.R_SEATS]):
                 if s[d.R_TRAIT + seat] == d.NONE:
                     mask |= 1 << seat
             if not mask:
                 mat.wait_zone = PLAY
-                return P_DRAW
+                return _P_DRAW
             mat.wait_seats = mask | (1 << p)
             mat.wait_zone = BANK
-            return P_TRAIT
+            return _P_TRAIT
         pending = s[d.R_PENDING]
         mat.wait_zone = PLAY
         if pending == d.NO_CHOICE:
             if not s[d.R_STARTED] or s[d.R_KRAKEN]:
-                return P_DRAW
+                return _P_DRAW
             if s[d.R_DRAW_N]:
-                return P_DRAW_OR_COLLECT
+                return _P_DRAW_OR_COLLECT
             mat.wait_zone = COMMAND
-            return P_COLLECT
+            return _P_COLLECT
         if pending == d.A_HOOK:
-            return P_HOOK
+            return _P_HOOK
         if pending == d.A_SWORD:
-            return P_SWORD
+            return _P_SWORD
         if pending == d.A_MAP:
             if s[d.R_TRAIT + p] == d.NAVIGATOR or self._revealed():
-                return P_PICK
+                return _P_PICK
             mat.wait_zone = DISCARD
-            return P_REVEAL
+            return _P_REVEAL
         if pending == d.A_CANNON:
             mat.wait_zone = DISCARD
-            return P_CANNON
+            return _P_CANNON
         if pending == d.A_ORACLE:
             mat.wait_zone = DRAW
-            return P_ORACLE
+            return _P_ORACLE
         mat.wait_zone = BANK
-        return P_BONUS
+        return _P_BONUS
 
     def _revealed(self):
         s = self.game.s

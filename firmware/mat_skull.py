@@ -13,6 +13,11 @@ the rules accepted an action: a tag is written at the position the rules' own co
 (stack size, discs flipped, discs lost) and only the first "counter" entries are read, so a
 refused action's entry is simply overwritten by the next one.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 from array import array
 
 from shared_rules import deck, tokens
@@ -21,16 +26,26 @@ from shared_rules.engine import NO_SEAT, NOT_NOW
 from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("seat", "box", "command")
-SEAT, BOX, COMMAND = range(3)
+SEAT = const(0)
+_BOX = const(1)
+COMMAND = const(2)
 PROMPTS = ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")
-P_OVER, P_PLACE, P_PLACE_OR_BID, P_BID_OR_PASS, P_FLIP, P_LOSE, P_FIRST = range(7)
+P_OVER = const(0)
+_P_PLACE = const(1)
+_P_PLACE_OR_BID = const(2)
+_P_BID_OR_PASS = const(3)
+_P_FLIP = const(4)
+_P_LOSE = const(5)
+_P_FIRST = const(6)
 
 F_LOSE_DISC = k.VOCAB.offset("lose", "disc")
 F_FIRST_TARGET = k.VOCAB.offset("first", "target")
-DISCS = 4                # discs per seat
-ON_STACK, FLIPPED, LOST = range(3)  # the three tag lists
+DISCS = const(4)  # discs per seat
+_ON_STACK = const(0)  # the three tag lists
+FLIPPED = const(1)
+_LOST = const(2)
 _LIST = k.MAX_SEATS * DISCS
-NO_TAG = 0xFFFF
+NO_TAG = const(0xFFFF)
 
 
 class Gestures(BaseGestures):
@@ -44,7 +59,7 @@ class Gestures(BaseGestures):
     # -- the tag lists ------------------------------------------------------------------
     def _count(self, which, seat):
         g = self.game
-        if which == ON_STACK:
+        if which == _ON_STACK:
             return g._get(seat, k.STACK)
         if which == FLIPPED:
             return g._get(seat, k.FLIPPED)
@@ -65,19 +80,19 @@ class Gestures(BaseGestures):
     # -- gestures -----------------------------------------------------------------------
     def arrive(self, zone, seat, tag):
         owner = tag.seat
-        if tag.kind != deck.DISC or owner >= self.game.seats() or self._holds(LOST, owner, tag.index):
+        if tag.kind != deck.DISC or owner >= self.game.seats() or self._holds(_LOST, owner, tag.index):
             return NOT_NOW
         if zone == SEAT:
             if owner != seat:
                 return NOT_NOW
-            if self._holds(ON_STACK, seat, tag.index):
+            if self._holds(_ON_STACK, seat, tag.index):
                 return NOTHING  # back on its own stack after a peek or a refused lift
-            self._note(ON_STACK, seat, tag.index)
+            self._note(_ON_STACK, seat, tag.index)
             rec = self.mat.start(k.A_PLACE, seat)
             rec[k.F_DISC] = tag.code
             return READY
-        if zone == BOX:
-            self._note(LOST, owner, tag.index)
+        if zone == _BOX:
+            self._note(_LOST, owner, tag.index)
             rec = self.mat.start(k.A_LOSE, owner)
             rec[F_LOSE_DISC] = tag.code
             return READY
@@ -88,8 +103,8 @@ class Gestures(BaseGestures):
         they are not taken for new places (the rules restored from the journal know the count)."""
         if zone != SEAT or tag.kind != deck.DISC or tag.seat != seat:
             return
-        base = ON_STACK * _LIST + seat * DISCS
-        for i in range(self._count(ON_STACK, seat)):
+        base = _ON_STACK * _LIST + seat * DISCS
+        for i in range(self._count(_ON_STACK, seat)):
             if self.tags[base + i] == NO_TAG or self.tags[base + i] == tag.index:
                 self.tags[base + i] = tag.index
                 return
@@ -99,7 +114,7 @@ class Gestures(BaseGestures):
         g = self.game
         if zone != SEAT or tag.kind != deck.DISC or tag.seat != seat or g.phase() != k.FLIP:
             return NOTHING
-        if not self._holds(ON_STACK, seat, tag.index) or self._holds(FLIPPED, seat, tag.index):
+        if not self._holds(_ON_STACK, seat, tag.index) or self._holds(FLIPPED, seat, tag.index):
             return NOTHING
         self._note(FLIPPED, seat, tag.index)
         rec = self.mat.start(k.A_FLIP, g.s[k.R_CHALLENGER])
@@ -142,13 +157,13 @@ class Gestures(BaseGestures):
                 if g._active(seat) and not g._get(seat, k.STACK):
                     mask |= 1 << seat
             mat.wait_seats = mask
-            return P_PLACE
+            return _P_PLACE
         if phase == k.ADD or phase == k.BIDDING:
             mat.wait_seats = 1 << s[k.R_TURN]
             if phase == k.ADD:
-                return P_PLACE_OR_BID
+                return _P_PLACE_OR_BID
             mat.wait_zone = COMMAND
-            return P_BID_OR_PASS
+            return _P_BID_OR_PASS
         if phase == k.OVER:
             mask = 0
             for seat in range(g.seats()):
@@ -159,9 +174,9 @@ class Gestures(BaseGestures):
             return P_OVER
         mat.wait_seats = 1 << s[k.R_CHALLENGER]
         if phase == k.FLIP:
-            return P_FLIP
+            return _P_FLIP
         if phase == k.LOSE:
-            mat.wait_zone = BOX
-            return P_LOSE
+            mat.wait_zone = _BOX
+            return _P_LOSE
         mat.wait_zone = COMMAND
-        return P_FIRST
+        return _P_FIRST

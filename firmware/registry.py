@@ -7,12 +7,17 @@ CRC-32), reading it in small chunks, so a damaged or foreign file is refused wit
 ``seek`` + ``readinto`` into the preallocated buffer: no allocation (``dual_registry.py``
 checks it under ``micropython.heap_lock``; both calls allocate nothing on the unix port).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 import binascii
 
 from shared_rules import deck
 from shared_rules.deck import DeckError, HEADER_SIZE, RECORD_SIZE, CRC_SIZE, UID_LEN
 
-_CHUNK = 16  # records per read while verifying at open
+_CHUNK = const(16)  # records per read while verifying at open
 
 
 class Registry:

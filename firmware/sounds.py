@@ -3,11 +3,16 @@
 Shared by the feedback (which picks an id) and every board profile (which plays it), so an id
 means the same sound on the Pico, on the virtual board and in the tests.
 """
-OK = 0        # action accepted
-REJECT = 1    # gesture or action refused
-TURN = 2      # a seat's turn begins
-PROMPT = 3    # the mat waits for an input
-END = 4       # game over
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+OK = const(0)  # action accepted
+REJECT = const(1)  # gesture or action refused
+TURN = const(2)  # a seat's turn begins
+PROMPT = const(3)  # the mat waits for an input
+END = const(4)  # game over
 
 # Notes by id, flat (hz, ms) pairs; hz 0 is a rest.
 PATTERNS = (

@@ -1,12 +1,16 @@
 """Compile the MicroPython parts of tapmat (``shared_rules/``, ``firmware/``) to ``.mpy``.
 
 One place for ``mpy-cross``: ``make mpy``, ``make size``, ``make bench`` and ``tapmat flash`` use it.
-Host-only modules (simulation tables, playouts) are not part of what a board runs.
+Host-only modules (simulation tables, playouts) are not part of what a board runs. ``romfs()``
+packs compiled modules into a ROMFS image (mpremote's writer, the format ``vfs.VfsRom`` mounts):
+on a board with a ROM partition, bytecode and constants are then used in place, never in RAM.
 """
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -55,6 +59,50 @@ def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...]
             progress(rel)
         done.append(Compiled(rel, target, target.stat().st_size))
     return done
+
+
+def romfs(files: dict[str, bytes]) -> bytes:
+    """A ROMFS image holding ``files`` (path -> bytes, ``/``-separated, relative to its root)."""
+    from mpremote.romfs import VfsRomWriter
+
+    tree: dict = {}
+    for path, data in files.items():
+        *dirs, name = path.split("/")
+        node = tree
+        for d in dirs:
+            node = node.setdefault(d, {})
+        node[name] = data
+    writer = VfsRomWriter()
+
+    def put(node: dict) -> None:
+        for name in sorted(node):
+            if isinstance(node[name], dict):
+                writer.opendir(name)
+                put(node[name])
+                writer.closedir()
+            else:
+                writer.mkfile(name, node[name])
+    put(tree)
+    return bytes(writer.finalise())
+
+
+def cached_romfs(exclude: tuple[str, ...], cache: Path) -> Path:
+    """The ROMFS image of the board sources not under ``exclude`` (host/image.py EXCLUDE of a
+    target), compiled once per content of the sources and kept in ``cache``."""
+    sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
+    key = hashlib.sha256(subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout)
+    for rel in sources:
+        key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
+    path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="tapmat-mpy-") as tmp:
+            files = {c.source.with_suffix(".mpy").as_posix(): c.target.read_bytes()
+                     for c in compile_tree(Path(tmp)) if c.source in sources}
+        part = path.with_name(path.name + ".new")
+        part.write_bytes(romfs(files))
+        part.replace(path)
+    return path
 
 
 def main() -> int:

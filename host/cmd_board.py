@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help=f"number of {key} (0..{LIMITS[key]}), saved in {FS_DIR}/board.json")
     p.add_argument("--heap", default=DEFAULT_HEAP,
                    help="MicroPython heap size, as micropython -X heapsize (default: %(default)s)")
+    p.add_argument("--no-rom", action="store_true",
+                   help="no ROM partition: run from .mpy files on fs/ (tapmat flash) or the "
+                        "repository, as a stock board; default: the modules in a ROMFS image")
     p.add_argument("--micropython", metavar="PATH",
                    help="the unix-port interpreter (default: the one next to this Python)")
 
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         overrides = {k: getattr(args, k) for k in values if getattr(args, k) is not None}
         values.update({k: check_count(k, v) for k, v in overrides.items()})
         config = BoardConfig(**values) if overrides else None
-        board = VirtualBoard(board_dir, config, micropython=args.micropython, heap=args.heap)
+        board = VirtualBoard(board_dir, config, micropython=args.micropython, heap=args.heap,
+                             rom=not args.no_rom)
         board.start()
     except (WorldError, OSError, RuntimeError) as e:
         print(f"tapmat board: {e}", file=sys.stderr)

@@ -110,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     plan = result.plan
     info = result.info
+    print(f"modules: {result.storage}")
     print(f"MicroPython {info.release} on {info.platform} (.mpy v{info.mpy_version}): "
           f"{result.image.target} image, {len(result.image.files)} files, {result.image.size} B")
     print(f"{len(plan.write)} written ({result.written_bytes} B), {len(plan.unchanged)} unchanged, "

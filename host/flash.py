@@ -11,6 +11,13 @@ are the truth. A manifest goes stale when someone copies a file with ``mpremote 
 flash is cut half-way or when a board is swapped; hashing ~90 KB with the board's ``hashlib``
 costs well under a second on an RP2040 and one exec round trip.
 
+Where the board has a ROM partition (``vfs.rom_ioctl``, as ``mpremote romfs query`` asks), the
+modules go there instead, as one ROMFS image (``mpremote romfs deploy``; redeployed only when its
+SHA-256 differs): bytecode then runs in place and never takes heap (docs/performance.md). The
+filesystem then keeps only the configuration and ``main.py``; module files left there from an
+earlier ``.mpy`` flash are removed (they would come first on ``sys.path``). ``FlashResult.storage``
+says which way was taken.
+
 ``Connection`` is also the way ``tapmat tags`` runs its reader script on a board.
 """
 from __future__ import annotations
@@ -23,6 +30,8 @@ import io
 import os
 import re
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -75,6 +84,8 @@ def _ls(tops, pkgs):
             pass
     for p in pkgs:
         _walk(p)
+def _h_mem(m):
+    return binascii.hexlify(hashlib.sha256(m).digest()).decode()
 def _put(p, t):
     try:
         os.rename(t, p)
@@ -83,6 +94,20 @@ def _put(p, t):
         os.rename(t, p)
     print(_h(p))
 """ % IS_DIR
+
+
+# The first ROM partition: its size in bytes (-1: none) and the SHA-256 of its first N bytes,
+# where the ROMFS image to deploy has N (as mpremote's romfs query/deploy address it).
+ROM_QUERY = """\
+import vfs
+_r = (-1, '')
+if hasattr(vfs, 'rom_ioctl') and vfs.rom_ioctl(1) > 0:
+    _d = vfs.rom_ioctl(2, 0)
+    if not isinstance(_d, int):
+        _n = _d.ioctl(4, 0) * _d.ioctl(5, 0) if hasattr(_d, 'ioctl') else len(_d)
+        _r = (_n, _h_mem(memoryview(_d)[:min(%d, _n)]))
+print(repr(_r))
+"""
 
 
 class BoardError(Exception):
@@ -326,6 +351,17 @@ class Connection:
         except (ValueError, SyntaxError, TypeError):
             raise BoardError(f"{self.port}: unexpected answer to a sys query: {out[:200]!r}") from None
 
+    def rom(self, length: int) -> tuple[int, str]:
+        """(size of the board's first ROM partition, -1 if it has none; SHA-256 of its first
+        ``length`` bytes)."""
+        self.helpers()
+        out = self.run(ROM_QUERY % length, timeout=30)
+        try:
+            size, digest = ast.literal_eval(out.strip())
+            return int(size), str(digest)
+        except (ValueError, SyntaxError, TypeError):
+            raise BoardError(f"{self.port}: unexpected answer to a ROM query: {out[:200]!r}") from None
+
     def reset(self, hard: bool = True) -> None:
         """Restart the board into main.py: ``machine.reset()`` (hard, as power-on) or a soft
         reset from the friendly REPL. The connection is closed afterwards."""
@@ -387,12 +423,26 @@ class BoardFilesystem:
         self.board.run("os.rmdir(%r)" % path)
 
 
+def deploy_romfs(port: str, romfs: bytes) -> None:
+    """``mpremote romfs deploy`` of an image (mpremote shows its progress); the port is free."""
+    with tempfile.TemporaryDirectory(prefix="tapmat-romfs-") as tmp:
+        path = os.path.join(tmp, "tapmat.romfs")
+        with open(path, "wb") as f:
+            f.write(romfs)
+        res = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "romfs", "deploy", path],
+                             timeout=600)
+    if res.returncode:
+        raise BoardError(f"{port}: mpremote romfs deploy failed (exit {res.returncode}); the "
+                         f"board's ROM partition may be half written: flash again")
+
+
 @dataclass
 class FlashResult:
     info: BoardInfo
     image: Image
     plan: Plan
     seconds: float
+    storage: str = ""  # where the modules went, in words (printed by tapmat flash)
 
     @property
     def written_bytes(self) -> int:
@@ -413,10 +463,27 @@ def flash(port: str, *, game: dict[str, Any] | None = None, deck: bytes | None =
     try:
         info = board.info()
         target = check_board(info, cross)
-        image = board_image(target, game=game, deck=deck, modules=compile(target), profile=profile)
+        modules = compile(target)
+        romfs = build.romfs(modules)
+        rom_size, rom_digest = board.rom(len(romfs))
+        if rom_size >= len(romfs):
+            storage = f"ROM partition ({rom_size} B): modules as a ROMFS image of {len(romfs)} B"
+            if rom_digest == sha256(romfs):
+                storage += ", unchanged"
+            else:
+                board.close()
+                deploy_romfs(port, romfs)
+                board = Connection(port, timeout)
+            modules = {}
+        elif rom_size >= 0:
+            storage = (f"ROM partition of {rom_size} B too small for the {len(romfs)} B ROMFS "
+                       f"image: modules as .mpy files")
+        else:
+            storage = "no ROM partition: modules as .mpy files"
+        image = board_image(target, game=game, deck=deck, modules=modules, profile=profile)
         plan = sync(image, BoardFilesystem(board), progress)
         if reset:
             board.reset(hard=True)
     finally:
         board.close()
-    return FlashResult(info, image, plan, time.monotonic() - start)
+    return FlashResult(info, image, plan, time.monotonic() - start, storage)

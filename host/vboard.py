@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from host import build
 from host.vboard_world import BoardConfig, World, WorldError, check_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,13 @@ ENV_CTL_IN = "TAPMAT_VBOARD_CTL_IN"
 ENV_CTL_OUT = "TAPMAT_VBOARD_CTL_OUT"
 
 DEFAULT_HEAP = "512k"
+ROM_CACHE = build.ROOT / "build" / "romfs"  # ROMFS images of the modules, one per source content
+
+
+def board_romfs() -> Path:
+    """The virtual board's ROM partition: the virtual target's modules as a ROMFS image."""
+    from host.image import EXCLUDE, VIRTUAL  # host.image imports this module
+    return build.cached_romfs(EXCLUDE[VIRTUAL], ROM_CACHE)
 DEFAULT_OFF_MS = 200       # how long a power cut keeps the board dark
 CRASH_RESTART_S = 1.0      # an interpreter that died on its own is restarted after this
 INTERRUPT_GRACE_S = 0.3    # a 0x03 unread this long while code runs: SIGINT
@@ -126,11 +134,13 @@ class VirtualBoard:
 
     def __init__(self, board_dir: Path, config: BoardConfig | None = None, *,
                  micropython: str | None = None, heap: str = DEFAULT_HEAP,
-                 log: Log | None = None) -> None:
+                 log: Log | None = None, rom: bool = True) -> None:
         self.dir = board_dir.resolve()
         self.fs = self.dir / FS_DIR
         self.micropython = micropython or find_micropython()
         self.heap = heap
+        self.rom = rom  # a ROM partition holding the modules (ROMFS), else .mpy files / the repository
+        self.rom_image: Path | None = None
         self.log: Log = log or (lambda msg: print("tapmat board: " + msg, flush=True))
         self.fs.mkdir(parents=True, exist_ok=True)
         self._new_config = config  # saved by start(), once no other bridge owns the folder
@@ -173,6 +183,10 @@ class VirtualBoard:
         if link.is_symlink() or link.exists():
             link.unlink()
         link.symlink_to(self.port)
+        if self.rom:
+            self.rom_image = board_romfs()
+            self.log(f"ROM partition: {self.rom_image.stat().st_size} B ROMFS image of the "
+                     f"repository's modules (--no-rom: run from the filesystem and the repository)")
         self._stdin_r, self._stdin_w = os.pipe()
         self._stdout_r, self._stdout_w = os.pipe()
         self._stderr_r, self._stderr_w = os.pipe()
@@ -414,6 +428,13 @@ class VirtualBoard:
         self._flush_child()
 
     # -- the interpreter ---------------------------------------------------------------------
+    def heap_bytes(self) -> int:
+        """The interpreter's heap: the board's, plus the ROM image the unix port keeps in it."""
+        units = {"k": 1 << 10, "m": 1 << 20}
+        h = self.heap.lower()
+        size = int(h[:-1]) * units[h[-1]] if h[-1:] in units else int(h)
+        return size + (self.rom_image.stat().st_size + 1024 if self.rom_image else 0)
+
     def _spawn(self) -> None:
         raw = self._raw_next
         self._raw_next = False
@@ -422,7 +443,9 @@ class VirtualBoard:
         env = dict(os.environ)
         env[ENV_CTL_IN] = str(ci_r)
         env[ENV_CTL_OUT] = str(co_w)
-        cmd = [self.micropython, "-X", "heapsize=" + self.heap, str(VROM), str(self.fs)]
+        cmd = [self.micropython, "-X", "heapsize=%d" % self.heap_bytes(), str(VROM), str(self.fs)]
+        if self.rom_image is not None:
+            cmd.append("--rom=" + str(self.rom_image))
         proc = subprocess.Popen(cmd + (["--raw"] if raw else []), stdin=self._stdin_r,
                                 stdout=self._stdout_w, stderr=self._stderr_w,
                                 pass_fds=(ci_r, co_w), env=env, cwd=self.fs,

@@ -13,19 +13,29 @@ field at its offset. Field kinds:
 * ``LIST``: a list of names (or of small ints when the table is ``None``): count byte + capacity.
 * ``OBJ``: a nested object with its own fields (Sheriff's bribe), stored inline.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
-U8 = 0
-U16 = 1
-NAME = 2
-LIST = 3
-OBJ = 4
+U8 = const(0)
+U16 = const(1)
+NAME = const(2)
+LIST = const(3)
+OBJ = const(4)
 
-ACTION_SIZE = 128
-ABSENT = 255
+ACTION_SIZE = const(128)
+ABSENT = const(255)
 
-OK = 0
-MALFORMED = 1
-UNKNOWN_CODE = 2
+OK = const(0)
+MALFORMED = const(1)
+UNKNOWN_CODE = const(2)
+
+# Kinds of the flat checks (_flat_checks).
+_C_FLAG = const(0)
+_C_NAME = const(1)
+_C_LIST = const(2)
 
 
 def field(name, kind, table=None, optional=False, cap=1, hidden=False):
@@ -167,9 +177,6 @@ class Vocabulary:
                         buf[start + j] = 0
 
 
-_C_FLAG = 0
-_C_NAME = 1
-_C_LIST = 2
 
 
 def _flat_checks(fields, offs):

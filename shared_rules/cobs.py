@@ -20,13 +20,13 @@ ESC_XOR = const(0x20)
 _BLOCK = const(254)  # longest run of non-zero bytes one COBS code byte (0xFF) covers
 
 # Error kinds of the stuffing layer; the frame layer (codec.py) numbers its own kinds after these.
-ERR_COBS = const(1)      # 0x00 arrived inside a COBS block: truncated packet or line noise
-ERR_ESCAPE = const(2)    # DLE not followed by 0x23/0x30, or a raw 0x03 inside a packet
+ERR_COBS = const(1)  # 0x00 arrived inside a COBS block: truncated packet or line noise
+ERR_ESCAPE = const(2)  # DLE not followed by 0x23/0x30, or a raw 0x03 inside a packet
 ERR_OVERSIZE = const(3)  # packet longer than the receive buffer: dropped up to the next 0x00
-ERROR_KINDS = const(4)   # size of an `errors` list indexed by these kinds (index 0 unused)
+ERROR_KINDS = const(4)  # size of an `errors` list indexed by these kinds (index 0 unused)
 
 _DATA = const(0)  # receiving a packet (or idle between packets)
-_ESC = const(1)   # the previous byte was DLE
+_ESC = const(1)  # the previous byte was DLE
 _SKIP = const(2)  # after an error: dropping bytes up to the next 0x00
 
 

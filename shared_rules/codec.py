@@ -26,7 +26,7 @@ MAX_FRAME = max_stuffed_len(MAX_RAW)  # worst case on the wire, delimiter includ
 
 # Message types: the high bit tells the direction; no type is 0x03 or 0x10, which would cost an
 # escape byte in every frame. Body layouts: docs/protocol.md.
-HELLO = const(0x41)      # board -> host
+HELLO = const(0x41)  # board -> host
 SNAPSHOT = const(0x42)
 DELTA = const(0x43)
 REJECT = const(0x44)
@@ -45,14 +45,14 @@ CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.
-ERR_SHORT = const(4)     # fewer than 5 bytes between delimiters
+ERR_SHORT = const(4)  # fewer than 5 bytes between delimiters
 ERR_CRC = const(5)
-ERR_TYPE = const(6)      # unknown message type, or one the receiver never accepts
-ERR_BODY = const(7)      # body does not match the type's layout
+ERR_TYPE = const(6)  # unknown message type, or one the receiver never accepts
+ERR_BODY = const(7)  # body does not match the type's layout
 ERROR_KINDS = const(8)
 ERROR_NAMES = ("", "cobs", "escape", "oversize", "short", "crc", "type", "body")
 
-RUN_HEADER = const(3)    # offset:u16 LE, len:u8
+RUN_HEADER = const(3)  # offset:u16 LE, len:u8
 _MAX_RUN = const(255)
 
 

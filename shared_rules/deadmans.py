@@ -7,6 +7,11 @@ bank of a seat). Copies of a code are interchangeable, so with two decks the two
 of a code are kept sorted: equal situations give equal bytes (and digests). The referee does not
 know the order of the draw pile, only the cards an Oracle saw on top of it (the peek queue).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 from shared_rules import engine
 from shared_rules.actions import Vocabulary, field, U8, NAME, LIST
 from shared_rules.catalogue import DMD_CODES, DMD_TRAITS, DMD_VALUES, dmd_value
@@ -14,15 +19,38 @@ from shared_rules.engine import OK, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASO
 
 CODES = DMD_CODES
 TRAITS = DMD_TRAITS
-NCODES = 60
-SUITS = 10
-ANCHOR, CANNON, CHEST, HOOK, KEY, KRAKEN, MAP, MERMAID, ORACLE, SWORD = range(SUITS)
-(BEASTMASTER, CAPTAINS_HOOK, CASANOVA, DAVY_JONES, FISHERMAN, GOLDEN_SCALES, MISER, NAVIGATOR,
- MASTER_GUNNER, MISFIRE, MYSTIC, PARRY, PLUNDERER, SAFE_HARBOR, SCAVENGER, SWORDSMAN,
- TREASURE_HUNTER) = range(17)
-NONE = 255
-MAX_SEATS = 8
-MAX_BONUS = 30  # ten cards collected, tripled by Treasure Hunter
+NCODES = const(60)
+SUITS = const(10)
+_ANCHOR = const(0)
+_CANNON = const(1)
+_CHEST = const(2)
+_HOOK = const(3)
+KEY = const(4)
+KRAKEN = const(5)
+_MAP = const(6)
+MERMAID = const(7)
+_ORACLE = const(8)
+_SWORD = const(9)
+_BEASTMASTER = const(0)
+_CAPTAINS_HOOK = const(1)
+_CASANOVA = const(2)
+DAVY_JONES = const(3)
+_FISHERMAN = const(4)
+GOLDEN_SCALES = const(5)
+MISER = const(6)
+NAVIGATOR = const(7)
+_MASTER_GUNNER = const(8)
+_MISFIRE = const(9)
+MYSTIC = const(10)
+PARRY = const(11)
+PLUNDERER = const(12)
+_SAFE_HARBOR = const(13)
+_SCAVENGER = const(14)
+_SWORDSMAN = const(15)
+_TREASURE_HUNTER = const(16)
+NONE = const(255)
+MAX_SEATS = const(8)
+MAX_BONUS = const(30)  # ten cards collected, tripled by Treasure Hunter
 
 
 class _Vocabulary(Vocabulary):
@@ -53,7 +81,15 @@ VOCAB = _Vocabulary((
     ("oracle", (field("peek", LIST, CODES, cap=3, hidden=True),)),
     ("bonus", (field("cards", LIST, CODES, cap=MAX_BONUS), field("target", U8, optional=True))),
 ))
-A_TRAIT, A_DRAW, A_COLLECT, A_HOOK, A_CANNON, A_SWORD, A_MAP, A_ORACLE, A_BONUS = range(9)
+A_TRAIT = const(0)
+A_DRAW = const(1)
+A_COLLECT = const(2)
+A_HOOK = const(3)
+A_CANNON = const(4)
+A_SWORD = const(5)
+A_MAP = const(6)
+A_ORACLE = const(7)
+A_BONUS = const(8)
 F_TRAIT = VOCAB.offset("trait", "trait")
 F_TRAIT_TARGET = VOCAB.offset("trait", "target")
 F_CARD = VOCAB.offset("draw", "card")  # the same offset for hook
@@ -97,26 +133,42 @@ REASONS = (
  PICK_NOT_REVEALED, WRONG_PEEK_COUNT, WRONG_BONUS_COUNT, TRAIT_CHOSEN, TRAIT_TAKEN, TARGET_REQUIRED,
  EMPTY_BANK) = range(FIRST_GAME_REASON, FIRST_GAME_REASON + 24)
 
-SETUP, PLAYING, OVER = range(3)
+SETUP = const(0)
+PLAYING = const(1)
+OVER = const(2)
 PHASES = ("setup", "play", "over")
 # The pending choice: the action kind that must come next (NO_CHOICE: draw or collect).
-NO_CHOICE = 0
+NO_CHOICE = const(0)
 CHOICES = ("", "", "", "hook", "cannon", "sword", "map", "oracle", "bonus")
 
 # Card locations.
-DRAW, DISCARD, PLAY = 0, 1, 2
-BANK = 8  # + seat
+DRAW = const(0)
+DISCARD = const(1)
+PLAY = const(2)
+BANK = const(8)  # + seat
 
 # Registers. R_PENDING..R_PLAY_N describe the running turn and are cleared when it ends.
-R_SEATS, R_DECKS, R_FIRST, R_PHASE, R_TURN, R_DRAW_N, R_DISCARD_N, R_PEEK_N = range(8)
-R_PEEK = 8         # 3 card codes: the known top of the draw pile, top first
-(R_PENDING, R_STARTED, R_KRAKEN, R_HOOKS, R_SAFE_NEXT, R_BONUS) = range(11, 17)
-R_SAFE = 17        # 2 bytes: bit i = play position i goes to the bank on a bust
-R_PLAY_N = 19
-R_PLAY = 20        # 10 card codes in placing order
-R_TRAIT = 30       # per seat: trait or NONE
-R_DJ = 38          # per seat: whose busts Davy Jones's Locker collects, or NONE
-LOC = 46           # per physical card: copy k of code c at LOC + c + 60 * k
+R_SEATS = const(0)
+R_DECKS = const(1)
+R_FIRST = const(2)
+R_PHASE = const(3)
+R_TURN = const(4)
+R_DRAW_N = const(5)
+R_DISCARD_N = const(6)
+R_PEEK_N = const(7)
+R_PEEK = const(8)  # 3 card codes: the known top of the draw pile, top first
+R_PENDING = const(11)
+R_STARTED = const(12)
+R_KRAKEN = const(13)
+_R_HOOKS = const(14)
+_R_SAFE_NEXT = const(15)
+R_BONUS = const(16)
+_R_SAFE = const(17)  # 2 bytes: bit i = play position i goes to the bank on a bust
+R_PLAY_N = const(19)
+R_PLAY = const(20)  # 10 card codes in placing order
+R_TRAIT = const(30)  # per seat: trait or NONE
+R_DJ = const(38)  # per seat: whose busts Davy Jones's Locker collects, or NONE
+LOC = const(46)  # per physical card: copy k of code c at LOC + c + 60 * k
 STATE_SIZE = LOC + 2 * NCODES
 
 
@@ -175,7 +227,7 @@ def opponent_has(b, seat, trait):
 
 def misfired(b, seat):
     """Misfire: an opponent's trait turns this seat's Cannon on its own bank."""
-    return opponent_has(b, seat, MISFIRE)
+    return opponent_has(b, seat, _MISFIRE)
 
 
 def parried(b, seat):
@@ -185,7 +237,7 @@ def parried(b, seat):
 
 def may_steal(b, seat, suit):
     """A Sword may take a suit the seat does not bank (any suit with Swordsman)."""
-    return b[R_TRAIT + seat] == SWORDSMAN or top(b, seat, suit) == NONE
+    return b[R_TRAIT + seat] == _SWORDSMAN or top(b, seat, suit) == NONE
 
 
 def peek_size(b, seat):
@@ -432,7 +484,7 @@ class DeadMans(engine.Game):
                 s[R_PEEK_N] -= 1
             self._place(rec[F_CARD], DRAW, False)
         elif kind == A_HOOK:
-            s[R_HOOKS] -= 1
+            s[_R_HOOKS] -= 1
             self._place(rec[F_CARD], BANK + p, s[R_TRAIT + p] == MISER)
         elif kind == A_CANNON:
             self._cannon(p, rec[F_TARGET], rec[F_TARGET_CARD])
@@ -447,12 +499,12 @@ class DeadMans(engine.Game):
                 s[R_PEEK_N] = rec[F_PEEK]
         if not s[R_DRAW_N]:
             s[R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
-        if s[R_PHASE] == PLAYING and s[R_PENDING] == NO_CHOICE and s[R_HOOKS]:
+        if s[R_PHASE] == PLAYING and s[R_PENDING] == NO_CHOICE and s[_R_HOOKS]:
             # Captain's Hook: the second card comes once the first one's abilities resolved.
             if bank_size(s, p):
                 s[R_PENDING] = A_HOOK
             else:
-                s[R_HOOKS] = 0
+                s[_R_HOOKS] = 0
 
     def _move(self, card, src, dst):
         """Move one copy of ``card``; keep the pile counters and the copies' order canonical."""
@@ -479,7 +531,7 @@ class DeadMans(engine.Game):
         p = s[R_TURN]
         suit = card // DMD_VALUES
         trait = s[R_TRAIT + p]
-        if (suit == MERMAID and trait == CASANOVA) or (suit == KRAKEN and trait == FISHERMAN):
+        if (suit == MERMAID and trait == _CASANOVA) or (suit == KRAKEN and trait == _FISHERMAN):
             self._move(card, src, BANK + p)
             return
         for i in range(s[R_PLAY_N]):
@@ -491,8 +543,8 @@ class DeadMans(engine.Game):
         at = s[R_PLAY_N]
         s[R_PLAY + at] = card
         s[R_PLAY_N] = at + 1
-        if s[R_SAFE_NEXT]:
-            s[R_SAFE_NEXT] -= 1
+        if s[_R_SAFE_NEXT]:
+            s[_R_SAFE_NEXT] -= 1
             safe = True
         if safe:
             self._protect(at)
@@ -504,33 +556,33 @@ class DeadMans(engine.Game):
         """A placed card's suit ability (Key and Chest act only when collected)."""
         s = self.s
         trait = s[R_TRAIT + p]
-        if suit == ANCHOR:
+        if suit == _ANCHOR:
             for i in range(at):
                 self._protect(i)
-            if trait == SAFE_HARBOR:
+            if trait == _SAFE_HARBOR:
                 self._protect(at)
-                s[R_SAFE_NEXT] = 2
-        elif suit == HOOK:
+                s[_R_SAFE_NEXT] = 2
+        elif suit == _HOOK:
             if trait == MISER:
                 self._protect(at)
-            s[R_HOOKS] = 2 if trait == CAPTAINS_HOOK else 1
-        elif suit == CANNON:
+            s[_R_HOOKS] = 2 if trait == _CAPTAINS_HOOK else 1
+        elif suit == _CANNON:
             if misfired(s, p):
                 if bank_size(s, p):
                     s[R_PENDING] = A_CANNON
             elif self._opponents_bank(p):
                 s[R_PENDING] = A_CANNON
-        elif suit == SWORD:
+        elif suit == _SWORD:
             self._sword(p, at)
-        elif suit == MAP:
+        elif suit == _MAP:
             if s[R_DISCARD_N]:
                 s[R_PENDING] = A_MAP
-        elif suit == ORACLE:
+        elif suit == _ORACLE:
             if s[R_DRAW_N]:
                 s[R_PENDING] = A_ORACLE
         elif suit == KRAKEN:
             if s[R_DRAW_N]:
-                s[R_KRAKEN] = 4 if opponent_has(s, p, BEASTMASTER) else 2
+                s[R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
 
     def _sword(self, p, at):
         """A Sword asks for a target; under Parry with no Kraken to take it is discarded."""
@@ -545,7 +597,7 @@ class DeadMans(engine.Game):
                     return
         if forced:
             s[R_PLAY_N] = at
-            s[R_SAFE + (at >> 3)] &= 255 ^ (1 << (at & 7))
+            s[_R_SAFE + (at >> 3)] &= 255 ^ (1 << (at & 7))
             self._move(s[R_PLAY + at], PLAY, DISCARD)
             s[R_PLAY + at] = 0
 
@@ -556,8 +608,8 @@ class DeadMans(engine.Game):
         if t == p:
             self._move(card, BANK + t, DISCARD)
             return
-        dst = BANK + p if s[R_TRAIT + p] == SCAVENGER else DISCARD
-        if s[R_TRAIT + p] != MASTER_GUNNER:
+        dst = BANK + p if s[R_TRAIT + p] == _SCAVENGER else DISCARD
+        if s[R_TRAIT + p] != _MASTER_GUNNER:
             self._move(card, BANK + t, dst)
             return
         first = card - card % DMD_VALUES
@@ -571,13 +623,13 @@ class DeadMans(engine.Game):
         key = 0
         for i in range(n):
             suit = s[R_PLAY + i] // DMD_VALUES
-            if suit == KEY or suit == CHEST:
+            if suit == KEY or suit == _CHEST:
                 key += 1
             self._move(s[R_PLAY + i], PLAY, BANK + p)
-        for r in range(R_SAFE, R_PLAY + SUITS):  # the play area is empty (a bonus may follow)
+        for r in range(_R_SAFE, R_PLAY + SUITS):  # the play area is empty (a bonus may follow)
             s[r] = 0
         if key == 2:
-            s[R_BONUS] = n * 3 if s[R_TRAIT + p] == TREASURE_HUNTER else n
+            s[R_BONUS] = n * 3 if s[R_TRAIT + p] == _TREASURE_HUNTER else n
             if s[R_TRAIT + p] == PLUNDERER:
                 due = self._opponents_bank(p)
             else:
@@ -595,7 +647,7 @@ class DeadMans(engine.Game):
         return False
 
     def _protect(self, at):
-        self.s[R_SAFE + (at >> 3)] |= 1 << (at & 7)
+        self.s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
 
     def _bust_sink(self, p):
         """Where busted cards go: the discard pile, or the bank of the first Davy Jones's Locker
@@ -612,7 +664,7 @@ class DeadMans(engine.Game):
         s = self.s
         sink = self._bust_sink(p)
         for i in range(s[R_PLAY_N]):
-            safe = s[R_SAFE + (i >> 3)] & (1 << (i & 7))
+            safe = s[_R_SAFE + (i >> 3)] & (1 << (i & 7))
             self._move(s[R_PLAY + i], PLAY, BANK + p if safe else sink)
         self._end_turn()
 
@@ -637,9 +689,9 @@ class DeadMans(engine.Game):
             return False
         if b[R_PENDING] > A_BONUS or b[R_PENDING] in (A_DRAW, A_COLLECT):
             return False
-        if b[R_PEEK_N] > 3 or b[R_PLAY_N] > SUITS or b[R_HOOKS] > 2 or b[R_BONUS] > MAX_BONUS:
+        if b[R_PEEK_N] > 3 or b[R_PLAY_N] > SUITS or b[_R_HOOKS] > 2 or b[R_BONUS] > MAX_BONUS:
             return False
-        if (b[R_SAFE] | (b[R_SAFE + 1] << 8)) >> b[R_PLAY_N]:
+        if (b[_R_SAFE] | (b[_R_SAFE + 1] << 8)) >> b[R_PLAY_N]:
             return False  # protection marks only on cards in play
         for seat in range(MAX_SEATS):
             trait = b[R_TRAIT + seat]
@@ -715,7 +767,7 @@ class DeadMans(engine.Game):
             "phase": PHASES[view[R_PHASE]], "turn": view[R_TURN], "pending": CHOICES[view[R_PENDING]] or None,
             "kraken": view[R_KRAKEN], "draw_pile": view[R_DRAW_N], "discard_pile": view[R_DISCARD_N],
             "play": [CODES[view[R_PLAY + i]] for i in range(view[R_PLAY_N])],
-            "protected": [i for i in range(view[R_PLAY_N]) if view[R_SAFE + (i >> 3)] & (1 << (i & 7))],
+            "protected": [i for i in range(view[R_PLAY_N]) if view[_R_SAFE + (i >> 3)] & (1 << (i & 7))],
             "seats": seats,
         }
 

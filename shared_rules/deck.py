@@ -24,33 +24,41 @@ Host records are dicts, the same shape ``unpack`` returns::
 
 ``deck`` is optional (default 0); ``game`` is absent for tokens and ``seat`` only for discs.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 import binascii
 import os
 
 from shared_rules import catalogue, tokens
 
 MAGIC = b"TMDK"
-VERSION = 1
-HEADER_SIZE = 8
-RECORD_SIZE = 12
-CRC_SIZE = 4
-UID_LEN = 7
-MAX_RECORDS = 65535
+VERSION = const(1)
+HEADER_SIZE = const(8)
+RECORD_SIZE = const(12)
+CRC_SIZE = const(4)
+UID_LEN = const(7)
+MAX_RECORDS = const(65535)
 
 # Record byte offsets.
-R_GAME = 7
-R_KIND = 8
-R_CODE = 9
-R_SEAT = 10
-R_DECK = 11
+R_GAME = const(7)
+R_KIND = const(8)
+R_CODE = const(9)
+R_SEAT = const(10)
+R_DECK = const(11)
 
-ANY_GAME = 0
+ANY_GAME = const(0)
 GAMES = (None, "skull", "deadmans", "sheriff")  # index = GAME_ID of the game's rules module
 DECKS = (1, 1, 2, 1)                            # deck numbers a game may use
 KINDS = ("card", "disc", "token", "trait")
-CARD, DISC, TOKEN, TRAIT = range(4)
-OWNER_SEATS = 12  # Skull seats whose discs can be told apart (one colour per seat)
-NO_SEAT = 255
+CARD = const(0)
+DISC = const(1)
+TOKEN = const(2)
+TRAIT = const(3)
+OWNER_SEATS = const(12)  # Skull seats whose discs can be told apart (one colour per seat)
+NO_SEAT = const(255)
 FIELDS = ("uid", "game", "kind", "code", "seat", "deck")
 
 

@@ -13,6 +13,11 @@ A game subclass provides:
   view bytes) and ``describe(view)`` (public view bytes -> dict, used by the host);
 * the class method ``from_header(header)`` (a parsed log header -> game; raises ``ValueError``).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 import binascii
 
 try:
@@ -20,30 +25,30 @@ try:
 except ImportError:
     pass
 
-OK = 0
-MALFORMED = 1
-UNKNOWN_CODE = 2
-BAD_SEAT = 3
-GAME_OVER = 4
-WRONG_PHASE = 5
-NOT_YOUR_TURN = 6
-CORRUPT = 7
+OK = const(0)
+MALFORMED = const(1)
+UNKNOWN_CODE = const(2)
+BAD_SEAT = const(3)
+GAME_OVER = const(4)
+WRONG_PHASE = const(5)
+NOT_YOUR_TURN = const(6)
+CORRUPT = const(7)
 # Reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
-UNKNOWN_TAG = 8
-FOREIGN_TAG = 9
-DUPLICATE_TAG = 10
-NOT_NOW = 11
-NO_GAME = 12
+UNKNOWN_TAG = const(8)
+FOREIGN_TAG = const(9)
+DUPLICATE_TAG = const(10)
+NOT_NOW = const(11)
+NO_GAME = const(12)
 
 COMMON_REASONS = (
     "ok", "malformed", "unknown_code", "bad_seat", "game_over", "wrong_phase", "not_your_turn",
     "corrupt", "unknown_tag", "foreign_tag", "duplicate_tag", "not_now", "no_game",
 )
-FIRST_GAME_REASON = 16
+FIRST_GAME_REASON = const(16)
 
 SNAPSHOT_MAGIC = b"TM"
-SNAPSHOT_VERSION = 1
-NO_SEAT = 255
+SNAPSHOT_VERSION = const(1)
+NO_SEAT = const(255)
 
 
 def crc32(data):

@@ -4,14 +4,19 @@ Rules and decisions: ``docs/rules-skull.md``. The whole state is ``STATE_SIZE`` 
 registers and seven bytes per seat (discs in hand, the stack as a size plus the position of the
 skull in it, how many of its discs are flipped, score, flags).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 from shared_rules import engine
 from shared_rules.actions import Vocabulary, field, U8, NAME
 from shared_rules.catalogue import SKULL_CODES
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
 
 DISCS = SKULL_CODES
-FLOWER = 0
-SKULL = 1
+FLOWER = const(0)
+SKULL = const(1)
 
 VOCAB = Vocabulary((
     ("place", (field("disc", NAME, DISCS, hidden=True),)),
@@ -21,7 +26,12 @@ VOCAB = Vocabulary((
     ("lose", (field("disc", NAME, DISCS, hidden=True),)),
     ("first", (field("target", U8),)),
 ))
-A_PLACE, A_BID, A_PASS, A_FLIP, A_LOSE, A_FIRST = range(6)
+A_PLACE = const(0)
+A_BID = const(1)
+A_PASS = const(2)
+A_FLIP = const(3)
+A_LOSE = const(4)
+A_FIRST = const(5)
 F_DISC = VOCAB.offset("place", "disc")
 F_N = VOCAB.offset("bid", "n")
 F_TARGET = VOCAB.offset("flip", "target")
@@ -43,29 +53,51 @@ REASONS = (
  NOTHING_TO_FLIP, DISC_MISMATCH, BAD_TARGET) = range(FIRST_GAME_REASON, FIRST_GAME_REASON + 9)
 
 # Phases: what the table is doing.
-PREP, ADD, BIDDING, FLIP, LOSE, CHOOSE, OVER = range(7)
+PREP = const(0)
+ADD = const(1)
+BIDDING = const(2)
+FLIP = const(3)
+LOSE = const(4)
+CHOOSE = const(5)
+OVER = const(6)
 PHASES = ("prep", "add", "bidding", "flip", "lose", "choose_first", "over")
 
 # Registers.
-R_SEATS, R_PLAYERS, R_FIRST, R_PHASE, R_TURN, R_LEAD, R_BID, R_CHALLENGER, R_FLOWERS, \
-    R_SKULL_OWNER, R_ROUND, R_WINNER = range(12)
-SEAT_BASE = 16
-SEAT_BYTES = 7
-MAX_SEATS = 12
+R_SEATS = const(0)
+_R_PLAYERS = const(1)
+R_FIRST = const(2)
+R_PHASE = const(3)
+R_TURN = const(4)
+R_LEAD = const(5)
+R_BID = const(6)
+R_CHALLENGER = const(7)
+R_FLOWERS = const(8)
+R_SKULL_OWNER = const(9)
+R_ROUND = const(10)
+R_WINNER = const(11)
+_SEAT_BASE = const(16)
+SEAT_BYTES = const(7)
+MAX_SEATS = const(12)
 # Per-seat bytes.
-H_FLOWERS, H_SKULL, STACK, SKULL_AT, FLIPPED, SCORE, FLAGS = range(7)
-ELIMINATED = 1
-PASSED = 2
+H_FLOWERS = const(0)
+H_SKULL = const(1)
+STACK = const(2)
+_SKULL_AT = const(3)
+FLIPPED = const(4)
+SCORE = const(5)
+_FLAGS = const(6)
+_ELIMINATED = const(1)
+_PASSED = const(2)
 
 # Public view: registers, then per seat stack size, flipped, discs in hand, score, flags.
-PUB_REGS = 9
-PUB_SEAT = 5
+PUB_REGS = const(9)
+PUB_SEAT = const(5)
 
 
 class Skull(engine.Game):
     NAME = "skull"
     GAME_ID = 1
-    STATE_SIZE = SEAT_BASE + SEAT_BYTES * MAX_SEATS
+    STATE_SIZE = _SEAT_BASE + SEAT_BYTES * MAX_SEATS
     PUBLIC_SIZE = PUB_REGS + PUB_SEAT * MAX_SEATS
     VOCAB = VOCAB
     REASONS = REASONS
@@ -75,14 +107,14 @@ class Skull(engine.Game):
         engine.Game.__init__(self)
         s = self.s
         s[R_SEATS] = seats
-        s[R_PLAYERS] = players
+        s[_R_PLAYERS] = players
         s[R_FIRST] = first
         s[R_WINNER] = NO_SEAT
         s[R_LEAD] = first
         for seat in range(seats):
             self._set(seat, H_FLOWERS, 3)
             self._set(seat, H_SKULL, 1)
-            self._set(seat, SKULL_AT, NO_SEAT)
+            self._set(seat, _SKULL_AT, NO_SEAT)
         self._new_round(first)
         s[R_ROUND] = 0
 
@@ -101,21 +133,21 @@ class Skull(engine.Game):
 
     # -- small accessors --------------------------------------------------------------
     def _get(self, seat, what):
-        return self.s[SEAT_BASE + SEAT_BYTES * seat + what]
+        return self.s[_SEAT_BASE + SEAT_BYTES * seat + what]
 
     def _set(self, seat, what, v):
-        self.s[SEAT_BASE + SEAT_BYTES * seat + what] = v
+        self.s[_SEAT_BASE + SEAT_BYTES * seat + what] = v
 
     def _active(self, seat):
-        return not self._get(seat, FLAGS) & ELIMINATED
+        return not self._get(seat, _FLAGS) & _ELIMINATED
 
     def _next(self, seat, skip_passed):
         """The next seat clockwise still in play (and still bidding, if asked)."""
         n = self.s[R_SEATS]
         for _ in range(n):
             seat = (seat + 1) % n
-            f = self._get(seat, FLAGS)
-            if not f & ELIMINATED and not (skip_passed and f & PASSED):
+            f = self._get(seat, _FLAGS)
+            if not f & _ELIMINATED and not (skip_passed and f & _PASSED):
                 return seat
         return seat
 
@@ -128,12 +160,12 @@ class Skull(engine.Game):
     def _owned(self, seat, disc):
         """Discs of a kind the seat owns (hand plus stack)."""
         if disc == SKULL:
-            return self._get(seat, H_SKULL) + (1 if self._get(seat, SKULL_AT) != NO_SEAT else 0)
+            return self._get(seat, H_SKULL) + (1 if self._get(seat, _SKULL_AT) != NO_SEAT else 0)
         return self._get(seat, H_FLOWERS) + self._get(seat, STACK) - (
-            1 if self._get(seat, SKULL_AT) != NO_SEAT else 0)
+            1 if self._get(seat, _SKULL_AT) != NO_SEAT else 0)
 
     def player(self, seat):
-        p = self.s[R_PLAYERS]
+        p = self.s[_R_PLAYERS]
         return seat % p if p else seat
 
     def phase(self):
@@ -185,7 +217,7 @@ class Skull(engine.Game):
             top = self._get(t, STACK) - 1 - self._get(t, FLIPPED)
             if top < 0:
                 return NOTHING_TO_FLIP
-            if rec[F_FLIP_HAS_DISC] and rec[F_FLIP_DISC] != (SKULL if top == self._get(t, SKULL_AT) else FLOWER):
+            if rec[F_FLIP_HAS_DISC] and rec[F_FLIP_DISC] != (SKULL if top == self._get(t, _SKULL_AT) else FLOWER):
                 return DISC_MISMATCH
             return OK
         if kind == A_LOSE:
@@ -226,7 +258,7 @@ class Skull(engine.Game):
             else:
                 s[R_TURN] = self._next(p, True)
         elif kind == A_PASS:
-            self._set(p, FLAGS, self._get(p, FLAGS) | PASSED)
+            self._set(p, _FLAGS, self._get(p, _FLAGS) | _PASSED)
             nxt = self._next(p, True)
             if nxt == s[R_CHALLENGER] and self._next(nxt, True) == nxt:
                 s[R_PHASE] = FLIP
@@ -241,7 +273,7 @@ class Skull(engine.Game):
     def _push(self, seat, disc):
         if disc == SKULL:
             self._set(seat, H_SKULL, 0)
-            self._set(seat, SKULL_AT, self._get(seat, STACK))
+            self._set(seat, _SKULL_AT, self._get(seat, STACK))
         else:
             self._set(seat, H_FLOWERS, self._get(seat, H_FLOWERS) - 1)
         self._set(seat, STACK, self._get(seat, STACK) + 1)
@@ -256,7 +288,7 @@ class Skull(engine.Game):
         s = self.s
         top = self._get(t, STACK) - 1 - self._get(t, FLIPPED)
         self._set(t, FLIPPED, self._get(t, FLIPPED) + 1)
-        if top == self._get(t, SKULL_AT):
+        if top == self._get(t, _SKULL_AT):
             s[R_SKULL_OWNER] = t
             s[R_PHASE] = LOSE
             self._return_discs()
@@ -278,7 +310,7 @@ class Skull(engine.Game):
         else:
             self._set(c, H_FLOWERS, self._get(c, H_FLOWERS) - 1)
         if not self._get(c, H_SKULL) and not self._get(c, H_FLOWERS):
-            self._set(c, FLAGS, self._get(c, FLAGS) | ELIMINATED)
+            self._set(c, _FLAGS, self._get(c, _FLAGS) | _ELIMINATED)
             last = self._last_standing()
             if last != NO_SEAT:
                 self._end(last)
@@ -308,9 +340,9 @@ class Skull(engine.Game):
             self._set(seat, H_SKULL, self._owned(seat, SKULL))
             self._set(seat, H_FLOWERS, self._owned(seat, FLOWER))
             self._set(seat, STACK, 0)
-            self._set(seat, SKULL_AT, NO_SEAT)
+            self._set(seat, _SKULL_AT, NO_SEAT)
             self._set(seat, FLIPPED, 0)
-            self._set(seat, FLAGS, self._get(seat, FLAGS) & ELIMINATED)
+            self._set(seat, _FLAGS, self._get(seat, _FLAGS) & _ELIMINATED)
 
     def _new_round(self, lead):
         s = self.s
@@ -333,7 +365,7 @@ class Skull(engine.Game):
         """Fill ``out`` (PUBLIC_SIZE bytes) with what every player may see."""
         s = self.s
         out[0] = s[R_SEATS]
-        out[1] = s[R_PLAYERS]
+        out[1] = s[_R_PLAYERS]
         out[2] = s[R_PHASE]
         out[3] = s[R_TURN]
         out[4] = s[R_LEAD]
@@ -348,7 +380,7 @@ class Skull(engine.Game):
                 out[at + 1] = self._get(seat, FLIPPED)
                 out[at + 2] = self._get(seat, H_FLOWERS) + self._get(seat, H_SKULL)
                 out[at + 3] = self._get(seat, SCORE)
-                out[at + 4] = self._get(seat, FLAGS)
+                out[at + 4] = self._get(seat, _FLAGS)
             else:
                 for i in range(PUB_SEAT):
                     out[at + i] = 0
@@ -361,8 +393,8 @@ class Skull(engine.Game):
             at = PUB_REGS + PUB_SEAT * seat
             seats.append({
                 "stack": view[at], "flipped": view[at + 1], "hand": view[at + 2],
-                "score": view[at + 3], "eliminated": bool(view[at + 4] & ELIMINATED),
-                "passed": bool(view[at + 4] & PASSED),
+                "score": view[at + 3], "eliminated": bool(view[at + 4] & _ELIMINATED),
+                "passed": bool(view[at + 4] & _PASSED),
             })
         return {
             "game": "skull", "seats": seats, "players": view[1], "phase": PHASES[view[2]],
@@ -373,7 +405,7 @@ class Skull(engine.Game):
     def summary(self):
         s = self.s
         n = s[R_SEATS]
-        players = s[R_PLAYERS]
+        players = s[_R_PLAYERS]
         winners = []
         if s[R_PHASE] == OVER:
             winners.append(self.player(s[R_WINNER]))
@@ -389,7 +421,7 @@ class Skull(engine.Game):
         for seat in range(self.s[R_SEATS]):
             d["seats"][seat]["hand_flowers"] = self._get(seat, H_FLOWERS)
             d["seats"][seat]["hand_skull"] = self._get(seat, H_SKULL)
-            d["seats"][seat]["skull_at"] = _seat(self._get(seat, SKULL_AT))
+            d["seats"][seat]["skull_at"] = _seat(self._get(seat, _SKULL_AT))
         return d
 
     def _public_bytes(self):

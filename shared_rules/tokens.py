@@ -5,6 +5,11 @@ serves every game). A token's number is its index in ``CODES``; registries store
 so the table only ever grows at the end. Codes never collide with a card code of the catalogue,
 so a signed tag record naming a code is unambiguous. Meanings per game: ``docs/mat.md``.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
 CODES = (
     # 0..9: digits; a number is tapped digit by digit (docs/mat.md, "Numbers").
@@ -22,16 +27,16 @@ CODES = (
     # 27..30: the legal goods a Sheriff merchant may declare (catalogue order).
     "declare_apple", "declare_cheese", "declare_bread", "declare_chicken",
 )
-DIGIT0 = 0
-SEAT0 = 10
-SEATS = 12
-CONFIRM = 22
-CANCEL = 23
-PASS = 24
-COLLECT = 25
-INSPECT = 26
-DECLARE0 = 27
-DECLARABLE = 4
+DIGIT0 = const(0)
+SEAT0 = const(10)
+SEATS = const(12)
+CONFIRM = const(22)
+CANCEL = const(23)
+PASS = const(24)
+COLLECT = const(25)
+INSPECT = const(26)
+DECLARE0 = const(27)
+DECLARABLE = const(4)
 
 
 def index(code):

@@ -101,6 +101,7 @@ def test_flash_repairs_only_what_differs(board: Board, compiled: Callable[[str],
 def test_install_dir_and_flash_give_the_same_files(
         board: Board, tmp_path: Path, compiled: Callable[[str], dict[str, bytes]]) -> None:
     res = flash(board.port, game=SKULL, compile=compiled)
+    assert res.storage == "no ROM partition: modules as .mpy files"
     install_dir(tmp_path, board_image("virtual", game=SKULL, modules=compiled("virtual")))
     flashed, flashed_dirs = DirFilesystem(board.fs).listing(list(res.image.files), image.PACKAGES)
     installed, installed_dirs = DirFilesystem(tmp_path / "fs").listing(list(res.image.files),

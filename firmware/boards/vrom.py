@@ -1,12 +1,12 @@
 """The virtual board's ROM: what MicroPython does at power-on, for the unix port.
 
-    micropython firmware/boards/vrom.py BOARD_DIR [--raw]
+    micropython firmware/boards/vrom.py BOARD_DIR [--raw] [--rom=IMAGE]
 
 A real board boots, mounts its filesystem, runs ``boot.py`` then ``main.py`` and ends in the REPL
 on its USB serial port. This module does the same with stdin/stdout as that serial port
 (``host/vboard.py`` bridges them to a pseudo-terminal): it changes into BOARD_DIR (the board's
-filesystem), sets ``sys.path`` as on a board ('' and 'lib'; the repository comes last, standing
-in for frozen modules), runs ``boot.py``, ``main.py`` (friendly mode only, as ports/rp2/main.c
+filesystem), sets ``sys.path`` as on a board ('', the ROM partition's ``/rom`` and ``/rom/lib``
+when ``--rom`` gives one, 'lib'; the repository comes last, standing in for frozen modules), runs ``boot.py``, ``main.py`` (friendly mode only, as ports/rp2/main.c
 does) and then the REPL, byte for byte as ``shared/runtime/pyexec.c`` answers it, because
 ``mpremote`` (transport_serial.py) depends on those exact bytes:
 
@@ -412,12 +412,29 @@ def install(rom):
     sys.modules["machine"] = Machine(machine)
 
 
+def mount_rom(argv):
+    """``--rom=IMAGE``: the board's ROM partition, a ROMFS image mounted at ``/rom`` as a board
+    with one does at boot; its paths for ``sys.path``. The unix port has no ROM, so the image is
+    read into one heap buffer (host/vboard.py enlarges the heap by its size)."""
+    for arg in argv:
+        if arg.startswith("--rom="):
+            import vfs
+            path = arg[6:]
+            buf = bytearray(os.stat(path)[6])
+            with open(path, "rb") as f:
+                f.readinto(buf)
+            vfs.mount(vfs.VfsRom(buf), "/rom")
+            return ["/rom", "/rom/lib"]
+    return []
+
+
 def power_on(argv):
     """Start the board in the folder argv[1]; return the exit code for the host."""
     here = __file__ if __file__.startswith("/") else os.getcwd() + "/" + __file__
     rom_dir = here.rsplit("/", 3)[0]  # the repository: <rom_dir>/firmware/boards/vrom.py
+    rom_paths = mount_rom(argv)
     os.chdir(argv[1])
-    sys.path[:] = ["", ".frozen", "lib", rom_dir]
+    sys.path[:] = ["", ".frozen"] + rom_paths + ["lib", rom_dir]
     rom = Rom("--raw" in argv)
     install(rom)
     try:

@@ -1,7 +1,12 @@
 """Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, the others 2-7), and the 17 traits."""
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
 DMD_SUITS = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
-DMD_VALUES = 6
+DMD_VALUES = const(6)
 
 
 def dmd_base(suit):
