@@ -864,8 +864,18 @@ class Sheriff(engine.Game):
             s[R_TURN] = NO_SEAT
             return
         sheriff = s[R_SHERIFF]
-        for i in range(1, n):
-            seat = (sheriff + i) % n
+        self._draw_back_and_clear((sheriff + 1) % n)
+        s[R_SHERIFF] = (sheriff + 1) % n
+        s[R_PHASE] = MARKET
+        s[R_TURN] = self._first_merchant()
+
+    def _draw_back_and_clear(self, first):
+        """The round's merchants draw back to 6, clockwise from ``first``; then every seat's bag,
+        declaration and flags are cleared for the next round."""
+        s = self.s
+        n = s[R_SEATS]
+        for i in range(n):
+            seat = (first + i) % n
             if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < HAND:
                 self._draw(seat, HAND - s[self._at(seat) + _HAND_N])
         for seat in range(n):
@@ -874,9 +884,6 @@ class Sheriff(engine.Game):
             s[at + _BAG_N] = 0
             s[at + _DECL_GOOD] = NO_SEAT
             s[at + _DECL_N] = 0
-        s[R_SHERIFF] = (sheriff + 1) % n
-        s[R_PHASE] = MARKET
-        s[R_TURN] = self._first_merchant()
 
     # -- what may be seen ------------------------------------------------------------
     def valid_state(self, state):

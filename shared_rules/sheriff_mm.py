@@ -36,7 +36,6 @@ SEATS6 = const(6)
 CHEST = const(6)             # the loot chest, addressed like a seat
 _CYCLE = const(3)            # rounds per pass through the deputy deck
 _CYCLES = const(3)
-_HAND = const(6)
 
 # Registers the base leaves free (12..15); R_SHERIFF holds the first revealed deputy.
 R_DEPUTY2 = const(12)
@@ -51,9 +50,6 @@ _SEAT_BYTES = const(42)
 _GOLD = const(0)
 _HAND_N = const(2)
 _FLAGS = const(3)
-_BAG_N = const(4)
-_DECL_GOOD = const(10)
-_DECL_N = const(11)
 _STAND = const(27)
 _SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest
 _BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
@@ -570,17 +566,7 @@ class SheriffMM(sh.Sheriff):
             s[sh.R_PHASE] = sh.OVER
             s[sh.R_TURN] = NO_SEAT
             return
-        first = s[R_FIRST_MERCHANT]
-        for i in range(SEATS6):
-            seat = (first + i) % SEATS6
-            if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < _HAND:
-                self._draw(seat, _HAND - s[self._at(seat) + _HAND_N])
-        for seat in range(SEATS6):
-            at = self._at(seat)
-            s[at + _FLAGS] = 0
-            s[at + _BAG_N] = 0
-            s[at + _DECL_GOOD] = NO_SEAT
-            s[at + _DECL_N] = 0
+        self._draw_back_and_clear(s[R_FIRST_MERCHANT])
         s[sh.R_SHERIFF] = NO_SEAT
         s[R_DEPUTY2] = NO_SEAT
         s[R_FIRST_MERCHANT] = NO_SEAT
