@@ -51,7 +51,7 @@ _PARAMS = (
     (("kind", BRIBES, None),),
     (("cards", (1, 5), None),),
     (("from", PARTIES, None), ("to", PARTIES, None), ("amount", (1, _GOLD_MAX), None)),
-    (("from", PARTIES, ("sheriff", "each_other")), ("gold", (1, _GOLD_MAX), None), ("keep", (0, _GOLD_MAX), None)),
+    (("from", PARTIES, ("sheriff",)), ("gold", (1, _GOLD_MAX), None), ("keep", (0, _GOLD_MAX), None)),
 )
 # Which primitives each deck may use: laws bind for the round, Merry Men act at once. A law
 # moves gold only between the bank, the Sheriff and the merchants (it has no owner).

@@ -35,7 +35,7 @@ def test_build_then_check_the_binary_form(tmp_path: Path) -> None:
     ('{"format": 1,', "bad.json:1: not JSON"),
     ('{"format": 1, "name": "x", "placeholders": false, "black_market": {"pepper": [1, 2]}}',
      "bad.json: black_market.pepper: the top card"),
-    ('{"format": 1, "name": "x", "placeholders": false, "laws": []}', "bad.json: laws: not supported"),
+    ('{"format": 1, "name": "x", "placeholders": false, "laws": []}', "bad.json: laws: a list of exactly 24 cards"),
 ])
 def test_errors_name_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str) -> None:
     bad = tmp_path / "bad.json"

@@ -1,0 +1,221 @@
+"""Sheriff card modules (laws, special orders, Merry Men): the deck profile's card sections and
+effect primitives, one test per rule and per refusal of ``docs/rules-merry-men.md``, on both
+interpreters through the real replay path."""
+from kit import play, errors, act
+
+from shared_rules import games, profile, profile_cards, sheriff_effects as fx
+from shared_rules import sheriff as sh
+from shared_rules import sheriff_cards as sc
+from shared_rules import sheriff_mm as mm
+from shared_rules.catalogue import SHERIFF_CODES as CODES
+
+LEGAL = ("apple", "cheese", "bread", "chicken")
+CONTRA = ("pepper", "mead", "silk", "crossbow")
+
+
+def laws(**change):
+    out = [{"name": "law %d" % i, "effects": [{"do": "tax", "good": "apple", "gold": 1, "to": "bank"}]}
+           for i in range(24)]
+    out[23]["mark"] = "5"
+    out[0]["mark"] = "4+"
+    for k in change:
+        out[int(k[1:])] = change[k]
+    return out
+
+
+ORDERS = [{"legal": LEGAL[i % 4], "contraband": CONTRA[i % 4], "reward": 5 + i} for i in range(15)]
+ROBIN = {"name": "Robin Hood", "value": 10, "penalty": 5,
+         "effects": [{"do": "steal", "from": "sheriff", "gold": 6, "keep": 3}]}
+MEN = [ROBIN] + [{"name": "man %d" % i, "value": 4, "penalty": 3,
+                  "effects": [{"do": "gold", "from": "bank", "to": "self", "amount": 2}]} for i in range(1, 18)]
+PROFILE = {"format": 1, "name": "test values", "placeholders": True, "laws": laws(),
+           "special_orders": ORDERS, "merry_men": MEN}
+
+
+def H(n=3, mods=("special_orders",), prof=PROFILE):
+    return {"game": "sheriff", "players": n, "modules": list(mods), "profile": prof}
+
+
+def error_of(fn, *args):
+    try:
+        fn(*args)
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("accepted: %r" % (args,))
+
+
+def with_change(section, j, card):
+    p = dict(PROFILE)
+    cards = list(p[section])
+    cards[j] = card
+    p[section] = cards
+    return p
+
+
+# -- deck profile: card sections and effect primitives --------------------------------------
+def test_profile_card_sections_round_trip_through_the_binary_form():
+    blob = profile.encode(PROFILE)
+    assert profile.decode(blob) == PROFILE
+    assert len(profile_cards.law_table(PROFILE)) == 24 * profile_cards.LAW_ROW
+    assert profile_cards.order_table(PROFILE)[:3] == bytes((CODES.index("apple"), CODES.index("pepper"), 5))
+    assert profile_cards.merry_table(PROFILE)[:6] == bytes((10, 5, fx.STEAL, fx.SHERIFF, 6, 3))
+    return len(blob)
+
+
+def test_validator_names_file_card_and_field():
+    cases = (
+        ("laws", 2, {"name": "x", "effects": [{"do": "teleport"}]}, "deck.json: laws[2] (x).effects[0].do: 'teleport'"),
+        ("laws", 3, {"name": "x", "effects": [{"do": "tax", "good": "apple", "gold": 12, "to": "bank"}]},
+         "deck.json: laws[3] (x).effects[0].gold: a whole number from 0 to 9"),
+        ("laws", 4, {"name": "x", "effects": [{"do": "contraband", "good": "pepper"}]},
+         "deck.json: laws[4] (x).effects[0].good: one of apple"),
+        ("laws", 5, {"name": "x", "effects": [{"do": "gold", "from": "self", "to": "bank", "amount": 1}]},
+         "deck.json: laws[5] (x).effects[0].from: one of bank, sheriff, each_merchant"),
+        ("laws", 6, {"name": "x", "effects": [{"do": "steal", "from": "sheriff", "gold": 2, "keep": 1}]},
+         "deck.json: laws[6] (x).effects[0].do: 'steal' is not a primitive this deck may use"),
+        ("laws", 7, {"name": "x", "effects": [{"do": "bag_max", "cards": 4, "extra": 1}]},
+         "deck.json: laws[7] (x).effects[0].extra: not a parameter of bag_max"),
+        ("laws", 8, {"name": "x"}, "deck.json: laws[8] (x): either \"effects\""),
+        ("laws", 9, {"name": "x", "mark": "6", "effects": [{"do": "bag_max", "cards": 4}]}, "deck.json: laws[9] (x).mark"),
+        ("laws", 10, {"name": "", "effects": []}, "deck.json: laws[10].name"),
+        ("laws", 23, {"name": "x", "effects": [{"do": "bag_max", "cards": 4}]}, "deck.json: laws: exactly one card"),
+        ("merry_men", 1, {"name": "y", "value": 51, "penalty": 1, "effects": []}, "deck.json: merry_men[1] (y).value"),
+        ("merry_men", 2, {"name": "y", "value": 5, "penalty": 1, "effects": [{"do": "tax", "good": "apple", "gold": 1, "to": "bank"}]},
+         "deck.json: merry_men[2] (y).effects[0].do: 'tax' is not a primitive"),
+        ("merry_men", 3, {"name": "y", "value": 5, "penalty": 1, "effects": [{"do": "steal", "from": "sheriff", "gold": 2, "keep": 3}]},
+         "deck.json: merry_men[3] (y).effects[0].keep: at most the gold taken"),
+        ("merry_men", 4, {"name": "y", "value": 5, "penalty": 1, "effects": [{"do": "gold", "from": "self", "to": "self", "amount": 3}]},
+         "deck.json: merry_men[4] (y).effects[0].to: gold must move between two different parties"),
+        ("special_orders", 5, {"legal": "pepper", "contraband": "silk", "reward": 3}, "deck.json: special_orders[5].legal"),
+        ("special_orders", 6, {"legal": "apple", "contraband": "cheese", "reward": 3}, "deck.json: special_orders[6].contraband"),
+        ("special_orders", 7, {"legal": "apple", "contraband": "silk", "reward": 300}, "deck.json: special_orders[7].reward"),
+    )
+    got = []
+    for section, j, card, want in cases:
+        msg = error_of(profile.check, with_change(section, j, card), "deck.json")
+        assert msg.startswith(want), (msg, want)
+        got.append(msg)
+    short = dict(PROFILE)
+    short["special_orders"] = ORDERS[:14]
+    assert error_of(profile.check, short, "deck.json") == "deck.json: special_orders: a list of exactly 15 cards"
+    return got
+
+
+def test_unsupported_card_refuses_its_module_with_a_clear_message():
+    odd = {"name": "Odd law", "unsupported": "swaps hands between players"}
+    prof = with_change("laws", 4, odd)
+    assert profile.decode(profile.encode(prof)) == prof
+    msg = error_of(games.from_header, H(4, ("laws",), prof))
+    assert msg.startswith("laws: card 4 (Odd law) cannot be expressed with the effect primitives (swaps hands"), msg
+    # The same profile still plays the modules it can express.
+    g = games.from_header(H(4, ("special_orders",), prof))
+    assert isinstance(g, sc.SheriffCards)
+    missing = dict(PROFILE)
+    del missing["special_orders"]
+    msg2 = error_of(games.from_header, H(4, ("special_orders",), missing))
+    assert "special_orders needs its cards in the deck profile" in msg2, msg2
+    return [msg, msg2]
+
+
+def test_seed_robin_hood_is_expressible():
+    """Robin Hood (seed): value 10 from the bank; takes 6 gold from the Sheriff, keeps 3, gives
+    the rest away: one ``steal`` primitive."""
+    row = profile_cards.merry_table(PROFILE)[:profile_cards.MERRY_ROW]
+    assert row[0] == 10 and row[2:6] == bytes((fx.STEAL, fx.SHERIFF, 6, 3)) and not any(row[6:])
+    return list(row[:6])
+
+
+# -- special orders -------------------------------------------------------------------------
+SETUP = act("setup", 0, piles=[["apple"] * 5, ["cheese"] * 5])
+
+
+def up(*orders):
+    return [act("order_up", 0, order=o) for o in orders]
+
+
+def to_inspect(bags, good=None):
+    """3 players, Sheriff 0: merchants 1 and 2 skip the market, load ``bags`` and declare."""
+    good = good or {}
+    out = [act("market", 1, discard=[], take=[]), act("market", 2, discard=[], take=[])]
+    out += [act("load", m, cards=bags[m]) for m in (1, 2)]
+    out += [act("declare", m, good=good.get(m, "apple"), count=len(bags[m])) for m in (1, 2)]
+    return out
+
+
+def test_four_orders_face_up_before_the_market():
+    r = play(H(), [SETUP, act("market", 1, discard=[], take=[])] + up(0, 1, 2, 0, 3, 4, 99)
+             + [act("market", 1, discard=[], take=[])])
+    assert errors(r) == [[3, "reveal_orders"], [7, "order_not_in_deck"], [9, "orders_full"], [10, "no_such_order"]], errors(r)
+    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == sh.MARKET and r.game.s[sh.R_TURN] == 2
+    r2 = play(H(), [act("order_up", 0, order=15)])
+    assert errors(r2) == [[2, "no_such_order"]], errors(r2)
+    r3 = play({"game": "sheriff", "players": 3}, [act("order_up", 0, order=1)])
+    assert errors(r3) == [[2, "malformed"]], errors(r3)   # base Sheriff has no such action
+    return errors(r)
+
+
+def test_a_bag_that_gets_through_fills_an_order():
+    """Order 0 asks an apple and a pepper (reward 5): both go under the stand with the order;
+    the apple no longer counts for King/Queen; the goods' values and the reward score."""
+    bags = {1: ["apple", "pepper", "apple"], 2: ["cheese"]}
+    log = [SETUP] + up(0, 1, 2, 3) + to_inspect(bags) + [
+        act("pass", 0, target=1, orders=[0]), act("order_up", 1, order=4)]
+    r = play(H(), log)
+    assert errors(r) == [], errors(r)
+    g = r.game
+    assert g.order_held(1) == [0] and g.orders_up() == [1, 2, 3, 4]
+    assert g.stand(1, CODES.index("apple")) == 1 and g.stand(1, CODES.index("pepper")) == 0
+    res = r.result()
+    assert res["scores"][1] == 50 + 2 + (2 + 6 + 5) + 20, res["scores"]   # King of apples with 1 on the stand
+    return res["scores"]
+
+
+def test_order_refusals_opened_bag_missing_goods_not_face_up_bribe_first():
+    bags = {1: ["apple", "pepper"], 2: ["cheese", "mead"]}
+    log = [SETUP] + up(0, 1, 2, 3) + to_inspect(bags) + [
+        act("inspect", 0, target=1, orders=[0]),                          # opened: nothing to fill
+        act("pass", 0, target=1, orders=[5]),                             # not face up
+        act("pass", 0, target=1, orders=[0, 0]),                          # the same order twice
+        act("pass", 0, target=2, orders=[1]),                             # cheese + mead: filled
+        act("pass", 0, target=1, orders=[0], bribe={"bag": ["pepper"]}),  # the bribe takes the pepper
+        act("pass", 0, target=1, orders=[2]),                             # bread + silk: not in the bag
+        act("pass", 1, target=1, orders=[0]),                             # not the Sheriff
+        act("pass", 0, target=1, orders=[0])]
+    r = play(H(), log)
+    assert errors(r) == [[13, "bag_opened"], [14, "order_not_up"], [15, "order_not_up"], [17, "goods_missing"],
+                         [18, "goods_missing"], [19, "not_the_sheriff"]], errors(r)
+    g = r.game
+    assert g.order_held(1) == [0] and g.order_held(2) == [1] and g.over() is False
+    return [errors(r), r.result()["scores"]]
+
+
+def test_orders_with_deputies_settle_with_the_bag():
+    """With deputies a bare stance cannot fill an order; the pass that settles the bag can."""
+    h = H(6, ("deputies", "special_orders"))
+    log = up(0, 1, 2, 3) + [act("deputy", 0), act("deputy", 1)]
+    log += [act("market", m, discard=[], take=[]) for m in (2, 3, 4, 5)]
+    log += [act("load", m, cards=["apple", "pepper"] if m == 2 else ["cheese"]) for m in (2, 3, 4, 5)]
+    log += [act("declare", m, good="apple" if m == 2 else "cheese", count=2 if m == 2 else 1) for m in (2, 3, 4, 5)]
+    log += [act("pass", 0, target=2, orders=[0]), act("pass", 0, target=2), act("pass", 1, target=2, orders=[0])]
+    r = play(h, log)
+    n = len(log)
+    assert errors(r) == [[n - 1, "decide_first"]], errors(r)
+    assert r.game.order_held(2) == [0]
+    return errors(r)
+
+
+def test_snapshot_restores_and_public_view_shows_orders():
+    bags = {1: ["apple", "pepper"], 2: ["cheese"]}
+    r = play(H(), [SETUP] + up(0, 1, 2, 3) + to_inspect(bags) + [act("pass", 0, target=1, orders=[0])])
+    g = r.game
+    blob = g.snapshot()
+    g2 = games.from_header(H())
+    assert g2.restore(blob) == 0 and g2.digest() == g.digest()
+    assert games.from_header({"game": "sheriff", "players": 3}).restore(blob) != 0
+    bad = bytearray(blob)
+    bad[4 + mm.STATE_END] = 9   # an order under a seat that does not exist
+    assert g2.restore(bytes(bad)) != 0 and g2.digest() == g.digest()
+    view = bytearray(g.PUBLIC_SIZE)
+    g.public(view)
+    assert list(view[sc.PUB_ORD:sc.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
+    return [g.digest(), len(blob)]
