@@ -165,6 +165,14 @@ def bench_scan() -> dict:
     return json.loads(res.stdout)
 
 
+def bench_timing() -> dict:
+    """Timing model of the scan loop (bench/timing.py): per game state, round-robin loop vs the
+    scheduler, with the low and high per-operation costs."""
+    from bench import timing
+    console.print("[bold]timing model[/]: tap and lift latency per table state")
+    return timing.bench()
+
+
 def bench_host() -> dict:
     """Mirror lag (board event -> mirrored state) and bytes on the wire, per game, on a virtual
     board: with physical players (tags placed, the board's poll round included) and with every
@@ -201,6 +209,16 @@ def show(results: dict) -> None:
     s = results["scan"]
     console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
+    tm = Table(title="timing model (ms, low-high per-operation costs): round = slowest revisit of a free pad")
+    for col in ("table state", "loop", "round", "tap awaited pad", "lift awaited pad", "tap anywhere",
+                "100 ms taps missed"):
+        tm.add_column(col, justify="right" if col not in ("table state", "loop") else "left")
+    for label, policies in results["timing"]["states"].items():
+        for policy, c in policies.items():
+            lo, hi = c["low"], c["high"]
+            tm.add_row(label, policy, *("%s-%s" % (lo[k], hi[k]) for k in (
+                "round_ms", "tap_expected_ms", "lift_expected_ms", "tap_anywhere_ms", "taps_100ms_missed")))
+    console.print(tm)
     h = Table(title="host mirror: board event -> mirrored state")
     for col in ("case", "players", "lag median ms", "lag p95 ms", "board->host B/action", "host->board B"):
         h.add_column(col, justify="right" if col != "case" else "left")
@@ -223,6 +241,7 @@ def main() -> int:
             "games": bench_games(tmp / "mpy", tmp),
             "firmware": bench_firmware(tmp / "mpy", tmp),
             "scan": bench_scan(),
+            "timing": bench_timing(),
             "host": bench_host(),
             "sizes": bench_sizes(compiled),
         }

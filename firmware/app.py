@@ -6,6 +6,7 @@ what changed into actions through the mat layer. In steady state a step allocate
 (``tests/dual/dual_app.py`` runs steps under ``micropython.heap_lock()``).
 """
 import json
+import os
 
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
@@ -14,11 +15,15 @@ from shared_rules.engine import NO_GAME, OK
 from firmware.feedback import Feedback
 from firmware.link import BoardLink
 from firmware.mat import NOTHING, READY, pick_layout
-from firmware.persist import Persist
+from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
 from firmware.sensors import Sensors
 
+FRAMES_PER_STEP = 2  # host frames handled per loop step (docs/protocol.md, section 5)
+CONSOLE_MS = 30000  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
+TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on MicroPython
+RESTART_FILE = "restart.txt"  # why the firmware restarted itself, told to the host at the next boot
 GAME_FILE = "game.json"
 LAYOUT_FILE = "mat_layout.json"
 REGISTRY_FILE = "deck.bin"
@@ -62,6 +67,9 @@ class App:
         self.layouts = read_json(self.root, LAYOUT_FILE)
         self.last_prompt = [-1, 0, 0]
         self.boot_info = None
+        if self.sensors:
+            self.sensors.report = self._reader_health
+        self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
@@ -101,21 +109,26 @@ class App:
             if mat is not None and hasattr(self.board, "leds"):
                 self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
-        self._tell_trouble()
+        self._tell_trouble(self.persist.count == 0 if self.persist else True)
         self.last_prompt[0] = -1
         self._prompt()
 
-    def _tell_trouble(self):
+    def _tell_trouble(self, fresh):
         """What went wrong at start, for the host and the players: no deck registry (the mat
-        cannot read tags: host actions only), a journal that had to be repaired."""
+        cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
+        ``fresh`` game (they do not count: the table must be cleared)."""
         problems = []
+        if fresh and self.sensors and self.sensors.mat is not None and self.sensors.lying:
+            problems.append("clear the table: %d pieces lie on the pads and do not count; lift them "
+                            "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
-        info = self.boot_info
-        if info and (info.get("dropped") or info.get("lost")):
-            problems.append("power cut: journal repaired (%d actions restored, %d damaged bytes dropped%s)"
-                            % (info.get("actions", 0), info.get("dropped", 0),
-                               ", recent actions may be missing" if info.get("lost") else ""))
+        why = _take_restart_note(self.root)
+        if why:
+            problems.append("the firmware restarted itself after an error: " + why)
+        damage = trouble(self.boot_info)
+        if damage:
+            problems.append(damage)
         self.boot_info = None
         for text in problems:
             self.referee.message(text)
@@ -170,6 +183,8 @@ class App:
             self._prompt()
         elif t == codec.ACTION:
             self.host_action(body, n)
+        elif t == codec.CONSOLE:
+            self.hand_console_over()
         elif t == codec.NEWGAME:
             try:
                 self.new_game(bytes(body[:n]).decode())
@@ -177,6 +192,26 @@ class App:
                 self.error(codec.ERR_BODY)
         else:
             self.error(codec.ERR_TYPE)
+
+    # -- the console -------------------------------------------------------------------
+    def console(self, interrupt):
+        """Whether a 0x03 on the console stops the firmware (the board's ``kbd_intr``)."""
+        kbd_intr = getattr(self.board, "kbd_intr", None)
+        if kbd_intr is not None:
+            kbd_intr(3 if interrupt else -1)
+
+    def hand_console_over(self):
+        """CONSOLE from the host: for CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the
+        REPL); then 0x03 is a plain byte again."""
+        self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (CONSOLE_MS // 1000))
+        self.console(True)
+        self.console_since = self.board.ticks_ms()
+
+    def _console_timeout(self):
+        since = self.console_since
+        if since >= 0 and (self.board.ticks_ms() - since) & TICKS_MASK >= CONSOLE_MS:
+            self.console_since = -1
+            self.console(False)
 
     def host_action(self, body, n):
         """An action record the host sent (inputs the mat has no sensor for)."""
@@ -192,9 +227,13 @@ class App:
         self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
 
     def service_link(self):
-        """Handle every frame the line has now; report bad frames with ERROR."""
+        """Handle at most FRAMES_PER_STEP frames (each poll reads at most link.MAX_CHUNKS chunks):
+        a flood of host frames only slows the loop by a bounded amount, and the readers are
+        still scanned once per step. Report bad frames with ERROR."""
         link = self.link
-        while link.poll():
+        for _ in range(FRAMES_PER_STEP):
+            if not link.poll():
+                break
             self.on_frame()
         bad = link.link_errors()
         if bad != link.errors_seen:
@@ -228,6 +267,12 @@ class App:
         if self.feedback is not None:
             self.feedback.show(mat, self.board.ticks_ms())
 
+    def _reader_health(self, reader, state, version):
+        """A reader's state changed (firmware/sensors.py): tell the host, light its station."""
+        self.referee.reader_health(reader, state, version)
+        if self.feedback is not None:
+            self.feedback.fault(reader, state != 0)
+
     # -- the loop ------------------------------------------------------------------------
     def step(self):
         self.service_link()
@@ -243,15 +288,50 @@ class App:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
+        if self.console_since >= 0:
+            self._console_timeout()
         self.board.idle()
 
     def run(self):
+        self.console(False)  # line noise or another program must not stop a game
         self.boot()
         while True:
             self.step()
 
 
+def _take_restart_note(root):
+    """The reason left by ``main`` before a restart (removed once read), or None."""
+    path = _path(root, RESTART_FILE)
+    try:
+        with open(path) as f:
+            why = f.read(200)
+    except OSError:
+        return None
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    return why
+
+
+def _leave_restart_note(root, exc):
+    try:
+        with open(_path(root, RESTART_FILE), "w") as f:
+            f.write(type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
+    except Exception:  # noqa: BLE001  (out of memory or flash: restart all the same)
+        pass
+
+
 def main():
-    """Entry point of ``main.py`` on a board."""
+    """Entry point of ``main.py`` on a board. Any error (a MemoryError too) restarts the firmware
+    with a fresh heap instead of leaving the board at the REPL; the journal keeps the game and the
+    next boot tells the host why. Only a Ctrl-C after CONSOLE reaches the REPL."""
     from firmware import boards
-    App(boards.load()).run()
+    board = boards.load()
+    try:
+        App(board).run()
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # noqa: BLE001  (whatever it was, the game must go on)
+        _leave_restart_note(board.fs_root, exc)
+        board.soft_reset()

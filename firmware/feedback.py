@@ -7,6 +7,7 @@
 | seats awaited (their turn) | their station LEDs blue, steady; the awaited shared pad too | ``PATTERN_TURN`` when the awaited seats change |
 | a number half tapped | the command pad amber | none |
 | game over | the winners' stations gold, every other LED off | ``PATTERN_END`` once |
+| a reader down, or its pad failing every scan | that pad's LED magenta until it recovers | none |
 
 Flashes end in ``tick(now)``; times are the board's ``ticks_ms()`` passed in by the caller, so
 tests need no clock. Buzzer ids: ``firmware/sounds.py``.
@@ -18,7 +19,7 @@ from firmware.mat import PROMPT_OVER, NO_ZONE
 
 from firmware.sounds import OK as PATTERN_OK, REJECT as PATTERN_REJECT, TURN as PATTERN_TURN, END as PATTERN_END
 
-OFF, GREEN, RED, BLUE, AMBER, GOLD = range(6)
+OFF, GREEN, RED, BLUE, AMBER, GOLD, MAGENTA = range(7)
 COLOURS = bytes((
     0, 0, 0,
     0, 255, 0,
@@ -26,6 +27,7 @@ COLOURS = bytes((
     0, 64, 255,
     255, 120, 0,
     255, 200, 40,
+    255, 0, 160,
 ))
 _TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on 32-bit ports
 
@@ -53,6 +55,7 @@ class Feedback:
         self.hold = hold_ms
         self.base = bytearray(n)     # steady colour per LED
         self.flash = bytearray(n)    # flash colour per LED (OFF: none)
+        self.faulty = bytearray(n)   # 1: the pad's reader is down or stuck
         self.since = array("i", [0] * n)
         self.shown = bytearray([255] * n)  # colour last written (255: never)
         self.awaited = -1            # awaited seats last shown
@@ -105,6 +108,12 @@ class Feedback:
                 self.flash[i] = OFF
         self._render()
 
+    def fault(self, reader, on):
+        """Light (or clear) the fault colour of a pad whose reader is down or stuck."""
+        if 0 <= reader < len(self.led_of):
+            self.faulty[self.led_of[reader]] = 1 if on else 0
+            self._render()
+
     def _flash(self, reader, colour, now):
         if 0 <= reader < len(self.led_of):
             i = self.led_of[reader]
@@ -115,7 +124,7 @@ class Feedback:
     def _render(self):
         changed = False
         for i in range(len(self.base)):
-            c = self.flash[i] or self.base[i]
+            c = self.flash[i] or (MAGENTA if self.faulty[i] else self.base[i])
             if c != self.shown[i]:
                 self.shown[i] = c
                 self.leds.set(i, COLOURS[3 * c], COLOURS[3 * c + 1], COLOURS[3 * c + 2])

@@ -7,7 +7,7 @@ board's messages (docs/protocol.md, section 6). Nothing here allocates once cons
 from shared_rules import codec
 
 RX_CHUNK = 64
-MAX_CHUNKS = 32
+MAX_CHUNKS = 8   # at most 512 bytes read per poll(): a frame may take several loop steps
 
 
 class BoardLink:
@@ -25,7 +25,8 @@ class BoardLink:
 
     def poll(self):
         """Read from the line until a frame is complete (True, in ``self.reader``), the line is
-        empty, or ``MAX_CHUNKS`` reads were spent: a flood cannot stall the loop."""
+        empty, or ``MAX_CHUNKS`` reads were spent. The caller bounds the polls per loop step
+        (``App.service_link``), so a flood cannot stall the loop."""
         reader = self.reader
         for _ in range(MAX_CHUNKS):
             if self.rx_pos >= self.rx_len:
@@ -53,18 +54,22 @@ class BoardLink:
 
     # -- bodies ------------------------------------------------------------------------
     def put_record(self, at, rec, masked_from):
-        """Copy an action record trimmed of its zero tail into the body at ``at``, length first.
+        """Copy an action record into the body at ``at``, length first, masked *then* trimmed of
+        its zero tail.
 
         ``masked_from`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        Masking before trimming keeps hidden values out of the length too: two records that
+        differ only in hidden fields give the same bytes (docs/protocol.md, section 6).
         Returns the offset after it.
         """
-        end = len(rec)
-        while end > 2 and rec[end - 1] == 0:
-            end -= 1
         body = self.body
-        body[at] = end
+        start = at + 1
+        end = len(rec)
         for i in range(end):
-            body[at + 1 + i] = rec[i]
+            body[start + i] = rec[i]
         if masked_from is not None:
-            masked_from.mask_into(body, at + 1, end)
-        return at + 1 + end
+            masked_from.mask_into(body, start, end)
+        while end > 2 and body[start + end - 1] == 0:
+            end -= 1
+        body[at] = end
+        return start + end

@@ -6,10 +6,12 @@ The promise: once ``accepted(rec)`` has returned, that action survives a power c
 it runs loses at most that one action; boot never restores a state the game did not reach.
 
 Files in ``root``: ``snap.bin`` (newest snapshot) and ``jrn.bin`` (the actions after it),
-``snap.old`` and ``jrn.old`` (the pair before, the fallback), ``snap.new`` (a snapshot being
-written). A journal names the exact snapshot it continues (the CRC-32s of its prefix and of its
-game state; every record's CRC is seeded from that name), so it is never replayed on another
-base.
+``snap.old`` and ``jrn.old`` (the pair before, the fallback), ``snap.new``/``jrn.new`` (a
+checkpoint being written), ``played`` (a game was stored here). A journal names the exact snapshot
+it continues (the CRC-32s of its prefix and of its game state; every record's CRC is seeded from
+that name), so it is never replayed on another base, and ends in an end mark, so a cut anywhere
+shows. Every damage or possible loss boot finds is in ``info["damage"]``, worded by
+``trouble(info)`` for the host and the players.
 
 API::
 
@@ -48,7 +50,9 @@ PREFIX = "<2sBHIH"  # magic, format, gen, count (actions since the new game), he
 SNAP_FIXED = 11      # struct.calcsize(PREFIX); the header JSON follows
 JRN_HEADER = 13      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
 REC_OVERHEAD = 5     # length 1, seqno 2, CRC-16 2
-NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old")
+END_MARK = 0xFF      # the end mark: 0xFF, then the seqno the next record will have (u16)
+END_SIZE = 3
+NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played")
 
 if sys.implementation.name == "micropython":
     def _write(f, buf, n):
@@ -122,30 +126,58 @@ def journal_seed(data, name):
     return _u16(h, JRN_HEADER - 2)
 
 
+def end_mark(seq):
+    """The journal's last 3 bytes: the end mark and the seqno of the record that would follow."""
+    return bytes((END_MARK, seq & 255, (seq >> 8) & 255))
+
+
+def _record_ok(data, at, seed, seq):
+    """Whether a whole record with seqno ``seq`` and a good CRC starts at ``at``."""
+    if at + REC_OVERHEAD > len(data):
+        return False
+    n = data[at]
+    end = at + 3 + n
+    return (n <= ACTION_SIZE and end + 2 <= len(data) and _u16(data, at + 1) == seq & 0xFFFF
+            and crc16(data, at, end, seed) == _u16(data, end))
+
+
+def _ends_at(data, at, seq):
+    """Whether the journal ends at ``at`` with the end mark for ``seq``: nothing cut off."""
+    return (len(data) == at + END_SIZE and data[at] == END_MARK
+            and _u16(data, at + 1) == seq & 0xFFFF)
+
+
 def replay(game, data, seed, count):
-    """Accept the journal's records in order; return ``(records replayed, bytes used)``.
+    """Accept the journal's records in order; return ``(records replayed, bytes used, ended)``.
 
     Stops at the first record that is short, has a bad length, sequence number or CRC, or that
-    the game refuses: what follows can not be trusted (a torn write or damage)."""
+    the game refuses: what follows can not be trusted (a torn write or damage). ``ended``: the
+    journal ends right there with its end mark, so no record was cut off (a cut at a record
+    boundary leaves no end mark)."""
     rec = bytearray(ACTION_SIZE)
     at = JRN_HEADER
     done = 0
-    while at + REC_OVERHEAD <= len(data):
+    while _record_ok(data, at, seed, count + done):
         n = data[at]
-        end = at + 3 + n
-        if n > ACTION_SIZE or end + 2 > len(data):
-            break
-        if _u16(data, at + 1) != (count + done) & 0xFFFF:
-            break
-        if crc16(data, at, end, seed) != _u16(data, end):
-            break
         for i in range(ACTION_SIZE):
             rec[i] = data[at + 3 + i] if i < n else 0
         if game.accept(rec) != OK:
             break
         done += 1
-        at = end + 2
-    return done, at
+        at += n + REC_OVERHEAD
+    return done, at, _ends_at(data, at, count + done)
+
+
+def journal_continues(data, name, count):
+    """The record CRC seed if ``data`` continues snapshot ``name`` (at ``count`` actions) even
+    though its header is damaged: its first record (or its end mark, when it has none) must
+    carry seqno ``count`` and, for a record, a CRC seeded by that snapshot's name. Else -1."""
+    if data is None or len(data) < JRN_HEADER + END_SIZE:
+        return -1
+    seed = _u16(journal_header(name), JRN_HEADER - 2)
+    if _record_ok(data, JRN_HEADER, seed, count) or _ends_at(data, JRN_HEADER, count):
+        return seed
+    return -1
 
 
 def _read(path):
@@ -187,7 +219,8 @@ class Persist:
         self.in_journal = 0     # records in the open journal
         self._jf = None
         self._seed = 0
-        self._buf = bytearray(ACTION_SIZE + REC_OVERHEAD)
+        self._end = 0           # offset of the journal's end mark
+        self._buf = bytearray(ACTION_SIZE + REC_OVERHEAD + END_SIZE)
         self.records = 0        # statistics since construction
         self.record_bytes = 0
         self.snapshots = 0
@@ -208,13 +241,21 @@ class Persist:
         self.header = raw
         self.count = 0
         self.checkpoint()
+        if not _exists(self.path["played"]):
+            # A game was stored here: if every file of it vanishes, boot says so instead of
+            # silently starting afresh (tapmat flash removes this with the journal).
+            with open(self.path["played"], "wb") as f:
+                f.write(b"1")
         # The previous game is no fallback for this one: a damaged snap.bin is rebuilt from its
         # intact header instead (a new game), then its journal is replayed.
         _remove(self.path["snap.old"])
         _remove(self.path["jrn.old"])
 
     def accepted(self, rec):
-        """Append one accepted action record to the journal and flush it (allocation-free)."""
+        """Append one accepted action record to the journal and flush it (allocation-free).
+
+        The record overwrites the journal's end mark and carries a new one after it, in one
+        write: a journal cut anywhere, even exactly between two records, lacks its end mark."""
         n = len(rec)
         if n > ACTION_SIZE or self._jf is None:
             raise ValueError("not an action record, or no game")
@@ -230,8 +271,14 @@ class Persist:
         c = crc16(b, 0, 3 + n, self._seed)
         b[3 + n] = c & 255
         b[4 + n] = c >> 8
-        _write(self._jf, b, n + REC_OVERHEAD)
+        seq = (seq + 1) & 0xFFFF
+        b[5 + n] = END_MARK
+        b[6 + n] = seq & 255
+        b[7 + n] = seq >> 8
+        self._jf.seek(self._end)
+        _write(self._jf, b, n + REC_OVERHEAD + END_SIZE)
         self._jf.flush()
+        self._end += n + REC_OVERHEAD
         self.count += 1
         self.in_journal += 1
         self.records += 1
@@ -246,37 +293,45 @@ class Persist:
     def checkpoint(self):
         """Write a snapshot of the game now and start a new journal after it.
 
-        Order (each step leaves a recoverable set of files): write ``snap.new`` and close it;
-        retire ``snap.bin``/``jrn.bin`` to ``.old`` (the previous pair is removed first);
-        rename ``snap.new`` to ``snap.bin``; create ``jrn.bin`` naming the new snapshot."""
+        Order (each step leaves a recoverable set of files): write ``snap.new`` and ``jrn.new``
+        (naming it, no records) and close them; retire ``snap.bin``/``jrn.bin`` to ``.old`` (the
+        previous pair is removed first); rename ``jrn.new`` to ``jrn.bin``, then ``snap.new`` to
+        ``snap.bin``. So a valid ``snap.bin`` always has its ``jrn.bin``: a missing one is a
+        loss that boot reports, never the trace of a power cut."""
         if self.game is None:
             raise ValueError("no game")
         p = self.path
         gen = (self.gen + 1) & 0xFFFF
         data = snapshot_file(gen, self.count, self.header, self.game)
+        name = snapshot_name(data)
         with open(p["snap.new"], "wb") as f:
             f.write(data)
+        with open(p["jrn.new"], "wb") as f:
+            f.write(journal_header(name) + end_mark(self.count))
         self.close()
         if _exists(p["snap.bin"]):
             _remove(p["snap.old"])
             _remove(p["jrn.old"])
-            os.rename(p["snap.bin"], p["snap.old"])
             if _exists(p["jrn.bin"]):
+                os.rename(p["snap.bin"], p["snap.old"])
                 os.rename(p["jrn.bin"], p["jrn.old"])
+            else:
+                os.remove(p["snap.bin"])  # no journal of its own: no fallback pair
+        _remove(p["jrn.bin"])
+        os.rename(p["jrn.new"], p["jrn.bin"])
         os.rename(p["snap.new"], p["snap.bin"])
         self.gen = gen
         self.snapshots += 1
         self.snapshot_bytes = len(data)
-        name = snapshot_name(data)
-        with open(p["jrn.bin"], "wb") as f:
-            f.write(journal_header(name))
-        self._open_journal(name, 0)
+        self._open_journal(name, 0, JRN_HEADER)
 
-    def _open_journal(self, name, records):
-        """Keep ``jrn.bin`` (``records`` long, continuing snapshot ``name``) open to append."""
+    def _open_journal(self, name, records, end):
+        """Keep ``jrn.bin`` (``records`` long, continuing snapshot ``name``, its end mark at
+        ``end``) open to append."""
         self._seed = _u16(journal_header(name), JRN_HEADER - 2)
         self.in_journal = records
-        self._jf = open(self.path["jrn.bin"], "ab")
+        self._end = end
+        self._jf = open(self.path["jrn.bin"], "r+b")
 
     def close(self):
         if self._jf is not None:
@@ -299,63 +354,85 @@ class Persist:
         header of either. Then follow the chain: replay the journal that names the base, compute
         the snapshot a checkpoint would have written after it, replay the journal naming that
         one, and so on. Unless this was the ordinary case (valid ``snap.bin``, its ``jrn.bin``
-        replayed to the last byte), write a fresh snapshot + journal, so a torn tail is cut away
-        and new records never land behind garbage.
+        replayed to its end mark, an intact fallback pair), write a fresh snapshot + journal, so
+        a torn tail is cut away and new records never land behind garbage.
 
         ``info``: ``source`` (``"snap.bin"``, ``"snap.old"``, ``"header"`` or None),
         ``journals`` (replayed, in order), ``replayed``, ``dropped`` (journal bytes not replayed:
-        a torn or damaged tail), ``actions`` (since the new game), ``gen``, ``lost`` (``snap.bin``
-        was damaged and no journal after it was reached: recent actions may be missing) and
-        ``repaired`` (a fresh snapshot + journal were written)."""
+        a torn or damaged tail), ``actions`` (since the new game), ``gen``, ``damage`` (what was
+        found damaged or missing, short phrases), ``lost`` (acknowledged actions may be missing)
+        and ``repaired`` (a fresh snapshot + journal were written). ``trouble(info)`` words it."""
         self.close()
         p = self.path
         info = {"source": None, "journals": [], "replayed": 0, "dropped": 0, "actions": 0,
-                "gen": 0, "lost": False, "repaired": False}
+                "gen": 0, "lost": False, "repaired": False, "damage": []}
+        damage = info["damage"]
         snap = _read(p["snap.bin"])
-        source = "snap.bin"
-        base = restore_snapshot(snap)
+        old = _read(p["snap.old"])
+        journals = (("jrn.bin", _read(p["jrn.bin"])), ("jrn.old", _read(p["jrn.old"])),
+                    ("jrn.new", _read(p["jrn.new"])))
+        source = "snap.new"
+        base = _finished_snapshot(_read(p["snap.new"]), journals[2][1])
         if base is None:
+            source = "snap.bin"
+            base = restore_snapshot(snap)
+            if base is None and snap is not None:
+                damage.append("snap.bin damaged")
+        if base is None:
+            if snap is None and old is not None and not _exists(p["snap.new"]):
+                damage.append("snap.bin missing")  # a checkpoint cut before its rename has snap.new
             source = "snap.old"
-            base = restore_snapshot(_read(p["snap.old"]))
+            base = restore_snapshot(old)
+            if base is None and old is not None:
+                damage.append("snap.old damaged")
         if base is None:
             source = "header"
-            base = self._base_from_header(snap)
+            base = self._base_from_header(snap, old)
         if base is None:
-            info["lost"] = snap is not None
+            if snap is not None or old is not None or _exists(p["played"]):
+                damage.append("the stored game is gone")
+                info["lost"] = True
             return None, info
         game, gen, count, header, name = base
-        journals = (("jrn.bin", _read(p["jrn.bin"])), ("jrn.old", _read(p["jrn.old"])))
+        count, last_gen, last_name, next_name, ended = _chain(game, gen, count, header, name,
+                                                              journals, info)
         used = info["journals"]
-        last_gen, last_name, tail_ok = gen, name, True
-        while len(used) < len(journals):
-            file, data, seed = _journal_for(journals, used, name)
-            if file is None:
-                break
-            done, end = replay(game, data, seed, count)
-            count += done
-            info["replayed"] += done
-            info["dropped"] += len(data) - end
-            tail_ok = end == len(data)
-            used.append(file)
-            last_gen, last_name = gen, name
-            gen = (gen + 1) & 0xFFFF
-            name = snapshot_name(snapshot_file(gen, count, header, game))
         self.game, self.header, self.count, self.gen = game, header, count, last_gen
         info["source"], info["actions"] = source, count
-        info["lost"] = snap is not None and source != "snap.bin" and "jrn.bin" not in used
-        if source == "snap.bin" and used == ["jrn.bin"] and tail_ok and not _exists(p["snap.new"]):
-            self._open_journal(last_name, info["replayed"])
+        if used and not ended:
+            damage.append("%s: %d bytes unreadable" % (used[-1], info["dropped"]) if info["dropped"]
+                          else used[-1] + " cut short")
+            info["lost"] = True
+        elif not used or used[-1] not in ("jrn.bin", "jrn.new"):
+            # The chain stopped short of the newest journal: fine only after a power cut inside
+            # a checkpoint, when the snapshot it was writing carries the chain's next name.
+            if not self._cut_in_checkpoint(next_name if used else name):
+                damage.append("jrn.bin missing or damaged")
+                info["lost"] = True
+        ordinary = (source == "snap.bin" and used == ["jrn.bin"] and ended and not damage
+                    and journals[2][1] is None and not _exists(p["snap.new"]))
+        if ordinary and not _fallback_ok(old, journals[1][1]):
+            damage.append("the fallback snap.old/jrn.old damaged")
+            ordinary = False
+        if ordinary:
+            self._open_journal(last_name, info["replayed"], len(journals[0][1]) - END_SIZE)
         else:
-            if snap is not None and source != "snap.bin":
+            if snap is not None and source in ("snap.old", "header"):
                 os.remove(p["snap.bin"])    # damaged: keep the valid snap.old as the fallback
             self.checkpoint()
             info["repaired"] = True
         info["gen"] = self.gen
         return game, info
 
-    def _base_from_header(self, snap):
+    def _cut_in_checkpoint(self, final):
+        """Whether the chain's end (snapshot name ``final``) is a checkpoint that a power cut
+        stopped before its journal became ``jrn.bin``: ``snap.new`` carries that name."""
+        data = _read(self.path["snap.new"])
+        return data is not None and read_prefix(data) is not None and snapshot_name(data) == final
+
+    def _base_from_header(self, snap, old):
         """A new game from the first intact snapshot header, named like the file it came from."""
-        for data in (snap, _read(self.path["snap.old"])):
+        for data in (snap, old):
             head = read_prefix(data)
             game = game_for(head[2]) if head else None
             if game is not None:
@@ -364,11 +441,80 @@ class Persist:
         return None
 
 
-def _journal_for(journals, used, name):
-    """The first unreplayed journal continuing snapshot ``name``: ``(file, data, seed)``."""
+def trouble(info):
+    """One line for the players and the host when boot found damage, else None."""
+    if not info or not info.get("damage"):
+        return None
+    return "stored game damaged (%s): %d actions restored%s" % (
+        ", ".join(info["damage"]), info.get("actions", 0),
+        "; recent actions may be missing" if info.get("lost") else ", nothing lost")
+
+
+def _chain(game, gen, count, header, name, journals, info):
+    """Replay the journals that continue snapshot ``name``, one after the other (see boot).
+    Returns ``(count, gen, name of the last base, name a checkpoint would give next, ended)``."""
+    used = info["journals"]
+    last_gen, last_name, ended = gen, name, True
+    while len(used) < len(journals):
+        file, data, seed = _journal_for(journals, used, name, count, info)
+        if file is None:
+            break
+        done, end, ended = replay(game, data, seed, count)
+        count += done
+        info["replayed"] += done
+        info["dropped"] += len(data) - end - (END_SIZE if ended else 0)
+        used.append(file)
+        last_gen, last_name = gen, name
+        gen = (gen + 1) & 0xFFFF
+        name = snapshot_name(snapshot_file(gen, count, header, game))
+        if not ended:
+            break
+    return count, last_gen, last_name, name, ended
+
+
+def _finished_snapshot(data, journal):
+    """``restore_snapshot(data)`` when ``journal`` is its complete, empty journal: a checkpoint
+    that wrote both and was cut before its renames (nothing was accepted after it). Else None."""
+    if data is None or journal is None:
+        return None
+    base = restore_snapshot(data)
+    if base is None or journal_seed(journal, base[4]) < 0 or not _ends_at(journal, JRN_HEADER, base[2]):
+        return None
+    return base
+
+
+def _fallback_ok(old, jrn_old):
+    """Whether the fallback pair is intact without building a game: ``snap.old``'s prefix and
+    state CRCs, ``jrn.old`` naming it, whole records to its end mark (or neither file)."""
+    if old is None or jrn_old is None:
+        return old is None and jrn_old is None
+    head = read_prefix(old)
+    if head is None or len(old) < head[3] + 8:
+        return False
+    n = len(old)
+    if crc32(old[head[3]:n - 4]) != old[n - 4] | (old[n - 3] << 8) | (old[n - 2] << 16) | (old[n - 1] << 24):
+        return False
+    seed = journal_seed(jrn_old, snapshot_name(old))
+    at = JRN_HEADER
+    seq = head[1]
+    while seed >= 0 and _record_ok(jrn_old, at, seed, seq):
+        at += jrn_old[at] + REC_OVERHEAD
+        seq += 1
+    return seed >= 0 and _ends_at(jrn_old, at, seq)
+
+
+def _journal_for(journals, used, name, count, info):
+    """The first unreplayed journal continuing snapshot ``name``: ``(file, data, seed)``; one
+    whose header is damaged but whose first record (or end mark) continues it counts too."""
     for file, data in journals:
         if file not in used:
             seed = journal_seed(data, name)
             if seed >= 0:
+                return file, data, seed
+    for file, data in journals:
+        if file not in used:
+            seed = journal_continues(data, name, count)
+            if seed >= 0:
+                info["damage"].append(file + " header damaged")
                 return file, data, seed
     return None, None, -1

@@ -2,10 +2,11 @@
 
 A tag **arrives on its first read**: the MFRC522 driver only reports a UID after SELECT was
 answered with a CRC-valid SAK by the tag owning exactly that UID (docs/nfc.md, "Never a wrong
-UID"), so a single read is never a ghost, and waiting for a second read would only add a poll
-round (~80 ms) to every tap. Reads are lost, though (a tag at the edge of the field, a
+UID"), so a single read is never a ghost, and waiting for a second read would only add a
+second visit of the pad to every tap. Reads are lost, though (a tag at the edge of the field, a
 collision in a bag), so a tag **leaves only after ``misses`` consecutive complete scans without
-it** (default 3, ~0.25 s at 12 rounds/s): a flicker never looks like a lift. A scan that ended
+it** (default 3; how long that takes depends on the scan schedule: docs/performance.md,
+"Latency (timing model)"): a flicker never looks like a lift. A scan that ended
 in an error (``complete=False``) may have missed tags, so it adds arrivals but counts no misses.
 
 Per reader up to ``slots`` tags (a merchant bag holds 5). Events go to a preallocated ring the
@@ -106,6 +107,18 @@ class Presence:
             return False
         self._copy(self._uids, i * UID_LEN, out, 0)
         return True
+
+    def known(self, reader, out):
+        """Copy the UIDs tracked on ``reader`` into the 7-byte slots of ``out`` (as many as fit,
+        for ``Mfrc522.scan(known=...)``); return how many."""
+        n = 0
+        cap = len(out) // UID_LEN
+        base = reader * self.slots
+        for s in range(self.slots):
+            if self._age[base + s] and n < cap:
+                self._copy(self._uids, (base + s) * UID_LEN, out, n * UID_LEN)
+                n += 1
+        return n
 
     def count(self, reader):
         n = 0

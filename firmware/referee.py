@@ -127,6 +127,15 @@ class Referee:
             body[1 + i] = data[i]
         self.link.send(codec.DIAG, 1 + n)
 
+    def reader_health(self, reader, state, version):
+        """DIAG reader: a reader went down, came back, or its pad keeps failing scans."""
+        body = self.link.body
+        body[0] = codec.DIAG_READER
+        body[1] = reader
+        body[2] = state
+        body[3] = version
+        self.link.send(codec.DIAG, 4)
+
     def prompt(self, what, seats, zone, reader):
         """PROMPT: what the mat waits for (the gesture module's prompt index), from which seats
         (bit mask), on which zone and pad."""

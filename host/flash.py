@@ -32,6 +32,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from host import build
+from shared_rules import codec
 from host.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compile_modules, sha256,
                         sync)
 
@@ -149,6 +150,34 @@ def _printed_bytes(text: str) -> bytes:
     return value if isinstance(value, bytes) else text.encode()
 
 
+CONSOLE_ANSWER_S = 1.0  # how long a running firmware may take to answer CONSOLE
+
+
+def console_frame() -> bytes:
+    """The CONSOLE frame, with a sequence number that keeps REPL control bytes (Ctrl-A..F) out
+    of it: a board already at the REPL then sees only a junk line, never a soft reset."""
+    for seq in range(256):
+        wire = codec.encode(codec.CONSOLE, seq)
+        if not any(1 <= b <= 6 for b in wire):
+            return wire
+    raise AssertionError("no CONSOLE frame without REPL control bytes")
+
+
+def hand_console_over(ser: Any, wait_s: float = CONSOLE_ANSWER_S) -> bool:
+    """Ask a running tapmat firmware to let Ctrl-C stop it (it ignores 0x03 while it referees,
+    docs/flashing.md) and wait for its answer, so that the Ctrl-C sent next is not read before
+    the CONSOLE frame. False when nothing answered (no firmware runs: the REPL takes Ctrl-C)."""
+    ser.write(b"\x00" + console_frame())
+    reader = codec.FrameReader()
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        data = ser.read(max(1, ser.in_waiting))
+        for ftype, _seq, body in reader.frames(data):
+            if ftype == codec.DIAG and body[1:8] == b"console":
+                return True
+    return False
+
+
 def _last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[-1] if lines else text.strip()
@@ -193,6 +222,7 @@ class Connection:
 
     def _enter(self) -> None:
         """Interrupt whatever runs, soft-reset into the raw REPL (no main.py runs there)."""
+        hand_console_over(self.transport.serial)
         said = io.StringIO()
         try:
             with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure

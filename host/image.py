@@ -38,7 +38,7 @@ VIRTUAL = "virtual"
 TARGETS = (PICO, VIRTUAL)
 
 # The running game's journal and snapshots (firmware/persist.py NAMES; tests/test_image.py checks).
-JOURNAL_FILES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old")
+JOURNAL_FILES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played")
 MAIN = "main.py"
 LAYOUT = "mat_layout.json"
 DECK = "deck.bin"

@@ -85,6 +85,8 @@ class Mirror:
         self.last_seq: int | None = None
         self.out_seq = 0
         self.prompt: Prompt | None = None
+        # readers the board reports down or stuck: reader -> (state, since (time.time()), VersionReg)
+        self.reader_faults: dict[int, tuple[int, float, int]] = {}
         self.events: Deque[Event] = deque(maxlen=history)
         self.frames = 0
         self.resyncs = 0
@@ -162,12 +164,26 @@ class Mirror:
             self.prompt = Prompt(body[0], body[1] | body[2] << 8, body[3], body[4])
         elif ftype == codec.PONG:
             self.pongs += 1
+        elif ftype == codec.DIAG and body[:1] == bytes([codec.DIAG_READER]) and len(body) >= 4:
+            self._reader_health(body[1], body[2], body[3])
         elif ftype == codec.DIAG and body[:1] == bytes([codec.DIAG_MESSAGE]):
             self._note("error", "board: " + body[1:].decode("utf-8", "replace"))
         elif ftype == codec.ERROR:
             self.board_errors += 1
             kind = body[0] if body else 0
             self._note("error", "the board got a bad frame (%s)" % codec.ERROR_NAMES[kind % len(codec.ERROR_NAMES)])
+
+    def _reader_health(self, reader: int, state: int, version: int) -> None:
+        """DIAG reader (firmware/sensors.py): 0 working again, 1 down, 2 scans keep failing."""
+        old = self.reader_faults.get(reader)
+        if state == 0:
+            if self.reader_faults.pop(reader, None) is not None:
+                self._note("info", "board: reader %d works again" % reader)
+            return
+        if old is None or old[0] != state:
+            self.reader_faults[reader] = (state, time.time(), version)
+            what = "is down (not answering)" if state == 1 else "keeps failing: a damaged tag on its pad?"
+            self._note("error", "board: reader %d %s" % (reader, what))
 
     def _hello(self, body: bytes) -> None:
         self.connected = True

@@ -70,13 +70,14 @@ class Picture:
     rx_bytes: int = 0
     tx_bytes: int = 0
     note: str = ""
+    reader_faults: dict[int, tuple[int, float, int]] = field(default_factory=dict)
 
 
 def picture_of(m: Mirror, **extra: Any) -> Picture:
     """A picture of what a mirror holds now (``extra``: the link's fields, final, note)."""
     return Picture(in_sync=m.in_sync, header=m.header, state=m.state(), referee=m.view_kind == REFEREE,
                    prompt=m.prompt, events=list(m.events), frames=m.frames, resyncs=m.resyncs,
-                   bad_frames=m.bad_frames, **extra)
+                   bad_frames=m.bad_frames, reader_faults=dict(m.reader_faults), **extra)
 
 
 # -- the mat: prompts and pad names -------------------------------------------------------------
@@ -388,6 +389,17 @@ def _lines(console: Console, renderable: RenderableType) -> int:
     return len(console.render_lines(renderable, console.options, pad=False))
 
 
+def reader_fault_lines(faults: dict[int, tuple[int, float, int]], pads: dict[int, str]) -> list[Text]:
+    """One line per reader the board reports down or stuck: which pad, since when."""
+    out = []
+    for reader, (state, since, _version) in sorted(faults.items()):
+        where = pads.get(reader, "pad %d" % reader)
+        what = "reader down" if state == 1 else "scans failing (a damaged tag?)"
+        out.append(Text("%s: %s since %s" % (where, what, time.strftime("%H:%M:%S", time.localtime(since))),
+                        style="bold red"))
+    return out
+
+
 def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     """The whole screen for a terminal of ``width`` x ``height``."""
     width = max(width, 40)
@@ -418,6 +430,7 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
         if p.final is not None:
             top.append(standings_table(p.final))
     pads = pad_names(game, seats) if game else {}
+    top += reader_fault_lines(p.reader_faults, pads)
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
     room = max(height - used, 1)
     lines = [event_line(ev, pads) for ev in p.events]

@@ -16,7 +16,8 @@ The bridge plays the board's hardware:
   no host is listening.
 - Ctrl-C: the profile's link raises KeyboardInterrupt when it reads 0x03; if a 0x03 stays unread
   while code runs (code that never reads the link), the child gets SIGINT instead, which the
-  unix port turns into KeyboardInterrupt.
+  unix port turns into KeyboardInterrupt; not while the code has turned kbd_intr off (the
+  profile reports ``K -1``; each boot and each REPL execution turns it on again, as pyexec.c).
 - the physical world (tags on readers, bag clasps; host/vboard_world.py) sent to the firmware's
   virtual profile over a control pipe; its LEDs and buzzer reported back.
 
@@ -153,6 +154,7 @@ class VirtualBoard:
         self._to_host = bytearray()
         self._written = 0  # bytes written into the stdin pipe so far
         self._intr: tuple[int, float] | None = None  # (offset of an unread 0x03, when written)
+        self._kbd_intr = True  # the running code's kbd_intr: 0x03 interrupts it
         self._attached = False
         self._dark = False  # powered off by a power cut: what the host sends is lost
 
@@ -390,6 +392,8 @@ class VirtualBoard:
         if self.state not in RUNNING_CODE or time.monotonic() - when < INTERRUPT_GRACE_S:
             return
         self._intr = None
+        if not self._kbd_intr:
+            return  # the code took 0x03 as a plain byte (micropython.kbd_intr(-1))
         consumed = self._written - unread_bytes(self._stdin_r)
         if consumed <= offset:
             self.log("Ctrl-C not read by the running code: sending SIGINT")
@@ -541,7 +545,10 @@ class VirtualBoard:
         try:
             kind = words[0]
             if kind in STATES:
+                self._kbd_intr = True  # pyexec.c: Ctrl-C interrupts each new execution
                 self._set_state(STATES[kind])
+            elif kind == "K":
+                self._kbd_intr = words[1] == "3"
             elif kind == "H":
                 self._firmware_up(*(int(w) for w in words[1:4]))
             elif kind == "L":

@@ -35,11 +35,13 @@ DIAG = const(0x46)
 PONG = const(0x47)
 ERROR = const(0x48)
 DIAG_MESSAGE = const(1)  # DIAG body: this kind, then a UTF-8 line for the people at the table
+DIAG_READER = const(2)   # DIAG body: this kind, reader:u8, state:u8 (0 ok, 1 down, 2 stuck), VersionReg:u8
 SUBSCRIBE = const(0x81)  # host -> board
 RESYNC = const(0x82)
 ACTION = const(0x83)
 NEWGAME = const(0x84)
 PING = const(0x85)
+CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a while
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.

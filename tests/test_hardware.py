@@ -190,6 +190,25 @@ def test_docks_and_command_pad_are_physical_places():
     assert len(switch_at) == LAYOUT["switches"]
 
 
+def test_an_unplugged_reader_reads_as_the_pull_downs_make_it():
+    """pins.json pulls MISO and each gate input low; the emulator reads 00h with no reader on the
+    line, and the driver takes that as no chip (not as a clone to configure)."""
+    from firmware.drivers import mfrc522
+    from firmware.emu.spi_bus import EmuPin, EmuSpiBus
+    assert "pull-down at each gate input" in PINS["pins"]["SPI_MISO"]["notes"]
+    bus = EmuSpiBus()
+    rx = bytearray(2)
+    bus.write_readinto(bytearray([0x80 | 0x37 << 1, 0]), rx)
+    assert rx == bytearray(2)
+    assert mfrc522.Mfrc522(bus, EmuPin()).init() == mfrc522.CHIP_ERR
+
+
+def test_bill_of_materials_names_an_open_drain_20_hz_hall_switch():
+    bom = [line for line in (ROOT / "docs" / "hardware.md").read_text().splitlines()
+           if line.startswith("| 6 | hall switch")]
+    assert len(bom) == 1 and "DRV5032FC" in bom[0] and "DRV5032FB" not in bom[0]
+
+
 # -- board profile -----------------------------------------------------------------------------
 
 def test_profile_compiles_with_mpy_cross(tmp_path):

@@ -124,3 +124,20 @@ def test_board_messages_are_shown_as_events():
     m = Mirror()
     m.feed(codec.encode(codec.DIAG, 0, bytes([codec.DIAG_MESSAGE]) + "deck.bin: CRC mismatch".encode()))
     assert m.events[-1].kind == "error" and m.events[-1].text == "board: deck.bin: CRC mismatch"
+
+
+def test_reader_health_is_mirrored_and_shown_with_its_pad_and_since_when():
+    from rich.console import Console
+    from shared_rules import codec
+    from host.scoreboard import picture_of, render
+    m = Mirror()
+    m.feed(codec.encode(codec.DIAG, 0, bytes([codec.DIAG_READER, 4, 1, 0x92])))
+    m.feed(codec.encode(codec.DIAG, 1, bytes([codec.DIAG_READER, 7, 2, 0xB2])))
+    assert set(m.reader_faults) == {4, 7} and m.reader_faults[4][0] == 1
+    assert m.events[-2].text == "board: reader 4 is down (not answering)"
+    con = Console(width=100, record=True, color_system=None)
+    con.print(render(picture_of(m), 100, 30))
+    screen = con.export_text()
+    assert "pad 4: reader down since " in screen and "pad 7: scans failing" in screen
+    m.feed(codec.encode(codec.DIAG, 2, bytes([codec.DIAG_READER, 4, 0, 0x92])))
+    assert set(m.reader_faults) == {7} and m.events[-1].text == "board: reader 4 works again"

@@ -6,7 +6,7 @@ because const() values are folded into the bytecode and cost no heap, while json
 a dict tree with every note string before the game state is allocated, fragmenting the heap.
 
 Every board profile offers the same names (firmware/boards/virtual.py too): readers, switches,
-leds, buzzer, link, ticks_ms, sleep_ms, fs_root, name.
+leds, buzzer, link, ticks_ms, sleep_ms, kbd_intr, soft_reset, fs_root, name.
 """
 import sys
 import time
@@ -15,6 +15,7 @@ from firmware.boards.stdio_link import StdioLink
 from firmware.sounds import PATTERNS
 
 import machine
+import micropython
 import neopixel
 from micropython import const
 
@@ -212,3 +213,14 @@ switches = [Clasp(gp) for gp in (_GP_CLASP0, _GP_CLASP1, _GP_CLASP2, _GP_CLASP3,
 leds = Leds(_GP_LED_DIN, _LEDS)
 buzzer = Buzzer(_GP_BUZZER)
 link = StdioLink(sys.stdin.buffer, sys.stdout.buffer)  # Ctrl-C: kbd_intr, before stdin
+
+
+def kbd_intr(c):
+    """``micropython.kbd_intr``: 3 lets a 0x03 on the console raise KeyboardInterrupt, -1 makes it
+    a plain byte (the firmware turns it off while it referees, docs/flashing.md)."""
+    micropython.kbd_intr(c)
+
+
+def soft_reset():
+    """Start the firmware again with a fresh heap (boot.py, main.py), the journal kept."""
+    machine.soft_reset()

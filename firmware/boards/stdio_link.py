@@ -6,8 +6,10 @@ only while poll says one waits. Allocation-free once built.
 
 Ctrl-C: on a board, MicroPython's ``kbd_intr(3)`` turns 0x03 into KeyboardInterrupt before it
 reaches stdin. Where stdin is a plain pipe (the virtual board) ``interrupt=True`` does the same
-here. The frame codec (shared_rules/cobs.py) escapes 0x03, so only a host's Ctrl-C produces one,
-and mpremote can always stop the firmware.
+here (the virtual profile's ``kbd_intr`` sets it). The frame codec (shared_rules/cobs.py) escapes
+0x03, so no frame carries one; while it referees, the firmware turns the interrupt off anyway
+(line noise or another program must not stop a game) and turns it back on for a while when the
+host sends CONSOLE (docs/flashing.md).
 """
 import select
 
@@ -32,7 +34,7 @@ class StdioLink:
     def __init__(self, src, dst, interrupt=False):
         self._in = src
         self._out = dst
-        self._interrupt = interrupt
+        self.interrupt = interrupt
         self._byte = bytearray(1)
         self._ipoll = poller(src)
 
@@ -44,7 +46,7 @@ class StdioLink:
         while n < cap and ready(self._ipoll):
             if not self._in.readinto(one):
                 break
-            if self._interrupt and one[0] == 3:
+            if self.interrupt and one[0] == 3:
                 raise KeyboardInterrupt
             buf[n] = one[0]
             n += 1

@@ -10,6 +10,8 @@ reference hardware; docs/virtual-board.md has the full contract):
   both non-blocking;
 - ``link``: the serial link, ``readinto(buf) -> n`` (never waits, 0 when nothing came) and
   ``write(buf, n)``; 0x03 from the host raises KeyboardInterrupt, like a board's kbd_intr;
+- ``kbd_intr(c)``: ``micropython.kbd_intr`` (3: 0x03 interrupts, -1: it is a plain byte);
+  ``soft_reset()``: a fresh interpreter runs main.py again;
 - ``ticks_ms()``, ``sleep_ms(ms)``; ``idle()``, called once per firmware loop step (here it
   applies the host's control commands and waits up to IDLE_MS for input);
 - ``fs_root`` (the board filesystem: journal, snapshots, game.json), ``name``.
@@ -31,7 +33,8 @@ TAPMAT_VBOARD_CTL_IN), one ASCII command per line, applied by ``idle()``:
 
 What the mat shows goes back on TAPMAT_VBOARD_CTL_OUT: ``H <readers> <switches> <leds>`` when
 the profile is up, ``L <rgb hex>`` when show() changes the LEDs, ``P <id>`` for play(),
-``T <hz> <ms>`` for tone() (hex), ``X <line>`` for a command it could not apply. Without those
+``T <hz> <ms>`` for tone() (hex), ``K 3``/``K -1`` for kbd_intr() (the bridge sends SIGINT for
+an unread 0x03 only while it is 3), ``X <line>`` for a command it could not apply. Without those
 variables (the board started by hand) the world stays empty and nothing is reported.
 """
 import binascii
@@ -300,6 +303,19 @@ if _ctl_in is not None:
 _wait_ipoll = getattr(_wait, "ipoll", _wait.poll)
 _wait_ipoll(0)
 _reporter.send(("H %d %d %d\n" % (_n_readers, _n_switches, _n_leds)).encode())
+
+
+def kbd_intr(c):
+    """``micropython.kbd_intr`` as a board has it: the link (stdin) raises KeyboardInterrupt on 0x03
+    only while ``c`` is 3; the bridge hears of it so that its SIGINT fallback agrees."""
+    link.interrupt = c == 3
+    _reporter.send(b"K 3\n" if c == 3 else b"K -1\n")
+
+
+def soft_reset():
+    """``machine.soft_reset()`` as a board has it: vrom ends this interpreter with a soft reboot
+    and the bridge runs main.py again in a fresh one."""
+    raise SystemExit(0)
 
 
 def idle():

@@ -139,7 +139,23 @@ _SAK_CASCADE = const(0x04)
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
-_VERSIONS = (0x91, 0x92, 0x88, 0x12)  # NXP v1.0, v2.0; FM17522 and a common clone answer 88h/12h
+
+
+# CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
+CP_FIFO = const(1)
+CP_UID = const(2)
+CP_RX = const(4)
+CP_ALL = const(7)
+
+
+def _candidate(k, pos, known):
+    """The UID CLn bit (from 0) that CollPos `pos` (1..32) names in reading k (0 FIFO, 1 UID,
+    2 RX) after an ANTICOLLISION frame that sent `known` bits."""
+    if k == 0:
+        return (known & ~7) + pos - 1
+    if k == 1:
+        return pos - 1
+    return known + pos - 1
 
 
 def crc_a(buf, start, n):
@@ -180,6 +196,7 @@ class _Buffers:
         self.srx = bytearray(6)
         self.resp = bytearray(_RX_MAX)  # the last answer
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
+        self.clr = bytearray(5)         # _cl as received at a collision, while it is located
         self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
 
 
@@ -215,6 +232,7 @@ class Mfrc522:
         self.last_nak = 0
         self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.version = 0
+        self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
         self._guard = False  # power-up guard timer running since antenna_on()
@@ -222,6 +240,7 @@ class Mfrc522:
         self.status = OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
+        self._unsettled = False  # _confirm() may have left tags READY
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -249,15 +268,18 @@ class Mfrc522:
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
-        """Soft reset and configure for ISO 14443 A; antenna off. Returns OK or CHIP_ERR."""
+        """Soft reset and configure for ISO 14443 A; antenna off. OK when the chip's CRC
+        coprocessor computes CRC_A right (any VersionReg value, kept in .version), else CHIP_ERR."""
         self._wr(_COMMAND, _CMD_SOFT_RESET)
         for _ in range(_POLL_MAX):
             if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
                 break
         else:
             return CHIP_ERR
+        # NXP answers 91h/92h, clones 88h, 12h, B2h, 89h, 90h ...: any value is taken, and the CRC
+        # self-test below decides. 00h is the board's MISO pull-down (no chip), FFh a stuck line.
         self.version = self._rd(_VERSION)
-        if self.version not in _VERSIONS:
+        if self.version == 0 or self.version == 0xFF:
             return CHIP_ERR
         self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
@@ -272,6 +294,11 @@ class Mfrc522:
         self._guard = False
         self._fresh = False
         return OK if self._crc_selftest() else CHIP_ERR
+
+    def healthy(self):
+        """One register read: TModeReg still holds what init() wrote. A reader that reset
+        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
+        return self._rd(_TMODE) == _TAUTO | _PRESCALER >> 8
 
     def _crc_selftest(self):
         """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
@@ -433,40 +460,128 @@ class Mfrc522:
         return PROTOCOL_ERR  # cascade bit still set after level 3
 
     def _resolve(self, sel):
-        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl."""
+        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl.
+
+        A collision's bit comes from CollReg through the CollPos readings still possible for
+        this chip (.collpos, see _coll_bit). The step after a collision must be answered, since
+        the tags sending a 1 there match what was sent: silence means the reading was wrong (or
+        the answer lost), so every reading is back in play and the level fails (the scan
+        retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
+        """
         cl = self._b.cl
-        f = self._b.ftx
         known = 0
-        for _ in range(33):  # every round learns at least one more bit
+        stepped = False  # the last round followed a collision bit
+        for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
-            rem = known & 7
-            nsend = full + (1 if rem else 0)
-            f[1] = sel
-            f[2] = (2 + full) << 4 | rem  # NVB
-            for i in range(nsend):
-                f[3 + i] = cl[i]
-            st = self._transceive(2 + nsend, rem, rem, _T_SHORT)
+            st = self._anticoll(sel, known)
             if st == COLLISION:
-                c = self._coll
-                if c & _COLL_POS_NOT_VALID:
+                last = full + self._rx_n - 1
+                if not self._merge(full, known & 7, last if last < 4 else 4):
                     return PROTOCOL_ERR
-                # CollPos counts from bit 0 of the first FIFO byte, RxAlign included; 0 = 32
-                bit = (full << 3) + ((c & 0x1F) or 32) - 1
-                if bit < known or bit >= 32 or not self._merge(full, rem, bit >> 3):
+                bit = self._coll_bit(sel, known)
+                if bit < 0:
                     return PROTOCOL_ERR
-                cl[bit >> 3] &= (1 << (bit & 7)) - 1   # drop the bits from the collision on
-                cl[bit >> 3] |= 1 << (bit & 7)         # and follow the tags sending a 1
+                self._follow(bit, 1)
                 known = bit + 1
+                stepped = True
                 if known == 32:  # every UID bit decided by collisions: SELECT confirms it
                     cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
                     return OK
                 continue
             if st != OK:
+                if st == TIMEOUT and stepped:
+                    self.collpos = CP_ALL
                 return st
-            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, rem, 4):
+            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, known & 7, 4):
                 return PROTOCOL_ERR
             return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
         return PROTOCOL_ERR
+
+    def _anticoll(self, sel, known):
+        """One ANTICOLLISION frame with the first `known` bits of _cl (NVB, §6.5.3.1)."""
+        full = known >> 3
+        rem = known & 7
+        nsend = full + (1 if rem else 0)
+        f = self._b.ftx
+        f[1] = sel
+        f[2] = (2 + full) << 4 | rem  # NVB
+        for i in range(nsend):
+            f[3 + i] = self._b.cl[i]
+        return self._transceive(2 + nsend, rem, rem, _T_SHORT)
+
+    def _follow(self, bit, v):
+        """Keep _cl's bits below `bit`, set `bit` to v: the prefix of the tags sending v there."""
+        cl = self._b.cl
+        cl[bit >> 3] &= (1 << (bit & 7)) - 1
+        cl[bit >> 3] |= v << (bit & 7)
+
+    def _coll_bit(self, sel, known):
+        """The UID CLn bit of the collision just received, or -1.
+
+        Where CollPos starts counting is read three ways (CP_FIFO: bit 0 of the first FIFO byte,
+        RxAlign included; CP_UID: first bit of UID CLn, as the Arduino library reads it; CP_RX:
+        first received bit). A reading naming a bit outside [known, 32) is ruled out; when those
+        still possible give one bit, that is the answer; when they disagree, each candidate is tested in ascending order,
+        sending the prefix up to it with a 0 and with a 1: the first one both answer is the
+        collision (an earlier bit that all tags share leaves one of the two silent), and only
+        the readings giving it stay possible.
+        """
+        c = self._coll
+        if c & _COLL_POS_NOT_VALID:
+            return -1
+        pos = (c & 0x1F) or 32
+        fit = 0  # readings that name a bit inside [known, 32): the others are ruled out
+        for k in range(3):
+            if known <= _candidate(k, pos, known) < 32:
+                fit |= 1 << k
+        if not fit:
+            return -1
+        if not self.collpos & fit:
+            self.collpos = CP_ALL  # none of the readings left fits: learn again
+        self.collpos &= fit
+        bit = self._agreed(pos, known)
+        if bit != -2:
+            return bit
+        keep = self._b.clr
+        cl = self._b.cl
+        for i in range(5):
+            keep[i] = cl[i]
+        lo = known
+        while True:
+            bit = 32
+            for k in range(3):  # the smallest untested candidate
+                b = _candidate(k, pos, known)
+                if (self.collpos >> k) & 1 and lo <= b < bit:
+                    bit = b
+            if bit == 32:
+                return -1
+            lo = bit + 1
+            for i in range(5):
+                cl[i] = keep[i]
+            if self._answered(sel, bit, 0) and self._answered(sel, bit, 1):
+                m = 0
+                for k in range(3):
+                    if _candidate(k, pos, known) == bit:
+                        m |= 1 << k
+                self.collpos &= m
+                return bit
+
+    def _agreed(self, pos, known):
+        """The bit every possible reading gives; -1 no reading left, -2 they differ."""
+        bit = -1
+        for k in range(3):
+            if (self.collpos >> k) & 1:
+                b = _candidate(k, pos, known)
+                if bit >= 0 and b != bit:
+                    return -2
+                bit = b
+        return bit
+
+    def _answered(self, sel, bit, v):
+        """Whether any tag answers the prefix up to `bit` with `bit` set to v."""
+        self._follow(bit, v)
+        st = self._anticoll(sel, bit + 1)
+        return st != TIMEOUT and st != CHIP_ERR
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
@@ -688,13 +803,18 @@ class Mfrc522:
         return OK if self.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0):
+    def scan(self, uids_out, data_out=None, page=0, known=0):
         """Find every NTAG in the field, each once; return how many.
 
         UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
         each tag's READ of `page` goes to data_out in 16-byte slots. .status tells the outcome:
         OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
         error that ended the scan after .max_errors retries. UIDs reported are always verified.
+
+        `known` (without data_out): uids_out already holds the last inventory in its first
+        `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
+        tag instead of 6 and more), then the usual REQA loop finds what else is in the field,
+        so a tag that arrived, or one whose confirmation failed, is still found.
         """
         cap = len(uids_out) // UID_LEN
         if data_out is not None and len(data_out) < cap * PAGE_BYTES:
@@ -710,6 +830,10 @@ class Mfrc522:
         retry = False
         st = OK
         wake = True
+        if known and data_out is None:
+            found = self._confirm(uids_out, known if known < cap else cap)
+            wake = False  # WUPA would wake the tags just confirmed and halted
+            retry = self._unsettled  # tags left READY hear the next REQA as an error: ask twice
         for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
             st = self.request(wake)
             wake = False
@@ -745,6 +869,40 @@ class Mfrc522:
         else:
             st = OVERFLOW  # more rounds than tags, retries and foreign tags can explain
         self.status = st
+        return found
+
+    def _confirm(self, uids, known):
+        """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
+
+        One REQA brings every IDLE tag to READY1; a SELECT CL1 naming an absent tag meets
+        silence and leaves the others READY1, so the next SELECT needs no new REQA. After a
+        tag is halted the others have fallen back to IDLE (SELECT CL2 was not for them).
+        """
+        found = 0
+        ready = False
+        self._unsettled = False
+        for k in range(known):
+            if not ready:
+                if self.request(False) != OK:
+                    break  # no IDLE tag answers: the remaining known tags have left
+                ready = True
+            st = self._select_part(uids, k * UID_LEN, 0)
+            if st == TIMEOUT:
+                continue  # that tag is gone; the others are still READY1
+            if st == OK:
+                st = self._select_part(uids, k * UID_LEN, 1)
+            ready = False
+            if st != OK:
+                self.errors += 1
+                self._unsettled = True
+                continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
+            self._unsettled = False
+            self.halt()
+            if found != k:
+                for i in range(UID_LEN):
+                    uids[found * UID_LEN + i] = uids[k * UID_LEN + i]
+            found += 1
+        self._unsettled = self._unsettled or ready
         return found
 
     def _seen(self, uids, n):

@@ -18,8 +18,11 @@ Modelled behaviour the driver relies on:
   (and ErrIRq on errors), or TimerIRq when no tag answers.
 - Several tags in the field answer at once: the answers are superposed bit by bit. Where they
   differ, ErrorReg CollErr is set and CollReg CollPos holds the position of the first collided
-  bit counted from bit 0 of the first FIFO byte, RxAlign included, 1..32 with 0 meaning 32
-  (CollPosNotValid beyond that) (§9.3.1.15). The collided bit reads 1; later bits read as the
+  bit, 1..32 with 0 meaning 32 (CollPosNotValid beyond that) (§9.3.1.15). Where the count starts
+  is not settled by the data sheet, so `collpos` picks one of three readings: COLLPOS_FIFO from
+  bit 0 of the first FIFO byte, RxAlign included (the default); COLLPOS_UID from the first bit of
+  the UID CLn, the bits the reader sent included (the reading of the Arduino MFRC522 library);
+  COLLPOS_RX from the first received bit. The collided bit reads 1; later bits read as the
   wired OR of the answers when ValuesAfterColl is set, as 0 when it is cleared.
 - Timer (§8.5, §9.3.3.10): with TAuto the timer starts at the end of the transmission; an
   answer whose frame delay exceeds the reload period (prescaler per TModeReg/TPrescalerReg and
@@ -80,6 +83,7 @@ _CMD_MEM = const(0x1)
 _CMD_CALC_CRC = const(0x3)
 _CMD_NO_CHANGE = const(0x7)
 _CMD_TRANSCEIVE = const(0xC)
+_CMD_MF_AUTHENT = const(0xE)
 _CMD_SOFT_RESET = const(0xF)
 _RCV_OFF = const(0x20)
 _POWER_DOWN = const(0x10)
@@ -93,6 +97,12 @@ _TIMER_IRQ = const(0x01)
 _CRC_IRQ = const(0x04)
 _BUFFER_OVFL = const(0x10)
 _COLL_ERR = const(0x08)
+_STICKY_ERRS = const(0xD0)  # WrErr, TempErr, BufferOvfl: a command does not clear them
+
+# CollReg CollPos readings (`Mfrc522Emu.collpos`, module docstring).
+COLLPOS_FIFO = const(0)
+COLLPOS_UID = const(1)
+COLLPOS_RX = const(2)
 
 # Fault kinds for inject().
 NO_ANSWER = const(1)
@@ -123,8 +133,8 @@ class Mfrc522Emu:
     _and = bytearray(_MAX_ANSWER)
 
     def __init__(self, cs, version=0x92):
-        if version not in (0x91, 0x92):
-            raise ValueError("VersionReg is 91h (v1.0) or 92h (v2.0)")
+        if not 0 < version < 0xFF:
+            raise ValueError("VersionReg: 91h/92h (NXP v1.0/v2.0), a clone's value (88h, B2h ...)")
         self.cs = cs
         self.version = version
         self.regs = bytearray(64)
@@ -147,6 +157,7 @@ class Mfrc522Emu:
         self._crc_ans = False
         self._delay = 0
         self.transceives = 0
+        self.collpos = COLLPOS_FIFO
         self._soft_reset()
 
     # --- RF field ------------------------------------------------------------------------
@@ -266,10 +277,10 @@ class Mfrc522Emu:
             else:
                 self._push(v)
         elif reg == _FIFO_LEVEL:
-            if v & 0x80:
+            if v & 0x80:  # FlushBuffer: the only way to clear BufferOvfl, WrErr and TempErr
                 self._flen = 0
                 self._fhead = 0
-                r[_ERROR] &= ~_BUFFER_OVFL & 0xFF
+                r[_ERROR] &= ~_STICKY_ERRS & 0xFF
         elif reg == _BIT_FRAMING:
             r[reg] = v & 0x7F
             if v & 0x80 and r[_COMMAND] & 0x0F == _CMD_TRANSCEIVE:
@@ -331,6 +342,13 @@ class Mfrc522Emu:
                 for i in range(25):
                     self._mem[i] = self._pop()
             self._end_command()
+        elif cmd == _CMD_MF_AUTHENT:
+            # MIFARE Classic authentication: no NTAG ever answers it, so the command never
+            # completes; only the timer (TAuto) ends the wait (TimerIRq, no IdleIRq)
+            self._flen = 0
+            self._fhead = 0
+            if self._timer_fc() >= 0:
+                r[_COM_IRQ] |= _TIMER_IRQ
         elif cmd != _CMD_IDLE and cmd != _CMD_TRANSCEIVE:
             self._end_command()  # not modelled: ends at once
 
@@ -362,7 +380,7 @@ class Mfrc522Emu:
             return -1
         pre = (r[_TMODE] & 0x0F) << 8 | r[_TPRESCALER]
         step = 2 * pre + (2 if r[_DEMOD] & 0x10 else 1)
-        return step * (r[_TRELOAD_H] << 8 | r[_TRELOAD_L])
+        return step * ((r[_TRELOAD_H] << 8 | r[_TRELOAD_L]) + 1)  # TReloadVal + 1 (§8.5)
 
     def _transceive(self):
         r = self.regs
@@ -377,7 +395,7 @@ class Mfrc522Emu:
             n += 1
         last = r[_BIT_FRAMING] & 0x07
         nbits = 8 * n - (8 - last if last and n else 0)
-        r[_ERROR] = 0
+        r[_ERROR] &= _STICKY_ERRS
         if not self.rf_on() and r[_MODE] & 0x20:
             return  # TxWaitRF: no field, nothing is sent and the timer never starts
         r[_COM_IRQ] |= _TX_IRQ
@@ -472,7 +490,11 @@ class Mfrc522Emu:
         r[_CONTROL] = (r[_CONTROL] & 0xF8) | (q & 7)
         if coll < end:
             r[_ERROR] |= _COLL_ERR
-            pos = align + (coll - start) + 1
+            pos = coll - start + 1  # COLLPOS_RX
+            if self.collpos == COLLPOS_FIFO:
+                pos += align
+            elif self.collpos == COLLPOS_UID:
+                pos += start
             r[_COLL] = keep_after | ((pos & 0x1F) if pos <= 32 else 0x20)
         else:
             r[_COLL] = keep_after | 0x20

@@ -26,9 +26,14 @@ Sources:
   locked or protected page, NAK 1h for a bad CRC_A; lock bytes and CC are OTP (bits ORed),
   bytes 0-1 of page 2 (BCC1, internal) stay as they are.
 
+NTAG21x §10.1 GET_VERSION 60h: 8 bytes (00h, vendor 04h, type 04h, subtype 02h, 01h, 00h,
+storage size 0Fh/11h/13h, protocol 03h) + CRC_A; §10.5 COMPATIBILITY_WRITE A0h: the first frame
+(A0h, page, CRC_A) is acknowledged, the second (16 bytes + CRC_A) programs the first 4 bytes and
+is acknowledged again; any other frame in between cancels it.
+
 Emulator scope: no parity bits, no timing other than a per-answer frame delay used against the
 reader's timer (a WRITE is acknowledged after the longest time the datasheet allows, 10 ms), no
-FAST_READ/PWD_AUTH/GET_VERSION; block-locking bits are stored but do not freeze lock bits; PWD
+FAST_READ/PWD_AUTH, no MIFARE Classic authentication (an NTAG never answers one); block-locking bits are stored but do not freeze lock bits; PWD
 and PACK take writes but read back as 00h (they are not kept). `write_page` sets user memory
 directly for test set-up.
 """
@@ -49,6 +54,8 @@ WUPA = const(0x52)
 HLTA = const(0x50)
 READ = const(0x30)
 WRITE = const(0xA2)
+GET_VERSION = const(0x60)
+COMPAT_WRITE = const(0xA0)
 ACK = const(0xA)
 CT = const(0x88)      # cascade tag
 SEL_CODES = (0x93, 0x95, 0x97)
@@ -59,6 +66,7 @@ NTAG213 = const(45)   # pages 00h..2Ch
 NTAG215 = const(135)  # pages 00h..86h
 NTAG216 = const(231)  # pages 00h..E6h
 _CC_SIZE = {NTAG213: 0x12, NTAG215: 0x3E, NTAG216: 0x6D}  # CC byte 2: data area / 8
+_STORAGE = {NTAG213: 0x0F, NTAG215: 0x11, NTAG216: 0x13}  # GET_VERSION storage size byte
 
 FDT_FC = const(1172)  # ISO 14443-3 §6.2.1.2 frame delay PICC->PCD (n = 9), in carrier cycles
 WRITE_FC = const(135600)  # NTAG21x §10.4 WRITE: ACK/NAK at most 10 ms (13.56 MHz carrier)
@@ -271,6 +279,7 @@ class NtagTag(Picc):
         m[cfg + 7] = 0xFF      # AUTH0: no password protection
         m[cfg + 9] = 0x05      # CFG1 RFUI
         # PWD reads back as 00h and stays zero here
+        self._cw = -1  # page of a COMPATIBILITY_WRITE whose data frame is awaited
 
     def write_page(self, page, data):
         """Test helper: store 4 bytes into a user page (3 < page < last config pages)."""
@@ -295,31 +304,53 @@ class NtagTag(Picc):
             return not m[4 * (n - 3)] & 0x40  # CFGLCK
         return True
 
-    def _program(self, page, f):
-        """Store the 4 data bytes f[2:6]; OTP pages take the OR of old and new bits."""
+    def _program(self, page, f, at):
+        """Store the 4 data bytes f[at:at+4]; OTP pages take the OR of old and new bits."""
         o = 4 * page
         m = self.mem
         n = self.pages
         if page >= n - 2:
             return  # PWD, PACK: write-only, they read back as 00h
         if page == 2:
-            m[o + 2] |= f[4]
-            m[o + 3] |= f[5]
+            m[o + 2] |= f[at + 2]
+            m[o + 3] |= f[at + 3]
         elif page == 3 or page == n - 5:
             for i in range(4 if page == 3 else 3):  # dynamic lock byte 3 is RFUI
-                m[o + i] |= f[2 + i]
+                m[o + i] |= f[at + i]
         else:
             for i in range(4):
-                m[o + i] = f[2 + i]
+                m[o + i] = f[at + i]
 
     def _active(self, f, nbits):
+        cw = self._cw
+        self._cw = -1
+        if cw >= 0 and nbits == 144:  # COMPATIBILITY_WRITE, second part: 16 data bytes
+            if crc_a(f, 16) != f[16] | f[17] << 8:
+                return self._nak(NAK_CRC)
+            self._program(cw, f, 0)
+            return self._ack(WRITE_FC)
         if nbits == 64 and f[0] == WRITE:
             if crc_a(f, 6) != f[6] | f[7] << 8:
                 return self._nak(NAK_CRC)
             if not self._writable(f[1]):
                 return self._nak(NAK_INVALID_ARG)
-            self._program(f[1], f)
+            self._program(f[1], f, 2)
             return self._ack(WRITE_FC)
+        if nbits == 32 and f[0] == COMPAT_WRITE:
+            if crc_a(f, 2) != f[2] | f[3] << 8:
+                return self._nak(NAK_CRC)
+            if not self._writable(f[1]):
+                return self._nak(NAK_INVALID_ARG)
+            self._cw = f[1]
+            return self._ack(0)
+        if nbits == 24 and f[0] == GET_VERSION:
+            if crc_a(f, 1) != f[1] | f[2] << 8:
+                return self._nak(NAK_CRC)
+            v = self.resp
+            v[0], v[1], v[2], v[3], v[4], v[5] = 0x00, 0x04, 0x04, 0x02, 0x01, 0x00
+            v[6] = _STORAGE[self.pages]
+            v[7] = 0x03
+            return self._with_crc(8)
         if nbits == 32 and f[0] == READ:
             if crc_a(f, 2) != f[2] | f[3] << 8:
                 return self._nak(NAK_CRC)

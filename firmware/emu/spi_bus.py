@@ -3,8 +3,9 @@
 `EmuSpiBus.write_readinto(tx, rx)` has the shape of machine.SPI.write_readinto and is routed to
 the reader whose chip select is low, so the real driver runs unchanged on the virtual board.
 NSS framing matters: the MFRC522 starts a new transaction at each falling edge of its NSS
-(data sheet rev 3.9 §8.1.2), which `EmuPin` counts. With no reader selected MISO floats high
-(reads FFh); with several selected, each one sees the bytes and MISO is their wired AND.
+(data sheet rev 3.9 §8.1.2), which `EmuPin` counts. With no reader selected (a reader absent or
+unplugged) MISO reads 00h, as the board's pull-down on MISO gives it (hardware/, docs/hardware.md);
+with several selected, each one sees the bytes and MISO is their wired AND.
 """
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 
@@ -56,7 +57,7 @@ class EmuSpiBus:
                 selected += 1
         if selected == 0:
             for i in range(n):
-                rx[i] = 0xFF
+                rx[i] = 0x00  # MISO pulled down
 
     @staticmethod
     def _contend(reader, tx, rx):

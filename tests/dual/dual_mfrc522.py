@@ -112,10 +112,15 @@ def test_crc_a_known_answers_and_both_implementations_agree():
 
 def test_init_checks_version_and_crc_coprocessor():
     versions = []
-    for v in (0x91, 0x92):
-        _, _, rdr, _ = _rig(v)
+    for v in (0x91, 0x92, 0x88, 0x12, 0xB2, 0x89, 0x90):  # NXP v1.0/v2.0 and clones
+        _, _, rdr, _ = _rig(v)  # _rig asserts init() == OK: the CRC self-test passed
         versions.append(rdr.version)
-    assert versions == [0x91, 0x92]
+    assert versions == [0x91, 0x92, 0x88, 0x12, 0xB2, 0x89, 0x90]
+    bus = EmuSpiBus()
+    chip = bus.add_reader(0xB2)
+    chip._crc_update = lambda n: None  # a clone whose CRC coprocessor computes nothing
+    rdr = drv.Mfrc522(bus, chip.cs)
+    assert rdr.init() == drv.CHIP_ERR and rdr.version == 0xB2
     return versions
 
 
@@ -153,7 +158,7 @@ class _ZeroSpi:
 
 def test_absent_chip_gives_chip_error_after_bounded_polling():
     out = []
-    empty = EmuSpiBus()  # no reader selected: MISO floats high
+    empty = EmuSpiBus()  # no reader selected: the board's pull-down reads 00h
     rdr = drv.Mfrc522(empty, EmuPin())
     out.append(drv.STATUS_NAMES[rdr.init()])
     assert empty.transactions <= 1 + 1000 + 1
@@ -526,8 +531,8 @@ def test_emulator_spi_framing_and_registers():
     b = _raw(bus, chip, [0x80 | 0x04 << 1, 0])[1] & 0x01
     assert [a, b] == [1, 0]
     rx = bytearray(3)
-    bus.write_readinto(bytearray([0xEE, 0, 0]), rx)     # nobody selected: MISO floats high
-    assert list(rx) == [0xFF, 0xFF, 0xFF]
+    bus.write_readinto(bytearray([0xEE, 0, 0]), rx)     # nobody selected: MISO pulled down
+    assert list(rx) == [0, 0, 0]
     out.append(list(rx))
     return out
 
@@ -1025,3 +1030,172 @@ def test_emulated_write_answers():
     frame(b"\x30\x04")
     assert tag.respond(f, 32) and tag.answer_fc == tag.delay_fc  # READ: the usual delay
     return [0xA, 1]
+
+
+# --- CollPos readings ---------------------------------------------------------------------
+
+def _nxp_uid(rnd):
+    """An NXP-style 7-byte UID: manufacturer 04h, six random bytes; uid3 (the first byte of UID
+    CL2) is never 88h, the cascade tag (ISO/IEC 14443-3 §6.5.4)."""
+    u = [0x04] + [rnd.below(256) for _ in range(6)]
+    if u[3] == 0x88:
+        u[3] = rnd.below(0x88)
+    return bytes(u)
+
+
+def test_every_collpos_reading_completes_300_random_bags():
+    """The emulator counts CollPos three ways; the driver finds out which at the first collision
+    that tells them apart and must complete every bag of 2-5 tags, never reporting a wrong UID."""
+    out = []
+    for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
+        rnd = _Lcg(1300 + reading)
+        complete = 0
+        wrong = 0
+        retries = 0
+        bus, chip, rdr, _ = _rig()
+        chip.collpos = reading
+        for _ in range(300):
+            chip.clear()
+            tags = []
+            while len(tags) < 2 + rnd.below(4):
+                u = _nxp_uid(rnd)
+                if u not in tags:
+                    tags.append(u)
+            for u in tags:
+                chip.add_tag(NtagTag(u))
+            got = _scan(rdr)
+            wrong += len([g for g in got if g not in _hexes(tags)])
+            complete += sorted(got) == _hexes(tags) and rdr.status == drv.OK
+            retries += rdr.errors
+        assert wrong == 0 and complete == 300, (reading, complete, wrong)
+        mask = [drv.CP_FIFO, drv.CP_UID, drv.CP_RX][reading]
+        assert rdr.collpos == mask  # learnt: only the emulator's reading is left
+        out.append([reading, complete, retries, rdr.collpos])
+    return out
+
+
+def test_a_wrongly_learnt_reading_is_unlearnt_and_the_bag_still_completes():
+    _, chip, rdr, _ = _bag_reader()
+    chip.collpos = emu.COLLPOS_UID
+    rdr.collpos = drv.CP_RX  # as if noise had taught the driver the wrong reading
+    first = _scan(rdr)
+    assert sorted(first) == _hexes(BAG) and rdr.status == drv.OK
+    errors = rdr.errors
+    again = _scan(rdr)
+    assert sorted(again) == _hexes(BAG) and rdr.status == drv.OK and rdr.errors == 0
+    assert rdr.collpos == drv.CP_UID
+    return [errors, rdr.collpos]
+
+
+# --- emulator corrections (NTAG commands, MFAuthent, timer period, sticky errors) ---------
+
+def _framed(f, b):
+    for i in range(len(b)):
+        f[i] = b[i]
+    c = emu_crc_a(f, len(b))
+    f[len(b)] = c & 0xFF
+    f[len(b) + 1] = c >> 8
+    return 8 * len(b) + 16
+
+
+def test_ntag_get_version_and_compatibility_write():
+    out = []
+    f = bytearray(20)
+    for pages, size in ((NTAG213, 0x0F), (NTAG215, 0x11), (NTAG216, 0x13)):
+        tag = NtagTag(_uid(6, 6, 6, 6, 6, 6), pages)
+        tag.power(True)
+        tag.state = ACTIVE
+        assert tag.respond(f, _framed(f, b"\x60")) and tag.rend == 80 and tag.has_crc
+        v = list(tag.resp[:8])
+        assert v == [0, 4, 4, 2, 1, 0, size, 3]
+        assert emu_crc_a(tag.resp, 8) == tag.resp[8] | tag.resp[9] << 8
+        out.append(v)
+    # COMPATIBILITY_WRITE: ACK for the command, ACK for the 16-byte data frame, 4 bytes kept
+    assert tag.respond(f, _framed(f, b"\xa0\x05")) and tag.rend == 4 and tag.resp[0] == 0xA
+    assert tag.respond(f, _framed(f, b"WXYZ" + b"\x00" * 12)) and tag.resp[0] == 0xA
+    assert bytes(tag.mem[20:24]) == b"WXYZ" and tag.answer_fc == WRITE_FC
+    assert tag.respond(f, _framed(f, b"\xa0\x05"))  # a frame in between cancels it
+    assert tag.respond(f, _framed(f, b"\x30\x05")) and tag.rend == 144
+    assert not tag.respond(f, _framed(f, b"QQQQ" + b"\x00" * 12))  # no pending write: error
+    assert bytes(tag.mem[20:24]) == b"WXYZ" and tag.state_name() == "IDLE"
+    out.append(bytes(tag.mem[20:24]).decode())
+    return out
+
+
+def test_emulator_mfauthent_timer_period_and_sticky_errors():
+    bus, chip, rdr, _ = _rig()
+    chip.add_tag(NtagTag(_uid(7, 7, 7, 7, 7, 7)))
+    rdr.antenna_on()
+    r = chip.regs
+    out = []
+    # MFAuthent against an NTAG: nothing answers, only the timer ends it (no IdleIRq)
+    _raw(bus, chip, [0x04 << 1, 0x7F])
+    _raw(bus, chip, [0x09 << 1, 0x60, 4, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 7, 7, 7, 7])
+    _raw(bus, chip, [0x01 << 1, 0x0E])
+    irq = _raw(bus, chip, [0x80 | 0x04 << 1, 0])[1]
+    assert irq & 0x01 and not irq & 0x10 and r[0x01] & 0x0F == 0x0E
+    out.append(irq)
+    _raw(bus, chip, [0x01 << 1, 0x00])
+    # timer period: (2 * TPrescaler + 1) * (TReloadVal + 1) carrier cycles (§8.5)
+    _raw(bus, chip, [0x2C << 1, 0x00])
+    _raw(bus, chip, [0x2D << 1, 40])
+    assert chip._timer_fc() == (2 * 169 + 1) * 41
+    out.append(chip._timer_fc())
+    # BufferOvfl survives a command; only FlushBuffer clears it
+    _raw(bus, chip, [0x09 << 1] + [0] * 65)
+    assert r[0x06] & 0x10
+    _raw(bus, chip, [0x01 << 1, 0x0C])           # Transceive ...
+    _raw(bus, chip, [0x0D << 1, 0x87])           # ... StartSend, without a flush first
+    assert r[0x06] & 0x10 and chip.transceives
+    _raw(bus, chip, [0x0A << 1, 0x80])
+    assert not r[0x06] & 0x10
+    assert rdr.request(True) == drv.OK  # a driver that flushes before each exchange copes
+    out.append("flushed")
+    return out
+
+
+def test_a_known_inventory_is_confirmed_with_fewer_exchanges():
+    """scan(known=n): the last inventory is confirmed by SELECTs; arrivals, departures and a
+    failed confirmation still end in the exact set of tags."""
+    out = []
+    _, chip, rdr, _ = _bag_reader()
+    buf = bytearray(7 * 6)
+    rdr.antenna_on()
+    n = rdr.scan(buf)
+    rdr.antenna_off()
+    full = chip.transceives
+    x0 = chip.transceives
+    rdr.antenna_on()
+    again = rdr.scan(buf, known=n)
+    rdr.antenna_off()
+    quick = chip.transceives - x0
+    got = sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(again)]))
+    assert got == _hexes(BAG) and rdr.status == drv.OK and rdr.errors == 0
+    assert quick < full  # the full scan's count includes init's; still fewer per scan
+    out.append([again, quick])
+    # one tag left, one arrived: both seen in the same scan
+    chip.remove_tag(BAG[2])
+    new = _uid(0x55, 0x44, 0x33, 0x22, 0x11, 0x00)
+    chip.add_tag(NtagTag(new))
+    rdr.antenna_on()
+    m = rdr.scan(buf, known=again)
+    rdr.antenna_off()
+    truth = _hexes([u for u in BAG if u != BAG[2]] + [new])
+    assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == truth and rdr.status == drv.OK
+    out.append(m)
+    # every fault during a confirmation: never a wrong UID, and the next scan is exact again
+    for kind, name in FAULTS:
+        for after in range(0, 24, 3):
+            chip.inject(kind, 1, after, after % 7)
+            rdr.antenna_on()
+            k = rdr.scan(buf, known=m)
+            rdr.antenna_off()
+            seen = _hexes([buf[7 * i:7 * i + 7] for i in range(k)])
+            assert all(u in truth for u in seen), (name, after)
+            chip.inject(kind, 0)
+            rdr.antenna_on()
+            m = rdr.scan(buf, known=k)
+            rdr.antenna_off()
+            assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == truth, (name, after)
+    out.append(m)
+    return out

@@ -1,0 +1,294 @@
+"""Timing model of the mat's scan loop: the real firmware (sensors, presence, mat, MFRC522 driver)
+runs against the register-level emulator, and a virtual clock advances by what each SPI
+transaction and each RF exchange would cost on the board. The emulator counts; COSTS converts.
+
+Per-operation costs (all in one place; a range where the source gives one):
+
+- ``spi_txn_us``: MicroPython overhead of one ``write_readinto`` with its two chip-select edges
+  (call, argument checks, Pin.value twice): 25-50 us on an RP2040 at 125 MHz (issue 13's
+  figures; measure on a board with ``tapmat doctor``).
+- ``spi_byte_us``: 8 us per byte at the 1 MHz SPI clock the profile sets (8 bits / 1 MHz).
+- RF, ISO/IEC 14443-2/-3 at 106 kBd: one bit lasts 128/fc = 9.44 us; a standard frame carries
+  start + 9 bits per byte (8 data + odd parity) + end; a short frame (REQA/WUPA) 7 bits + start
+  + end; an anticollision frame's split byte carries its bits plus parity. A tag answers after
+  its frame delay (``answer_fc`` of the emulated tag: 1172/fc = 86 us; an NTAG WRITE ACK up to
+  10 ms).
+- The MFRC522 timer (data sheet §8.5): (2 * TPrescaler + 1) * (TReloadVal + 1) / fc, started
+  at the end of a frame (TAuto) or by TStartNow: an unanswered exchange costs the whole period,
+  the 5.1 ms power-up guard after switching a field on is spent waiting on it (ISO/IEC 14443-3
+  §5.2.1: a PICC answers at most 5 ms after the field is on).
+- ``step_us``: what one ``App.step`` costs besides the readers (link poll, clasp reads, feedback
+  tick): an estimate, 100-200 us.
+- ``feedback_us``: LED update after an accepted or refused tap: 16 WS2812B take ~0.5 ms.
+
+What the chip does while the driver waits (timer, answers) is modelled as a deadline: the
+driver's next ComIrqReg read returns once the clock has reached it, which is how its polling
+loop behaves on the board (one poll transaction of granularity included).
+
+Not modelled: CPU time of the rules core (measured separately: actions/s in bench/results.json),
+interrupts, garbage collection (the loop allocates nothing).
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from firmware.emu.mfrc522_emu import Mfrc522Emu
+from firmware.emu.ntag import NtagTag
+from firmware.emu.spi_bus import EmuPin, EmuSpiBus
+
+FC_HZ = 13.56e6
+BIT_US = 128 / FC_HZ * 1e6          # 9.44 us at 106 kBd
+COSTS = {
+    "low": {"spi_txn_us": 25.0, "spi_byte_us": 8.0, "step_us": 100.0, "feedback_us": 500.0},
+    "high": {"spi_txn_us": 50.0, "spi_byte_us": 8.0, "step_us": 200.0, "feedback_us": 500.0},
+}
+READERS = 16
+MISSES = 3  # firmware.presence default: a tag leaves after 3 complete scans without it
+
+_COM_IRQ = 0x04
+_CONTROL = 0x0C
+_BIT_FRAMING = 0x0D
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.us = 0.0
+
+
+def frame_us(nbits: int) -> float:
+    """Air time of a frame of nbits data bits: start, parity per full byte, end."""
+    if nbits == 7:
+        return 9 * BIT_US
+    return (2 + nbits + nbits // 8) * BIT_US
+
+
+class MeteredEmu(Mfrc522Emu):
+    """The emulated chip, with the time its radio and timer take put on the clock as deadlines."""
+
+    def __init__(self, cs: EmuPin, clock: Clock) -> None:
+        super().__init__(cs)
+        self.clock = clock
+        self.busy_until = 0.0
+        self.exchanges = 0
+
+    def _timer_us(self) -> float:
+        fc = self._timer_fc()
+        return fc / FC_HZ * 1e6 if fc >= 0 else 0.0
+
+    def _read(self, reg: int) -> int:
+        if reg == _COM_IRQ and self.clock.us < self.busy_until:
+            self.clock.us = self.busy_until  # the driver polls until the chip is done
+        return super()._read(reg)
+
+    def _write(self, reg: int, v: int) -> None:
+        if reg == _CONTROL and v & 0x40:  # TStartNow: the timer runs its period
+            self.busy_until = self.clock.us + self._timer_us()
+        if reg == _BIT_FRAMING and v & 0x80 and self.regs[0x01] & 0x0F == 0x0C:
+            n = self._flen
+            last = v & 0x07
+            nbits = 8 * n - (8 - last if last and n else 0)
+            super()._write(reg, v)
+            self.exchanges += 1
+            t = frame_us(nbits)
+            if self.regs[_COM_IRQ] & 0x20:  # RxIRq: answered
+                t += self._delay / FC_HZ * 1e6 + frame_us(self._end - self._start)
+            else:
+                t += self._timer_us()
+            self.busy_until = self.clock.us + t
+            return
+        super()._write(reg, v)
+
+
+class MeteredBus(EmuSpiBus):
+    def __init__(self, clock: Clock, cost: dict) -> None:
+        super().__init__()
+        self.clock = clock
+        self.cost = cost
+
+    def add_reader(self, version: int = 0x92) -> Mfrc522Emu:
+        reader = MeteredEmu(EmuPin(1), self.clock)
+        self.readers.append(reader)
+        return reader
+
+    def write_readinto(self, tx, rx) -> None:
+        self.clock.us += self.cost["spi_txn_us"] + self.cost["spi_byte_us"] * len(tx)
+        super().write_readinto(tx, rx)
+
+
+# --- the mat in a game state -----------------------------------------------------------------
+
+def _uid(pad: int, k: int) -> bytes:
+    return bytes((4, 0x7A, pad, k, 0x31, 0x42, 0x53))
+
+
+# (label, header, {pad: tags lying on it}); the expected pad is the first the game's prompt
+# awaits at the start, "anywhere" is pad 11 (free in every layout)
+STATES = [
+    ("empty mat, 16 pads", {"game": "skull", "players": 6}, {}),
+    ("Skull 6 seats, stacks of 4", {"game": "skull", "players": 6},
+     {p: 4 for p in (0, 2, 4, 6, 8, 10)}),
+    ("Sheriff load phase, 5 bags of 5", {"game": "sheriff", "players": 5},
+     {p: 5 for p in (1, 3, 5, 7, 9)}),
+    ("Dead Man's Draw 4 seats, 5 in play, banks of 3", {"game": "deadmans", "players": 4},
+     {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}),
+]
+ANYWHERE = 11
+POLICIES = ("round_robin", "scheduled")
+
+
+class Board:
+    """What ``firmware.sensors.Sensors`` needs of a board, on the metered bus."""
+
+    def __init__(self, clock: Clock, cost: dict) -> None:
+        from firmware.drivers.mfrc522 import Mfrc522
+        self.bus = MeteredBus(clock, cost)
+        self.emus = [self.bus.add_reader() for _ in range(READERS)]
+        self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
+        self.switches: list = []
+
+
+class Rig:
+    """Sensors + mat of one game state on a metered board; events timed on the clock."""
+
+    def __init__(self, state: tuple, cost: dict, registry: str, policy: str) -> None:
+        from shared_rules import games
+        from firmware.mat import pick_layout
+        from firmware.sensors import Sensors
+        label, header, piles = state
+        self.free = ANYWHERE
+        self.cost = cost
+        self.clock = Clock()
+        self.board = Board(self.clock, cost)
+        for pad, n in piles.items():
+            for k in range(n):
+                self.board.emus[pad].add_tag(NtagTag(_uid(pad, k)))
+        self.sensors = Sensors(self.board, registry)
+        layout_doc = json.loads((Path(__file__).resolve().parent.parent / "hardware" / "mat_layout.json").read_text())
+        game = games.from_header(header)
+        self.mat = self.sensors.start(game, pick_layout(layout_doc, game.NAME, game.seats()))
+        self.mat.prompt()
+        self.sensors._hot_pads()
+        self.hot = [r for r in range(READERS) if self.sensors.hot[r]]
+        self.expected = self.hot[0]
+        if policy == "round_robin":  # the loop before issue 13: every reader in turn, full scans
+            rr = self.sensors
+
+            def pick() -> int:
+                r = rr.next_reader
+                rr.next_reader = (r + 1) % READERS
+                return r
+            rr._pick = pick  # type: ignore[method-assign]
+            rr.presence.known = lambda reader, out: 0  # type: ignore[method-assign]
+        self.events: list[tuple[int, int, bytes, float]] = []
+        pres = self.sensors.presence
+        inner = pres.pop
+
+        def pop() -> int:
+            kind = inner()
+            if kind:
+                self.events.append((kind, pres.reader, bytes(pres.uid), self.clock.us))
+            return kind
+        pres.pop = pop  # type: ignore[method-assign]
+
+    def step(self) -> None:
+        self.clock.us += self.cost["step_us"]
+        self.sensors.poll()
+
+    def run_until(self, t_us: float) -> None:
+        while self.clock.us < t_us:
+            self.step()
+
+    def wait_event(self, kind: int, pad: int, uid: bytes, limit_us: float = 5e6) -> float:
+        """Step until presence reports (kind, pad, uid); the clock then, feedback included."""
+        end = self.clock.us + limit_us
+        while self.clock.us < end:
+            for k, r, u, t in self.events:
+                if (k, r, u) == (kind, pad, uid):
+                    self.events.clear()
+                    return t + self.cost["feedback_us"]
+            self.step()
+        raise RuntimeError("no event %d on pad %d within %.0f ms" % (kind, pad, limit_us / 1000))
+
+    def scan_gaps(self, pad: int, span_us: float) -> float:
+        """Longest time between two scans of ``pad`` starting during the next ``span_us``."""
+        starts = []
+        sensors = self.sensors
+        end = self.clock.us + span_us
+        while self.clock.us < end:
+            before = sensors.scans
+            t = self.clock.us
+            self.step()
+            if sensors.scans != before and sensors.last_reader == pad:
+                starts.append(t)
+        return max(b - a for a, b in zip(starts, starts[1:]))
+
+
+def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 12) -> dict:
+    from firmware.presence import ARRIVE, LEAVE
+    rig = Rig(state, cost, registry, policy)
+    rig.run_until(300_000)  # settle
+    round_us = rig.scan_gaps(rig.free, 3_000_000)
+    out = {"awaited_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
+           "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1)}
+    for name, pad in (("expected", rig.expected), ("anywhere", rig.free)):
+        taps = []
+        lifts = []
+        for i in range(phases):
+            rig.run_until(rig.clock.us + round_us * (i + 1) / phases)
+            uid = bytes((4, 0x7E, pad, i, 1, 2, 3))
+            t0 = rig.clock.us
+            rig.board.emus[pad].add_tag(NtagTag(uid))
+            taps.append(rig.wait_event(ARRIVE, pad, uid) - t0)
+            rig.run_until(rig.clock.us + round_us * (i + 1) / phases)
+            t0 = rig.clock.us
+            rig.board.emus[pad].remove_tag(uid)
+            lifts.append(rig.wait_event(LEAVE, pad, uid) - t0)
+        out["tap_%s_ms" % name] = round(max(taps) / 1000, 1)
+        out["lift_%s_ms" % name] = round(max(lifts) / 1000, 1)
+    out["taps_100ms_missed"] = short_taps(rig, rig.free, 100_000, phases)
+    return out
+
+
+def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
+    """How many of ``phases`` taps held ``hold_us`` on ``pad`` (phase-shifted) were never seen."""
+    from firmware.presence import ARRIVE
+    missed = 0
+    for i in range(phases):
+        rig.run_until(rig.clock.us + 1000 + 7919 * i)
+        uid = bytes((4, 0x7D, pad, i, 1, 2, 3))
+        rig.events.clear()
+        rig.board.emus[pad].add_tag(NtagTag(uid))
+        rig.run_until(rig.clock.us + hold_us)
+        rig.board.emus[pad].remove_tag(uid)
+        rig.run_until(rig.clock.us + 1_000_000)
+        missed += not any(k == ARRIVE and u == uid for k, _, u, _ in rig.events)
+        rig.events.clear()
+    return missed
+
+
+def registry_file(tmp: Path) -> str:
+    """An empty-ish deck registry (tags stay unknown: the timing of an unknown tag's refusal is
+    the timing of any tap)."""
+    from shared_rules import deck, tokens
+    recs = [{"uid": deck.uid_hex(bytes((4, 0x70, t, 0, 0, 0x99, 1))), "kind": "token",
+             "code": tokens.CODES[t]} for t in range(len(tokens.CODES))]
+    path = tmp / "deck.bin"
+    deck.write(str(path), recs)
+    return str(path)
+
+
+def bench() -> dict:
+    out: dict = {"costs": COSTS, "states": {}}
+    with tempfile.TemporaryDirectory() as d:
+        reg = registry_file(Path(d))
+        for state in STATES:
+            out["states"][state[0]] = {policy: {name: measure(state, cost, reg, policy)
+                                                for name, cost in COSTS.items()}
+                                       for policy in POLICIES}
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=1))
