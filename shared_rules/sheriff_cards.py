@@ -6,11 +6,16 @@
   order and both cards go under the owner's stand and score at the end (the legal good never
   counts for King/Queen).
 
-Laws and Merry Men are refused for now (``make``): their profile data and effect primitives exist
+* ``merry_men`` (18 cards: value, penalty, primitives): rules in ``sheriff_merry`` (imported only
+  for such a header); the bag's Merry Man is a hidden ``load`` field, its draws a ``merry`` action
+  with hidden fields, a smuggled ``steal`` shares its rest by ``pass`` ``give``.
+
+Laws are refused for now (``make``): their profile data and effect primitives exist
 (``profile_cards``, ``sheriff_effects``), their rules core does not yet.
 
 Rules and decisions: ``docs/rules-merry-men.md``. Built on ``sheriff_mm`` (deputies and the Black
-Market combine with these modules); state: that state, then one byte per order card.
+Market combine with these modules); state: that state, then one byte per order card, then the
+Merry Men region (``sheriff_merry``).
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -28,7 +33,7 @@ from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
 LAWS = const(4)
 ORDERS = const(8)
 MERRY_MEN = const(16)
-_READY = const(8)            # the modules whose rules core exists (laws, Merry Men: next)
+_READY = const(24)           # the modules whose rules core exists (laws: not yet)
 
 _ORDER_CARDS = const(15)
 _FACE_UP = const(4)
@@ -37,8 +42,9 @@ _ORDERS_PER_BAG = const(2)   # a bag of 5 cards fills at most two orders (2 card
 # State after the Merry Men state: per order card 0 in the deck, 1 face up, 2 + seat under that
 # seat's stand.
 _ORD = const(559)
-STATE_END = const(574)
-assert _ORD == mm.STATE_END and STATE_END == _ORD + _ORDER_CARDS
+_MEN = const(574)            # sheriff_merry's region: 18 card places, 6 seat statuses
+STATE_END = const(598)
+assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and STATE_END == _MEN + 18 + mm.SEATS6
 _O_DECK = const(0)
 _O_UP = const(1)
 _O_SEAT = const(2)
@@ -46,14 +52,18 @@ _O_SEAT = const(2)
 _names = mm.VOCAB.names
 _fields = list(mm.VOCAB.fields)
 _A_MARKET = const(1)
+_A_LOAD = const(2)
 _A_PASS = const(4)
 _A_INSPECT = const(5)
 _A_ORDER_UP = const(9)
+_A_MERRY = const(10)
 _ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
-_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD,)
+_fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
+_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=mm.SEATS6))
 _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
 VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
+    ("merry", (field("keep", U8, hidden=True), field("bottom", U8, hidden=True))),
 ))
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
@@ -61,9 +71,16 @@ _F_INSPECT_ORDERS = const(34)
 _F_ORDER = const(2)
 _F_BRIBE = const(4)
 _F_BRIBE_BAG = const(24)
-assert VOCAB.names[_A_ORDER_UP] == "order_up" and VOCAB.names[_A_INSPECT] == "inspect"
-assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER] == [
-    VOCAB.offset("pass", "orders"), VOCAB.offset("inspect", "orders"), VOCAB.offset("order_up", "order")]
+_F_CARDS = const(2)
+_F_LOAD_MERRY = const(12)
+_F_GIVE = const(46)
+_F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
+_F_PAY = const(16)
+assert VOCAB.names[_A_ORDER_UP:] == ("order_up", "merry") and VOCAB.names[_A_INSPECT] == "inspect"
+assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER, _F_LOAD_MERRY, _F_GIVE, _F_ORDER_LIST, _F_PAY] == [
+    VOCAB.offset("pass", "orders"), VOCAB.offset("inspect", "orders"), VOCAB.offset("order_up", "order"),
+    VOCAB.offset("load", "merry"), VOCAB.offset("pass", "give"), VOCAB.offset("inspect", "order"),
+    VOCAB.offset("inspect", "pay_with")]
 del _names, _fields
 
 REASONS = mm.REASONS + (
@@ -74,7 +91,16 @@ REASONS = mm.REASONS + (
     "order_not_up",       # 50 that order is not face up
     "goods_missing",      # 51 the bag (less its bribe) lacks the order's cards
     "bag_opened",         # 52 only a bag that gets through fills orders
+    "no_merry_man",       # 53 a Merry Man loaded by a player who holds none
+    "no_draw_owed",       # 54 a Merry Man draw by a player who is not owed one
+    "merry_not_in_deck",  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
+    "bad_give",           # 56 `give` does not share a smuggled steal's rest among the other players
 )
+_NOT_A_MERCHANT = const(20)
+_BAG_SIZE = const(27)
+_ALREADY_LOADED = const(28)
+_COUNT_MISMATCH = const(30)
+_BAD_ORDER = const(35)
 _MODULE_OFF = const(37)
 _DECIDE_FIRST = const(41)
 _NO_SUCH_ORDER = const(46)
@@ -92,10 +118,15 @@ _SEAT_BYTES = const(42)
 _BAG_N = const(4)
 _BAG = const(5)
 
-# Public view: the Merry Men view, then one byte per order card (as in the state: all public).
+_STAND = const(27)
+_DECL_GOOD = const(10)
+
+# Public view: the Merry Men view, one byte per order card (as in the state: all public), one
+# byte per seat for Merry Men (bit 0 holds one, bit 1 owed a draw, bit 2 waiting): never which.
 PUB_ORD = const(324)
-PUB_SIZE = const(339)
-assert PUB_ORD == mm.PUB_SIZE and PUB_SIZE == PUB_ORD + _ORDER_CARDS
+PUB_MEN = const(339)
+PUB_SIZE = const(345)
+assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_SIZE == PUB_MEN + mm.SEATS6
 
 
 def make(seats, first, royal, mods, values, prof):
@@ -110,7 +141,9 @@ def make(seats, first, royal, mods, values, prof):
                 raise ValueError(why)
             if not (LAWS << i) & _READY:
                 raise ValueError("module %r is not supported yet (deputies, black_market, special_orders are)" % name)
-    return SheriffCards(seats, first, royal, mods, values, profile_cards.order_table(prof))
+    orders = profile_cards.order_table(prof) if mods & ORDERS else b""
+    merry = profile_cards.merry_table(prof) if mods & MERRY_MEN else b""
+    return SheriffCards(seats, first, royal, mods, values, orders, merry)
 
 
 class SheriffCards(mm.SheriffMM):
@@ -120,9 +153,18 @@ class SheriffCards(mm.SheriffMM):
     VOCAB = VOCAB
     REASONS = REASONS
 
-    def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b""):
+    def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)
         self.orders = orders   # 15 rows: legal good, contraband good, reward (not state: header data)
+        self.merry = merry     # 18 rows: value, penalty, 4 primitives
+        self._men = None       # the sheriff_merry module when Merry Men are on
+        self._through = False  # set while a bag passes: Merry Men resolve with it
+        self._rec = None
+        self._smuggled = 0
+        if mods & MERRY_MEN:
+            from shared_rules import sheriff_merry
+            self._men = sheriff_merry
+            sheriff_merry.start(self)
 
     # -- special orders ----------------------------------------------------------------------
     def order_held(self, seat):
@@ -154,8 +196,12 @@ class SheriffCards(mm.SheriffMM):
         s = self.s
         if kind == _A_ORDER_UP:
             return self._check_order_up(rec)
-        if kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]:
-            if not s[mm.R_MODULES] & ORDERS:
+        if kind == _A_MERRY:
+            return self._men.check_draw(self, rec) if self._men else _MODULE_OFF
+        orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
+        give = kind == _A_PASS and rec[_F_GIVE - 1]
+        if orders or give:
+            if orders and not s[mm.R_MODULES] & ORDERS or give and not self._men:
                 return _MODULE_OFF
             if s[sh.R_PHASE] != sh.INSPECT:
                 return WRONG_PHASE
@@ -164,7 +210,12 @@ class SheriffCards(mm.SheriffMM):
                 return err
             if kind == _A_INSPECT:
                 return _BAG_OPENED
-            return self._check_orders(rec)
+            if s[mm.R_MODULES] & mm.DEPUTIES:
+                both = self._stances(rec[1], rec[_F_TARGET])
+                if not both >> 2 and both & 3 != 1:
+                    return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
+            err = self._check_orders(rec) if orders else OK
+            return self._men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
         if kind == _A_MARKET and s[mm.R_MODULES] & ORDERS and s[sh.R_PHASE] == sh.MARKET:
             n = self._count_orders(_O_UP)
             if n < _FACE_UP and self._count_orders(_O_DECK):
@@ -183,14 +234,10 @@ class SheriffCards(mm.SheriffMM):
         return _ORDERS_FULL if self._count_orders(_O_UP) >= _FACE_UP else OK
 
     def _check_orders(self, rec):
-        """The pass lets the bag through now (with deputies: it settles the bag), each order is
-        face up and named once, and the bag less its bribe holds every order's two cards."""
+        """Each order is face up and named once, and the bag less its bribe holds every order's
+        two cards."""
         s = self.s
         t = rec[_F_TARGET]
-        if s[mm.R_MODULES] & mm.DEPUTIES:
-            both = self._stances(rec[1], t)
-            if not both >> 2 and both & 3 != 1:
-                return _DECIDE_FIRST
         n = rec[_F_PASS_ORDERS]
         at = _F_PASS_ORDERS + 1
         for i in range(n):
@@ -214,23 +261,122 @@ class SheriffCards(mm.SheriffMM):
                     return _GOODS_MISSING
         return OK
 
+    # -- Merry Men in the bag: loading, declaring, inspecting ---------------------------------
+    def _check_load(self, rec):
+        if not rec[_F_LOAD_MERRY - 1]:
+            return mm.SheriffMM._check_load(self, rec)
+        if not self._men:
+            return _MODULE_OFF
+        p = rec[1]
+        if not self._is_merchant(p):
+            return _NOT_A_MERCHANT
+        if self.flags(p) & sh.LOADED:
+            return _ALREADY_LOADED
+        n = rec[_F_CARDS]
+        if rec[_F_LOAD_MERRY] != 1 or n > sh.BAG_MAX - 1:
+            return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
+        err = self._check_hand(p, rec, _F_CARDS + 1, n)
+        return err if err else self._men.check_load(self, p)
+
+    def _apply_load(self, rec):
+        if rec[_F_LOAD_MERRY - 1]:
+            self.s[_MEN + 18 + rec[1]] |= 4   # sheriff_merry.IN_BAG, before the phase may move on
+        mm.SheriffMM._apply_load(self, rec)
+
+    def _check_declare(self, rec):
+        """The Merry Man is one of the bag's cards: the declared count includes it."""
+        err = mm.SheriffMM._check_declare(self, rec)
+        if not self._men or not self._men.in_bag(self, rec[1]):
+            return err
+        if err == _COUNT_MISMATCH:
+            return OK if rec[3] == self.s[self._at(rec[1]) + _BAG_N] + 1 else err
+        return _COUNT_MISMATCH if err == OK else err
+
+    def _confiscated_penalty(self, t):
+        v = mm.SheriffMM._confiscated_penalty(self, t)
+        return v + self._men.penalty(self, t) if self._men else v
+
+    def _truthful_with_merry(self, t):
+        """Every good in the bag is the declared one, but a Merry Man travels with them."""
+        at = self._at(t)
+        n = self.s[at + _BAG_N]
+        return self._men and self._men.in_bag(self, t) and sh._count(self.s, at + _BAG, n, self.s[at + _DECL_GOOD]) == n
+
+    def _check_inspect(self, rec):
+        t = rec[_F_TARGET]
+        if not self._truthful_with_merry(t):
+            return mm.SheriffMM._check_inspect(self, rec)
+        if rec[_F_ORDER_LIST - 1] and rec[_F_ORDER_LIST]:
+            return _BAD_ORDER   # no good is confiscated: only the Merry Man is found
+        if rec[_F_PAY - 1]:
+            at = self._at(t)
+            return self._check_payment(rec, t, self._men.penalty(self, t), self.s[at + _DECL_GOOD], self.s[at + _BAG_N])
+        return OK
+
+    def _open_bag(self, rec, sheriff, partner):
+        """A Merry Man found among truthful goods: the goods reach the stand and its owner pays its
+        penalty (nobody pays the merchant). Otherwise as usual, its penalty added to the lie's."""
+        self._through = False
+        t = rec[_F_TARGET]
+        if not self._truthful_with_merry(t):
+            mm.SheriffMM._open_bag(self, rec, sheriff, partner)
+            return
+        at = self._at(t)
+        self.s[at + _STAND + self.s[at + _DECL_GOOD]] += self.s[at + _BAG_N]
+        self._pay(t, sheriff, self._men.penalty(self, t), rec)
+        self._resolved(t)
+
     # -- applying ----------------------------------------------------------------------------
     def apply(self, rec):
         if rec[0] == _A_ORDER_UP:
             self.s[_ORD + rec[_F_ORDER]] = _O_UP
+        elif rec[0] == _A_MERRY:
+            self._men.apply_draw(self, rec)
         else:
             mm.SheriffMM.apply(self, rec)
 
     def _let_through(self, rec, sheriff):
-        """Orders take their cards out of the bag first (under the stand), then the bag passes."""
+        """Orders take their cards out of the bag first (under the stand), then the bag passes
+        (a Merry Man in it resolves in ``_resolved``, before the round can end)."""
+        t = rec[_F_TARGET]
+        if self._men:
+            self._through = True
+            self._rec = rec
+            self._smuggled = self._contraband_through(rec, t)
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
-            t = rec[_F_TARGET]
             for i in range(rec[_F_PASS_ORDERS]):
                 o = rec[_F_PASS_ORDERS + 1 + i]
                 self._take_from_bag(t, self.orders[3 * o])
                 self._take_from_bag(t, self.orders[3 * o + 1])
                 self.s[_ORD + o] = _O_SEAT + t
         mm.SheriffMM._let_through(self, rec, sheriff)
+
+    def _contraband_through(self, rec, t):
+        """Contraband cards of the bag that get through (less those given as a bribe)."""
+        s = self.s
+        at = self._at(t)
+        n = 0
+        bribe = rec[0] == _A_PASS and rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
+        for g in range(sh.KINDS):
+            if self._contraband(g):
+                c = sh._count(s, at + _BAG, s[at + _BAG_N], g) - (rec[_F_BRIBE_BAG + 2 + g] if bribe else 0)
+                if c > 0:
+                    n += c
+        return n
+
+    def _resolved(self, t):
+        men = self._men
+        if men:
+            if men.in_bag(self, t):
+                if self._through:
+                    men.smuggled(self, self._rec, t, self._rec[1])
+                else:
+                    men.found(self, t)
+            elif self._through and self._smuggled:
+                men.contraband_through(self, t)
+            self._through = False
+            self._rec = None
+        mm.SheriffMM._resolved(self, t)
 
     # -- what may be seen --------------------------------------------------------------------
     def valid_state(self, state):
@@ -239,13 +385,26 @@ class SheriffCards(mm.SheriffMM):
         for i in range(_ORDER_CARDS):
             if state[_ORD + i] >= _O_SEAT + state[sh.R_SEATS]:
                 return False
+        for i in range(18):
+            if state[_MEN + i] > state[sh.R_SEATS]:
+                return False
+        for i in range(mm.SEATS6):
+            if state[_MEN + 18 + i] > 7:
+                return False
         return mm.SheriffMM.valid_state(self, state)
 
     def public(self, out):
-        """The Merry Men view, then where each order card is (all public)."""
+        """The Merry Men view, where each order card is (all public), and per seat whether they
+        hold a Merry Man, are owed a draw or wait (never which card, nor whether it is in a bag)."""
         mm.SheriffMM.public(self, out)
+        s = self.s
         for i in range(_ORDER_CARDS):
-            out[PUB_ORD + i] = self.s[_ORD + i]
+            out[PUB_ORD + i] = s[_ORD + i]
+        for seat in range(mm.SEATS6):
+            out[PUB_MEN + seat] = (s[_MEN + 18 + seat] & 3) << 1
+        for i in range(18):
+            if s[_MEN + i]:
+                out[PUB_MEN + s[_MEN + i] - 1] |= 1
 
 
 GAME = SheriffCards

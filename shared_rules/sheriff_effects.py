@@ -23,8 +23,8 @@ PENALTY = 4      # penalties of bags opened (`on` truthful / lying / both) are m
 NO_BRIBE = 5     # bribes of a `kind` (gold, goods, any) are forbidden this round
 BAG_MAX = 6      # bags hold at most `cards` cards this round (1-5)
 GOLD = 7         # `amount` gold moves from `from` to `to` (a law: when the round starts)
-STEAL = 8        # the player takes `gold` from `from`, keeps `keep`, gives the rest to other
-                 # players as they choose (a Merry Man's ``give`` list)
+STEAL = 8        # the player takes `gold` from the Sheriff, keeps `keep`, gives the rest to
+                 # other players as they choose (a Merry Man's ``give`` list)
 NAMES = ("", "contraband", "tax", "reward", "penalty", "no_bribe", "bag_max", "gold", "steal")
 SIZE = 4         # bytes per primitive: opcode, three parameters
 MAX_EFFECTS = 4  # per card
@@ -93,8 +93,8 @@ def encode(effects, ops, at):
                 raise ValueError("%s.%s: a whole number from %d to %d" % (where, name, coded[0], coded[1]))
             else:
                 out.append(v)
-        if op == GOLD and out[-3] == out[-2]:
-            raise ValueError(where + ".to: gold must move between two different parties")
+        if op == GOLD and (out[-3] == out[-2] or out[-3] >= EACH_MERCHANT and out[-2] >= EACH_MERCHANT):
+            raise ValueError(where + ".to: gold moves between two different parties, at most one of them a group")
         if op == STEAL and out[-1] > out[-2]:
             raise ValueError(where + ".keep: at most the gold taken")
         while len(out) % SIZE:
@@ -117,3 +117,47 @@ def decode(data):
             e[name] = coded[v] if isinstance(coded[0], str) else v
         out.append(e)
     return out
+
+
+# -- running primitives (the accept path: no allocation) -------------------------------------
+_NOBODY = 255
+
+
+def _single(g, party, owner, sheriff):
+    """The seat a single party names (``_NOBODY`` for the bank)."""
+    if party == SHERIFF:
+        return sheriff
+    return owner if party == SELF else _NOBODY
+
+
+def _in(g, party, seat, owner):
+    return g._is_merchant(seat) if party == EACH_MERCHANT else seat != owner
+
+
+def transfer(g, src, dst, amount):
+    """``amount`` gold from ``src`` to ``dst`` (``_NOBODY`` = the bank, which never runs out);
+    a seat short of gold pays what it has. Returns the gold moved."""
+    if src != _NOBODY:
+        have = g.gold(src)
+        if amount > have:
+            amount = have
+        g._set_gold(src, have - amount)
+    if dst != _NOBODY:
+        g._set_gold(dst, g.gold(dst) + amount)
+    return amount
+
+
+def move_gold(g, frm, to, amount, owner, sheriff):
+    """A ``gold`` primitive: a group party (each merchant, each other player) pays or receives
+    ``amount`` per seat; the other side is a single party."""
+    if frm >= EACH_MERCHANT or to >= EACH_MERCHANT:
+        group = frm if frm >= EACH_MERCHANT else to
+        other = _single(g, to if group == frm else frm, owner, sheriff)
+        for seat in range(g.seats()):
+            if seat != other and _in(g, group, seat, owner):
+                if group == frm:
+                    transfer(g, seat, other, amount)
+                else:
+                    transfer(g, other, seat, amount)
+    else:
+        transfer(g, _single(g, frm, owner, sheriff), _single(g, to, owner, sheriff), amount)

@@ -85,7 +85,7 @@ def test_validator_names_file_card_and_field():
         ("merry_men", 3, {"name": "y", "value": 5, "penalty": 1, "effects": [{"do": "steal", "from": "sheriff", "gold": 2, "keep": 3}]},
          "deck.json: merry_men[3] (y).effects[0].keep: at most the gold taken"),
         ("merry_men", 4, {"name": "y", "value": 5, "penalty": 1, "effects": [{"do": "gold", "from": "self", "to": "self", "amount": 3}]},
-         "deck.json: merry_men[4] (y).effects[0].to: gold must move between two different parties"),
+         "deck.json: merry_men[4] (y).effects[0].to: gold moves between two different parties"),
         ("special_orders", 5, {"legal": "pepper", "contraband": "silk", "reward": 3}, "deck.json: special_orders[5].legal"),
         ("special_orders", 6, {"legal": "apple", "contraband": "cheese", "reward": 3}, "deck.json: special_orders[6].contraband"),
         ("special_orders", 7, {"legal": "apple", "contraband": "silk", "reward": 300}, "deck.json: special_orders[7].reward"),
@@ -219,3 +219,164 @@ def test_snapshot_restores_and_public_view_shows_orders():
     g.public(view)
     assert list(view[sc.PUB_ORD:sc.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
     return [g.digest(), len(blob)]
+
+
+# -- Merry Men --------------------------------------------------------------------------------
+DONG, MINH, YEN, TRUNG = range(4)   # the seed's Robin Hood example: Đông is the Sheriff
+
+
+def HM(n=4, mods=("merry_men",)):
+    return H(n, mods)
+
+
+def draws(pairs):
+    """Setup: each seat keeps the first card of its pair and bottoms the second."""
+    return [act("merry", seat, keep=k, bottom=b) for seat, (k, b) in enumerate(pairs)]
+
+
+SETUP4 = act("setup", 0, piles=[["apple"] * 5, ["cheese"] * 5])
+PAIRS = ((1, 2), (0, 3), (4, 5), (6, 7))   # Minh keeps Robin Hood (card 0)
+
+
+def round4(bags, good=None, merry=()):
+    """Sheriff Đông; the three merchants skip the market, load and declare (apple by default)."""
+    good = good or {}
+    out = [act("market", m, discard=[], take=[]) for m in (1, 2, 3)]
+    for m in (1, 2, 3):
+        a = act("load", m, cards=bags[m])
+        if m in merry:
+            a["merry"] = 1
+        out.append(a)
+    out += [act("declare", m, good=good.get(m, "apple"), count=len(bags[m]) + (m in merry)) for m in (1, 2, 3)]
+    return out
+
+
+def test_merry_men_setup_draws_and_refusals():
+    log = draws(PAIRS) + [
+        act("merry", 0, keep=8, bottom=9),     # already drew
+        act("merry", 4 - 4, keep=8, bottom=9)]
+    r = play(HM(), [SETUP4] + log + [act("merry", 1, keep=0, bottom=9)])
+    assert errors(r) == [[7, "no_draw_owed"], [8, "no_draw_owed"], [9, "no_draw_owed"]], errors(r)
+    r2 = play(HM(), [act("merry", 0, keep=0, bottom=0), act("merry", 0, keep=18, bottom=1),
+                     act("merry", 0, keep=0, bottom=1), act("merry", 1, keep=0, bottom=2)])   # card 0 is held
+    assert errors(r2) == [[2, "merry_not_in_deck"], [3, "merry_not_in_deck"], [5, "merry_not_in_deck"]], errors(r2)
+    from shared_rules import sheriff_merry as men
+    g = r.game
+    assert [men.held(g, s) for s in range(4)] == [1, 0, 4, 6] and [men.status(g, s) for s in range(4)] == [0] * 4
+    r3 = play(H(4), [act("merry", 0, keep=0, bottom=1)])
+    assert errors(r3) == [[2, "module_off"]], errors(r3)
+    return errors(r) + errors(r2)
+
+
+def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
+    """Minh smuggles Robin Hood past Đông with a bribe of 8: +10 gold from the bank; he takes 6
+    from Đông, keeps 3 and gives Yến 2 and Trung 1; Robin Hood goes to the bottom and Minh draws
+    again at once."""
+    bags = {MINH: ["apple"], YEN: ["cheese"], TRUNG: ["apple"]}
+    log = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,)) + [
+        act("pass", DONG, target=MINH, bribe={"gold": 8}, give=[0, 0, 2, 1])]
+    r = play(HM(), log)
+    assert errors(r) == [], errors(r)
+    g = r.game
+    from shared_rules import sheriff_merry as men
+    assert [g.gold(s) for s in range(4)] == [50 + 8 - 6, 50 - 8 + 10 + 3, 52, 51]
+    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[mm.STATE_END + 15] == 0
+    r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8)])   # Robin Hood again: it is in the deck
+    assert errors(r2) == [] and men.held(r2.game, MINH) == 0
+    # Without `give`: one coin at a time clockwise from Minh's left (Yến, Trung, Đông).
+    r3 = play(HM(), log[:-1] + [act("pass", DONG, target=MINH, bribe={"gold": 8})])
+    assert [r3.game.gold(s) for s in range(4)] == [53, 55, 51, 51], [r3.game.gold(s) for s in range(4)]
+    return [g.gold(s) for s in range(4)]
+
+
+def test_merry_man_give_refusals():
+    bags = {MINH: ["apple"], YEN: ["cheese"], TRUNG: ["apple"]}
+    base = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,))
+    n = len(base)
+    r = play(HM(), base + [
+        act("pass", DONG, target=MINH, give=[0, 0, 2, 2]),    # 4 given: the rest is 3
+        act("pass", DONG, target=MINH, give=[0, 3, 0, 0]),    # not to the owner
+        act("pass", DONG, target=MINH, give=[0, 0, 3]),       # one amount per seat
+        act("pass", DONG, target=YEN, give=[0, 0, 0, 0]),     # no Merry Man in Yến's bag
+        act("pass", DONG, target=MINH, give=[3, 0, 0, 0])])   # back to the Sheriff: fine
+    assert errors(r) == [[n + 2, "bad_give"], [n + 3, "bad_give"], [n + 4, "bad_give"], [n + 5, "bad_give"]], errors(r)
+    assert r.game.gold(DONG) == 50 - 6 + 3
+    return errors(r)
+
+
+def test_merry_man_found_pays_its_penalty_then_waits_for_contraband():
+    """Robin Hood (penalty 5) found among truthful apples: the apples reach the stand, Minh pays
+    5 to the Sheriff and holds none; his next contraband through lets him draw at once."""
+    from shared_rules import sheriff_merry as men
+    bags = {MINH: ["apple", "apple"], YEN: ["cheese"], TRUNG: ["apple"]}
+    log = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,)) + [
+        act("inspect", DONG, target=MINH), act("pass", DONG, target=YEN), act("pass", DONG, target=TRUNG)]
+    r = play(HM(), log)
+    assert errors(r) == [], errors(r)
+    g = r.game
+    assert g.gold(MINH) == 45 and g.gold(DONG) == 55 and g.stand(MINH, CODES.index("apple")) == 2
+    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.WAIT
+    r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8)])   # no draw while he waits
+    assert [e[1] for e in errors(r2)] == ["no_draw_owed"], errors(r2)
+    # Lying with a Merry Man: the penalty adds to the confiscated goods'.
+    bags3 = {MINH: ["pepper"], YEN: ["cheese"], TRUNG: ["apple"]}
+    r3 = play(HM(), [SETUP4] + draws(PAIRS) + round4(bags3, {YEN: "cheese"}, merry=(MINH,))
+              + [act("inspect", DONG, target=MINH)])
+    assert errors(r3) == [] and r3.game.gold(MINH) == 50 - 4 - 5
+    return [g.gold(s) for s in range(4)]
+
+
+def test_contraband_through_ends_the_wait():
+    from shared_rules import sheriff_merry as men
+    bags = {MINH: ["apple"], YEN: ["cheese"], TRUNG: ["apple"]}
+    log = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,)) + [
+        act("inspect", DONG, target=MINH), act("pass", DONG, target=YEN), act("pass", DONG, target=TRUNG)]
+    # Round 2: Sheriff Minh. Round 3: Sheriff Yến; Minh smuggles a pepper through.
+    r2 = [act("market", m, discard=[], take=[]) for m in (YEN, TRUNG, DONG)]
+    r2 += [act("load", m, cards=["apple"]) for m in (YEN, TRUNG, DONG)]
+    r2 += [act("declare", m, good="apple", count=1) for m in (YEN, TRUNG, DONG)]
+    r2 += [act("pass", MINH, target=m) for m in (YEN, TRUNG, DONG)]
+    r3 = [act("market", m, discard=[], take=[]) for m in (TRUNG, DONG, MINH)]
+    r3 += [act("load", TRUNG, cards=["apple"]), act("load", DONG, cards=["apple"]),
+           act("load", MINH, cards=["pepper"], merry=1), act("load", MINH, cards=["pepper"])]
+    r3 += [act("declare", m, good="apple", count=1) for m in (TRUNG, DONG, MINH)]
+    r3 += [act("pass", YEN, target=MINH)]
+    r = play(HM(), log + r2 + r3)
+    assert [e[1] for e in errors(r)] == ["no_merry_man"], errors(r)   # he holds none while he waits
+    assert men.status(r.game, MINH) == men.OWED
+    return r.game.digest()
+
+
+def test_declared_count_includes_the_merry_man_and_bag_limit():
+    bags = {MINH: ["apple"], YEN: ["cheese"], TRUNG: ["apple"]}
+    log = [SETUP4] + draws(PAIRS) + [act("market", m, discard=[], take=[]) for m in (1, 2, 3)] + [
+        act("load", MINH, cards=["apple"] * 5, merry=1),   # 6 cards
+        act("load", MINH, cards=["apple"], merry=2),
+        act("load", MINH, cards=["apple"], merry=1), act("load", YEN, cards=["cheese"]),
+        act("load", TRUNG, cards=["apple"]),
+        act("declare", MINH, good="apple", count=1), act("declare", MINH, good="apple", count=2)]
+    r = play(HM(), log)
+    n = len(log) + 1
+    assert errors(r) == [[n - 6, "bag_size"], [n - 5, "bag_size"], [n - 1, "count_mismatch"]], errors(r)
+    return errors(r)
+
+
+def test_which_merry_man_is_hidden():
+    """The public view and the public form of the actions say who holds one, never which, nor
+    whether it travels in a bag."""
+    views = []
+    for pairs in (PAIRS, ((1, 2), (5, 3), (4, 0), (6, 7))):
+        g = play(HM(), [SETUP4] + draws(pairs)).game
+        v = bytearray(g.PUBLIC_SIZE)
+        g.public(v)
+        views.append(bytes(v))
+    assert views[0] == views[1]
+    assert list(views[0][sc.PUB_MEN:sc.PUB_MEN + 4]) == [1, 1, 1, 1]
+    rec = bytearray(128)
+    for a in (act("merry", 0, keep=3, bottom=4), act("load", 1, cards=["apple"], merry=1)):
+        assert sc.VOCAB.encode(a, rec) == 0
+        assert sc.VOCAB.decode(rec, public=True) == {"a": a["a"], "p": a["p"]}
+        masked = bytearray(rec)
+        sc.VOCAB.mask_into(masked)
+        assert not any(masked[2:]), list(masked[:16])
+    return list(views[0][sc.PUB_MEN:sc.PUB_MEN + 6])
