@@ -10,8 +10,9 @@
   for such a header); the bag's Merry Man is a hidden ``load`` field, its draws a ``merry`` action
   with hidden fields, a smuggled ``steal`` shares its rest by ``pass`` ``give``.
 
-Laws are refused for now (``make``): their profile data and effect primitives exist
-(``profile_cards``, ``sheriff_effects``), their rules core does not yet.
+* ``laws`` (24 cards: a player-count mark and primitives): rules in ``sheriff_laws`` (imported
+  only for such a header); each round opens with the ``laws`` phase and a ``law`` action, and
+  the laws in force act through the hook points below.
 
 Rules and decisions: ``docs/rules-merry-men.md``. Built on ``sheriff_mm`` (deputies and the Black
 Market combine with these modules); state: that state, then one byte per order card, then the
@@ -33,7 +34,7 @@ from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
 LAWS = const(4)
 ORDERS = const(8)
 MERRY_MEN = const(16)
-_READY = const(24)           # the modules whose rules core exists (laws: not yet)
+_READY = const(28)           # the modules whose rules core exists
 
 _ORDER_CARDS = const(15)
 _FACE_UP = const(4)
@@ -43,8 +44,12 @@ _ORDERS_PER_BAG = const(2)   # a bag of 5 cards fills at most two orders (2 card
 # seat's stand.
 _ORD = const(559)
 _MEN = const(574)            # sheriff_merry's region: 18 card places, 6 seat statuses
-STATE_END = const(598)
-assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and STATE_END == _MEN + 18 + mm.SEATS6
+_LAW = const(598)            # sheriff_laws' region: 24 card places, the round whose laws are chosen
+STATE_END = const(623)
+assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and _LAW == _MEN + 18 + mm.SEATS6
+assert STATE_END == _LAW + 25
+LAWS_PHASE = const(8)
+PHASES = mm.PHASES + ("laws",)
 _O_DECK = const(0)
 _O_UP = const(1)
 _O_SEAT = const(2)
@@ -57,6 +62,7 @@ _A_PASS = const(4)
 _A_INSPECT = const(5)
 _A_ORDER_UP = const(9)
 _A_MERRY = const(10)
+_A_LAW = const(11)
 _ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
 _fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
 _fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=mm.SEATS6))
@@ -64,6 +70,7 @@ _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
 VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
     ("merry", (field("keep", U8, hidden=True), field("bottom", U8, hidden=True))),
+    ("law", (field("keep", LIST, None, cap=2), field("bottom", U8))),
 ))
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
@@ -76,7 +83,10 @@ _F_LOAD_MERRY = const(12)
 _F_GIVE = const(46)
 _F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
 _F_PAY = const(16)
-assert VOCAB.names[_A_ORDER_UP:] == ("order_up", "merry") and VOCAB.names[_A_INSPECT] == "inspect"
+_F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
+_F_BRIBE_STAND = const(7)
+assert VOCAB.names[_A_ORDER_UP:] == ("order_up", "merry", "law") and VOCAB.names[_A_INSPECT] == "inspect"
+assert [VOCAB.offset("law", "keep"), VOCAB.offset("law", "bottom")] == [2, 5]   # sheriff_laws reads them
 assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER, _F_LOAD_MERRY, _F_GIVE, _F_ORDER_LIST, _F_PAY] == [
     VOCAB.offset("pass", "orders"), VOCAB.offset("inspect", "orders"), VOCAB.offset("order_up", "order"),
     VOCAB.offset("load", "merry"), VOCAB.offset("pass", "give"), VOCAB.offset("inspect", "order"),
@@ -95,6 +105,10 @@ REASONS = mm.REASONS + (
     "no_draw_owed",       # 54 a Merry Man draw by a player who is not owed one
     "merry_not_in_deck",  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
     "bad_give",           # 56 `give` does not share a smuggled steal's rest among the other players
+    "no_such_law",        # 57 a law number outside the profile's 24 cards
+    "law_not_in_deck",    # 58 a kept or bottomed law that is not in the deck (or named twice)
+    "keep_count",         # 59 the first Sheriff keeps 2 laws, each later one 1
+    "bribe_forbidden",    # 60 a law in force forbids bribes of that kind
 )
 _NOT_A_MERCHANT = const(20)
 _BAG_SIZE = const(27)
@@ -125,8 +139,9 @@ _DECL_GOOD = const(10)
 # byte per seat for Merry Men (bit 0 holds one, bit 1 owed a draw, bit 2 waiting): never which.
 PUB_ORD = const(324)
 PUB_MEN = const(339)
-PUB_SIZE = const(345)
-assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_SIZE == PUB_MEN + mm.SEATS6
+PUB_LAWS = const(345)        # the laws in force: position 1, position 2 (255: none)
+PUB_SIZE = const(347)
+assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_LAWS == PUB_MEN + mm.SEATS6
 
 
 def make(seats, first, royal, mods, values, prof):
@@ -143,7 +158,8 @@ def make(seats, first, royal, mods, values, prof):
                 raise ValueError("module %r is not supported yet (deputies, black_market, special_orders are)" % name)
     orders = profile_cards.order_table(prof) if mods & ORDERS else b""
     merry = profile_cards.merry_table(prof) if mods & MERRY_MEN else b""
-    return SheriffCards(seats, first, royal, mods, values, orders, merry)
+    laws = profile_cards.law_table(prof) if mods & LAWS else b""
+    return SheriffCards(seats, first, royal, mods, values, orders, merry, laws)
 
 
 class SheriffCards(mm.SheriffMM):
@@ -153,10 +169,12 @@ class SheriffCards(mm.SheriffMM):
     VOCAB = VOCAB
     REASONS = REASONS
 
-    def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b""):
+    def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)
         self.orders = orders   # 15 rows: legal good, contraband good, reward (not state: header data)
         self.merry = merry     # 18 rows: value, penalty, 4 primitives
+        self.laws = laws       # 24 rows: mark, 4 primitives
+        self._lw = None        # the sheriff_laws module when laws are on
         self._men = None       # the sheriff_merry module when Merry Men are on
         self._through = False  # set while a bag passes: Merry Men resolve with it
         self._rec = None
@@ -165,6 +183,10 @@ class SheriffCards(mm.SheriffMM):
             from shared_rules import sheriff_merry
             self._men = sheriff_merry
             sheriff_merry.start(self)
+        if mods & LAWS:
+            from shared_rules import sheriff_laws
+            self._lw = sheriff_laws
+            sheriff_laws.start(self)
 
     # -- special orders ----------------------------------------------------------------------
     def order_held(self, seat):
@@ -198,6 +220,13 @@ class SheriffCards(mm.SheriffMM):
             return self._check_order_up(rec)
         if kind == _A_MERRY:
             return self._men.check_draw(self, rec) if self._men else _MODULE_OFF
+        if kind == _A_LAW:
+            if not self._lw:
+                return _MODULE_OFF
+            if s[sh.R_PHASE] != LAWS_PHASE:
+                return WRONG_PHASE
+            deputy2 = s[mm.R_DEPUTY2] if s[mm.R_MODULES] & mm.DEPUTIES else NO_SEAT
+            return self._lw.check_law(self, rec, s[sh.R_SHERIFF], deputy2)
         orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
         give = kind == _A_PASS and rec[_F_GIVE - 1]
         if orders or give:
@@ -263,6 +292,13 @@ class SheriffCards(mm.SheriffMM):
 
     # -- Merry Men in the bag: loading, declaring, inspecting ---------------------------------
     def _check_load(self, rec):
+        err = self._check_load_merry(rec)
+        if err or not self._lw:
+            return err
+        n = rec[_F_CARDS] + (1 if rec[_F_LOAD_MERRY - 1] else 0)
+        return _BAG_SIZE if n > self._lw.bag_max(self) else OK
+
+    def _check_load_merry(self, rec):
         if not rec[_F_LOAD_MERRY - 1]:
             return mm.SheriffMM._check_load(self, rec)
         if not self._men:
@@ -293,8 +329,48 @@ class SheriffCards(mm.SheriffMM):
         return _COUNT_MISMATCH if err == OK else err
 
     def _confiscated_penalty(self, t):
-        v = mm.SheriffMM._confiscated_penalty(self, t)
+        if self._lw:
+            at = self._at(t)
+            v = self._lw.lying_penalty(self, at + _BAG, self.s[at + _BAG_N], self.s[at + _DECL_GOOD])
+        else:
+            v = mm.SheriffMM._confiscated_penalty(self, t)
         return v + self._men.penalty(self, t) if self._men else v
+
+    # -- laws in force ---------------------------------------------------------------------
+    def _contraband(self, g):
+        return mm.SheriffMM._contraband(self, g) or self._lw is not None and self._lw.contraband(self, g)
+
+    def _penalty(self, g):
+        """A truthful bag's penalty per card (the lying side: ``_confiscated_penalty``)."""
+        p = mm.SheriffMM._penalty(self, g)
+        return p * self._lw.times(self, 1) if self._lw else p
+
+    def _law_sheriff(self):
+        """Who a law's ``sheriff`` is: the Sheriff, or with deputies the loot chest."""
+        return mm.CHEST if self.s[mm.R_MODULES] & mm.DEPUTIES else self.s[sh.R_SHERIFF]
+
+    def _check_bribe(self, rec):
+        err = mm.SheriffMM._check_bribe(self, rec)
+        if err or not self._lw:
+            return err
+        gold = rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] or rec[_F_BRIBE_GOLD + 2])
+        goods = rec[_F_BRIBE_STAND] or rec[_F_BRIBE_BAG]
+        return self._lw.check_bribe(self, gold, goods)
+
+    def _apply_declare(self, rec):
+        mm.SheriffMM._apply_declare(self, rec)
+        if self._lw:
+            self._lw.per_card(self, 2, rec[1], rec[2], rec[3], self._law_sheriff())   # TAX
+
+    def _rewards(self, t):
+        """Rewards for the goods of ``t``'s bag that reach the stand (all of a bag that passes,
+        the declared ones of an opened bag)."""
+        s = self.s
+        at = self._at(t)
+        decl = s[at + _DECL_GOOD]
+        for g in range(sh.KINDS):
+            if self._through or g == decl:
+                self._lw.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
 
     def _truthful_with_merry(self, t):
         """Every good in the bag is the declared one, but a Merry Man travels with them."""
@@ -328,19 +404,25 @@ class SheriffCards(mm.SheriffMM):
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, rec):
+        s = self.s
         if rec[0] == _A_ORDER_UP:
-            self.s[_ORD + rec[_F_ORDER]] = _O_UP
+            s[_ORD + rec[_F_ORDER]] = _O_UP
         elif rec[0] == _A_MERRY:
             self._men.apply_draw(self, rec)
+        elif rec[0] == _A_LAW:
+            self._lw.apply_law(self, rec, self._law_sheriff())
+            s[sh.R_PHASE] = sh.MARKET
         else:
             mm.SheriffMM.apply(self, rec)
+        if self._lw and s[sh.R_PHASE] == sh.MARKET and self._lw.due(self, s[sh.R_ROUND]):
+            s[sh.R_PHASE] = LAWS_PHASE   # a round opens with its laws
 
     def _let_through(self, rec, sheriff):
         """Orders take their cards out of the bag first (under the stand), then the bag passes
         (a Merry Man in it resolves in ``_resolved``, before the round can end)."""
         t = rec[_F_TARGET]
+        self._through = True
         if self._men:
-            self._through = True
             self._rec = rec
             self._smuggled = self._contraband_through(rec, t)
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
@@ -365,6 +447,8 @@ class SheriffCards(mm.SheriffMM):
         return n
 
     def _resolved(self, t):
+        if self._lw:
+            self._rewards(t)
         men = self._men
         if men:
             if men.in_bag(self, t):
@@ -374,8 +458,8 @@ class SheriffCards(mm.SheriffMM):
                     men.found(self, t)
             elif self._through and self._smuggled:
                 men.contraband_through(self, t)
-            self._through = False
             self._rec = None
+        self._through = False
         mm.SheriffMM._resolved(self, t)
 
     # -- what may be seen --------------------------------------------------------------------
@@ -391,6 +475,11 @@ class SheriffCards(mm.SheriffMM):
         for i in range(mm.SEATS6):
             if state[_MEN + 18 + i] > 7:
                 return False
+        for i in range(24):
+            if state[_LAW + i] > 3:
+                return False
+        if state[sh.R_PHASE] == LAWS_PHASE:   # the base check knows phases up to the loot
+            return mm.SheriffMM.valid_state(self, state[:sh.R_PHASE] + bytes((sh.MARKET,)) + state[sh.R_PHASE + 1:])
         return mm.SheriffMM.valid_state(self, state)
 
     def public(self, out):
@@ -405,6 +494,10 @@ class SheriffCards(mm.SheriffMM):
         for i in range(18):
             if s[_MEN + i]:
                 out[PUB_MEN + s[_MEN + i] - 1] |= 1
+        out[PUB_LAWS] = out[PUB_LAWS + 1] = 255
+        for i in range(24):
+            if s[_LAW + i] >= 2:
+                out[PUB_LAWS + s[_LAW + i] - 2] = i
 
 
 GAME = SheriffCards

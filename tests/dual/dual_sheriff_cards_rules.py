@@ -380,3 +380,125 @@ def test_which_merry_man_is_hidden():
         sc.VOCAB.mask_into(masked)
         assert not any(masked[2:]), list(masked[:16])
     return list(views[0][sc.PUB_MEN:sc.PUB_MEN + 6])
+
+
+# -- Laws -------------------------------------------------------------------------------------
+def _law(name, *effects, **mark):
+    c = {"name": name, "effects": list(effects)}
+    c.update(mark)
+    return c
+
+
+LAWS_T = [_law("apples contraband", {"do": "contraband", "good": "apple"}, mark="4+"),
+          _law("cheese tax", {"do": "tax", "good": "cheese", "gold": 1, "to": "bank"}),
+          _law("chicken reward", {"do": "reward", "good": "chicken", "gold": 2, "from": "bank"}),
+          _law("liars pay double", {"do": "penalty", "on": "lying", "times": 2}),
+          _law("honest bags free", {"do": "penalty", "on": "truthful", "times": 0}),
+          _law("no gold bribes", {"do": "no_bribe", "kind": "gold"}),
+          _law("no goods bribes", {"do": "no_bribe", "kind": "goods"}),
+          _law("small bags", {"do": "bag_max", "cards": 3}),
+          _law("toll", {"do": "gold", "from": "each_merchant", "to": "sheriff", "amount": 1}),
+          _law("cheese tax to sheriff", {"do": "tax", "good": "cheese", "gold": 2, "to": "sheriff"},
+               {"do": "gold", "from": "bank", "to": "sheriff", "amount": 3})]
+LAWS_T += [_law("filler %d" % i, {"do": "tax", "good": "bread", "gold": 1, "to": "bank"}) for i in range(10, 23)]
+LAWS_T.append(_law("sheriff's own", {"do": "bag_max", "cards": 5}, mark="5"))
+LPROFILE = dict(PROFILE)
+LPROFILE["laws"] = LAWS_T
+
+
+def HL(n=3, mods=("laws",)):
+    return H(n, mods, LPROFILE)
+
+
+def skip_round(sheriff, n, bags, good=None, law=None, decide=None):
+    """One round: the law choice (if given), empty markets, loads, declarations, then each bag
+    passed unless ``decide`` says otherwise (a dict seat -> action)."""
+    good = good or {}
+    decide = decide or {}
+    ms = [(sheriff + i) % n for i in range(1, n)]
+    out = [law] if law else []
+    out += [act("market", m, discard=[], take=[]) for m in ms]
+    out += [act("load", m, cards=bags[m]) for m in ms]
+    out += [act("declare", m, good=good.get(m, "apple"), count=len(bags[m])) for m in ms]
+    out += [decide.get(m, act("pass", sheriff, target=m)) for m in ms]
+    return out
+
+
+def law(p, keep, bottom):
+    return act("law", p, keep=list(keep), bottom=bottom)
+
+
+def test_laws_removed_by_player_count():
+    from shared_rules import sheriff_laws as lw
+    got = []
+    for n in (3, 4, 5):
+        g = games.from_header(HL(n))
+        got.append([lw.where(g, 0), lw.where(g, 23)])
+    assert got == [[lw.OUT, lw.DECK], [lw.DECK, lw.DECK], [lw.DECK, lw.OUT]], got
+    r = play(HL(3), [SETUP, law(0, (0, 1), 2)])
+    assert errors(r) == [[3, "law_not_in_deck"]], errors(r)
+    return got
+
+
+def test_first_sheriff_keeps_two_later_sheriffs_one():
+    from shared_rules import sheriff_laws as lw
+    bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
+    log = [SETUP, act("market", 1, discard=[], take=[]),   # the laws come first
+           law(1, (10, 11), 12),                            # not the Sheriff
+           law(0, (10,), 12),                               # the first Sheriff keeps two
+           law(0, (10, 10), 12), law(0, (10, 11), 11), law(0, (10, 11), 24),
+           ] + skip_round(0, 3, bags, {1: "cheese", 2: "cheese"}, law(0, (10, 11), 12)) + [
+           law(1, (12, 13), 14)] + skip_round(1, 3, bags, {0: "cheese", 2: "cheese"}, law(1, (13,), 12))
+    r = play(HL(), log)
+    assert errors(r) == [[3, "wrong_phase"], [4, "not_the_sheriff"], [5, "keep_count"], [6, "law_not_in_deck"],
+                         [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
+    g = r.game
+    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
+    assert g.phase() == sc.LAWS_PHASE and g.s[sh.R_SHERIFF] == 2   # round 3 opens with its law
+    v = bytearray(g.PUBLIC_SIZE)
+    g.public(v)
+    assert list(v[sc.PUB_LAWS:sc.PUB_LAWS + 2]) == [13, 10]
+    return [g.gold(s) for s in range(3)]
+
+
+def test_law_contraband_tax_and_gold_on_coming_into_force():
+    """Apples are contraband (4 players: the card is in), cheese pays 1 per declared card to the
+    bank, and each merchant pays the Sheriff 1 when the laws come into force."""
+    bags = {1: ["cheese", "cheese"], 2: ["apple"], 3: ["cheese"]}
+    log = [SETUP, law(0, (0, 1), 2), act("market", 1, discard=[], take=[]),
+           act("market", 2, discard=[], take=[]), act("market", 3, discard=[], take=[])]
+    log += [act("load", m, cards=bags[m]) for m in (1, 2, 3)]
+    log += [act("declare", 1, good="cheese", count=2), act("declare", 2, good="apple", count=1),
+            act("declare", 2, good="cheese", count=1), act("declare", 3, good="cheese", count=1),
+            act("inspect", 0, target=2)]
+    r = play(HL(4), log)
+    assert errors(r) == [[11, "not_legal_good"]], errors(r)
+    g = r.game
+    # Seat 2 declared cheese, holds an apple (contraband today): confiscated, penalty 2.
+    assert [g.gold(s) for s in range(4)] == [52, 48, 50 - 1 - 2, 49]
+    r2 = play(HL(4), [SETUP, law(0, (8, 9), 2)])   # toll: each merchant pays 1; the bank pays 3
+    assert [r2.game.gold(s) for s in range(4)] == [56, 49, 49, 49]
+    return [g.gold(s) for s in range(4)]
+
+
+def test_law_penalties_rewards_bribes_and_bag_size():
+    bags = {1: ["chicken", "chicken"], 2: ["apple", "pepper"]}
+    base = [SETUP, law(0, (2, 3), 4)] + [act("market", m, discard=[], take=[]) for m in (1, 2)]
+    r = play(HL(), base + [act("load", 1, cards=bags[1]), act("load", 2, cards=bags[2]),
+                           act("declare", 1, good="chicken", count=2), act("declare", 2, good="apple", count=2),
+                           act("pass", 0, target=1), act("inspect", 0, target=2)])
+    assert errors(r) == [], errors(r)
+    g = r.game
+    assert g.gold(1) == 54 and g.gold(2) == 50 - 8 and g.gold(0) == 58   # reward 2 x 2; pepper 4 x 2
+    # Truthful bags cost the Sheriff nothing; no gold bribes; bags of 3 at most.
+    r2 = play(HL(), [SETUP, law(0, (4, 5), 6)] + [act("market", m, discard=[], take=[]) for m in (1, 2)] + [
+        act("load", 1, cards=["chicken", "chicken"]), act("load", 2, cards=["apple"]),
+        act("declare", 1, good="chicken", count=2), act("declare", 2, good="apple", count=1),
+        act("inspect", 0, target=1), act("pass", 0, target=2, bribe={"gold": 1})])
+    assert errors(r2) == [[11, "bribe_forbidden"]] and r2.game.gold(0) == 50 and r2.game.gold(1) == 50, errors(r2)
+    r3 = play(HL(), [SETUP, law(0, (6, 7), 8)] + [act("market", m, discard=[], take=[]) for m in (1, 2)] + [
+        act("load", 1, cards=["chicken"] * 4), act("load", 1, cards=["chicken"] * 3), act("load", 2, cards=["apple"]),
+        act("declare", 1, good="chicken", count=3), act("declare", 2, good="apple", count=1),
+        act("pass", 0, target=1, bribe={"bag": ["chicken"]}), act("pass", 0, target=1, bribe={"gold": 2})])
+    assert errors(r3) == [[6, "bag_size"], [11, "bribe_forbidden"]], errors(r3)
+    return [g.gold(s) for s in range(3)]
