@@ -164,6 +164,7 @@ def make(seats, first, royal, mods, values, prof):
 
 class SheriffCards(mm.SheriffMM):
     GAME_ID = 5
+    TABLE = "shared_rules.sheriff_cards_table"   # simulations' physical model (``playout``)
     STATE_SIZE = STATE_END
     PUBLIC_SIZE = PUB_SIZE
     VOCAB = VOCAB

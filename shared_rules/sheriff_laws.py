@@ -19,6 +19,9 @@ from shared_rules import sheriff_effects as fx
 from shared_rules.catalogue import SHERIFF_PENALTY
 from shared_rules.engine import OK
 
+_SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
+assert _SIZE == fx.SIZE
+
 LAWS = const(24)
 _LAW = const(598)            # per card: where it is (below)
 _LAW_ROUND = const(622)      # 1 + the round whose laws are chosen (0: none yet)
@@ -104,13 +107,13 @@ def _next(g, op, at):
     """The table offset of the next in-force primitive ``op`` after offset ``at`` (-1: from the
     start), or -1: the loops below walk the laws in force without allocating."""
     i = at // _ROW if at >= 0 else 0
-    at = at + fx.SIZE if at >= 0 else 1
+    at = at + _SIZE if at >= 0 else 1
     while i < LAWS:
         if g.s[_LAW + i] >= POS1:
             while at < _ROW * i + _ROW:
                 if g.laws[at] == op:
                     return at
-                at += fx.SIZE
+                at += _SIZE
         i += 1
         at = _ROW * i + 1
     return -1

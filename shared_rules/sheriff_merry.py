@@ -17,6 +17,9 @@ except ImportError:
 from shared_rules import sheriff_effects as fx
 from shared_rules.engine import OK
 
+_SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
+assert _SIZE == fx.SIZE
+
 MEN = const(18)
 _MEN = const(574)            # per card: 0 in the deck, 1 + seat held by that seat
 _MSEAT = const(592)          # per seat: status bits below
@@ -94,7 +97,7 @@ def check_give(g, rec, t):
         return _BAD_GIVE
     row = _ROW * held(g, t)
     rest = -1
-    for i in range(2, _ROW, fx.SIZE):
+    for i in range(2, _ROW, _SIZE):
         if g.merry[row + i] == fx.STEAL:
             rest = g.merry[row + i + 2] - g.merry[row + i + 3]
     total = 0
@@ -113,7 +116,7 @@ def smuggled(g, rec, t, sheriff):
     i = held(g, t)
     row = _ROW * i
     fx.transfer(g, 255, t, g.merry[row])
-    for at in range(row + 2, row + _ROW, fx.SIZE):
+    for at in range(row + 2, row + _ROW, _SIZE):
         op = g.merry[at]
         if op == fx.GOLD:
             fx.move_gold(g, g.merry[at + 1], g.merry[at + 2], g.merry[at + 3], t, sheriff)
