@@ -24,6 +24,11 @@ except ImportError:
     def const(x):
         return x
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
+except ImportError:
+    pass
+
 from shared_rules import profile_cards
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_mm as mm
@@ -168,17 +173,17 @@ class SheriffCards(mm.SheriffMM):
     STATE_SIZE = STATE_END
     PUBLIC_SIZE = PUB_SIZE
     VOCAB = VOCAB
-    REASONS = REASONS
+    REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
 
     def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)
         self.orders = orders   # 15 rows: legal good, contraband good, reward (not state: header data)
         self.merry = merry     # 18 rows: value, penalty, 4 primitives
         self.laws = laws       # 24 rows: mark, 4 primitives
-        self._lw = None        # the sheriff_laws module when laws are on
-        self._men = None       # the sheriff_merry module when Merry Men are on
+        self._lw = None        # type: Any  # the sheriff_laws module when laws are on
+        self._men = None       # type: Any  # the sheriff_merry module when Merry Men are on
         self._through = False  # set while a bag passes: Merry Men resolve with it
-        self._rec = None
+        self._rec = None       # type: Any  # the pass being applied (Merry Men resolve with it)
         self._smuggled = 0
         if mods & MERRY_MEN:
             from shared_rules import sheriff_merry

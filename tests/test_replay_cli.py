@@ -111,7 +111,12 @@ MM_PROFILE = {"format": 1, "name": "test values", "placeholders": True,
 @pytest.mark.parametrize("header", [
     {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"], "profile": MM_PROFILE},
     {"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": MM_PROFILE},
-], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market"])
+    {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market", "laws", "special_orders", "merry_men"],
+     "profile": json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())},
+    {"game": "sheriff", "players": 3, "modules": ["laws", "special_orders", "merry_men"],
+     "profile": json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())},
+], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market", "sheriff-6-all-five-modules-sample-profile",
+        "sheriff-3-laws-orders-merry_men"])
 def test_merry_men_logs_replay_alone_and_equal_on_both_interpreters(tmp_path, capsys, header):
     """The header carries the deck profile: the log needs no other file on either interpreter."""
     host, refused = both_replays(tmp_path, capsys, header, 2)
