@@ -37,6 +37,17 @@ GAME_CASES = [
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
                       "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
 ]
+_SAMPLE = json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())
+# Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
+# one with all five. Rules only: the board cannot take their header yet (HELLO/NEWGAME carry the
+# whole header, ~5.4 KB with the card sections), so they are not in the firmware bench.
+CARD_CASES = [
+    ("sheriff-4-laws", {"game": "sheriff", "players": 4, "modules": ["laws"], "profile": _SAMPLE}, 10),
+    ("sheriff-4-special_orders", {"game": "sheriff", "players": 4, "modules": ["special_orders"], "profile": _SAMPLE}, 10),
+    ("sheriff-4-merry_men", {"game": "sheriff", "players": 4, "modules": ["merry_men"], "profile": _SAMPLE}, 10),
+    ("sheriff-6-all-five", {"game": "sheriff", "players": 6, "modules": [
+        "deputies", "black_market", "laws", "special_orders", "merry_men"], "profile": _SAMPLE}, 10),
+]
 RESIDENT = """
 import gc
 gc.collect()
@@ -52,7 +63,11 @@ def resident(mpy_dir: Path, header: dict) -> int:
     """Heap bytes held once the replay path and the game's modules are imported (mostly code:
     the unix port loads .mpy bytecode into the heap; a board with frozen modules would not).
     A header with ``modules`` also loads Sheriff's Merry Men code."""
-    extra = "from shared_rules import sheriff_mm" if header.get("modules") else ""
+    mods = header.get("modules", [])
+    extra = "from shared_rules import sheriff_mm" if mods else ""
+    for module, code in (("laws", "sheriff_laws"), ("special_orders", "sheriff_cards"), ("merry_men", "sheriff_merry")):
+        if module in mods:   # the card modules: sheriff_cards (and its profile parsing), then their own
+            extra += "\nfrom shared_rules import sheriff_cards, %s" % code
     res = subprocess.run([MICROPYTHON, "-c", RESIDENT % (header["game"], extra)], cwd=mpy_dir, capture_output=True,
                          text=True, check=True, timeout=60)
     return int(res.stdout)
@@ -79,7 +94,7 @@ def replay_heap(log: Path, mpy_dir: Path, expect: dict) -> int:
 def bench_games(mpy_dir: Path, tmp: Path) -> dict:
     from shared_rules.replay import replay_file
     out = {}
-    for label, header, count in GAME_CASES:
+    for label, header, count in GAME_CASES + CARD_CASES:
         console.print("[bold]%s[/]: heap bisection, speed on both interpreters" % label)
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)

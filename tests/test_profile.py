@@ -21,7 +21,8 @@ def test_sample_profile_is_valid_and_says_it_holds_placeholders(capsys: pytest.C
     obj = load(SAMPLE)
     assert obj["placeholders"] is True and "placeholder" in obj["name"]
     assert main(["profile", "check", str(SAMPLE)]) == 0
-    assert "PLACEHOLDER values" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "PLACEHOLDER values" in out and "24 laws; 15 special orders; 18 Merry Men" in out, out
 
 
 def test_build_then_check_the_binary_form(tmp_path: Path) -> None:
@@ -36,6 +37,9 @@ def test_build_then_check_the_binary_form(tmp_path: Path) -> None:
     ('{"format": 1, "name": "x", "placeholders": false, "black_market": {"pepper": [1, 2]}}',
      "bad.json: black_market.pepper: the top card"),
     ('{"format": 1, "name": "x", "placeholders": false, "laws": []}', "bad.json: laws: a list of exactly 24 cards"),
+    ('{"format": 1, "name": "x", "placeholders": false, "special_orders": [' + ", ".join(
+        ['{"legal": "apple", "contraband": "mead", "reward": 4}'] * 14 + ['{"legal": "apple", "contraband": "mead"}'])
+     + ']}', "bad.json: special_orders[14].reward: a whole number from 0 to 255"),
 ])
 def test_errors_name_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str) -> None:
     bad = tmp_path / "bad.json"
