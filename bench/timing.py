@@ -171,7 +171,9 @@ class Rig:
         self.mat.prompt()
         self.sensors._hot_pads()
         self.hot = [r for r in range(READERS) if self.sensors.hot[r]]
-        self.expected = self.hot[0]
+        self.mat.prompt()
+        waited = [r for r in range(READERS) if self._awaited(r)]
+        self.expected = waited[0]
         if policy == "round_robin":  # the loop before issue 13: every reader in turn, full scans
             rr = self.sensors
 
@@ -191,6 +193,13 @@ class Rig:
                 self.events.append((kind, pres.reader, bytes(pres.uid), self.clock.us))
             return kind
         pres.pop = pop  # type: ignore[method-assign]
+
+    def _awaited(self, r: int) -> bool:
+        m = self.mat
+        if m.wait_reader != 255:
+            return r == m.wait_reader
+        return r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != 255 \
+            and bool(m.wait_seats >> m.seat_of[r] & 1)
 
     def step(self) -> None:
         self.clock.us += self.cost["step_us"]
@@ -230,7 +239,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
     rig = Rig(state, cost, registry, policy)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
-    out = {"awaited_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
+    out = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
            "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1)}
     for name, pad in (("expected", rig.expected), ("anywhere", rig.free)):
         taps = []

@@ -6,11 +6,12 @@ means is the mat layer's business (``firmware/mat.py``); this module only feeds 
 here allocates once built.
 
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
-``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take
-every other scan; the other pads share the rest round robin, a pad with tags on it only every
-``OCCUPIED_EVERY``-th time round (only a lift can happen there that no prompt awaits). A pad with
-tags is scanned incrementally: its known inventory is confirmed by SELECTs, then arrivals are
-looked for (``Mfrc522.scan(known=...)``).
+``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
+scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
+pads share the rest round robin. A pad with tags is scanned incrementally: its known inventory is
+confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A tag arriving
+while another pad still lists it makes that pad be scanned again first, so a card moved from a
+pad scanned less often is not taken for one UID on two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
@@ -22,11 +23,12 @@ version)`` (the app sends a DIAG and lights the station), one per ``poll()``.
 """
 from firmware.drivers import mfrc522
 from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
-from firmware.presence import Presence, NONE
+from firmware.presence import Presence, NONE, ARRIVE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
-OCCUPIED_EVERY = 3  # a pad with tags that no prompt awaits: scanned every 3rd round of the others
+HOT_MAX = 2         # more awaited pads than this share the round like the others
+HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -57,10 +59,8 @@ class Sensors:
         self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
-        # rounds an occupied pad was passed over; staggered so occupied pads share the rounds
-        self.passed = bytearray(r % OCCUPIED_EVERY for r in range(n))
         self.next_hot = 0
-        self.hot_turn = False
+        self.turn = 0                # scans since the last hot one
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -112,6 +112,13 @@ class Sensors:
         p = self.presence
         kind = p.pop()
         if kind != NONE:
+            if kind == ARRIVE:
+                other = p.find(p.uid, p.reader, True)
+                if other >= 0 and self.state[other] != READER_DOWN:
+                    # seen on another pad at its last scan, which may be a while ago (pads
+                    # nobody waits on are scanned less often): look there again first, so a
+                    # card moved from pad to pad is not taken for one UID on two pads
+                    self._scan(other)
             self.reader = p.reader
             self.uid = p.uid
             code = mat.on_presence(kind, p.reader, p.uid)
@@ -168,6 +175,7 @@ class Sensors:
         self._ws = m.wait_seats
         self._wz = m.wait_zone
         self._wr = m.wait_reader
+        count = 0
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -175,6 +183,10 @@ class Sensors:
             elif r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != NO_SEAT:
                 h = (m.wait_seats >> m.seat_of[r]) & 1
             self.hot[r] = h
+            count += h
+        if count > HOT_MAX:
+            for r in range(len(self.hot)):
+                self.hot[r] = 0
 
     def _pick(self):
         """The next reader to scan (module docstring), or -1 when every reader is down."""
@@ -185,22 +197,17 @@ class Sensors:
             if self.down == n:
                 return -1
         self._hot_pads()
-        if self.hot_turn:
-            self.hot_turn = False
+        self.turn += 1
+        if self.turn >= HOT_EVERY:
+            self.turn = 0
             r = self._next_hot()
             if r >= 0:
                 return r
-        self.hot_turn = True
-        for i in range(n * OCCUPIED_EVERY):
+        for i in range(n):
             r = (self.next_reader + i) % n
-            if self.hot[r] or self.state[r] == READER_DOWN:
-                continue
-            if self.passed[r] + 1 < OCCUPIED_EVERY and self.presence.count(r):
-                self.passed[r] += 1
-                continue
-            self.passed[r] = 0
-            self.next_reader = (r + 1) % n
-            return r
+            if not self.hot[r] and self.state[r] != READER_DOWN:
+                self.next_reader = (r + 1) % n
+                return r
         return self._next_hot()  # every pad left is awaited: hot turns only
 
     def _next_hot(self):

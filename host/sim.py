@@ -130,7 +130,10 @@ class Hands:
     def __init__(self, session: Session, client: Any, readers: int) -> None:
         self.session = session
         self.client = client
-        self.readers = readers
+        # loop steps in which the board scans every reader at least once: its scan schedule
+        # gives awaited pads every other step (firmware/sensors.py, HOT_EVERY = 2), and a
+        # step may answer more than one PING (a PING sent again under load): four steps per reader
+        self.readers = 4 * readers
         self.on: dict[str, int] = {}
         self.lifted: dict[str, tuple[int, float, int]] = {}  # uid -> (pongs, time, reader)
         self.put_at: dict[str, tuple[int, float]] = {}

@@ -272,6 +272,38 @@ def test_a_bad_tag_does_not_hide_the_other_tags_on_its_pad():
     run(app, 24 * READERS, False)
     assert _reader_diags(board) == [[pad, 0, 0x92]]
     return app.sensors.state[pad]
+
+
+# --- scan schedule ------------------------------------------------------------------------
+
+def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate():
+    from shared_rules.engine import DUPLICATE_TAG
+    board, app = board_with_game()
+    s = app.sensors
+    mat = s.mat
+    pad = SEAT_PADS[0]
+    board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a pad nobody waits on
+    run(app, 3 * READERS, False)
+    mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
+    run(app, 2 * READERS, True)  # the schedule allocates nothing either
+    order = []
+    for _ in range(4 * READERS):
+        before = s.scans
+        app.step()
+        if s.scans != before:
+            order.append(s.last_reader)
+    hot = len([r for r in order if r == pad])
+    assert hot * 2 >= len(order) - 1 and all(r in order for r in range(READERS))
+    board.link.frames()
+    # the disc moved from pad 5 to the awaited pad: seen there long before pad 5 is scanned again
+    board.emus[5].remove_tag(disc_uid(0, 0, 0))
+    board.emus[pad].add_tag(NtagTag(disc_uid(0, 0, 0)))
+    run(app, 4, False)
+    refused = [body[0] for t, _, body in board.link.frames() if t == codec.REJECT]
+    assert DUPLICATE_TAG not in refused and s.presence.find(disc_uid(0, 0, 0), pad, True) == -1
+    return [hot, len(order)]
+
+
 class FloodPort(FakePort):
     """A line that never runs dry: PING frames without end. Counts what the board reads per
     loop step, and fails if one step reads more than a bounded amount."""
