@@ -114,32 +114,17 @@ BAD = (
 
 
 def test_whole_games_accepted_under_heap_lock():
-    out = []
-    for header, seed in ((FIVE, 5), (H(4, CARDS), 2)):
-        po = Playout(header, seed)
-        log = po.run()
-        g = games.from_header(header)
-        recs = playkit.records(g, log)
-        bad = playkit.records(g, BAD)
-        errs, refused, view = playkit.accept_locked(g, recs, bad)
-        assert errs == 0 and refused == len(recs) * len(bad)
-        assert g.over() and g.digest() == po.game.digest()
-        out.append([len(recs), g.digest()])
-    return out
+    return [playkit.locked_game(header, seed, BAD) for header, seed in ((FIVE, 5), (H(4, CARDS), 2))]
 
 
-def test_snapshots_restore_mid_game():
+def test_snapshots_restore_at_random_points_and_refuse_other_games():
     from shared_rules.engine import CORRUPT
-    po = Playout(FIVE, 4)
-    for _ in range(150):
-        po.step()
-    snap = po.game.snapshot()
-    g = games.from_header(FIVE)
-    assert g.restore(snap) == 0 and g.digest() == po.game.digest()
-    other = games.from_header(H(6, ["deputies", "black_market"]))
-    assert other.restore(snap) == CORRUPT and g.restore(other.snapshot()) == CORRUPT
-    for a in po.run():
-        rec = bytearray(128)
-        assert g.VOCAB.encode(a, rec) == 0 and g.accept(rec) == 0
-    assert g.digest() == po.game.digest() and g.over()
-    return [len(snap), g.digest()]
+    from shared_rules.rng import Rng
+    rng = Rng(9)
+    out = []
+    for header, seed in ((FIVE, 4), (H(3, CARDS), 1), (H(5, ["laws", "merry_men"]), 2)):
+        blob, po = playkit.resumed(header, seed, rng, games.from_header(header))
+        other = games.from_header(H(6, ["deputies", "black_market"]))
+        assert other.restore(blob) == CORRUPT and games.from_header(header).restore(other.snapshot()) == CORRUPT
+        out.append([len(blob), po.game.digest()])
+    return out
