@@ -11,7 +11,7 @@ from shared_rules.sheriff import (
     R_SHERIFF, R_TURN, R_ROUND, R_ROUNDS, R_ROYAL, R_DRAW, R_PILE1, R_PILE2, PHASES,
 )
 
-MM_PHASES = PHASES + ("reveal", "loot")   # phases only the deputies module reaches
+MM_PHASES = PHASES + ("reveal", "loot", "laws")   # phases only the modules reach (deputies, laws)
 
 
 def _seat(view, o):

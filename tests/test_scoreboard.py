@@ -205,6 +205,14 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
 
     header = {"game": "sheriff", "players": 3, "modules": ["laws", "special_orders", "merry_men"],
               "profile": CARDS_PROFILE}
+    g0 = games.from_header(header)
+    rec = bytearray(128)
+    setup = {"a": "setup", "p": 0, "piles": [["apple"] * 5, ["cheese"] * 5]}
+    assert g0.VOCAB.encode(setup, rec) == 0 and g0.accept(rec) == 0
+    view = bytearray(g0.PUBLIC_SIZE)
+    g0.public(view)
+    d = g0.describe(view)
+    assert d["phase"] == "laws" and card_module_lines(d)[0] == "laws in force: none yet"
     screens = []
     for keeps in ((0, 1, 2), (5, 6, 7)):
         g = games.from_header(header)
