@@ -58,8 +58,19 @@ def where(g, i):
 
 
 def due(g, round_):
-    """Whether the laws of ``round_`` are still to be chosen."""
-    return g.s[_LAW_ROUND] != round_ + 1
+    """Whether the laws of ``round_`` are still to be chosen: not yet, and the deck still holds
+    the 3 cards of a first choice or the 2 of a later one (else the laws in force stay)."""
+    s = g.s
+    if s[_LAW_ROUND] == round_ + 1:
+        return False
+    deck = 0
+    first = 1
+    for i in range(LAWS):
+        if s[_LAW + i] == DECK:
+            deck += 1
+        elif s[_LAW + i] == POS1:
+            first = 0
+    return deck >= 2 + first
 
 
 def check_law(g, rec, sheriff, deputy2):

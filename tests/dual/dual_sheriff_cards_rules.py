@@ -502,3 +502,20 @@ def test_law_penalties_rewards_bribes_and_bag_size():
         act("pass", 0, target=1, bribe={"bag": ["chicken"]}), act("pass", 0, target=1, bribe={"gold": 2})])
     assert errors(r3) == [[6, "bag_size"], [11, "bribe_forbidden"]], errors(r3)
     return [g.gold(s) for s in range(3)]
+
+
+def test_laws_phase_skipped_when_the_deck_runs_short():
+    """A profile marking 21 laws 4+ leaves 3 at 3 players: the first Sheriff keeps 2, one stays;
+    no later choice is possible (2 cards needed), so the laws in force stay for the game."""
+    from shared_rules import sheriff_laws as lw
+    prof = dict(LPROFILE)
+    prof["laws"] = [dict(c, mark="4+") if 2 < i < 23 and "mark" not in c else c for i, c in enumerate(LAWS_T)]
+    prof["laws"][0] = dict(LAWS_T[0], mark="4+")
+    bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
+    log = [SETUP] + skip_round(0, 3, bags, {1: "cheese", 2: "cheese"}, law(0, (1, 2), 23))
+    log += skip_round(1, 3, bags, {0: "cheese", 2: "cheese"})
+    r = play(H(3, ("laws",), prof), log)
+    assert errors(r) == [], errors(r)
+    g = r.game
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == sh.MARKET
+    return g.digest()
