@@ -20,6 +20,7 @@ import json
 import sys
 from typing import Any
 
+from host.mirror import newgame_body
 from host.monitor import SessionTimeout
 from host.sim import SimError, play
 from shared_rules import games
@@ -72,6 +73,7 @@ def header_of(args: argparse.Namespace) -> dict[str, Any]:
             header[key] = value
     add_modules(header, args.modules, args.profile)
     games.from_header(header)  # the rules core says what is wrong with it
+    newgame_body(header)       # and the link whether the board can take it
     return header
 
 
