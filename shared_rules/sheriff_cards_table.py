@@ -52,10 +52,16 @@ class Table(mmt.Table):
                 extra.append(m)
             elif a == "declare" and self.men_bag[o["p"]]:
                 o["count"] += 1
-            elif a == "pass" and g.modules() & sc.ORDERS:
-                for order in g.orders_up():
+            elif a == "pass":
+                if g.modules() & sc.ORDERS:
+                    for order in g.orders_up():
+                        m = dict(o)
+                        m["orders"] = [order]
+                        extra.append(m)
+                give = self._give(o["target"])
+                if give:
                     m = dict(o)
-                    m["orders"] = [order]
+                    m["give"] = give
                     extra.append(m)
         if g.modules() & sc.ORDERS and len(g.orders_up()) < 4 and self.order_deck:
             extra.append({"a": "order_up", "p": self.sheriff if self.sheriff < g.seats() else 0,
@@ -68,6 +74,19 @@ class Table(mmt.Table):
                     extra.append({"a": "merry", "p": seat, "keep": top, "bottom": second})
                     extra.append({"a": "merry", "p": seat, "keep": second, "bottom": top})
         return [o for o in out + extra if self._ok(o)]
+
+    def _give(self, t):
+        """A ``give`` for a Merry Man with a ``steal`` in ``t``'s bag: the whole rest to the seat
+        on the owner's right (None when there is nothing to share)."""
+        if not self.men_bag[t]:
+            return None
+        row = 18 * self.men_held[t]
+        for at in range(row + 2, row + 18, 4):
+            if self.game.merry[at] == 8:   # sheriff_effects.STEAL
+                give = [0] * self.game.seats()
+                give[(t - 1) % len(give)] = self.game.merry[at + 2] - self.game.merry[at + 3]
+                return give
+        return None
 
     def _laws(self):
         from shared_rules import sheriff_laws as lw

@@ -68,7 +68,8 @@ def play(header, seed):
             break
         log.append(a)
         check(po, log)
-        key = a["a"] + ("+orders" if a.get("orders") else "") + ("+merry" if a.get("merry") else "")
+        key = a["a"] + ("+orders" if a.get("orders") else "") + ("+merry" if a.get("merry") else "") + (
+            "+give" if a.get("give") else "")
         kinds[key] = kinds.get(key, 0) + 1
     g = po.game
     assert g.over()
@@ -86,7 +87,7 @@ def test_each_card_module_alone_and_together():
     for r in out:
         for k, v in r[1]:
             used[k] = used.get(k, 0) + v
-    for k in ("law", "order_up", "pass+orders", "merry", "load+merry"):
+    for k in ("law", "order_up", "pass+orders", "pass+give", "merry", "load+merry"):
         assert used.get(k), (k, used)
     return out
 
@@ -114,7 +115,15 @@ BAD = (
 
 
 def test_whole_games_accepted_under_heap_lock():
-    return [playkit.locked_game(header, seed, BAD) for header, seed in ((FIVE, 5), (H(4, CARDS), 2))]
+    """Games that between them use every card-module action and field (checked on CPython)."""
+    cases = ((FIVE, 5), (H(4, CARDS), 2), (H(5, CARDS), 4))
+    used = {}
+    for header, seed in cases:
+        for a in Playout(header, seed).run():
+            for k in ("law", "order_up", "merry", "orders", "give"):
+                used[k] = used.get(k, 0) + (a["a"] == k or k in a)
+    assert all(used.values()), used
+    return [playkit.locked_game(header, seed, BAD) for header, seed in cases]
 
 
 def test_snapshots_restore_at_random_points_and_refuse_other_games():
