@@ -110,6 +110,11 @@ def referee(game):
         d["seats"][seat]["known_hand"] = _goods(lambda g: game.known(seat, g))
         d["seats"][seat]["stand_all"] = _goods(lambda g: game.stand(seat, g))
         d["seats"][seat]["bag"] = [CODES[g] for g in game.bag(seat)]
+    men = getattr(game, "_men", None)
+    if men:   # issue 11: which Merry Man each seat holds, and whether it travels in the bag
+        for seat in range(game.seats()):
+            d["seats"][seat]["merry_man_held"] = men.held(game, seat) if men.held(game, seat) >= 0 else None
+            d["seats"][seat]["merry_man_in_bag"] = bool(men.in_bag(game, seat))
     return d
 
 

@@ -227,6 +227,8 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
         g.public(view)
         screens.append(card_module_lines(g.describe(view)))
     assert screens[0] == screens[1]
+    ref = g.referee()   # the debug view (never mirrored by default) does say which
+    assert [s["merry_man_held"] for s in ref["seats"]] == [5, 6, 7] and "merry_man_held" not in g.describe(view)["seats"][0]
     assert screens[0] == ["laws in force: #8 (position 1) · #12 (position 2)",
                           "special orders face up: #0 #1 #3 #4",
                           "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
