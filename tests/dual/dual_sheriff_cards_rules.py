@@ -519,3 +519,24 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     g = r.game
     assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == sh.MARKET
     return g.digest()
+
+
+def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
+    """With deputies the two choose together: either may log the choice, nobody else; a law's
+    "sheriff" is the loot chest (split at the end of the inspection)."""
+    h = H(6, ("deputies", "laws"), LPROFILE)
+    log = [act("deputy", 0), act("deputy", 1), act("market", 2, discard=[], take=[]),
+           law(2, (9, 10), 11), law(1, (9, 10), 11)]   # law 9: cheese tax 2 to the Sheriff, bank pays 3
+    log += [act("market", m, discard=[], take=[]) for m in (2, 3, 4, 5)]
+    log += [act("load", m, cards=["cheese"]) for m in (2, 3, 4, 5)]
+    log += [act("declare", m, good="cheese", count=1) for m in (2, 3, 4, 5)]
+    r = play(h, log)
+    assert errors(r) == [[4, "wrong_phase"], [5, "not_the_sheriff"]], errors(r)
+    g = r.game
+    assert g.gold(mm.CHEST) == 3 + 4 * 2 and [g.gold(s) for s in range(6)] == [50, 50, 48, 48, 48, 48]
+    log += [act(k, d, target=m) for m in (2, 3, 4, 5) for k, d in (("pass", 0), ("pass", 1))]
+    r2 = play(h, log)
+    g2 = r2.game
+    assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
+    assert g2.gold(mm.CHEST) == 1 and g2.phase() == mm.LOOT               # the odd coin awaits them
+    return [g2.gold(s) for s in range(6)]
