@@ -540,3 +540,21 @@ def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
     assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
     assert g2.gold(mm.CHEST) == 1 and g2.phase() == mm.LOOT               # the odd coin awaits them
     return [g2.gold(s) for s in range(6)]
+
+
+def test_merry_men_with_deputies_steal_from_the_settling_deputy_penalty_to_the_chest():
+    h = H(6, ("deputies", "merry_men"))
+    draws6 = [act("merry", s, keep=k, bottom=10 + s) for s, k in enumerate((1, 2, 0, 3, 4, 5))]
+    rnd = [act("deputy", 0), act("deputy", 1)] + [act("market", m, discard=[], take=[]) for m in (2, 3, 4, 5)]
+    rnd += [act("load", 2, cards=["apple"], merry=1), act("load", 3, cards=["apple"], merry=1)]
+    rnd += [act("load", m, cards=["apple"]) for m in (4, 5)]
+    rnd += [act("declare", m, good="apple", count=2 if m in (2, 3) else 1) for m in (2, 3, 4, 5)]
+    rnd += [act("pass", 0, target=2), act("pass", 1, target=2),          # Robin Hood through
+            act("inspect", 0, target=3), act("inspect", 1, target=3)]    # man 3 (penalty 3) found
+    r = play(h, draws6 + rnd)
+    assert errors(r) == [], errors(r)
+    g = r.game
+    # Seat 2: +10 from the bank, 6 from deputy 1 (whose pass settled the bag), keeps 3, the rest
+    # one coin each clockwise: seats 3, 4, 5. Seat 3 pays 3 into the chest (both deputies opened).
+    assert [g.gold(s) for s in range(6)] == [50, 44, 63, 51 - 3, 51, 51], [g.gold(s) for s in range(6)]
+    return [g.gold(s) for s in range(7)]
