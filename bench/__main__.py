@@ -17,6 +17,7 @@ from rich.table import Table
 
 from host.build import ROOT, compile_tree
 from bench.heap import smallest_heap
+from shared_rules.profile import for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
 from replay_logs import write_log  # noqa: E402
@@ -26,6 +27,7 @@ MICROPYTHON = str(BIN / "micropython")
 RESULTS = ROOT / "bench" / "results.json"
 console = Console()
 
+_SAMPLE = json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())
 # (label, header, games timed for speed)
 GAME_CASES = [
     ("skull-6", {"game": "skull", "players": 6}, 40),
@@ -35,19 +37,17 @@ GAME_CASES = [
     ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
     # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
-                      "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
+                      "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
 ]
-_SAMPLE = json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())
 # Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
 # one with all five. Rules only: the board cannot take their header yet (HELLO/NEWGAME carry the
-# whole header, ~5.4 KB with the card sections), so they are not in the firmware bench.
-CARD_CASES = [
-    ("sheriff-4-laws", {"game": "sheriff", "players": 4, "modules": ["laws"], "profile": _SAMPLE}, 10),
-    ("sheriff-4-special_orders", {"game": "sheriff", "players": 4, "modules": ["special_orders"], "profile": _SAMPLE}, 10),
-    ("sheriff-4-merry_men", {"game": "sheriff", "players": 4, "modules": ["merry_men"], "profile": _SAMPLE}, 10),
-    ("sheriff-6-all-five", {"game": "sheriff", "players": 6, "modules": [
-        "deputies", "black_market", "laws", "special_orders", "merry_men"], "profile": _SAMPLE}, 10),
-]
+# whole header, 1-6 KB with card sections), so they are not in the firmware bench.
+CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "modules": mods,
+                                               "profile": for_modules(_SAMPLE, mods)}, 10)
+              for n, label, mods in ((4, "laws", ["laws"]), (4, "special_orders", ["special_orders"]),
+                                     (4, "merry_men", ["merry_men"]),
+                                     (6, "all-five", ["deputies", "black_market", "laws", "special_orders",
+                                                      "merry_men"]))]
 RESIDENT = """
 import gc
 gc.collect()

@@ -78,13 +78,17 @@ def header_of(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
-    """``--modules a,b`` and the deck profile the modules need (the sample one by default)."""
+    """``--modules a,b`` and the deck profile sections the modules need (the sample one by default)."""
     from pathlib import Path
     from host.cmd_profile import SAMPLE, load
+    from shared_rules import profile as deck_profile
     if modules:
         header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
-    if profile or "black_market" in header.get("modules", ()) and "profile" not in header:
-        header["profile"] = load(Path(profile) if profile else SAMPLE)
+    mods = header.get("modules", [])
+    needs = [m for m in mods if m in ("black_market", "laws", "special_orders", "merry_men")]
+    if profile or needs and "profile" not in header:
+        whole = load(Path(profile) if profile else SAMPLE)
+        header["profile"] = deck_profile.for_modules(whole, mods) if mods else whole   # only what they use
 
 
 def run(args: argparse.Namespace) -> int:

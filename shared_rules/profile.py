@@ -121,6 +121,16 @@ def _cards():
     return profile_cards
 
 
+def for_modules(obj, modules):
+    """The part of a profile a header naming ``modules`` needs (issue 11: the card sections make a
+    whole profile too long for one frame to the board, and a log needs only its modules' data)."""
+    out = {}
+    for key in obj:
+        if key in ("format", "name", "placeholders") or key in modules:
+            out[key] = obj[key]
+    return out
+
+
 def complete(header, path):
     """A header naming modules but no profile gets the profile stored at ``path`` (the board's
     ``profile.bin``), so the journalled header replays anywhere. Unchanged without the file;
@@ -133,5 +143,5 @@ def complete(header, path):
         blob = f.read()
     finally:
         f.close()
-    header["profile"] = decode(blob, path)
+    header["profile"] = for_modules(decode(blob, path), header.get("modules", ()))
     return header

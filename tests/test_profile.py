@@ -53,7 +53,8 @@ def test_image_writes_profile_bin_and_a_self_contained_game_json() -> None:
     im = board_image("virtual", game=HEADER, profile=blob, modules={})
     assert im.files["profile.bin"] == blob
     header = json.loads(im.files["game.json"])
-    assert header["profile"] == load(SAMPLE) and isinstance(games.from_header(header), sheriff_mm.SheriffMM)
+    assert header["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"])   # only what it uses
+    assert "laws" not in header["profile"] and isinstance(games.from_header(header), sheriff_mm.SheriffMM)
     with pytest.raises(ImageError, match="deck profile"):
         board_image("virtual", profile=blob[:-1] + b"\0", modules={})
     with pytest.raises(ImageError, match="black_market needs"):
@@ -64,7 +65,7 @@ def test_board_fills_a_header_from_profile_bin(tmp_path: Path) -> None:
     assert with_profile(str(tmp_path), dict(HEADER)) == HEADER          # no file: unchanged
     (tmp_path / "profile.bin").write_bytes(profile.encode(load(SAMPLE)))
     filled = with_profile(str(tmp_path), dict(HEADER))
-    assert filled["profile"] == load(SAMPLE)
+    assert filled["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"]) and "black_market" in filled["profile"]
     plain = {"game": "sheriff", "players": 4}
     assert with_profile(str(tmp_path), plain) == plain                 # base games never read it
     (tmp_path / "profile.bin").write_bytes(b"TPRF broken")
