@@ -24,11 +24,23 @@ def command_modules() -> list:
     return sorted(mods, key=lambda m: m.NAME)
 
 
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tapmat")
+    except PackageNotFoundError:
+        return "(not installed: run make venv)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tapmat",
         description="tapmat: the NFC play mat that referees card games (host tool).",
     )
+    parser.add_argument("--version", action="version", version="tapmat %s" % version(),
+                        help="print the host tool's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.__doc__,

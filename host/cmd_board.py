@@ -8,6 +8,7 @@ make flash). Ctrl-C stops the board. See docs/virtual-board.md.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -33,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     board_dir: Path = args.dir
+    if args.micropython and not (os.path.isfile(args.micropython) and os.access(args.micropython, os.X_OK)):
+        print(f"tapmat board: --micropython {args.micropython}: no such program", file=sys.stderr)
+        return 2
     try:
         values = BoardConfig.load(board_dir / FS_DIR).as_dict()
         overrides = {k: getattr(args, k) for k in values if getattr(args, k) is not None}

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.flash import BoardError, flash
-from host.image import JOURNAL_FILES, ImageError, check_header, game_header
+from host.flash import BoardError, PortUnavailable, flash
+from host.cmd_sim import add_header_arguments, parse_header
+from host.image import JOURNAL_FILES, ImageError
 from shared_rules import deck as deck_file
 
 NAME = "flash"
@@ -27,9 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the board's serial port (/dev/ttyACM0; a virtual board's tty)")
     p.add_argument("--game", help="start this game at boot (game.json): skull, deadmans, sheriff")
     p.add_argument("--players", type=int, help="seat count for --game")
-    p.add_argument("--header", metavar="JSON",
-                   help='the whole log header instead of --game/--players, e.g. '
-                        '\'{"game": "skull", "players": 5, "variant": "tribes"}\'')
+    add_header_arguments(p)
     p.add_argument("--deck", type=Path, metavar="FILE",
                    help="deck registry: a deck.bin (tapmat tags) or a JSON list of tag records; "
                         "default: the virtual deck on the virtual board, else the board's own")
@@ -41,22 +40,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def header_from(args: argparse.Namespace) -> dict[str, Any] | None:
-    if args.header is not None:
-        if args.game or args.players is not None:
-            raise ImageError("give either --header or --game/--players")
-        try:
-            header = json.loads(args.header)
-        except ValueError as e:
-            raise ImageError(f"--header is not JSON: {e}") from None
-        check_header(header)
-        return dict(header)
-    if args.game is None:
-        if args.players is not None:
-            raise ImageError("--players needs --game")
-        return None
-    if args.players is None:
+    if args.header is not None and (args.game or args.players is not None):
+        raise ImageError("give either --header or --game/--players")
+    if args.game is not None and args.players is None:
         raise ImageError("--game needs --players")
-    return game_header(args.game, args.players)
+    if args.game is None and args.players is not None:
+        raise ImageError("--players needs --game")
+    try:
+        header = parse_header(args)
+    except ValueError as e:
+        raise ImageError(str(e)) from None
+    return header
 
 
 def read_deck(path: Path) -> bytes:
@@ -108,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = flash(args.port, game=header, deck=deck, profile=profile, reset=not args.no_reset,
                        progress=progress, timeout=args.timeout)
+    except PortUnavailable as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 2
     except (BoardError, ImageError) as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 1

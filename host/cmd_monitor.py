@@ -6,11 +6,16 @@ with the top card of each suit, Sheriff gold, stands, contraband counts and who 
 last events, refusals with their reason; the link. Public information only, unless --referee
 asks the board for the referee view (hidden discs, bags and hands: for debugging). When the game
 is over it shows the final standings and the winners. The link survives an unplugged board or a
-rebooted virtual board: it reconnects and resynchronises. Ctrl-C quits.
+rebooted virtual board: it reconnects and resynchronises. Ctrl-C quits; the last picture stays.
+
+The monitor attaches to the hub that owns the port (``tapmat serve``) or becomes the hub
+itself: ``tapmat sim --port``, ``tapmat tags`` and ``tapmat flash`` on the same port then work
+through it (flash takes the board over and hands it back).
 """
 from __future__ import annotations
 
 import argparse
+import sys
 
 from host.monitor import watch
 
@@ -31,5 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen)
+    try:
+        watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen)
+    except OSError as e:  # the port is busy, or is no serial port
+        print("tapmat monitor: %s" % e, file=sys.stderr)
+        return 2
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from host.mirror import newgame_body
@@ -31,18 +32,13 @@ DEFAULT_PLAYERS = {"skull": 4, "deadmans": 3, "sheriff": 4}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, choices=games.names(), help="the game to play")
+    p.add_argument("--game", choices=games.names(), help="the game to play (or --header)")
     p.add_argument("--players", type=int, metavar="N",
                    help="number of players (default: %s)" % ", ".join(
                        "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
     p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default: %(default)s)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="another header option, VALUE as JSON (e.g. first=2, royal=false, decks=2, "
-                        "tribes_per_player=2); repeatable")
-    p.add_argument("--modules", metavar="LIST",
-                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
-    p.add_argument("--profile", metavar="FILE",
-                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
+    add_header_arguments(p)
+    add_module_arguments(p)
     p.add_argument("--until-over", action="store_true", help="play until the game is over")
     p.add_argument("--actions", type=int, default=40, metavar="N",
                    help="stop after N accepted actions unless --until-over (default: %(default)s)")
@@ -61,20 +57,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="print every accepted action")
 
 
-def header_of(args: argparse.Namespace) -> dict[str, Any]:
-    header: dict[str, Any] = {"game": args.game, "players": args.players or DEFAULT_PLAYERS[args.game]}
-    for opt in args.option:
-        key, sep, value = opt.partition("=")
-        if not sep or not key:
-            raise ValueError("--option %r: expected KEY=VALUE" % opt)
-        try:
-            header[key] = json.loads(value)
-        except ValueError:
-            header[key] = value
-    add_modules(header, args.modules, args.profile)
-    games.from_header(header)  # the rules core says what is wrong with it
-    newgame_body(header)       # and the link whether the board can take it
-    return header
+def add_header_arguments(p: argparse.ArgumentParser) -> None:
+    """--option and --header, shared by sim, demo and flash (make demo/flash OPTIONS= HEADER=)."""
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="another header option, VALUE as JSON (e.g. decks=2, first=2, royal=false, "
+                        "tribes_per_player=2, 'modules=[]'); repeatable")
+    p.add_argument("--header", metavar="JSON",
+                   help='the whole log header instead of --game/--players, e.g. '
+                        '\'{"game": "deadmans", "players": 6, "decks": 2}\'')
+
+
+def add_module_arguments(p: argparse.ArgumentParser) -> None:
+    """--modules and --profile (Sheriff's Merry Men expansion), shared by sim and demo."""
+    p.add_argument("--modules", metavar="LIST",
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+    p.add_argument("--profile", metavar="FILE",
+                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
 
 
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
@@ -91,7 +89,52 @@ def add_modules(header: dict[str, Any], modules: str | None, profile: str | None
         header["profile"] = deck_profile.for_modules(whole, mods) if mods else whole   # only what they use
 
 
+def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
+    """The log header of ``--header``, or ``--game``/``--players`` and every ``--option``,
+    checked by the rules core (``ValueError`` saying what is wrong); None without a game."""
+    options = getattr(args, "option", None) or []
+    if args.header is not None:
+        try:
+            header = json.loads(args.header)
+        except ValueError as e:
+            raise ValueError("--header is not JSON: %s" % e) from None
+        if not isinstance(header, dict):
+            raise ValueError("--header must be a JSON object")
+    else:
+        game = args.game or default_game
+        if game is None:
+            if options:
+                raise ValueError("--option needs --game")
+            return None
+        header = {"game": game, "players": args.players or DEFAULT_PLAYERS.get(game, 3)}
+    for opt in options:
+        key, sep, value = opt.partition("=")
+        if not sep or not key:
+            raise ValueError("--option %r: expected KEY=VALUE" % opt)
+        try:
+            header[key] = json.loads(value)
+        except ValueError:
+            header[key] = value
+    if hasattr(args, "modules"):   # sim and demo (flash writes a profile file instead)
+        add_modules(header, args.modules, args.profile)
+    try:
+        games.from_header(header)  # the rules core says what is wrong with it
+    except ValueError as e:
+        raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
+    newgame_body(header)  # and the link whether the board can take it (card-module profiles: not yet)
+    return dict(header)
+
+
+def header_of(args: argparse.Namespace) -> dict[str, Any]:
+    header = parse_header(args)
+    assert header is not None  # --game is required or defaulted
+    return header
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game is None and args.header is None:
+        print("tapmat sim: give --game (or --header)", file=sys.stderr)
+        return 2
     try:
         header = header_of(args)
     except ValueError as e:
@@ -99,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 0 <= args.mistakes <= 1 or args.pace < 0 or args.actions < 1:
         print("tapmat sim: --mistakes must be 0..1, --pace >= 0, --actions >= 1", file=sys.stderr)
+        return 2
+    if args.log and (Path(args.log).is_dir() or not Path(args.log).resolve().parent.is_dir()):
+        print("tapmat sim: --log %s: not a file in an existing folder" % args.log, file=sys.stderr)
         return 2
     out = sys.stderr if args.json else sys.stdout
 
@@ -119,7 +165,11 @@ def run(args: argparse.Namespace) -> int:
         print("tapmat sim: the board went wrong: %s" % e, file=sys.stderr)
         return 1
     if args.log:
-        result.write_log(args.log)
+        try:
+            result.write_log(args.log)
+        except OSError as e:
+            print("tapmat sim: --log %s: %s" % (args.log, e.strerror or e), file=sys.stderr)
+            return 1
     if args.json:
         print(json.dumps(result.contract()))
         return 0

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from host import ndef
-from host.flash import BoardError
+from host.flash import BoardError, PortUnavailable
 from host.tags import (COMMAND_PAD, BoardReader, Piece, ProvisionError, Session, load_registry,
                        merge, piece_of, pieces_for, read_uid_list, signed_record, write_registry)
 from shared_rules import deck
@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     tap = sub.add_parser("tap", help="tap every piece of a set, in the order the host names")
     _board_args(tap)
     what = tap.add_mutually_exclusive_group(required=True)
-    what.add_argument("--game", choices=("skull", "deadmans", "sheriff"))
+    what.add_argument("--game", choices=("skull", "deadmans", "sheriff"), help="the game whose pieces to tap")
     what.add_argument("--tokens", action="store_true", help="the command token set")
     tap.add_argument("--seats", default="0-5", help="skull: owner seats of the discs, e.g. 0-3 or 0,2 "
                                                     "(default: %(default)s)")
@@ -46,14 +46,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     tap.add_argument("--sign", type=Path, metavar="KEYFILE",
                      help="write a signed record to each tag with this deck key (created if missing)")
     imp = sub.add_parser("import", help="register a UID list: CSV uid,code[,seat/deck] or JSON")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=Path, help="the UID list (CSV or JSON)")
     imp.add_argument("--out", type=Path, required=True, help="the registry to add to (deck.bin)")
     signed = sub.add_parser("signed", help="register tags by their signed records, in any order")
     _board_args(signed)
     signed.add_argument("--key", type=Path, action="append", required=True, metavar="KEYFILE",
                         help="a deck key (repeat for several decks)")
     show = sub.add_parser("show", help="list a registry")
-    show.add_argument("file", type=Path)
+    show.add_argument("file", type=Path, help="the registry file (deck.bin)")
 
 
 def _board_args(p: argparse.ArgumentParser) -> None:
@@ -189,6 +189,9 @@ def run(args: argparse.Namespace, typed: Typed | None = None) -> int:
     typed = typed or stdin_lines()
     try:
         if args.mode == "show":
+            if not args.file.is_file():
+                print(f"tapmat tags: {args.file}: no such registry file", file=sys.stderr)
+                return 2
             for r in load_registry(args.file):
                 print(r["uid"], piece_of(r))
             return 0
@@ -213,6 +216,9 @@ def run(args: argparse.Namespace, typed: Typed | None = None) -> int:
             sign = load_or_make_key(args.sign, say) if args.sign else None
             complete = tap_loop(session, reader, args.out, typed, say, sign)
         return 0 if complete else 3
+    except PortUnavailable as e:
+        print(f"tapmat tags: {e}", file=sys.stderr)
+        return 2
     except (ProvisionError, BoardError, ndef.NdefError, OSError) as e:
         print(f"tapmat tags: {e}", file=sys.stderr)
         return 1

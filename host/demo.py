@@ -27,10 +27,12 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
     console = console or Console()
     with local_board() as folder:
         session = Session(str(folder / "tty"))
+        session.name = "the demo's virtual board"
         try:
             session.connect()
             sim = Sim(session, header, seed, board_dir=folder, pace=PACE_S / speed, mistakes=mistakes)
-            note = "simulated players, seed %d: %s" % (seed, sim.note)
+            note = "simulated players, seed %d%s" % (
+                seed, ", moving tags on the virtual board" if sim.mode == "physical" else ", host actions")
             outcome: dict[str, Any] = {}
 
             def play() -> None:
@@ -45,17 +47,19 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
                 with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
                     while worker.is_alive():
                         size = console.size
-                        live.update(render(session.picture(note), size.width, size.height), refresh=True)
+                        live.update(render(session.picture(note), size.width, size.height - 1), refresh=True)
                         worker.join(0.1)
             except KeyboardInterrupt:
                 sim.cancel()
                 worker.join(5)
+                size = console.size  # the table as it stood stays on the screen
+                console.print(render(session.picture(note + " · stopped"), size.width, size.height - 1))
                 return None
             if "error" in outcome:
                 raise outcome["error"]
             session.standings()
             size = console.size
-            console.print(render(session.picture(note), size.width, size.height))
+            console.print(render(session.picture(note), size.width, size.height - 1))
             return outcome["result"]
         finally:
             session.close()

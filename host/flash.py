@@ -23,6 +23,7 @@ import io
 import os
 import re
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -32,6 +33,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from host import build
+from host.hub import Claim
 from shared_rules import codec
 from host.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compile_modules, sha256,
                         sync)
@@ -85,6 +87,10 @@ def _put(p, t):
 
 class BoardError(Exception):
     """The board cannot be flashed or talked to; the message says why and what to do."""
+
+
+class PortUnavailable(BoardError):
+    """Another program owns the port ("PORT is busy: tapmat sim (pid N)"): nothing was done."""
 
 
 @dataclass(frozen=True)
@@ -183,13 +189,34 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else text.strip()
 
 
+@contextlib.contextmanager
+def _closed_after(port: Any, seconds: float) -> Any:
+    """Close ``port`` if the block still runs after ``seconds``: mpremote empties the input
+    before it asks for the REPL, forever on a device that never stops sending."""
+    timer = threading.Timer(seconds, port.close)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 class Connection:
     """The board's raw REPL over mpremote's SerialTransport, with errors a user can act on."""
 
     def __init__(self, port: str, timeout: float = 5.0) -> None:
         self.port = port
         self.timeout = timeout
-        self.transport = self._open()
+        try:  # the hub hands the board over; anyone else: "PORT is busy: tapmat sim (pid N)"
+            self.claim = Claim(port)
+        except OSError as e:
+            raise PortUnavailable(str(e)) from None
+        try:
+            self.transport = self._open()
+        except BaseException:
+            self.claim.release()
+            raise
         self._prelude = False
         try:
             self._enter()
@@ -225,9 +252,13 @@ class Connection:
         hand_console_over(self.transport.serial)
         said = io.StringIO()
         try:
-            with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+            with contextlib.redirect_stdout(said), _closed_after(self.transport.serial, 3 * self.timeout):
                 self.transport.enter_raw_repl(soft_reset=True, timeout_overall=self.timeout)
-        except (TransportError, serial.SerialException, OSError) as e:
+        except (TransportError, serial.SerialException, OSError, TypeError) as e:  # TypeError: closed
+            if not self.transport.serial.is_open:
+                raise BoardError(f"{self.port}: no MicroPython REPL answered in {3 * self.timeout:.0f} s: "
+                                 f"the device kept sending without ever stopping (not a MicroPython "
+                                 f"board, or a program that ignores Ctrl-C)") from None
             got = _printed_bytes(said.getvalue())
             raise BoardError(f"{self.port}: no MicroPython REPL answers (not a MicroPython board, "
                              f"or its program does not stop on Ctrl-C): {e}; "
@@ -238,6 +269,8 @@ class Connection:
             self.transport.close()
         except OSError:
             pass  # a board that just reset has left the USB bus
+        finally:
+            self.claim.release()
 
     def __enter__(self) -> "Connection":
         return self

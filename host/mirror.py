@@ -8,12 +8,17 @@ decoded by ``shared_rules/codec.py``, the same module the board uses.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Protocol
 
+from host import wording
+from host.portlock import PortBusy
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import COMMON_REASONS, FIRST_GAME_REASON
@@ -71,6 +76,7 @@ class Event:
     at: float = field(default_factory=time.time)
     reason: str | None = None  # a refusal's reason code name
     reader: int | None = None  # the pad a refusal happened at (None: a host action)
+    outcome: str = ""          # what an accepted move did beyond itself (host/wording.py)
 
 
 @dataclass(frozen=True)
@@ -236,11 +242,17 @@ class Mirror:
 
     def _delta(self, body: bytes) -> None:
         action, at = self._record(body, 0)
+        before = after = None
         if self.in_sync and self.view is not None:
+            before = self.state()
             if codec.apply_runs(self.view, body, at) < 0:
                 self._note("link", "a delta did not fit the mirrored view")
                 self._resync()
-        self._note("accepted", describe_action(action), action)
+            else:
+                after = self.state()
+        game = self.game_cls.NAME if self.game_cls is not None else ""
+        self._note("accepted", describe_action(action), action,
+                   outcome=wording.outcome(game, action, before, after))
 
     def _reject(self, body: bytes) -> None:
         if len(body) < 3:
@@ -273,9 +285,9 @@ class Mirror:
         self.in_sync = False
 
     def _note(self, kind: str, text: str, action: dict[str, Any] | None = None,
-              reason: str | None = None, reader: int | None = None) -> None:
+              reason: str | None = None, reader: int | None = None, outcome: str = "") -> None:
         seat = action.get("p") if action else None
-        ev = Event(kind, text, seat, action, reason=reason, reader=reader)
+        ev = Event(kind, text, seat, action, reason=reason, reader=reader, outcome=outcome)
         self.events.append(ev)
         for fn in self.listeners:
             fn(ev)
@@ -308,6 +320,7 @@ class SerialLink:
     def __init__(self, port: str, mirror: Mirror, opener: Callable[[str], Transport] | None = None,
                  retry_s: float = 0.5) -> None:
         self.port = port
+        self.name = port  # how messages name the board (the demo: "the demo's virtual board")
         self.mirror = mirror
         self.opener = opener or open_serial
         self.retry_s = retry_s
@@ -333,12 +346,12 @@ class SerialLink:
 
     def send(self, data: bytes) -> None:
         if self.conn is None:
-            raise ConnectionError("board not connected on %s" % self.port)
+            raise ConnectionError("board not connected on %s" % self.name)
         try:
             self.conn.write(data)
         except (OSError, IOError) as e:
             self._lost(str(e))
-            raise ConnectionError("board went away on %s" % self.port) from e
+            raise ConnectionError("board went away on %s" % self.name) from e
 
     def _connect(self) -> bool:
         now = time.monotonic()
@@ -347,17 +360,19 @@ class SerialLink:
         self._next_try = now + self.retry_s
         try:
             self.conn = self.opener(self.port)
+        except (PortBusy, NotAPort):
+            raise  # waiting will not help: say so at once
         except (OSError, IOError):
             self.conn = None
             return False
-        self.mirror._note("link", "connected to %s" % self.port)
+        self.mirror._note("link", "connected to %s" % self.name)
         self.conn.write(self.mirror.hello_bytes())
         return True
 
     def _lost(self, why: str) -> None:
         self.mirror.connected = False
         self.mirror.in_sync = False
-        self.mirror._note("link", "lost the board on %s (%s); reconnecting" % (self.port, why))
+        self.mirror._note("link", "lost the board on %s (%s); reconnecting" % (self.name, why))
         try:
             if self.conn is not None:
                 self.conn.close()
@@ -373,10 +388,12 @@ class SerialLink:
 
 class _Port:
     """pyserial's ``Serial`` whose ``read`` returns as soon as bytes are there (``Serial.read(n)``
-    waits for all n or the timeout: 50 ms of lag on every frame)."""
+    waits for all n or the timeout: 50 ms of lag on every frame). ``claim``: the port's lock,
+    dropped on close."""
 
-    def __init__(self, port: Any) -> None:
+    def __init__(self, port: Any, claim: Any = None) -> None:
         self.port = port
+        self.claim = claim
 
     def read(self, size: int) -> bytes:
         data = self.port.read(1)
@@ -387,13 +404,87 @@ class _Port:
         return self.port.write(data)
 
     def close(self) -> None:
-        self.port.close()
+        try:
+            self.port.close()
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+
+
+class Tapped:
+    """A transport whose bytes are also handed to ``on_read`` / ``on_write`` as they pass
+    (bytes counted on the wire; the hub routing the board's frames to its clients)."""
+
+    def __init__(self, inner: Transport, on_read: Callable[[bytes], None] | None = None,
+                 on_write: Callable[[bytes], None] | None = None) -> None:
+        self.inner = inner
+        self.on_read = on_read
+        self.on_write = on_write
+
+    def read(self, size: int) -> bytes:
+        data = self.inner.read(size)
+        if data and self.on_read is not None:
+            self.on_read(data)
+        return data
+
+    def write(self, data: bytes) -> int | None:
+        if self.on_write is not None:
+            self.on_write(data)
+        return self.inner.write(data)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class NotAPort(OSError):
+    """The path exists but is no serial port (``/dev/null``, a folder): waiting will not help."""
+
+
+def check_port(port: str) -> None:
+    """``NotAPort`` if ``port`` exists and is no terminal device; a missing port is fine (a
+    board not plugged in yet)."""
+    if not os.path.exists(port):
+        return
+    if not stat.S_ISCHR(os.stat(port).st_mode):
+        raise NotAPort("%s is not a serial port" % port)
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return  # busy or not allowed: opening it says so properly
+    try:
+        if not os.isatty(fd):
+            raise NotAPort("%s is not a serial port (not a terminal device)" % port)
+    finally:
+        os.close(fd)
+
+
+def open_port(port: str, claim: Any = None) -> Transport:
+    """The serial port itself (the caller owns it: ``host/portlock.py``)."""
+    import serial  # pyserial
+
+    check_port(port)
+    try:
+        conn = serial.Serial(port, 115200, timeout=0.05, write_timeout=2)
+    except serial.SerialException as e:
+        if os.path.exists(port) and e.errno not in (errno.EBUSY, errno.EAGAIN, errno.EIO):
+            raise NotAPort("%s: not a serial port (%s)" % (port, e)) from None
+        raise OSError(str(e)) from e
+    except OSError as e:  # termios on a character device that is no terminal (/dev/null)
+        raise NotAPort("%s: not a serial port (%s)" % (port, e.strerror or e)) from None
+    return _Port(conn, claim)
 
 
 def open_serial(port: str) -> Transport:
-    import serial  # pyserial
+    """The board on ``port``: through the hub that owns it (``tapmat serve``, a monitor), or
+    the port itself, claimed for this process (``PortBusy`` naming the owner otherwise)."""
+    from host import hub, portlock
 
+    attached = hub.attach(port)
+    if attached is not None:
+        return attached
+    claim = portlock.claim(port)
     try:
-        return _Port(serial.Serial(port, 115200, timeout=0.05, write_timeout=2))
-    except serial.SerialException as e:
-        raise OSError(str(e)) from e
+        return open_port(port, claim)
+    except BaseException:
+        claim.release()
+        raise

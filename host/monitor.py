@@ -11,16 +11,17 @@ arrive, until Ctrl-C (or the end of the game with ``exit_at_end``).
 """
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any, Callable
 
 from host import contract
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Transport, open_serial
+from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, open_serial
 from host.scoreboard import Picture, picture_of, render
 from shared_rules import codec
 
-RESUBSCRIBE_S = 1.5   # a connection without a snapshot this long asks again
+RESUBSCRIBE_S = 1.5   # a connection out of sync this long (without a break) subscribes again
 PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in a reboot)
 
 
@@ -57,26 +58,6 @@ class WireCount:
         return self.total - sum(self.by_type.get(k, 0) for k in kinds)
 
 
-class CountingTransport:
-    """A transport that counts the bytes each way into its session (bytes on the wire)."""
-
-    def __init__(self, inner: Transport, session: "Session") -> None:
-        self.inner = inner
-        self.session = session
-
-    def read(self, size: int) -> bytes:
-        data = self.inner.read(size)
-        self.session.rx.add(data)
-        return data
-
-    def write(self, data: bytes) -> int | None:
-        self.session.tx.add(data)
-        return self.inner.write(data)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
 class Session:
     """A mirrored connection to one board on ``port`` (a serial device, or a virtual board's
     ``BOARD_DIR/tty``)."""
@@ -93,11 +74,20 @@ class Session:
         self.rx = WireCount()  # board -> host
         self.tx = WireCount()  # host -> board
         self.final: dict[str, Any] | None = None
-        self._final_hello = -1
+        self._final_key: tuple[str, bytes] | None = None
         self._subscribed_at = 0.0
 
+    @property
+    def name(self) -> str:
+        """How the scoreboard and the link's messages name the board (default: its port)."""
+        return self.link.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.link.name = value
+
     def _open(self, port: str) -> Transport:
-        conn = CountingTransport(self.opener(port), self)
+        conn = Tapped(self.opener(port), self.rx.add, self.tx.add)  # bytes on the wire
         self._subscribed_at = time.monotonic()
         return conn
 
@@ -107,8 +97,11 @@ class Session:
         with self.lock:
             up = self.link.poll()
             m = self.mirror
-            if up and not m.in_sync and time.monotonic() - self._subscribed_at > RESUBSCRIBE_S:
-                self._subscribed_at = time.monotonic()
+            now = time.monotonic()
+            if not up or m.in_sync:
+                self._subscribed_at = now  # out of sync is measured from here
+            elif now - self._subscribed_at > RESUBSCRIBE_S:
+                self._subscribed_at = now
                 self.link.send(m.hello_bytes())  # our SUBSCRIBE (or its answer) got lost
             return up
 
@@ -197,32 +190,42 @@ class Session:
         return contract.summary(m.game_cls, header, m.view_kind, bytes(m.view), rejected)
 
     def standings(self, timeout: float = 10.0) -> dict[str, Any] | None:
-        """``summary()`` once the game is over (None before), asked of the board only once."""
+        """``summary()`` once the game is over (None before), asked of the board once per final
+        table: a HELLO another client caused (through a hub) changes nothing."""
         if not self.over():
             return None
-        if self.final is None or self._final_hello != self.mirror.hellos:
+        if self.final is None or self._final_key != self._game_key():
             final = self.summary(timeout=timeout)
             self.final = final
-            self._final_hello = self.mirror.hellos
+            self._final_key = self._game_key()
         return self.final
+
+    def _game_key(self) -> tuple[str, bytes]:
+        m = self.mirror
+        return json.dumps(m.header, sort_keys=True), bytes(m.view or b"")
 
     def picture(self, note: str = "") -> Picture:
         """What the scoreboard shows now (taken under the lock)."""
         with self.lock:
             m = self.mirror
-            final = self.final if self._final_hello == m.hellos else None
-            return picture_of(m, port=self.port, connected=self.link.conn is not None and m.connected,
+            final = self.final if self._final_key == self._game_key() else None
+            return picture_of(m, port=self.name, connected=self.link.conn is not None and m.connected,
                               final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note)
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
           console: Any = None, fps: float = 10.0) -> dict[str, Any] | None:
     """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
-    game is over with ``exit_at_end``; returns the final standings if the game ended."""
+    game is over with ``exit_at_end``; returns the final standings if the game ended. It attaches
+    to the hub that owns the port, or becomes that hub itself (others may then attach to it);
+    ``PortBusy`` if another program holds the port. The last picture stays on the terminal."""
     from rich.console import Console
     from rich.live import Live
 
+    from host import hub as hubs
+
     console = console or Console()
+    own = None if hubs.running(port) else hubs.Hub(port, who="tapmat monitor").start()
     session = Session(port, REFEREE if referee else PUBLIC)
     final = None
     try:
@@ -238,7 +241,7 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
                 now = time.monotonic()
                 if now >= next_draw:
                     size = console.size
-                    live.update(render(session.picture(), size.width, size.height), refresh=True)
+                    live.update(render(session.picture(), size.width, size.height - 1), refresh=True)
                     next_draw = now + 1.0 / fps
                 if exit_at_end and final is not None:
                     break
@@ -246,6 +249,8 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
         pass
     finally:
         session.close()
-    if final is not None:
-        console.print(render(session.picture(), console.size.width, console.size.height))
+        if own is not None:
+            own.close()
+    size = console.size
+    console.print(render(session.picture(), size.width, size.height - 1))
     return final

@@ -27,6 +27,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from host import wording
 from host.mirror import REFEREE, Event, Mirror, Prompt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,7 +197,7 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
         trait = (s["trait"] or "-").replace("_", " ")
         if s["davy_jones"] is not None:
             trait += " → %d" % s["davy_jones"]
-        turn = "▶" if i == d["turn"] and d["phase"] == "play" else ""
+        turn = "now" if i == d["turn"] and d["phase"] == "play" else ""
         rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
     play = " ".join(d["play"]) or "empty"
     turn = "" if d["phase"] == "over" else " · seat %d on turn" % d["turn"]
@@ -204,7 +205,7 @@ def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
             "play area: %s · draw pile %d · discard pile %d%s" % (
                 play, d["draw_pile"], d["discard_pile"],
                 " · Kraken: %d to draw" % d["kraken"] if d["kraken"] else "")]
-    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", ""], rows, info
+    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", "Turn"], rows, info
 
 
 GOODS = {"apple": "apl", "cheese": "chs", "bread": "brd", "chicken": "chk"}
@@ -226,7 +227,7 @@ def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
         else:
             bag = ""
         role = "Sheriff" if i == d["sheriff"] else ("Deputy" if i in d.get("deputies", ()) else (
-            "▶" if i == d["turn"] else ""))
+            "on turn" if i == d["turn"] else "merchant"))
         rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
     piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
     played = "%d rounds played" % d["rounds"] if d["phase"] == "over" else "round %d of %d" % (
@@ -324,61 +325,116 @@ def referee_lines(d: dict[str, Any]) -> list[str]:
 
 
 # -- events -------------------------------------------------------------------------------------
-def action_text(action: dict[str, Any] | None) -> str:
-    """``seat 2: bonus cards=map4,anchor2`` (public fields only, as the delta carried them)."""
-    if not action:
-        return "an action"
-    fields = " ".join("%s=%s" % (k, _field(v)) for k, v in action.items() if k not in ("a", "p"))
-    return ("seat %s: %s %s" % (action.get("p"), action.get("a"), fields)).rstrip()
+def action_text(action: dict[str, Any] | None, game: str = "") -> str:
+    """``seat 1 traded 4 cards, took 2 from pile 2`` (public fields only, as the delta carried
+    them; host/wording.py)."""
+    return wording.sentence(game, action)
 
 
-def _field(v: Any) -> str:
-    if isinstance(v, dict):
-        return "{%s}" % " ".join("%s=%s" % (k, _field(x)) for k, x in v.items())
-    if isinstance(v, list):
-        return ",".join(_field(x) for x in v) or "none"
-    return str(v)
-
-
-def event_line(ev: Event, pads: dict[int, str]) -> Text:
+def event_line(ev: Event, pads: dict[int, str], game: str = "") -> Text:
     stamp = time.strftime("%H:%M:%S ", time.localtime(ev.at))
+    return Text.assemble((stamp, "dim"), event_text(ev, pads, game))
+
+
+def event_text(ev: Event, pads: dict[int, str], game: str = "") -> Text:
+    """One event as players say it: ``✓ seat 2 bids 3``, ``✗ ... refused at seat 1's pad: ...``."""
     if ev.kind == "accepted":
-        return Text.assemble((stamp, "dim"), ("✓ ", "green"), action_text(ev.action))
+        text = Text.assemble(("✓ ", "green"), action_text(ev.action, game))
+        if ev.outcome:
+            text.append(" — " + ev.outcome, style="bold yellow" if "BUST" in ev.outcome else "bold")
+        return text
     if ev.kind == "rejected":
-        what = action_text(ev.action) if ev.action else "a tag"
+        what = action_text(ev.action, game) if ev.action else "a tag"
         reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
         where = ""
         if ev.reader is not None:
             where = " at " + pads.get(ev.reader, "reader %d" % ev.reader)
-        return Text.assemble((stamp, "dim"), ("✗ ", "bold red"), what, (" refused%s: " % where, "red"),
-                             (reason, "bold red"))
-    return Text.assemble((stamp, "dim"), ("! ", "yellow"), (ev.text, "yellow"))
+        return Text.assemble(("✗ ", "bold red"), what, (" refused%s: " % where, "red"), (reason, "bold red"))
+    return Text.assemble(("! ", "yellow"), (ev.text, "yellow"))
 
 
 # -- standings ----------------------------------------------------------------------------------
 EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
+# How the rules break ties (docs/rules-*.md), shown under the final standings.
+TIE_BREAKS = {
+    "skull": "Two won challenges win, or being the last with discs; eliminated players rank last.",
+    "deadmans": "Ties: most cards in the bank; still tied: a shared win.",
+    "sheriff": "Ties: most legal goods on the stand, then most contraband; still tied: a shared "
+               "victory.",
+}
 
 
-def standings_table(final: dict[str, Any]) -> Table:
+def standings_rows(final: dict[str, Any]) -> list[dict[str, Any]]:
+    """The final standings in the rules' order: winners first, then by score (Dead Man's Draw:
+    then bank cards), eliminated Skull seats last whatever their score; equal seats share a
+    rank. Each row: rank, seat, score, won, notes."""
     scores = final["scores"]
     winners = set(final["winners"])
     tribes = final.get("game") == "skull" and final["players"] != len(scores)
+    out = set(final.get("eliminated") or [])
+    cards = final.get("bank_cards") or [0] * len(scores)
+
+    def won(seat: int) -> bool:
+        return (seat % final["players"] if tribes else seat) in winners
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        return (seat in out, not won(seat), -scores[seat], -cards[seat])
+
+    rows: list[dict[str, Any]] = []
+    for seat in sorted(range(len(scores)), key=lambda s: key(s) + (s,)):
+        rank = rows[-1]["rank"] if rows and key(rows[-1]["seat"]) == key(seat) else len(rows) + 1
+        notes = []
+        for name, label in EXTRAS.items():
+            if name == "eliminated":
+                if seat in out:
+                    notes.append("eliminated")
+            elif isinstance(final.get(name), list):
+                notes.append("%d %s" % (final[name][seat], label))
+        rows.append({"rank": rank, "seat": seat, "score": scores[seat], "won": won(seat), "notes": notes})
+    return rows
+
+
+def tie_break_text(final: dict[str, Any]) -> str:
+    return TIE_BREAKS.get(final.get("game", ""), "")
+
+
+def standings_table(final: dict[str, Any]) -> Table:
     t = Table(title="Final standings", box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
               title_justify="left", show_edge=False)
     for name in ("Rank", "Seat", "Score", ""):
         t.add_column(name)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    for rank, seat in enumerate(order, 1):
-        won = (seat % final["players"] if tribes else seat) in winners
-        extra = []
-        for key, label in EXTRAS.items():
-            if key == "eliminated" and seat in final.get(key, []):
-                extra.append(label)
-            elif isinstance(final.get(key), list) and key != "eliminated":
-                extra.append("%d %s" % (final[key][seat], label))
-        t.add_row(str(rank), str(seat), str(scores[seat]),
-                  Text(("WINNER  " if won else "") + ", ".join(extra), style="bold green" if won else ""))
+    for row in standings_rows(final):
+        t.add_row(str(row["rank"]), str(row["seat"]), str(row["score"]),
+                  Text(("WINNER  " if row["won"] else "") + ", ".join(row["notes"]),
+                       style="bold green" if row["won"] else ""))
     return t
+
+
+# -- one view model for every screen ---------------------------------------------------------------
+def model(p: Picture, wide: bool = True) -> dict[str, Any]:
+    """What every view shows, as plain JSON-able data: the terminal scoreboard draws it with
+    rich (``render``), the web page's table and phone views with HTML (``host/web.py``). A new
+    row or column of a game (Sheriff's deputies, loot chest, Black Market) goes into that
+    game's ``ROWS`` function and so reaches every view at once."""
+    d = p.state
+    game = (d or {}).get("game") or (p.header or {}).get("game") or ""
+    seats = len((d or {}).get("seats") or [])
+    out: dict[str, Any] = {"game": game, "title": TITLES.get(game, game or "no game"), "seats": seats,
+                           "state": d, "referee": p.referee, "waits": "", "info": [], "columns": [],
+                           "rows": [], "final": None, "events": [], "link": link_line(p).plain,
+                           "connected": p.connected}
+    if d is not None:
+        out["columns"], out["rows"], out["info"] = ROWS.get(game, generic_rows)(d, wide)
+        out["rows"] = [[str(c) for c in row] for row in out["rows"]]
+        out["waits"] = prompt_text(game, p.prompt, seats)
+        out["prompt"] = None if p.prompt is None else {"what": p.prompt.what, "seats": p.prompt.seats,
+                                                        "zone": p.prompt.zone, "reader": p.prompt.reader}
+    if p.final is not None:
+        out["final"] = {"rows": standings_rows(p.final), "explained": tie_break_text(p.final)}
+    pads = pad_names(game, seats) if game else {}
+    out["events"] = [{"kind": ev.kind, "text": event_text(ev, pads, game).plain} for ev in p.events]
+    out["faults"] = [line.plain for line in reader_fault_lines(p.reader_faults, pads)]
+    return out
 
 
 # -- the screen ---------------------------------------------------------------------------------
@@ -421,14 +477,16 @@ def reader_fault_lines(faults: dict[int, tuple[int, float, int]], pads: dict[int
 
 
 def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
-    """The whole screen for a terminal of ``width`` x ``height``."""
+    """The whole screen in ``width`` x ``height`` (callers drawing in a terminal pass one line
+    less than it has: the line after the last keeps the title from scrolling off)."""
     width = max(width, 40)
     measure = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     wide = width >= WIDE
     d = p.state
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
-    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"))
+    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"),
+                          no_wrap=True, overflow="ellipsis")
     if d is not None:
         title.append(" · %d seats" % seats)
     if p.referee:
@@ -441,7 +499,9 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     else:
         table, info = seats_table(game, d, wide)
         waits = prompt_text(game, p.prompt, seats)
-        if waits:
+        if waits.startswith("game over"):
+            top.append(Text(waits.capitalize(), style="bold green"))
+        elif waits:
             top.append(Text.assemble(("mat waits for ", "dim"), (waits, "bold")))
         top += [Text(line, style="cyan") for line in info]
         top.append(table)
@@ -449,11 +509,17 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
             top += [Text(line, style="magenta") for line in referee_lines(d)]
         if p.final is not None:
             top.append(standings_table(p.final))
+            if tie_break_text(p.final):
+                top.append(Text(tie_break_text(p.final), style="dim"))
     pads = pad_names(game, seats) if game else {}
     top += reader_fault_lines(p.reader_faults, pads)
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
+    if used > height and p.final is not None and d is not None:
+        # the final standings say it all: drop the seats' table, so the title stays on screen
+        top = [r for r in top if not isinstance(r, Table) or r.title == "Final standings"]
+        used = sum(_lines(measure, r) for r in top) + 2
     room = max(height - used, 1)
-    lines = [event_line(ev, pads) for ev in p.events]
+    lines = [event_line(ev, pads, game) for ev in p.events]
     shown: list[Text] = []
     for line in reversed(lines):  # newest last; a long line may take two rows
         rows = _lines(measure, line)

@@ -308,8 +308,6 @@ class Sim:
         self._after = b""
         self._before = b""
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
-        if cls is not None and "deputies" in header.get("modules", ()):   # no deputy gestures yet
-            cls, self.layout, why = None, None, "host ACTION frames: the mat has no gestures for deputies yet"
         if board_dir is not None:  # even host actions start from a clear mat
             from host.vboard_client import VirtualBoardClient
             self.client = VirtualBoardClient(Path(board_dir))

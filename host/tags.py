@@ -186,7 +186,9 @@ def merge(existing: list[dict[str, Any]], new: list[dict[str, Any]], where: str 
 
 
 def write_registry(path: Path, records: list[dict[str, Any]]) -> int:
+    """Write the registry (its folder too: ``--out decks/home.bin`` on a fresh clone)."""
     try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         return int(deck.write(str(path), records))
     except deck.DeckError as e:
         raise ProvisionError(str(e)) from None

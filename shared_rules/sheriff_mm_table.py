@@ -87,6 +87,8 @@ class Table(base.Table):
                     if o["a"] == "pass" and settles_pass or o["a"] == "inspect" and settles_open:
                         if o["a"] == "inspect" and "pay_with" in o and not mine and not o["order"]:
                             del o["pay_with"]   # a shared penalty: each half by the default order
+                        if o.get("to") == 2:
+                            o["to"] = 1   # the 6-station mat has one discard pad
                         out.append(o)
 
     def _loots(self):
@@ -99,7 +101,7 @@ class Table(base.Table):
         agreed = {"a": "loot", "p": d, "split": "agreed", "goods": base._names(keep)}
         if g.gold(mm.CHEST):
             agreed["gold"] = self.rng.below(2)
-        return [{"a": "loot", "p": d, "split": "discard"}, agreed]
+        return [{"a": "loot", "p": self.deputies[0], "split": "discard"}, agreed]   # the mat's confirm: first deputy
 
     def _claims(self, out):
         g = self.game

@@ -11,6 +11,8 @@ import os
 import pty
 import re
 import select
+import signal
+import sys
 import struct
 import termios
 import time
@@ -63,7 +65,8 @@ def test_make_demo_reaches_the_final_standings() -> None:
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
     assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
-    assert "physical gestures" in screen  # tags moved on the board, not host actions
+    assert "moving tags on the virtual board" in screen  # physical gestures, not host actions
+    assert "/tmp/" not in screen and "host/players_" not in screen  # no developer paths
 
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -100,3 +103,44 @@ def test_make_demo_sheriff_six_players_with_modules() -> None:
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
     assert "deputies: seat" in screen and "loot chest:" in screen and "Black Market left:" in screen
+
+
+@pytest.mark.parametrize("screen", [[], ["--no-screen"]])
+def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path) -> None:
+    """Ctrl-C ends the live view; the last picture is drawn again below it and stays (the
+    live region is erased on exit: the picture must come after the last erase)."""
+    port = str(tmp_path / "tty")  # no board there yet: the monitor waits for it
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+            os.chdir(ROOT)
+            os.environ.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"})
+            os.execvp(sys.executable, [sys.executable, "-m", "host.cli", "monitor", "--port", port, *screen])
+        finally:
+            os._exit(127)
+    out = bytearray()
+    end = time.monotonic() + 60
+    interrupted = False
+    try:
+        while time.monotonic() < end:
+            if not interrupted and b"no board: waiting" in out:
+                os.kill(pid, signal.SIGINT)
+                interrupted = True
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                out += data
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert interrupted and os.waitstatus_to_exitcode(status) == 0
+    raw = out.decode("utf-8", "replace")
+    erased = max(raw.rfind("\x1b[2K"), raw.rfind("\x1b[?1049l"))  # erase line / leave the full screen
+    last = ANSI.sub("", raw[erased:])
+    assert "tapmat no game" in last and "no board: waiting for" in last, last

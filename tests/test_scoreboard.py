@@ -232,3 +232,18 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
     assert screens[0] == ["laws in force: #8 (position 1) · #12 (position 2)",
                           "special orders face up: #0 #1 #3 #4",
                           "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
+
+
+def test_standings_follow_the_rules_order() -> None:
+    """Winners first, then score (Dead Man's Draw: then bank cards), eliminated Skull seats
+    last whatever their score; equal seats share a rank."""
+    from host.scoreboard import standings_rows
+
+    skull = {"game": "skull", "players": 4, "winners": [2], "scores": [1, 1, 2, 0], "eliminated": [0]}
+    rows = standings_rows(skull)
+    assert [r["seat"] for r in rows] == [2, 1, 3, 0]
+    assert rows[-1]["notes"] == ["eliminated"] and rows[0]["won"]
+    dmd = {"game": "deadmans", "players": 3, "winners": [1], "scores": [20, 20, 9], "bank_cards": [5, 8, 3]}
+    assert [(r["rank"], r["seat"]) for r in standings_rows(dmd)] == [(1, 1), (2, 0), (3, 2)]
+    shared = {"game": "deadmans", "players": 3, "winners": [0, 1], "scores": [20, 20, 9], "bank_cards": [5, 5, 3]}
+    assert [r["rank"] for r in standings_rows(shared)] == [1, 1, 3]

@@ -195,8 +195,9 @@ def test_measure_gives_lag_and_bytes() -> None:
 
 def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """6 players with both Merry Men modules on the board (host ACTION frames: the mat has no
-    gestures for the modules yet), deliberate mistakes refused; the log replays to the same end."""
+    """6 players with both Merry Men modules played on the virtual board's 6 stations (deputy
+    cards, stances and loot discards as gestures; bribes, agreed splits and claims as host
+    actions), deliberate mistakes refused; the log replays to the same end."""
     log = tmp_path / "mm.jsonl"
     sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--modules", "deputies,black_market",
                     "--seed", "3", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")], capsys)
@@ -208,7 +209,7 @@ def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path:
     assert header["modules"] == ["deputies", "black_market"] and header["profile"]["placeholders"] is True
     kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
     assert {"deputy", "claim", "loot"} <= kinds
-    assert sim["sim"]["refused"] >= 1 and sim["sim"]["mode"] == "host"
+    assert sim["sim"]["refused"] >= 1 and sim["sim"]["mode"] == "physical"
 
 
 def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_path: Path,

@@ -1,0 +1,198 @@
+"""The hub owns the port; clients attach; everyone else is told who owns it (host/hub.py)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from host import portlock
+from host.hub import Claim, Hub, running
+from host.mirror import REFEREE, open_serial
+from host.monitor import Session
+from host.sim import Sim, local_board
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vboards import running_board  # noqa: E402
+SHERIFF = {"game": "sheriff", "players": 4}
+
+
+@pytest.fixture(scope="module")
+def board():
+    with local_board() as folder:
+        yield folder
+
+
+def tapmat(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_second_owner_is_told_who_has_the_port(board):
+    port = str(board / "tty")
+    with portlock.claim(port, "tapmat sim"):
+        with pytest.raises(portlock.PortBusy, match=r"tty is busy: tapmat sim \(pid \d+\)"):
+            open_serial(port)
+        began = time.monotonic()
+        out = tapmat("flash", "--port", port, "--game", "skull", "--players", "3")
+        assert out.returncode == 2
+        assert "is busy: tapmat sim (pid" in out.stderr
+        assert time.monotonic() - began < 10  # at once, not after the REPL's timeout
+        out = tapmat("sim", "--game", "skull", "--port", port)
+        assert out.returncode == 2 and "is busy: tapmat sim (pid" in out.stderr, out.stderr
+    assert not running(port)
+
+
+def test_clients_share_the_board_through_the_hub(board):
+    port = str(board / "tty")
+    hub = Hub(port).start()
+    try:
+        with pytest.raises(portlock.PortBusy, match="busy: tapmat serve"):
+            portlock.claim(port)
+        watcher = Session(port)
+        watcher.connect()
+        player = Session(port)
+        player.connect()
+        sim = Sim(player, SHERIFF, 3, board_dir=board, host_only=True, mistakes=0.1)
+        result = sim.run(25)  # the Sheriff summary takes a referee snapshot through the hub
+        assert len(result.actions) == 25 and result.checked >= 25
+        watcher.wait(lambda: watcher.mirror.in_sync and watcher.mirror.view == player.mirror.view,
+                     10, "the watcher to see the player's game")
+        hub_view = lambda: hub.mirror.in_sync and hub.mirror.view == player.mirror.view  # noqa: E731
+        deadline = time.monotonic() + 10
+        while not hub_view():
+            assert time.monotonic() < deadline, "the hub's own mirror fell behind"
+            time.sleep(0.05)
+        assert watcher.mirror.bad_frames == player.mirror.bad_frames == 0
+        accepted = [e for e in watcher.events if e.kind == "accepted"]
+        assert len(accepted) >= 20  # the watcher saw the game's moves, in words
+        # a referee client, then back: the public clients are resynchronised
+        player.subscribe(REFEREE)
+        player.close()
+        watcher.wait(lambda: hub.board_view == 0 and watcher.mirror.in_sync, 10, "the public view back")
+        watcher.close()
+    finally:
+        hub.close()
+    assert not running(port)
+
+
+def test_flash_hand_over_and_back(board):
+    port = str(board / "tty")
+    hub = Hub(port).start()
+    try:
+        client = Session(port)
+        client.connect()
+        claim = Claim(port, "tapmat flash")
+        assert "tapmat flash" in portlock.holder(port)
+        with pytest.raises(portlock.PortBusy, match="busy: tapmat flash"):
+            portlock.claim(port)
+        claim.release()
+        hellos = client.mirror.hellos
+        client.wait(lambda: client.mirror.hellos > hellos and client.mirror.in_sync, 10,
+                    "the board back through the hub")
+        assert "tapmat serve" in portlock.holder(port)
+        client.close()
+    finally:
+        hub.close()
+
+
+@pytest.mark.parametrize("command", ["monitor", "serve"])
+def test_no_serial_port_is_said_at_once(command):
+    out = tapmat(command, "--port", "/dev/null", timeout=20)
+    assert out.returncode == 2
+    assert "/dev/null is not a serial port" in out.stderr
+
+
+def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
+    """The README's evening: the hub holds the board; make flash and the sim go through it."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        http = s.getsockname()[1]
+    with running_board(tmp_path / "b") as b:
+        port = str(b.dir / "tty")
+        serve = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", port, "--http", str(http)],
+                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while not running(port):
+                assert serve.poll() is None and time.monotonic() < deadline, serve.stdout.read()
+                time.sleep(0.1)
+            out = tapmat("flash", "--port", port, "--game", "skull", "--players", "3", timeout=180)
+            assert out.returncode == 0, out.stdout + out.stderr
+            assert "tapmat serve" in portlock.holder(port)  # taken back
+            out = tapmat("sim", "--game", "skull", "--players", "3", "--port", port, "--host-actions",
+                         "--actions", "6", "--json", timeout=120)
+            assert out.returncode == 0, out.stderr
+            assert json.loads(out.stdout)["sim"]["actions"] == 6
+            page = urllib.request.urlopen("http://127.0.0.1:%d/" % http, timeout=10).read().decode()
+            assert "tapmat" in page
+        finally:
+            serve.send_signal(signal.SIGINT)
+            assert serve.wait(timeout=20) == 0
+        assert not running(port)
+
+
+def test_the_hub_knows_sheriffs_final_standings(board):
+    """Sheriff's public view hides the contraband that scores at the end: the hub takes one
+    referee snapshot for the standings and goes back to the public view."""
+    from shared_rules.playout import Playout
+
+    port = str(board / "tty")
+    hub = Hub(port).start()
+    try:
+        watcher = Session(port)
+        watcher.connect()
+        watcher.new_game(SHERIFF)
+        game = Playout(SHERIFF, 2)
+        while True:
+            action = game.step()
+            if action is None:
+                break
+            assert hub.send_action(action).kind == "accepted"
+        truth = game.game.summary()
+        deadline = time.monotonic() + 10
+        while hub.final() is None:
+            assert time.monotonic() < deadline, "no final standings on the hub"
+            time.sleep(0.05)
+        final = hub.final()
+        assert (final["scores"], final["winners"]) == (truth["scores"], truth["winners"])
+        watcher.wait(lambda: hub.board_view == 0 and hub.mirror.in_sync and watcher.mirror.in_sync, 10,
+                     "the public view again")
+        assert watcher.mirror.view_kind == 0 and "bag" not in watcher.mirror.state()["seats"][0]
+        watcher.close()
+    finally:
+        hub.close()
+
+
+def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
+    """The issue's evening: a monitor open, then the sim on the same port plays through it."""
+    import signal
+
+    port = str(board / "tty")
+    screen = open(tmp_path / "screen.txt", "w")
+    monitor = subprocess.Popen([sys.executable, "-m", "host.cli", "monitor", "--port", port, "--no-screen"],
+                               cwd=ROOT, stdout=screen, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while not running(port):
+            assert monitor.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        assert "tapmat monitor (pid %d)" % monitor.pid in portlock.holder(port)
+        out = tapmat("sim", "--game", "skull", "--players", "3", "--port", port, "--host-actions",
+                     "--actions", "8", "--json", timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["sim"]["actions"] == 8
+    finally:
+        monitor.send_signal(signal.SIGINT)
+        assert monitor.wait(timeout=20) == 0
+        screen.close()
+    assert "seat" in (tmp_path / "screen.txt").read_text()  # it mirrored the sim's game
+    assert not running(port)

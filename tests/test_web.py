@@ -1,0 +1,224 @@
+"""The hub's web page in a real browser: headless Chromium from the Debian packages, driven by
+selenium through the Debian chromedriver (no browser download)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+
+import pytest
+
+from host.hub import Hub
+from host.monitor import Session
+from host.sim import local_board
+from host.web import Web
+from shared_rules.playout import Playout
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+SHERIFF = {"game": "sheriff", "players": 4}
+needs_browser = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs the Debian packages chromium and chromium-driver (apt-get install chromium "
+           "chromium-driver; .ci/run installs them when it runs as root)")
+
+
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = str(CHROMIUM)
+    profile = tempfile.mkdtemp(prefix="tapmat-chromium-")
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile, "--window-size=1400,1000"):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=opts)
+    driver.profile_dir = profile
+    return driver
+
+
+def close(driver) -> None:
+    driver.quit()
+    shutil.rmtree(driver.profile_dir, ignore_errors=True)
+
+
+def png_variety(png: bytes) -> tuple[int, int, int]:
+    """Width, height and the number of distinct byte values of the pixel data: a blank page
+    has a handful, a drawn table hundreds."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    at, data = 8, b""
+    while at < len(png):
+        n = int.from_bytes(png[at:at + 4], "big")
+        if png[at + 4:at + 8] == b"IDAT":
+            data += png[at + 8:at + 8 + n]
+        at += 12 + n
+    return width, height, len(set(zlib.decompress(data)))
+
+
+def wait_text(driver, element_id: str, text: str, timeout: float) -> float:
+    """Seconds until ``text`` shows in the element (AssertionError after ``timeout``)."""
+    began = time.monotonic()
+    while text not in driver.find_element("id", element_id).text:
+        assert time.monotonic() - began < timeout, "%r never showed in #%s: %s" % (
+            text, element_id, driver.find_element("id", element_id).text)
+        time.sleep(0.02)
+    return time.monotonic() - began
+
+
+def wait_for(check, timeout: float, what: str):
+    began = time.monotonic()
+    while not check():
+        assert time.monotonic() - began < timeout, "no " + what
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def site():
+    """A virtual board with a Sheriff game waiting for the Sheriff's decision, its hub and web page."""
+    with local_board() as folder:
+        port = str(folder / "tty")
+        hub = Hub(port).start()
+        session = Session(port)
+        session.connect()
+        session.new_game(SHERIFF)
+        session.close()
+        game = Playout(SHERIFF, 5)
+        while not any(o["a"] == "pass" for o in game.table.legal()):
+            ev = hub.send_action(game.step())
+            assert ev.kind == "accepted", ev.text
+        page = Web(hub, port=0)
+        loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        def serve() -> None:
+            loop.run_until_complete(page.start())
+            started.set()
+            loop.run_forever()
+
+        threading.Thread(target=serve, daemon=True).start()
+        assert started.wait(10)
+        try:
+            yield page, game
+        finally:
+            asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
+            hub.close()
+
+
+def test_a_seat_link_needs_its_token(site):
+    page, _game = site
+    assert all(addr[0] == "127.0.0.1" for addr in page.runner.addresses)  # localhost without --lan
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(page.base_url() + "/seat/1?t=guess")
+    assert e.value.code == 403
+    sheriff = page.view()["state"]["sheriff"]
+    action = {"seat": sheriff, "t": "guess", "action": {"a": "pass", "target": 1}}
+    req = urllib.request.Request(page.base_url() + "/action", json.dumps(action).encode(),
+                                 {"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req)
+    assert e.value.code == 403
+
+
+@needs_browser
+def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
+    page, game = site
+    state = page.view()["state"]
+    sheriff = state["sheriff"]
+    target = next(i for i, s in enumerate(state["seats"]) if s["declared"] and not s["resolved"])
+    tv, phone = browser(), browser()
+    try:
+        tv.get(page.base_url() + "/")
+        wait_text(tv, "title", "Sheriff of Nottingham · 4 seats", 10)
+        wait_text(tv, "waits", "seat %d: decide" % sheriff, 5)
+        seats = tv.find_element("id", "seats").text
+        assert "Sheriff" in seats and "declared" in seats
+        wait_for(lambda: tv.find_elements("css selector", "#mat svg g.pad.waits"), 5, "the pad the mat waits at")
+        shot = tv.get_screenshot_as_png()
+        (tmp_path / "tv.png").write_bytes(shot)
+        width, height, variety = png_variety(shot)
+        assert width == 1400 and height > 500
+        assert variety > 100, "the table view's screenshot looks blank"
+
+        phone.get(page.seat_url(sheriff))
+        wait_text(phone, "you", "You are seat %d: Sheriff" % sheriff, 10)
+        from selenium.webdriver.support.ui import Select
+        Select(phone.find_element("id", "target")).select_by_value(str(target))
+        gold = phone.find_element("id", "gold")
+        gold.clear()
+        gold.send_keys("999")  # more than the merchant has: refused, in words, nothing changes
+        phone.find_element("id", "send").click()
+        wait_text(phone, "verdict", "refused: not enough gold", 10)
+        assert page.view()["state"]["seats"][target]["gold"] == state["seats"][target]["gold"]
+        gold.clear()
+        gold.send_keys("3")
+        (tmp_path / "phone.png").write_bytes(phone.get_screenshot_as_png())
+        assert png_variety(phone.get_screenshot_as_png())[2] > 100
+        clicked = time.monotonic()
+        phone.find_element("id", "send").click()
+        wait_text(phone, "verdict", "accepted by the referee", 10)
+        verdict_s = time.monotonic() - clicked
+        lag = wait_text(tv, "events", "lets seat %d pass for a bribe of 3 gold" % target, 5)
+        print("verdict on the phone %.3f s after the click; on the TV %.3f s after the verdict"
+              % (verdict_s, lag))
+        assert lag < 1.0, "the TV showed the bribe %.2f s after the verdict" % lag
+        assert page.view()["state"]["seats"][target]["gold"] == state["seats"][target]["gold"] - 3
+
+        # any other move, for a tag the mat cannot read: the Sheriff inspects the next bag
+        other = next(i for i, s in enumerate(page.view()["state"]["seats"]) if s["declared"] and not s["resolved"])
+        phone.find_element("css selector", "#other summary").click()
+        Select(phone.find_element("id", "kind")).select_by_visible_text("inspect")
+        phone.find_element("id", "fields").send_keys('{"target": %d}' % other)
+        phone.find_element("id", "send-any").click()
+        wait_for(lambda: page.view()["state"]["seats"][other]["resolved"], 10, "the inspection")
+        wait_text(phone, "verdict", "accepted by the referee", 5)
+        wait_text(tv, "events", "Sheriff (seat %d) opens seat %d's bag" % (sheriff, other), 5)
+    finally:
+        close(tv)
+        close(phone)
+
+
+@needs_browser
+def test_players_guide_and_join_page(site):
+    page, _game = site
+    driver = browser()
+    try:
+        driver.get(page.base_url() + "/join")
+        codes = driver.find_elements("css selector", ".qrs img")
+        assert len(codes) == 4
+        wait_for(lambda: all(driver.execute_script("return arguments[0].naturalWidth", c) > 100 for c in codes),
+                 5, "QR code pictures")
+        driver.get(page.base_url() + "/players")
+        assert "Players' guide" in driver.find_element("tag name", "h1").text
+        images = driver.find_elements("css selector", "img")
+        assert images and all(driver.execute_script("return arguments[0].naturalWidth", i) > 0 for i in images)
+    finally:
+        close(driver)
+
+
+def test_the_guides_mat_drawings_are_generated_from_the_hardware_data():
+    """docs/mat-layout-*.svg are what host/matsvg.py draws from hardware/mat_layout.json now
+    (regenerate: python -m host.matsvg docs), and the guide shows each of them."""
+    from host import matsvg
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    guide = (docs / "players.md").read_text()
+    for name, text in matsvg.guide_files().items():
+        assert (docs / name).read_text() == text, "%s is stale: python -m host.matsvg docs" % name
+        assert "](%s)" % name in guide
+    layout = matsvg.layout("sheriff", 4)
+    drawn = matsvg.guide_files()["mat-layout-sheriff.svg"]
+    for zone, where in layout["zones"].items():
+        readers = [where] if isinstance(where, int) else [w if isinstance(w, int) else w[0] for w in where[:4]]
+        for reader in readers:
+            assert 'data-reader="%d"' % reader in drawn, (zone, reader)
