@@ -5,8 +5,10 @@ the link (host frames), scans the next reader (round robin), reads the bag switc
 what changed into actions through the mat layer. In steady state a step allocates nothing
 (``tests/dual/dual_app.py`` runs steps under ``micropython.heap_lock()``).
 """
+import gc
 import json
 import os
+import sys
 
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
@@ -14,7 +16,7 @@ from shared_rules.engine import NO_GAME, OK
 
 from firmware.feedback import Feedback
 from firmware.link import BoardLink
-from firmware.mat import NOTHING, READY, pick_layout
+from firmware.mat import NOTHING, READY, gestures_for, pick_layout
 from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
@@ -24,6 +26,8 @@ FRAMES_PER_STEP = 2  # host frames handled per loop step (docs/protocol.md, sect
 CONSOLE_MS = 30000  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
 TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on MicroPython
 RESTART_FILE = "restart.txt"  # why the firmware restarted itself, told to the host at the next boot
+STEADY_STEPS = 500  # loop steps after a restart before its note is dropped
+AGAIN = "again: "  # a restart note's prefix when the start after a restart failed too
 GAME_FILE = "game.json"
 LAYOUT_FILE = "mat_layout.json"
 REGISTRY_FILE = "deck.bin"
@@ -70,10 +74,21 @@ class App:
         if self.sensors:
             self.sensors.report = self._reader_health
         self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
+        self.note_told = False   # the restart note was told (removed once the loop runs steadily)
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
-        """Restore the journalled game, or start the configured one; announce it to the host."""
+        """Restore the journalled game, or start the configured one; announce it to the host.
+
+        After two failed starts in a row (``main`` left a second restart note) no game starts:
+        the board answers the host, which may choose another game; the journal stays."""
+        why = _restart_note(self.root)
+        if why is not None and why.startswith(AGAIN):
+            _take_restart_note(self.root)
+            self.referee.hello()
+            self.referee.message("the firmware failed twice in a row (%s): no game started; the "
+                                 "journal is kept (send a new game, or switch off and on)" % why[len(AGAIN):])
+            return False
         game = None
         header = None
         if self.persist:
@@ -123,8 +138,9 @@ class App:
                             "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
-        why = _take_restart_note(self.root)
+        why = None if self.note_told else _restart_note(self.root)
         if why:
+            self.note_told = True
             problems.append("the firmware restarted itself after an error: " + why)
         damage = trouble(self.boot_info)
         if damage:
@@ -136,22 +152,77 @@ class App:
             self.board.buzzer.play(sounds.REJECT)
 
     def new_game(self, text):
-        """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame."""
+        """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
+
+        Switching to another game first lets go of the running one and of its modules (rules,
+        gestures), so the two never share the heap; if the new header is then refused, the
+        running game comes back from the journal."""
         try:
             header = with_profile(self.root, json.loads(text))
-            game = games.from_header(header)
+            name = header.get("game") if isinstance(header, dict) else None
+            if name not in games.names():
+                raise ValueError("unknown game")
         except ValueError:
             self.error(codec.ERR_BODY)
             return
+        game = None
+        old = self.referee.game
+        if old is not None and old.NAME != name:
+            self._let_go(old.NAME)
+        try:
+            game = games.from_header(header)
+            if self.sensors and self.layouts:
+                gestures_for(name)  # its code next to the rules', before long-lived objects
+        except ValueError:
+            if game is None:
+                self.error(codec.ERR_BODY)
+                if self.referee.game is None:
+                    self.boot()  # the game let go of above, as journalled
+                return
+        except MemoryError:
+            game = None  # too little heap left beside what is loaded: see below
         raw = json.dumps(header).encode()
         try:
             with open(_path(self.root, GAME_FILE), "w") as f:
                 f.write(raw.decode())
         except OSError:
             pass  # the journal still holds the game; only a reboot without it loses the choice
+        persisted = False
+        try:
+            if game is not None:
+                if self.persist:
+                    self.persist.new_game(raw, game)
+                    persisted = True
+                self._start(game, raw)
+                return
+        except MemoryError:
+            pass
+        # Too little heap in one piece beside what is loaded: start the new game from a fresh
+        # heap. Unless it is journalled already, the old game's journal goes (a new game was
+        # asked for), so boot starts game.json's.
+        game = None
+        if self.persist and not persisted:
+            self.persist.forget()
+        self.board.soft_reset()
+
+    def _let_go(self, name):
+        """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
+        ``firmware.mat_<name>``) from memory before another game is built."""
+        self.referee.game = None
+        self.feedback = None
+        if self.sensors:
+            self.sensors.mat = None
         if self.persist:
-            self.persist.new_game(raw, game)
-        self._start(game, raw)
+            self.persist.close()
+            self.persist.game = None
+        for prefix in ("shared_rules." + name, "firmware.mat_" + name):
+            for mod in [m for m in sys.modules if m.startswith(prefix)]:
+                del sys.modules[mod]
+                package, _, leaf = mod.rpartition(".")
+                parent = sys.modules.get(package)
+                if parent is not None and hasattr(parent, leaf):
+                    delattr(parent, leaf)
+        gc.collect()
 
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):
@@ -295,29 +366,41 @@ class App:
     def run(self):
         self.console(False)  # line noise or another program must not stop a game
         self.boot()
+        for _ in range(STEADY_STEPS):
+            self.step()
+        if self.note_told:
+            _take_restart_note(self.root)  # the restart worked: a later error is a first one
         while True:
             self.step()
 
 
-def _take_restart_note(root):
-    """The reason left by ``main`` before a restart (removed once read), or None."""
-    path = _path(root, RESTART_FILE)
+def _restart_note(root):
+    """The reason left by ``main`` before a restart, or None."""
     try:
-        with open(path) as f:
-            why = f.read(200)
+        with open(_path(root, RESTART_FILE)) as f:
+            return f.read(200)
     except OSError:
         return None
-    try:
-        os.remove(path)
-    except OSError:
-        pass
+
+
+def _take_restart_note(root):
+    """The restart note (removed once read), or None."""
+    why = _restart_note(root)
+    if why is not None:
+        try:
+            os.remove(_path(root, RESTART_FILE))
+        except OSError:
+            pass
     return why
 
 
 def _leave_restart_note(root, exc):
+    """Why ``main`` restarts; ``again: `` first when the last restart's note was never told (the
+    start after it failed too): the next boot then starts no game."""
+    again = _restart_note(root) is not None
     try:
         with open(_path(root, RESTART_FILE), "w") as f:
-            f.write(type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
+            f.write((AGAIN if again else "") + type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
     except Exception:  # noqa: BLE001  (out of memory or flash: restart all the same)
         pass
 
@@ -327,9 +410,13 @@ def main():
     with a fresh heap instead of leaving the board at the REPL; the journal keeps the game and the
     next boot tells the host why. Only a Ctrl-C after CONSOLE reaches the REPL."""
     from firmware import boards
-    board = boards.load()
+    run_board(boards.load())
+
+
+def run_board(board, app=App):
+    """``main`` on a given board profile (tests pass their own)."""
     try:
-        App(board).run()
+        app(board).run()
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # noqa: BLE001  (whatever it was, the game must go on)

@@ -333,6 +333,13 @@ class Persist:
         self._end = end
         self._jf = open(self.path["jrn.bin"], "r+b")
 
+    def forget(self):
+        """Remove every file of the stored game (a new game was asked for and starts at boot)."""
+        self.close()
+        self.game = None
+        for name in NAMES:
+            _remove(self.path[name])
+
     def close(self):
         if self._jf is not None:
             self._jf.close()

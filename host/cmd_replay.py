@@ -2,7 +2,8 @@
 
 Runs the same rules core as the board (``shared_rules``); ``micropython -m shared_rules.replay
 LOG`` prints equal JSON. Exit status: 0 done, 1 a rejected action with ``--strict``, 2 the log
-cannot be replayed (missing file, bad header).
+cannot be replayed (missing file, bad header). Lines over 4096 bytes are refused one by one;
+at most 1000 refusals are listed, ``rejected_count`` counts them all (docs/action-log.md).
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         print_text(result)
     if args.strict and result["rejected"]:
         first = result["rejected"][0]
-        print("tapmat replay: %s:%d: rejected: %s" % (args.log, first["line"], first["error"]), file=sys.stderr)
+        print("tapmat replay: %s:%d: rejected: %s" % (args.log, first["line"], _why(first)), file=sys.stderr)
         return 1
     return 0
 
@@ -47,4 +48,12 @@ def print_text(result: dict) -> None:
         mark = " (winner)" if seat in result["winners"] else ""
         print("  seat %d: %d%s" % (seat, score, mark))
     for r in result["rejected"]:
-        print("  line %d rejected: %s" % (r["line"], r["error"]))
+        print("  line %d rejected: %s" % (r["line"], _why(r)))
+    more = result["rejected_count"] - len(result["rejected"])
+    if more:
+        print("  ... and %d more rejected lines (%d in all)" % (more, result["rejected_count"]))
+
+
+def _why(r: dict) -> str:
+    """A refusal's reason code, and what exactly was wrong when the replay says."""
+    return r["error"] + (" (%s)" % r["detail"] if "detail" in r else "")

@@ -1,14 +1,23 @@
 """Replay an action log (JSON Lines) and print the result, per ``docs/action-log.md``.
 
 ``micropython -m shared_rules.replay LOG`` here and ``tapmat replay LOG --json`` on the host run
-this same code, so both interpreters give equal JSON. The file is read line by line, so a long
-log needs no more memory than a short one.
+this same code, so both interpreters give equal JSON. The file is read a bounded piece at a time:
+a line longer than ``MAX_LINE`` bytes is refused without being held whole, at most
+``MAX_LISTED`` refusals are listed (``rejected_count`` has them all), so any file, however long
+or broken, needs bounded memory and gives bounded output.
 """
 import json
 import sys
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
+from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16
+from shared_rules.engine import BAD_SEAT
+
+MAX_LINE = 4096     # bytes in a line, newline excluded: the longest real action is under 400
+MAX_LISTED = 1000   # refusals listed in ``rejected``; ``rejected_count`` counts every one
+MAX_DEPTH = 4       # nesting of JSON containers in a line (an action needs 3: bribe -> bag list)
+MALFORMED = 1
+_BOM = b"\xef\xbb\xbf"
 
 
 class LogError(Exception):
@@ -18,49 +27,172 @@ class LogError(Exception):
         super().__init__("%s:%d: %s" % (path, line, message))
 
 
+def _depth(text):
+    """The deepest nesting of ``[``/``{`` outside strings (JSON parsers recurse on it)."""
+    depth = most = 0
+    in_str = esc = False
+    for c in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "[" or c == "{":
+            depth += 1
+            if depth > most:
+                most = depth
+        elif c == "]" or c == "}":
+            depth -= 1
+    return most
+
+
 def _parse(raw):
-    """A decoded JSON object for a log line, or None for an ignored (blank/comment) line."""
+    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
+    ``(False, why)`` for a line that is not one JSON value."""
     try:
         text = raw.decode("utf-8").strip()
     except UnicodeError:
-        return False
+        return False, "not UTF-8 text"
     if not text or text[0] == "#":
-        return None
+        return None, None
+    if _depth(text) > MAX_DEPTH:
+        return False, "nested more than %d deep" % MAX_DEPTH
     try:
-        return json.loads(text)
+        return json.loads(text), None
     except ValueError:
-        return False
+        if text[0] in "[{" and text[-1] not in "]}":
+            return False, "truncated line (not valid JSON)"
+        return False, "not valid JSON"
+
+
+def _field_problem(f, obj):
+    """Why field ``f`` of an action object is malformed, or None."""
+    name, kind, table, optional, cap = f[0], f[1], f[2], f[3], f[4]
+    if name not in obj:
+        return None if optional else "missing field '%s'" % name
+    v = obj[name]
+    if kind == U8 or kind == U16:
+        top = 254 if kind == U8 else 65535
+        if not _is_int(v):
+            return "field '%s' is not a whole number" % name
+        if v < 0 or v > top:
+            return "field '%s' out of range 0..%d" % (name, top)
+    elif kind == NAME:
+        return _code_problem(name, table, v)
+    elif kind == LIST:
+        if not isinstance(v, list):
+            return "field '%s' is not a list" % name
+        if len(v) > cap:
+            return "field '%s' has more than %d items" % (name, cap)
+        for item in v:
+            why = _code_problem(name, table, item)
+            if why:
+                return why
+    elif kind == OBJ:
+        if not isinstance(v, dict):
+            return "field '%s' is not an object" % name
+        for key in v:
+            if key not in [sub[0] for sub in table]:
+                return "unknown field '%s.%s'" % (name, key)
+        for sub in table:
+            why = _field_problem(sub, v)
+            if why:
+                return name + "." + why
+    return None
+
+
+def _code_problem(name, table, v):
+    if table is None:
+        if not _is_int(v) or v < 0 or v > 254:
+            return "field '%s' holds a value out of range 0..254" % name
+        return None
+    if not isinstance(v, str):
+        return "field '%s' is not a code" % name
+    if v not in table:
+        return "field '%s': unknown code '%s'" % (name, v)
+    return None
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def explain(game, obj):
+    """What is wrong with an action object the vocabulary refused, in a few words."""
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    vocab = game.VOCAB
+    if "a" not in obj:
+        return "no action name ('a')"
+    k = vocab.kind(obj["a"])
+    if k < 0:
+        return "unknown action %s" % json.dumps(obj["a"])
+    p = obj.get("p")
+    if not isinstance(p, int) or isinstance(p, bool):
+        return "seat ('p') missing or not a whole number"
+    if p < 0 or p >= game.seats():
+        return "seat %d out of range 0..%d" % (p, game.seats() - 1)
+    fields = vocab.fields[k]
+    names = [f[0] for f in fields]
+    for key in obj:
+        if key != "a" and key != "p" and key not in names:
+            return "unknown field '%s' for %s" % (key, obj["a"])
+    for f in fields:
+        why = _field_problem(f, obj)
+        if why:
+            return why
+    return None
 
 
 class Replay:
-    """Feeds log lines to a game; keeps the rejected lines."""
+    """Feeds log lines to a game; keeps the first ``MAX_LISTED`` refusals and counts them all."""
 
     def __init__(self, path="<log>"):
         self.path = path
         self.game = None
         self.rejected = []
+        self.refused = 0
         self.line = 0
         self.rec = bytearray(ACTION_SIZE)
 
     def feed(self, raw):
-        """Process one raw line (bytes); return the reason code (0 also for ignored lines)."""
+        """Process one raw line (bytes; None for a line over ``MAX_LINE`` bytes); return the
+        reason code (0 also for ignored lines)."""
         self.line += 1
-        obj = _parse(raw)
+        if raw is None:
+            obj, why = False, "line longer than %d bytes" % MAX_LINE
+        else:
+            if self.line == 1 and raw[0:3] == _BOM:
+                raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
+            obj, why = _parse(raw)
         if obj is None:
             return 0
         if self.game is None:
             if obj is False:
-                raise LogError(self.path, self.line, "header is not valid JSON")
+                raise LogError(self.path, self.line, "header: " + why)
             try:
                 self.game = games.from_header(obj)
             except ValueError as e:
                 raise LogError(self.path, self.line, "bad header: " + str(e))
             return 0
-        err = 1 if obj is False else self.game.VOCAB.encode(obj, self.rec)
+        err = MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
+        if err and obj is not False:
+            why = explain(self.game, obj)
         if not err:
             err = self.game.accept(self.rec)
+            if err == BAD_SEAT:
+                why = "seat %d out of range 0..%d" % (self.rec[1], self.game.seats() - 1)
         if err:
-            self.rejected.append({"line": self.line, "error": self.game.reason(err)})
+            self.refused += 1
+            if len(self.rejected) < MAX_LISTED:
+                entry = {"line": self.line, "error": self.game.reason(err)}
+                if why:
+                    entry["detail"] = why
+                self.rejected.append(entry)
         return err
 
     def result(self):
@@ -68,7 +200,24 @@ class Replay:
             raise LogError(self.path, self.line, "no header line")
         out = self.game.summary()
         out["rejected"] = self.rejected
+        out["rejected_count"] = self.refused
         return out
+
+
+class Lines:
+    """Lines of a binary file, read ``MAX_LINE + 1`` bytes at most at a time: ``next()`` gives a
+    line (bytes), None for one too long (the rest of it is skipped unread), b"" at the end."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def next(self):
+        raw = self.f.readline(MAX_LINE + 1)
+        if len(raw) <= MAX_LINE or raw[-1:] == b"\n":
+            return raw
+        while raw and raw[-1:] != b"\n":
+            raw = self.f.readline(MAX_LINE + 1)
+        return None
 
 
 def replay_file(path, strict=False):
@@ -78,13 +227,14 @@ def replay_file(path, strict=False):
         f = open(path, "rb")
     except OSError:
         raise LogError(path, 0, "cannot open the file")
+    lines = Lines(f)
     try:
         while True:
             try:
-                raw = f.readline()
+                raw = lines.next()
             except OSError:
                 raise LogError(path, r.line + 1, "cannot read the file")
-            if not raw:
+            if raw == b"":
                 break
             if r.feed(raw) and strict:
                 break

@@ -92,7 +92,7 @@ def test_invalid_utf8_line_is_malformed(tmp_path, capsys):
     log = tmp_path / "g.jsonl"
     log.write_bytes(b'{"game": "skull", "players": 3}\n\xff\xfe\n{"a": "place", "p": 0, "disc": "flower"}\n')
     code, out, _ = host_replay(capsys, str(log), "--json")
-    assert json.loads(out)["rejected"] == [{"line": 2, "error": "malformed"}]
+    assert json.loads(out)["rejected"] == [{"line": 2, "error": "malformed", "detail": "not UTF-8 text"}]
     assert json.loads(micropython_replay(log).stdout) == json.loads(out)
 
 

@@ -8,7 +8,7 @@ seen, accepted, journalled and mirrored — all without allocating.
 import json
 import sys
 
-from fakeboard import FakePort, scratch_dir
+from fakeboard import FakeBoard, FakePort, scratch_dir
 from shared_rules import codec, deck, tokens
 from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
@@ -47,26 +47,17 @@ class Stub:
         self.calls += 1
 
 
-class EmulatedBoard:
+class EmulatedBoard(FakeBoard):
     name = "emulated"
 
     def __init__(self, root):
-        self.fs_root = root
+        FakeBoard.__init__(self, root)
         self.bus = EmuSpiBus()
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
         self.switches = [Stub() for _ in range(6)]
         self.leds = Stub()
         self.buzzer = Stub()
-        self.link = FakePort()
-        self.t = 0
-
-    def ticks_ms(self):
-        self.t += 5
-        return self.t
-
-    def idle(self):
-        pass
 
 
 def board_with_game():

@@ -57,11 +57,17 @@ def scratch_dir(name):
 class FakeBoard:
     name = "fake"
 
-    def __init__(self, root=None):
+    def __init__(self, root=None, port_size=16384):
         self.fs_root = root or scratch_dir(sys.implementation.name)
-        self.link = FakePort()
+        self.link = FakePort(port_size)
         self.readers = []
         self.switches = []
+        self.t = 0
+
+    def ticks_ms(self):
+        """A clock that moves 5 ms each time it is read."""
+        self.t += 5
+        return self.t
 
     def idle(self):
         pass
