@@ -4,17 +4,15 @@ Black Market game with a Sheriff) never raises; a rejected one changes nothing; 
 keeps the card bookkeeping (the loot chest and removed contraband included) consistent."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_rules import games
+import fuzzkit
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_mm as mm
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
 from test_sheriff_fuzz import ACTIONS, action, clamp_field, codes
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,
@@ -31,22 +29,8 @@ MM_ACTIONS = dict(ACTIONS, **{
 mm_actions = st.one_of(*MM_ACTIONS.values())
 
 
-@lru_cache(maxsize=None)
-def game_log(h: int, seed: int) -> tuple[bytes, ...]:
-    g = games.from_header(HEADERS[h])
-    out = []
-    for a in Playout(HEADERS[h], seed).run():
-        rec = bytearray(ACTION_SIZE)
-        assert g.VOCAB.encode(a, rec) == 0
-        out.append(bytes(rec))
-    return tuple(out)
-
-
 def position(h: int, seed: int, steps: int) -> Any:
-    g = games.from_header(HEADERS[h])
-    for rec in game_log(h, seed)[:steps]:
-        assert g.accept(bytearray(rec)) == 0
-    return g
+    return fuzzkit.position(HEADERS[h], seed, steps)
 
 
 def bookkeeping_holds(g: Any) -> bool:
@@ -60,11 +44,7 @@ def bookkeeping_holds(g: Any) -> bool:
 
 
 def check(g: Any, rec: bytearray, err: int, before: bytes) -> None:
-    if err:
-        assert bytes(g.s) == before
-    else:
-        assert g.valid_state(g.s) and bookkeeping_holds(g)
-    assert g.reason(err)
+    fuzzkit.check(g, err, before, bookkeeping_holds)
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,0 +1,40 @@
+"""Scaffolding of the Sheriff module fuzz tests (hypothesis): seeded positions reached through the
+real accept path, and the check every fuzzed action must pass."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Callable
+
+from shared_rules import games
+from shared_rules.actions import ACTION_SIZE
+from shared_rules.playout import Playout
+
+
+@lru_cache(maxsize=None)
+def _log(header_json: str, seed: int) -> tuple[bytes, ...]:
+    header = json.loads(header_json)
+    g = games.from_header(header)
+    out = []
+    for a in Playout(header, seed).run():
+        rec = bytearray(ACTION_SIZE)
+        assert g.VOCAB.encode(a, rec) == 0
+        out.append(bytes(rec))
+    return tuple(out)
+
+
+def position(header: dict[str, Any], seed: int, steps: int) -> Any:
+    """The game of ``header`` after ``steps`` actions of the seeded playout (cached per seed)."""
+    g = games.from_header(header)
+    for rec in _log(json.dumps(header, sort_keys=True), seed)[:steps]:
+        assert g.accept(bytearray(rec)) == 0
+    return g
+
+
+def check(g: Any, err: int, before: bytes, bookkeeping_holds: Callable[[Any], bool]) -> None:
+    """A refusal changed nothing; an acceptance leaves a valid state whose books balance."""
+    if err:
+        assert bytes(g.s) == before
+    else:
+        assert g.valid_state(g.s) and bookkeeping_holds(g)
+    assert g.reason(err)
