@@ -38,3 +38,25 @@ def check(g: Any, err: int, before: bytes, bookkeeping_holds: Callable[[Any], bo
     else:
         assert g.valid_state(g.s) and bookkeeping_holds(g)
     assert g.reason(err)
+
+
+def any_action(g: Any, obj: dict[str, Any], bookkeeping_holds: Callable[[Any], bool]) -> None:
+    """Submit an action object (any fields) at this position, then ``check``."""
+    rec = bytearray(ACTION_SIZE)
+    before = bytes(g.s)
+    err = g.VOCAB.encode(obj, rec) or g.accept(rec)
+    check(g, err, before, bookkeeping_holds)
+
+
+def wire_record(g: Any, raw: bytes, bookkeeping_holds: Callable[[Any], bool]) -> None:
+    """Submit a record as the wire could bring it: any bytes, shaped into one of the game's
+    action kinds with its fields clamped to what the vocabulary can hold, then ``check``."""
+    from test_sheriff_fuzz import clamp_field
+    vocab = g.VOCAB
+    rec = bytearray(raw)
+    rec[0] %= len(vocab.names)
+    for f, at in zip(vocab.fields[rec[0]], vocab.offsets[rec[0]]):
+        clamp_field(rec, f, at)
+    rec[1] %= 8
+    before = bytes(g.s)
+    check(g, g.accept(rec), before, bookkeeping_holds)

@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 
 import fuzzkit
 from shared_rules import sheriff as sh
-from shared_rules import sheriff_cards as sc
 from shared_rules import sheriff_mm as mm
 from shared_rules.actions import ACTION_SIZE
-from test_sheriff_fuzz import action, clamp_field
+from test_sheriff_fuzz import action
 from test_sheriff_mm_fuzz import MM_ACTIONS
 
 SAMPLE = json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())
@@ -57,29 +56,14 @@ def bookkeeping_holds(g: Any) -> bool:
     return True
 
 
-def check(g: Any, err: int, before: bytes) -> None:
-    fuzzkit.check(g, err, before, bookkeeping_holds)
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2), st.integers(0, 3), st.integers(0, 220), card_actions)
 def test_any_action_anywhere(h: int, seed: int, steps: int, obj: dict[str, Any]) -> None:
-    g = position(h, seed, steps)
-    rec = bytearray(ACTION_SIZE)
-    before = bytes(g.s)
-    err = g.VOCAB.encode(obj, rec) or g.accept(rec)
-    check(g, err, before)
+    fuzzkit.any_action(position(h, seed, steps), obj, bookkeeping_holds)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2), st.integers(0, 3), st.integers(0, 220),
        st.binary(min_size=ACTION_SIZE, max_size=ACTION_SIZE))
 def test_well_formed_records_from_the_wire(h: int, seed: int, steps: int, raw: bytes) -> None:
-    g = position(h, seed, steps)
-    rec = bytearray(raw)
-    rec[0] %= len(sc.VOCAB.names)
-    for f, at in zip(sc.VOCAB.fields[rec[0]], sc.VOCAB.offsets[rec[0]]):
-        clamp_field(rec, f, at)
-    rec[1] %= 8
-    before = bytes(g.s)
-    check(g, g.accept(rec), before)
+    fuzzkit.wire_record(position(h, seed, steps), raw, bookkeeping_holds)
