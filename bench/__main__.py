@@ -18,6 +18,7 @@ from rich.table import Table
 from host.build import ROOT, compile_tree
 from bench.heap import Heap
 from host.build import board_sources
+from shared_rules.profile import for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
 from replay_logs import write_log  # noqa: E402
@@ -27,6 +28,7 @@ MICROPYTHON = str(BIN / "micropython")
 RESULTS = ROOT / "bench" / "results.json"
 console = Console()
 
+_SAMPLE = json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())
 # (label, header, games timed for speed)
 GAME_CASES = [
     ("skull-6", {"game": "skull", "players": 6}, 40),
@@ -36,8 +38,17 @@ GAME_CASES = [
     ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
     # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
-                      "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
+                      "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
 ]
+# Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
+# one with all five. Rules only: the board cannot take their header yet (HELLO/NEWGAME carry the
+# whole header, 1-6 KB with card sections), so they are not in the firmware bench.
+CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "modules": mods,
+                                               "profile": for_modules(_SAMPLE, mods)}, 10)
+              for n, label, mods in ((4, "laws", ["laws"]), (4, "special_orders", ["special_orders"]),
+                                     (4, "merry_men", ["merry_men"]),
+                                     (6, "all-five", ["deputies", "black_market", "laws", "special_orders",
+                                                      "merry_men"]))]
 def speed(interp: list[str], header: dict, games: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:   # @FILE: long headers (profiles)
         json.dump(header, f)
@@ -50,7 +61,7 @@ def speed(interp: list[str], header: dict, games: int) -> dict:
 def bench_games(heap: Heap, tmp: Path) -> dict:
     from shared_rules.replay import replay_file
     out = {}
-    for label, header, count in GAME_CASES:
+    for label, header, count in GAME_CASES + CARD_CASES:
         console.print("[bold]%s[/]: replay heap bisection (ROMFS, .mpy), speed on both interpreters" % label)
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)

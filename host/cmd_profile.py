@@ -52,6 +52,10 @@ def describe(obj: dict[str, Any]) -> str:
     if "black_market" in obj:
         bm = obj["black_market"]
         parts.append("black market " + ", ".join(f"{g} {bm[g][0]}/{bm[g][1]}" for g in profile.BLACK_MARKET_GOODS))
+    for key, what in (("laws", "laws"), ("special_orders", "special orders"), ("merry_men", "Merry Men")):
+        if key in obj:   # issue 11: card sections, and the cards the primitives cannot express
+            odd = [c["name"] for c in obj[key] if "unsupported" in c]
+            parts.append(f"{len(obj[key])} {what}" + (f" ({len(odd)} unsupported: {', '.join(odd)})" if odd else ""))
     if obj["placeholders"]:
         parts.append("PLACEHOLDER values, not the printed cards")
     return "; ".join(parts)

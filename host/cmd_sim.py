@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from host.mirror import newgame_body
 from host.monitor import SessionTimeout
 from host.sim import SimError, play
 from shared_rules import games
@@ -75,13 +76,17 @@ def add_module_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
-    """``--modules a,b`` and the deck profile the modules need (the sample one by default)."""
+    """``--modules a,b`` and the deck profile sections the modules need (the sample one by default)."""
     from pathlib import Path
     from host.cmd_profile import SAMPLE, load
+    from shared_rules import profile as deck_profile
     if modules:
         header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
-    if profile or "black_market" in header.get("modules", ()) and "profile" not in header:
-        header["profile"] = load(Path(profile) if profile else SAMPLE)
+    mods = header.get("modules", [])
+    needs = [m for m in mods if m in ("black_market", "laws", "special_orders", "merry_men")]
+    if profile or needs and "profile" not in header:
+        whole = load(Path(profile) if profile else SAMPLE)
+        header["profile"] = deck_profile.for_modules(whole, mods) if mods else whole   # only what they use
 
 
 def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
@@ -116,6 +121,7 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:
         raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
+    newgame_body(header)  # and the link whether the board can take it (card-module profiles: not yet)
     return dict(header)
 
 

@@ -141,7 +141,7 @@ def board_image(target: str, *, game: dict[str, Any] | None = None, deck: bytes 
     if profile is not None:
         add_profile(files, profile)
         if game is not None and game.get("modules") and "profile" not in game:
-            game = dict(game, profile=deck_profile.decode(profile))   # game.json replays alone
+            game = dict(game, profile=deck_profile.for_modules(deck_profile.decode(profile), game["modules"]))
     if game is not None:
         check_header(game)
         files[GAME] = (json.dumps(game, sort_keys=True) + "\n").encode()

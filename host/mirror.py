@@ -35,6 +35,17 @@ for _name in games.names():
         pass
 
 
+def newgame_body(header: dict[str, Any]) -> bytes:
+    """A NEWGAME body; ``ValueError`` if the header does not fit one frame (a deck profile with
+    the laws, special orders and Merry Men sections inline does not, yet: issue 11)."""
+    body = json.dumps(header).encode()
+    if len(body) > codec.MAX_BODY:
+        raise ValueError("the header with its deck profile is %d bytes, a frame to the board carries at most %d: "
+                         "the board cannot referee laws, special orders or Merry Men yet (replay and tests can)"
+                         % (len(body), codec.MAX_BODY))
+    return body
+
+
 def class_for(header: Any, default: Any) -> Any:
     """The class the board's header makes (a game with modules has its own: Sheriff with Merry
     Men), else the class of the HELLO's game id."""
@@ -140,7 +151,7 @@ class Mirror:
 
     def newgame_bytes(self, header: dict[str, Any]) -> bytes:
         games.from_header(header)  # refuse locally what the board would refuse
-        return self.frame(codec.NEWGAME, json.dumps(header).encode())
+        return self.frame(codec.NEWGAME, newgame_body(header))
 
     # -- receiving -------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:

@@ -253,6 +253,26 @@ def merry_men_lines(d: dict[str, Any]) -> list[str]:
         held = ", ".join("seat %d %s" % (i, " ".join("%s %d" % (g, v) for g, v in s["black_market"]))
                          for i, s in enumerate(d["seats"]) if s.get("black_market"))
         lines.append("Black Market left: %s%s" % (left, " · held: " + held if held else ""))
+    return lines + card_module_lines(d)
+
+
+def card_module_lines(d: dict[str, Any]) -> list[str]:
+    """Laws in force (profile numbers), special orders face up and filled, and how many Merry Men
+    each seat holds: a count, never which one (the public view does not carry it)."""
+    lines = []
+    if "laws" in d:
+        lines.append("laws in force: %s" % (" · ".join("#%d (position %d)" % (n, i + 1) for i, n in enumerate(d["laws"]))
+                                           or "none yet"))
+    seats = d["seats"]
+    if "orders_up" in d:
+        filled = ", ".join("seat %d %s" % (i, " ".join("#%d" % o for o in s["orders"]))
+                           for i, s in enumerate(seats) if s.get("orders"))
+        lines.append("special orders face up: %s%s" % (" ".join("#%d" % o for o in d["orders_up"]) or "none",
+                                                       " · filled: " + filled if filled else ""))
+    if seats and "merry_men" in seats[0]:
+        lines.append("Merry Men held: " + ", ".join(
+            "seat %d %d%s" % (i, s["merry_men"], " (draw %s)" % s["merry_draw"] if s["merry_draw"] else "")
+            for i, s in enumerate(seats)))
     return lines
 
 

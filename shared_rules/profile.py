@@ -13,9 +13,7 @@ FORMAT = 1
 MAGIC = b"TPRF"
 FILE = "profile.bin"   # on the board, beside game.json
 BLACK_MARKET_GOODS = ("pepper", "mead", "silk")
-FIELDS = ("format", "name", "placeholders", "black_market")
-# Sections the laws / special orders / Merry Men modules will add (named so the error is clear).
-LATER = ("laws", "special_orders", "merry_men")
+FIELDS = ("format", "name", "placeholders", "black_market", "laws", "special_orders", "merry_men")
 _NAME_MAX = 64
 _F_PLACEHOLDERS = 1
 _S_BLACK_MARKET = 1   # binary section tags
@@ -35,7 +33,7 @@ def check(obj, where="profile"):
         _bad(where, "(top)", "a profile is a JSON object")
     for key in obj:
         if key not in FIELDS:
-            _bad(where, key, "not supported by this build yet" if key in LATER else "unknown field")
+            _bad(where, key, "unknown field")
     if obj.get("format") != FORMAT:
         _bad(where, "format", "must be %d" % FORMAT)
     name = obj.get("name")
@@ -60,6 +58,8 @@ def check(obj, where="profile"):
                     _bad(where, "%s[%d]" % (at, i), "a whole number from 0 to 255")
             if pair[0] < pair[1]:
                 _bad(where, at, "the top card has the higher value: [higher, lower]")
+    if "laws" in obj or "special_orders" in obj or "merry_men" in obj:   # issue 11: card sections
+        _cards().check(obj, where)
     return obj
 
 
@@ -82,6 +82,8 @@ def encode(obj):
     if values is not None:
         body.extend(bytes((_S_BLACK_MARKET, len(values))))
         body.extend(values)
+    if "laws" in obj or "special_orders" in obj or "merry_men" in obj:   # issue 11: card sections
+        _cards().sections(obj, body)
     c = binascii.crc32(body) & 0xFFFFFFFF
     body.extend(bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24)))
     return bytes(body)
@@ -105,10 +107,28 @@ def decode(blob, where="profile.bin"):
         data = blob[at + 2:at + 2 + size]
         if tag == _S_BLACK_MARKET and size == 6:
             obj["black_market"] = dict((BLACK_MARKET_GOODS[i], [data[2 * i], data[2 * i + 1]]) for i in range(3))
+        elif tag > _S_BLACK_MARKET and _cards().decode_section(tag, data, obj):   # issue 11
+            pass
         else:
             _bad(where, "(section %d)" % tag, "not known to this build")
         at += 2 + size
     return check(obj, where)
+
+
+def _cards():
+    """Laws, special orders and Merry Men sections (issue 11), imported only when present."""
+    from shared_rules import profile_cards
+    return profile_cards
+
+
+def for_modules(obj, modules):
+    """The part of a profile a header naming ``modules`` needs (issue 11: the card sections make a
+    whole profile too long for one frame to the board, and a log needs only its modules' data)."""
+    out = {}
+    for key in obj:
+        if key in ("format", "name", "placeholders") or key in modules:
+            out[key] = obj[key]
+    return out
 
 
 def complete(header, path):
@@ -123,5 +143,5 @@ def complete(header, path):
         blob = f.read()
     finally:
         f.close()
-    header["profile"] = decode(blob, path)
+    header["profile"] = for_modules(decode(blob, path), header.get("modules", ()))
     return header

@@ -16,6 +16,10 @@ from shared_rules.engine import BAD_SEAT
 MAX_LINE = 4096     # bytes in a line, newline excluded: the longest real action is under 400
 MAX_LISTED = 1000   # refusals listed in ``rejected``; ``rejected_count`` counts every one
 MAX_DEPTH = 4       # nesting of JSON containers in a line (an action needs 3: bribe -> bag list)
+# The header line may be longer and deeper: a deck profile's law / Merry Man cards inline
+# (header -> profile -> laws -> card -> effects -> primitive: 6; the sample profile is ~6 KB).
+MAX_HEADER = 16384
+HEADER_DEPTH = 6
 MALFORMED = 1
 _BOM = b"\xef\xbb\xbf"
 
@@ -50,7 +54,7 @@ def _depth(text):
     return most
 
 
-def _parse(raw):
+def _parse(raw, max_depth=MAX_DEPTH):
     """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
     ``(False, why)`` for a line that is not one JSON value."""
     try:
@@ -59,8 +63,8 @@ def _parse(raw):
         return False, "not UTF-8 text"
     if not text or text[0] == "#":
         return None, None
-    if _depth(text) > MAX_DEPTH:
-        return False, "nested more than %d deep" % MAX_DEPTH
+    if _depth(text) > max_depth:
+        return False, "nested more than %d deep" % max_depth
     try:
         return json.loads(text), None
     except ValueError:
@@ -164,11 +168,11 @@ class Replay:
         reason code (0 also for ignored lines)."""
         self.line += 1
         if raw is None:
-            obj, why = False, "line longer than %d bytes" % MAX_LINE
+            obj, why = False, "line longer than %d bytes" % (MAX_LINE if self.game else MAX_HEADER)
         else:
             if self.line == 1 and raw[0:3] == _BOM:
                 raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
-            obj, why = _parse(raw)
+            obj, why = _parse(raw, MAX_DEPTH if self.game else HEADER_DEPTH)
         if obj is None:
             return 0
         if self.game is None:
@@ -211,12 +215,12 @@ class Lines:
     def __init__(self, f):
         self.f = f
 
-    def next(self):
-        raw = self.f.readline(MAX_LINE + 1)
-        if len(raw) <= MAX_LINE or raw[-1:] == b"\n":
+    def next(self, limit=MAX_LINE):
+        raw = self.f.readline(limit + 1)
+        if len(raw) <= limit or raw[-1:] == b"\n":
             return raw
         while raw and raw[-1:] != b"\n":
-            raw = self.f.readline(MAX_LINE + 1)
+            raw = self.f.readline(limit + 1)
         return None
 
 
@@ -231,7 +235,7 @@ def replay_file(path, strict=False):
     try:
         while True:
             try:
-                raw = lines.next()
+                raw = lines.next(MAX_LINE if r.game else MAX_HEADER)
             except OSError:
                 raise LogError(path, r.line + 1, "cannot read the file")
             if raw == b"":

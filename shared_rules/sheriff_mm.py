@@ -27,10 +27,10 @@ from shared_rules.catalogue import SHERIFF_CODES as CODES, sheriff_deck_size
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
 
 # Module bits (register R_MODULES), in header order of ``MODULES``.
-MODULES = ("deputies", "black_market")
-LATER = ("laws", "special_orders", "merry_men")
+MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 DEPUTIES = const(1)
 BLACK_MARKET = const(2)
+CARD_MODULES = const(28)     # laws 4, special orders 8, Merry Men 16: ``sheriff_cards`` (issue 11)
 
 SEATS6 = const(6)
 CHEST = const(6)             # the loot chest, addressed like a seat
@@ -157,10 +157,8 @@ def from_header(header):
         raise ValueError("royal must be true or false")
     mods = 0
     for m in header.get("modules", []):
-        if m in LATER:
-            raise ValueError("module %r is not supported yet (deputies, black_market are)" % (m,))
         if m not in MODULES:
-            raise ValueError("unknown module %r (known: deputies, black_market)" % (m,))
+            raise ValueError("unknown module %r (known: %s)" % (m, ", ".join(MODULES)))
         bit = 1 << MODULES.index(m)
         if mods & bit:
             raise ValueError("module %r is listed twice" % (m,))
@@ -180,6 +178,9 @@ def from_header(header):
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
     if not mods:
         return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
+    if mods & CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
+        from shared_rules import sheriff_cards
+        return sheriff_cards.make(seats, first, royal, mods, values, prof)
     return SheriffMM(seats, first, royal, mods, values)
 
 
@@ -580,7 +581,7 @@ class SheriffMM(sh.Sheriff):
         seats = state[sh.R_SEATS]
         d = state[sh.R_SHERIFF]
         return (3 <= seats <= SEATS6 and state[sh.R_PHASE] <= LOOT and (d < seats or d == NO_SEAT)
-                and state[sh.R_ROUND] <= state[sh.R_ROUNDS] and state[R_MODULES] and state[R_MODULES] < 4
+                and state[sh.R_ROUND] <= state[sh.R_ROUNDS] and state[R_MODULES] and state[R_MODULES] < 32
                 and state[sh.R_PILE1] + state[sh.R_PILE2] <= sh.PILE_CAP)
 
     def public(self, out):

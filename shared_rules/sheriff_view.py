@@ -11,7 +11,7 @@ from shared_rules.sheriff import (
     R_SHERIFF, R_TURN, R_ROUND, R_ROUNDS, R_ROYAL, R_DRAW, R_PILE1, R_PILE2, PHASES,
 )
 
-MM_PHASES = PHASES + ("reveal", "loot")   # phases only the deputies module reaches
+MM_PHASES = PHASES + ("reveal", "loot", "laws")   # phases only the modules reach (deputies, laws)
 
 
 def _seat(view, o):
@@ -73,6 +73,27 @@ def _modules(view, d):
             held = view[b + 9 + seat]
             d["seats"][seat]["black_market"] = [[CODES[mm.BM_GOODS[i >> 1]], view[b + i]]
                                                 for i in range(6) if held & (1 << i)]
+    if len(view) > mm.PUB_SIZE:   # issue 11: laws, special orders, Merry Men
+        _cards(view, d)
+
+
+def _cards(view, d):
+    """Laws in force, orders face up and filled, and per seat whether they hold a Merry Man (never
+    which: the view does not carry it)."""
+    from shared_rules import sheriff_cards as sc
+    mods = view[sc.mm.PUB_MM]
+    seats = d["seats"]
+    if mods & sc.LAWS:
+        d["laws"] = [view[sc.PUB_LAWS + i] for i in range(2) if view[sc.PUB_LAWS + i] != NO_SEAT]
+    if mods & sc.ORDERS:
+        d["orders_up"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 1]
+        for seat in range(len(seats)):
+            seats[seat]["orders"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 2 + seat]
+    if mods & sc.MERRY_MEN:
+        for seat in range(len(seats)):
+            bits = view[sc.PUB_MEN + seat]
+            seats[seat]["merry_men"] = bits & 1
+            seats[seat]["merry_draw"] = "owed" if bits & 2 else ("waiting" if bits & 4 else None)
 
 
 _STANCES = (None, "pass", "open", None)
@@ -89,6 +110,11 @@ def referee(game):
         d["seats"][seat]["known_hand"] = _goods(lambda g: game.known(seat, g))
         d["seats"][seat]["stand_all"] = _goods(lambda g: game.stand(seat, g))
         d["seats"][seat]["bag"] = [CODES[g] for g in game.bag(seat)]
+    men = getattr(game, "_men", None)
+    if men:   # issue 11: which Merry Man each seat holds, and whether it travels in the bag
+        for seat in range(game.seats()):
+            d["seats"][seat]["merry_man_held"] = men.held(game, seat) if men.held(game, seat) >= 0 else None
+            d["seats"][seat]["merry_man_in_bag"] = bool(men.in_bag(game, seat))
     return d
 
 

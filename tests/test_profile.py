@@ -21,7 +21,8 @@ def test_sample_profile_is_valid_and_says_it_holds_placeholders(capsys: pytest.C
     obj = load(SAMPLE)
     assert obj["placeholders"] is True and "placeholder" in obj["name"]
     assert main(["profile", "check", str(SAMPLE)]) == 0
-    assert "PLACEHOLDER values" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "PLACEHOLDER values" in out and "24 laws; 15 special orders; 18 Merry Men" in out, out
 
 
 def test_build_then_check_the_binary_form(tmp_path: Path) -> None:
@@ -35,7 +36,10 @@ def test_build_then_check_the_binary_form(tmp_path: Path) -> None:
     ('{"format": 1,', "bad.json:1: not JSON"),
     ('{"format": 1, "name": "x", "placeholders": false, "black_market": {"pepper": [1, 2]}}',
      "bad.json: black_market.pepper: the top card"),
-    ('{"format": 1, "name": "x", "placeholders": false, "laws": []}', "bad.json: laws: not supported"),
+    ('{"format": 1, "name": "x", "placeholders": false, "laws": []}', "bad.json: laws: a list of exactly 24 cards"),
+    ('{"format": 1, "name": "x", "placeholders": false, "special_orders": [' + ", ".join(
+        ['{"legal": "apple", "contraband": "mead", "reward": 4}'] * 14 + ['{"legal": "apple", "contraband": "mead"}'])
+     + ']}', "bad.json: special_orders[14].reward: a whole number from 0 to 255"),
 ])
 def test_errors_name_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str) -> None:
     bad = tmp_path / "bad.json"
@@ -49,7 +53,8 @@ def test_image_writes_profile_bin_and_a_self_contained_game_json() -> None:
     im = board_image("virtual", game=HEADER, profile=blob, modules={})
     assert im.files["profile.bin"] == blob
     header = json.loads(im.files["game.json"])
-    assert header["profile"] == load(SAMPLE) and isinstance(games.from_header(header), sheriff_mm.SheriffMM)
+    assert header["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"])   # only what it uses
+    assert "laws" not in header["profile"] and isinstance(games.from_header(header), sheriff_mm.SheriffMM)
     with pytest.raises(ImageError, match="deck profile"):
         board_image("virtual", profile=blob[:-1] + b"\0", modules={})
     with pytest.raises(ImageError, match="black_market needs"):
@@ -60,7 +65,7 @@ def test_board_fills_a_header_from_profile_bin(tmp_path: Path) -> None:
     assert with_profile(str(tmp_path), dict(HEADER)) == HEADER          # no file: unchanged
     (tmp_path / "profile.bin").write_bytes(profile.encode(load(SAMPLE)))
     filled = with_profile(str(tmp_path), dict(HEADER))
-    assert filled["profile"] == load(SAMPLE)
+    assert filled["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"]) and "black_market" in filled["profile"]
     plain = {"game": "sheriff", "players": 4}
     assert with_profile(str(tmp_path), plain) == plain                 # base games never read it
     (tmp_path / "profile.bin").write_bytes(b"TPRF broken")

@@ -111,8 +111,33 @@ MM_PROFILE = {"format": 1, "name": "test values", "placeholders": True,
 @pytest.mark.parametrize("header", [
     {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"], "profile": MM_PROFILE},
     {"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": MM_PROFILE},
-], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market"])
+    {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market", "laws", "special_orders", "merry_men"],
+     "profile": json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())},
+    {"game": "sheriff", "players": 3, "modules": ["laws", "special_orders", "merry_men"],
+     "profile": json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())},
+], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market", "sheriff-6-all-five-modules-sample-profile",
+        "sheriff-3-laws-orders-merry_men"])
 def test_merry_men_logs_replay_alone_and_equal_on_both_interpreters(tmp_path, capsys, header):
     """The header carries the deck profile: the log needs no other file on either interpreter."""
     host, refused = both_replays(tmp_path, capsys, header, 2)
     assert host["over"] and host["winners"] and [r["line"] for r in host["rejected"]] == refused
+
+
+def test_a_header_may_carry_a_deck_profile_up_to_its_own_limits(tmp_path, capsys):
+    """The header line may be longer (16384 bytes) and deeper (6) than an action line (4096, 4),
+    for a deck profile's cards inline; beyond that it is a bad header on both interpreters."""
+    sample = json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())
+    ok = {"game": "sheriff", "players": 4, "modules": ["laws", "special_orders", "merry_men"], "profile": sample}
+    log = tmp_path / "long.jsonl"
+    log.write_text(json.dumps(ok) + "\n")
+    assert 4096 < len(json.dumps(ok)) < 16384
+    code, out, _ = host_replay(capsys, str(log), "--json")
+    assert code == 0 and json.loads(out)["rejected"] == []
+    too_long = dict(ok, profile=dict(sample, name="x" * 64), players=4)
+    log.write_text(json.dumps(too_long) + " " * 11000 + "\n")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"game": "sheriff", "players": 4, "x": [[[[[[1]]]]]]}\n')
+    for path, why in ((log, "line longer than 16384 bytes"), (deep, "nested more than 6 deep")):
+        code, _, err = host_replay(capsys, str(path), "--json")
+        mp = micropython_replay(path)
+        assert code == 2 and why in err and mp.returncode == 2 and why in mp.stderr, (err, mp.stderr)

@@ -9,6 +9,7 @@ the diff.
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 import time
@@ -191,6 +192,46 @@ def test_merry_men_rows_deputies_loot_chest_black_market_and_hidden_bags() -> No
     screen = public[0]
     assert "deputies: seat" in screen and "Deputy" in screen
     assert "loot chest: 0 gold" in screen and "Black Market left: pepper 12/10 · mead 13/11 · silk 15/13" in screen
+
+
+CARDS_PROFILE = json.loads((Path(__file__).parent.parent / "host" / "profiles" / "sample.json").read_text())
+
+
+def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None:
+    """Rows for laws in force, orders face up and filled, Merry Men held (a count): the lines
+    come from the public view, which is equal whichever Merry Men the seats hold."""
+    from host.scoreboard import card_module_lines
+    from shared_rules import games
+
+    header = {"game": "sheriff", "players": 3, "modules": ["laws", "special_orders", "merry_men"],
+              "profile": CARDS_PROFILE}
+    g0 = games.from_header(header)
+    rec = bytearray(128)
+    setup = {"a": "setup", "p": 0, "piles": [["apple"] * 5, ["cheese"] * 5]}
+    assert g0.VOCAB.encode(setup, rec) == 0 and g0.accept(rec) == 0
+    view = bytearray(g0.PUBLIC_SIZE)
+    g0.public(view)
+    d = g0.describe(view)
+    assert d["phase"] == "laws" and card_module_lines(d)[0] == "laws in force: none yet"
+    screens = []
+    for keeps in ((0, 1, 2), (5, 6, 7)):
+        g = games.from_header(header)
+        rec = bytearray(128)
+        log = [{"a": "merry", "p": p, "keep": k, "bottom": 10 + p} for p, k in enumerate(keeps)]
+        log += [{"a": "order_up", "p": 0, "order": o} for o in (3, 1, 4, 0)]
+        log += [{"a": "setup", "p": 0, "piles": [["apple"] * 5, ["cheese"] * 5]},
+                {"a": "law", "p": 0, "keep": [8, 12], "bottom": 13}]
+        for a in log:
+            assert g.VOCAB.encode(a, rec) == 0 and g.accept(rec) == 0, a
+        view = bytearray(g.PUBLIC_SIZE)
+        g.public(view)
+        screens.append(card_module_lines(g.describe(view)))
+    assert screens[0] == screens[1]
+    ref = g.referee()   # the debug view (never mirrored by default) does say which
+    assert [s["merry_man_held"] for s in ref["seats"]] == [5, 6, 7] and "merry_man_held" not in g.describe(view)["seats"][0]
+    assert screens[0] == ["laws in force: #8 (position 1) · #12 (position 2)",
+                          "special orders face up: #0 #1 #3 #4",
+                          "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
 
 
 def test_standings_follow_the_rules_order() -> None:

@@ -223,3 +223,13 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
     assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
     assert any(json.loads(line)["a"] == "claim" for line in log.read_text().splitlines()[1:])
     assert sim["sim"]["mode"] == "physical"
+
+
+def test_card_module_headers_are_refused_with_the_reason_until_the_board_can_take_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A header with the laws / special orders / Merry Men sections inline does not fit a frame to
+    the board: the sim says so (exit status 2) instead of failing inside the link."""
+    assert main(["sim", "--game", "sheriff", "--modules", "laws,special_orders,merry_men",
+                     "--profile", "host/profiles/sample.json"]) == 2
+    err = capsys.readouterr().err
+    assert "a frame to the board carries at most" in err and "laws, special orders or Merry Men" in err, err

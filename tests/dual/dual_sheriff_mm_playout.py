@@ -92,21 +92,8 @@ BAD = (
 
 
 def test_whole_games_accepted_under_heap_lock():
-    out = []
-    for header, seed in ((BOTH, 5), ({"game": "sheriff", "players": 4, "modules": ["black_market"],
-                                      "profile": PROFILE}, 2)):
-        po = Playout(header, seed)
-        log = po.run()
-        from shared_rules import games
-        g = games.from_header(header)
-        recs = playkit.records(g, log)
-        bad = playkit.records(g, BAD)
-        errs, refused, view = playkit.accept_locked(g, recs, bad)
-        assert errs == 0 and refused == len(recs) * len(bad)
-        assert g.over() and g.digest() == po.game.digest()
-        assert g.describe(view)["phase"] == "over"
-        out.append([len(recs), g.digest()])
-    return out
+    return [playkit.locked_game(header, seed, BAD) for header, seed in (
+        (BOTH, 5), ({"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": PROFILE}, 2))]
 
 
 def test_snapshots_restore_mid_game_and_refuse_a_base_game_snapshot():

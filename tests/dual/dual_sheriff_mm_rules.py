@@ -88,7 +88,7 @@ def test_headers_name_what_is_wrong():
         {"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": {"format": 1}},
     )]
     assert "exactly 6 players" in msgs[0] and "first_sheriff" in msgs[1], msgs
-    assert "profile" in msgs[2] and "not supported yet" in msgs[3] and "twice" in msgs[4], msgs
+    assert "profile" in msgs[2] and "laws needs its cards in the deck profile" in msgs[3] and "twice" in msgs[4], msgs
     assert msgs[6] == "header profile: name: a text of 1 to 64 characters", msgs
     g = games.from_header({"game": "sheriff", "players": 4, "profile": PROFILE})
     assert type(g) is sh.Sheriff   # a profile alone changes nothing

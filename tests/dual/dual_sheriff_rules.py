@@ -92,7 +92,7 @@ def test_header_options_and_modules():
             if "modules" in h and isinstance(h["modules"], list):
                 messages.append(str(e))
     assert not bad, bad
-    assert "not supported yet" in messages[0] and "unknown module" in messages[1], messages
+    assert "needs its cards in the deck profile" in messages[0] and "unknown module" in messages[1], messages
     g = games.from_header(H(5, first_sheriff=4, royal=False, modules=[]))
     assert g.seats() == 5 and g.s[sh.R_SHERIFF] == 4 and g.phase() == sh.SETUP
     return messages

@@ -73,3 +73,19 @@ def accept_locked(g, recs, bad=()):
         if micropython:
             micropython.heap_unlock()
     return [errs, refused, view]
+
+
+def locked_game(header, seed, bad):
+    """A seeded game's records accepted again in a fresh game with the heap locked, each after
+    the ``bad`` actions (all refused): it must end as the playout did. Returns [records, digest]."""
+    from shared_rules import games
+    po = Playout(header, seed)
+    log = po.run()
+    g = games.from_header(header)
+    recs = records(g, log)
+    refuse = records(g, bad)
+    errs, refused, view = accept_locked(g, recs, refuse)
+    assert errs == 0 and refused == len(recs) * len(refuse)
+    assert g.over() and g.digest() == po.game.digest()
+    assert g.describe(view)["phase"] == "over"
+    return [len(recs), g.digest()]

@@ -1,0 +1,204 @@
+"""The Laws module's rules, called by ``sheriff_cards`` only when a header names ``laws``
+(imported then): functions of the game, no state of their own.
+
+Each round opens with the ``laws`` phase: the Sheriff (with deputies: either deputy, for both)
+keeps laws from the deck (``law``). The two face-up laws bind everyone for the round; their
+effects are the deck profile's primitives (``sheriff_effects``), run through the referee's hook
+points: what is contraband, penalties, taxes at declaration, rewards as goods reach a stand,
+forbidden bribes, the bag's size and gold moved when the laws come into force. The referee checks
+that kept and bottomed laws are in the deck; it cannot check their order in it. Rules and
+decisions: ``docs/rules-merry-men.md`` ("Laws").
+"""
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules import sheriff_effects as fx
+from shared_rules.catalogue import SHERIFF_PENALTY
+from shared_rules.engine import OK
+
+_SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
+assert _SIZE == fx.SIZE
+
+LAWS = const(24)
+_LAW = const(598)            # per card: where it is (below)
+_LAW_ROUND = const(622)      # 1 + the round whose laws are chosen (0: none yet)
+OUT = const(0)               # removed for the player count, or discarded
+DECK = const(1)
+POS1 = const(2)              # in force, next to the deck
+POS2 = const(3)              # in force
+_ROW = const(17)             # law table row: mark, 4 primitives
+_MARK_4 = const(1)
+_MARK_5 = const(2)
+_F_KEEP = const(2)           # law `keep`: count, 2 numbers
+_F_BOTTOM = const(5)
+_NOBODY = const(255)
+
+_NOT_THE_SHERIFF = const(21)
+_BAG_SIZE = const(27)
+_NO_SUCH_LAW = const(57)
+_LAW_NOT_IN_DECK = const(58)
+_KEEP_COUNT = const(59)
+_BRIBE_FORBIDDEN = const(60)
+
+
+def start(g):
+    """Setup: the deck without the cards marked 4+ (3 players) or 5 (5 players)."""
+    n = g.seats()
+    for i in range(LAWS):
+        mark = g.laws[_ROW * i]
+        out = mark == _MARK_4 and n == 3 or mark == _MARK_5 and n == 5
+        g.s[_LAW + i] = OUT if out else DECK
+
+
+def where(g, i):
+    return g.s[_LAW + i]
+
+
+def due(g, round_):
+    """Whether the laws of ``round_`` are still to be chosen: not yet, and the deck still holds
+    the 3 cards of a first choice or the 2 of a later one (else the laws in force stay)."""
+    s = g.s
+    if s[_LAW_ROUND] == round_ + 1:
+        return False
+    deck = 0
+    first = 1
+    for i in range(LAWS):
+        if s[_LAW + i] == DECK:
+            deck += 1
+        elif s[_LAW + i] == POS1:
+            first = 0
+    return deck >= 2 + first
+
+
+def check_law(g, rec, sheriff, deputy2):
+    """``keep`` 2 laws in the first round, 1 later; ``bottom`` the one put back; all from the deck."""
+    s = g.s
+    if rec[1] != sheriff and rec[1] != deputy2:
+        return _NOT_THE_SHERIFF
+    n = rec[_F_KEEP]
+    first = True
+    for i in range(LAWS):
+        if s[_LAW + i] == POS1:
+            first = False
+    if n != (2 if first else 1):
+        return _KEEP_COUNT
+    b = rec[_F_BOTTOM]
+    for j in range(n + 1):
+        c = rec[_F_KEEP + 1 + j] if j < n else b
+        if c >= LAWS:
+            return _NO_SUCH_LAW
+        if s[_LAW + c] != DECK or j and rec[_F_KEEP + 1] == c or j == 2 and rec[_F_KEEP + 2] == c:
+            return _LAW_NOT_IN_DECK
+    return OK
+
+
+def apply_law(g, rec, sheriff):
+    """Position 2 is discarded, 1 moves to 2, the new law takes 1 (first round: both kept laws
+    in order); the bottomed one stays in the deck. Then the laws' ``gold`` primitives run."""
+    s = g.s
+    n = rec[_F_KEEP]
+    if n == 2:
+        s[_LAW + rec[_F_KEEP + 1]] = POS1
+        s[_LAW + rec[_F_KEEP + 2]] = POS2
+    else:
+        for i in range(LAWS):
+            if s[_LAW + i] == POS2:
+                s[_LAW + i] = OUT
+            elif s[_LAW + i] == POS1:
+                s[_LAW + i] = POS2
+        s[_LAW + rec[_F_KEEP + 1]] = POS1
+    s[_LAW_ROUND] = s[4] + 1   # sheriff.R_ROUND
+    run_gold(g, sheriff)
+
+
+def _next(g, op, at):
+    """The table offset of the next in-force primitive ``op`` after offset ``at`` (-1: from the
+    start), or -1: the loops below walk the laws in force without allocating."""
+    i = at // _ROW if at >= 0 else 0
+    at = at + _SIZE if at >= 0 else 1
+    while i < LAWS:
+        if g.s[_LAW + i] >= POS1:
+            while at < _ROW * i + _ROW:
+                if g.laws[at] == op:
+                    return at
+                at += _SIZE
+        i += 1
+        at = _ROW * i + 1
+    return -1
+
+
+def contraband(g, good):
+    """A law makes this legal good contraband this round."""
+    at = _next(g, fx.CONTRABAND, -1)
+    while at >= 0:
+        if g.laws[at + 1] == good:
+            return True
+        at = _next(g, fx.CONTRABAND, at)
+    return False
+
+
+def times(g, side):
+    """The product of the in-force penalty multipliers for ``side`` (1 truthful, 2 lying)."""
+    t = 1
+    at = _next(g, fx.PENALTY, -1)
+    while at >= 0:
+        if g.laws[at + 1] == 0 or g.laws[at + 1] == side:
+            t *= g.laws[at + 2]
+        at = _next(g, fx.PENALTY, at)
+    return t
+
+
+def lying_penalty(g, bag, n, decl):
+    """The lie's penalty: confiscated cards' penalties times the lying multipliers."""
+    v = 0
+    for i in range(n):
+        c = g.s[bag + i]
+        if c != decl:
+            v += SHERIFF_PENALTY[c]
+    return v * times(g, 2)
+
+
+def bag_max(g):
+    m = 5
+    at = _next(g, fx.BAG_MAX, -1)
+    while at >= 0:
+        if g.laws[at + 1] < m:
+            m = g.laws[at + 1]
+        at = _next(g, fx.BAG_MAX, at)
+    return m
+
+
+def check_bribe(g, gold, goods):
+    """A bribe of gold or goods a law forbids this round."""
+    at = _next(g, fx.NO_BRIBE, -1)
+    while at >= 0:
+        kind = g.laws[at + 1]
+        if (gold or goods) and kind == 0 or gold and kind == 1 or goods and kind == 2:
+            return _BRIBE_FORBIDDEN
+        at = _next(g, fx.NO_BRIBE, at)
+    return OK
+
+
+def per_card(g, op, t, good, n, sheriff):
+    """Taxes (``op`` TAX: the merchant pays) or rewards (REWARD: the merchant receives) for
+    ``n`` cards of ``good``, with the bank or ``sheriff`` (the Sheriff, or the loot chest)."""
+    at = _next(g, op, -1) if n else -1
+    while at >= 0:
+        if g.laws[at + 1] == good:
+            other = _NOBODY if g.laws[at + 3] == fx.BANK else sheriff
+            if op == fx.TAX:
+                fx.transfer(g, t, other, n * g.laws[at + 2])
+            else:
+                fx.transfer(g, other, t, n * g.laws[at + 2])
+        at = _next(g, op, at)
+
+
+def run_gold(g, sheriff):
+    """The laws in force come into force: their ``gold`` primitives run."""
+    at = _next(g, fx.GOLD, -1)
+    while at >= 0:
+        fx.move_gold(g, g.laws[at + 1], g.laws[at + 2], g.laws[at + 3], _NOBODY, sheriff)
+        at = _next(g, fx.GOLD, at)
