@@ -256,8 +256,18 @@ def main(argv):
     except LogError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
-    print(json.dumps(result))
+    write_json(result, sys.stdout)
     return 0
+
+
+def write_json(result, out):
+    """Print the result one refusal at a time: a long refusal list as one string would need one
+    large block of a small heap."""
+    rejected = result.pop("rejected")
+    out.write(json.dumps(result)[:-1] + ', "rejected": [')
+    for i, r in enumerate(rejected):
+        out.write((", " if i else "") + json.dumps(r))
+    out.write("]}\n")
 
 
 if __name__ == "__main__":
