@@ -128,6 +128,7 @@ class Hands:
         self.session = session
         self.client = client
         self.on: dict[str, int] = {}
+        self.clasps: list[bool] = client.status()["switches"]
         self.lifted: set[str] = set()  # lifted, not yet seen gone
         self.pending: list[tuple[str, int, int, int, int]] = []  # (counter, index, base, more, boots)
         self.last_move = 0.0
@@ -210,7 +211,10 @@ class Hands:
         self.settle()
 
     def switch(self, index: int, closed: bool) -> None:
+        if self.clasps[index] == closed:
+            return  # already so: no move (and no game may be running to see one)
         self.settle()
+        self.clasps[index] = closed
         self.client.switch(index, closed)
         self._expect("switch_reads", index, CLASP_STABLE)
         self._moved()
