@@ -3,14 +3,19 @@ virtual board of its own, while busy-loop processes keep every core busy. The si
 wait for the board to have seen each move (host/sim.py ``Hands``), so the games must come out
 exactly as when the machine is idle: every legal move is the playout's, read as made, every
 mistake refused, the mirror equal to the rules' public view after every answer. No time is
-measured; the hogs are bounded (killed when the test ends, and they stop by themselves)."""
+measured; the hogs are bounded (killed when the test ends, and they stop by themselves).
+Besides the load, the boards stutter: their interpreters are stopped (SIGSTOP) for random short
+spells and let go again, as a busy scheduler may do at the worst moment."""
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import random
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -36,6 +41,44 @@ def cpu_hogs(n: int) -> Iterator[None]:
             p.wait()
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (a sim's board interpreter: ``tapmat sim`` runs its own)."""
+    out: list[int] = []
+    for task in Path("/proc/%d/task" % pid).glob("*"):
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+@contextlib.contextmanager
+def stutter(runs: list[subprocess.Popen], seed: int = 15) -> Iterator[None]:
+    """Stop one running sim's board interpreter for 0-200 ms now and then, until the end."""
+    rng = random.Random(seed)
+    done = threading.Event()
+
+    def loop() -> None:
+        while not done.wait(rng.uniform(0.05, 0.3)):
+            live = [r for r in runs if r.poll() is None]
+            boards = [c for r in live for c in children(r.pid)]
+            if not boards:
+                continue
+            pid = rng.choice(boards)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+                try:
+                    done.wait(rng.uniform(0.0, 0.2))
+                finally:
+                    os.kill(pid, signal.SIGCONT)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
 def sim_command(game: str, players: int, seed: int) -> list[str]:
     return [sys.executable, "-m", "host.cli", "sim", "--game", game, "--players", str(players),
             "--seed", str(seed), "--actions", str(ACTIONS), "--mistakes", "0.15", "--json"]
@@ -45,7 +88,8 @@ def test_physical_play_is_exact_with_the_cpu_loaded_and_simulations_in_parallel(
     with cpu_hogs(2 * (os.cpu_count() or 1)):
         runs = [subprocess.Popen(sim_command(*g), cwd=ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True) for g in GAMES]
-        outputs = [r.communicate() for r in runs]
+        with stutter(runs):
+            outputs = [r.communicate() for r in runs]
     for (game, players, seed), run, (out, err) in zip(GAMES, runs, outputs):
         what = "%s %d players seed %d" % (game, players, seed)
         assert run.returncode == 0, "%s: %s" % (what, err.strip().splitlines()[-1:])
