@@ -628,8 +628,7 @@ def measure(cases: tuple[tuple[str, dict[str, Any]], ...] = BENCH_CASES, seed: i
     mirrored state showing its DELTA; with physical players it includes the board noticing the
     tag (its reader's turn in the poll round); ``host_only``: every action an ACTION frame, so
     the lag is the link and the board's processing alone. ``rx_bytes``: board -> host,
-    ``tx_bytes``: host -> board, whole games with set-up, without the PING/PONG frames that pace
-    the simulated hands."""
+    ``tx_bytes``: host -> board, whole games with set-up, without PING/PONG frames."""
     out: dict[str, Any] = {}
     with local_board() as folder:
         for label, header in cases:
