@@ -13,7 +13,7 @@ help:
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "             [GAME=deadmans PLAYERS=6 OPTIONS='decks=2'] or [HEADER='{\"game\": \"skull\", \"players\": 5}']"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
-	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [DECK=deck.bin] - install firmware on a board (or the virtual board)"
+	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [DECK=deck.bin] [PROFILE=deck.json] - install firmware on a board (or the virtual board)"
 	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
@@ -48,15 +48,16 @@ HEADER_ARGS = $(if $(HEADER),--header '$(HEADER)') $(foreach o,$(OPTIONS),--opti
 
 # make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS=...] [HEADER=...] [DECK=deck.bin]  (docs/flashing.md)
 DECK    ?=
+PROFILE ?=
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]" >&2; exit 2; }
-	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(DECK),--deck "$(DECK)")
+	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)")
 
 # Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
 check: $(STAMP)
 	$(BIN)/python -m pytest tests/test_static.py
 
 # make demo [GAME=sheriff PLAYERS=4 SPEED=2 SEED=7] [OPTIONS=...] [HEADER=...]: simulated players
-# on a virtual board, live scoreboard
+# on a virtual board, live scoreboard; MODULES=deputies,black_market for Sheriff's expansion (PLAYERS=6)
 demo: $(STAMP)
-	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)")
+	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)") $(if $(MODULES),--modules "$(MODULES)")

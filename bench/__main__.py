@@ -33,28 +33,37 @@ GAME_CASES = [
     ("deadmans-4", {"game": "deadmans", "players": 4}, 40),
     ("deadmans-8", {"game": "deadmans", "players": 8, "decks": 2}, 20),
     ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
+    # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
+    ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
+                      "profile": json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())}, 10),
 ]
 RESIDENT = """
 import gc
 gc.collect()
 from shared_rules import replay, games
 games.game_class(%r)
+%s
 gc.collect()
 print(gc.mem_alloc())
 """
 
 
-def resident(mpy_dir: Path, game: str) -> int:
+def resident(mpy_dir: Path, header: dict) -> int:
     """Heap bytes held once the replay path and the game's modules are imported (mostly code:
-    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not)."""
-    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % game], cwd=mpy_dir, capture_output=True,
+    the unix port loads .mpy bytecode into the heap; a board with frozen modules would not).
+    A header with ``modules`` also loads Sheriff's Merry Men code."""
+    extra = "from shared_rules import sheriff_mm" if header.get("modules") else ""
+    res = subprocess.run([MICROPYTHON, "-c", RESIDENT % (header["game"], extra)], cwd=mpy_dir, capture_output=True,
                          text=True, check=True, timeout=60)
     return int(res.stdout)
 
 
 def speed(interp: list[str], header: dict, games: int) -> dict:
-    cmd = interp + ["bench/speed.py", json.dumps(header), str(games)]
-    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:   # @FILE: long headers (profiles)
+        json.dump(header, f)
+        f.flush()
+        cmd = interp + ["bench/speed.py", "@" + f.name, str(games)]
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(res.stdout)
 
 
@@ -78,7 +87,7 @@ def bench_games(mpy_dir: Path, tmp: Path) -> dict:
         mp = speed([MICROPYTHON, "-X", "heapsize=8M"], header, count)
         cp = speed([sys.executable], header, count)
         heap = replay_heap(log, mpy_dir, expect)
-        code = resident(mpy_dir, header["game"])
+        code = resident(mpy_dir, header)
         out[label] = {
             "header": header,
             "log_actions": sum(1 for line in log.read_text().splitlines() if line.startswith('{"a"')),
@@ -101,7 +110,7 @@ def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) 
     from shared_rules.playout import Playout
     out = bytearray(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
     actions = Playout(header, seed).run() if with_actions else []
-    vocab = games.game_class(header["game"]).VOCAB
+    vocab = games.from_header(header).VOCAB   # a header with modules has its own vocabulary
     for i, action in enumerate(actions):
         rec = bytearray(ACTION_SIZE)
         vocab.encode(action, rec)

@@ -1,4 +1,6 @@
 """Time the accept path on this interpreter: ``speed.py HEADER_JSON GAMES``; prints JSON.
+``HEADER_JSON`` may be ``@FILE`` (the unix port dies on an argument longer than 255 bytes, and a
+header with a deck profile is longer).
 
 MicroPython-compatible. Seeded playouts produce the actions (not timed); the records are encoded
 beforehand, then fresh games accept them all under the clock: what a board does per action.
@@ -38,4 +40,11 @@ def main(header, count):
                       "snapshot_bytes": len(g.snapshot()), "public_bytes": g.PUBLIC_SIZE}))
 
 
-main(json.loads(sys.argv[1]), int(sys.argv[2]))
+def header_arg(arg):
+    if arg[:1] != "@":
+        return json.loads(arg)
+    with open(arg[1:]) as f:
+        return json.load(f)
+
+
+main(header_arg(sys.argv[1]), int(sys.argv[2]))

@@ -46,6 +46,15 @@ def read_json(root, name):
         return None
 
 
+def with_profile(root, header):
+    """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
+    (written by ``make flash PROFILE=...``); the profile code is imported only then."""
+    if isinstance(header, dict) and header.get("modules") and "profile" not in header:
+        from shared_rules import profile
+        return profile.complete(header, _path(root, profile.FILE))
+    return header
+
+
 class App:
     """The board's loop. ``persist`` and ``sensors`` default to the real ones on ``board``; tests
     may pass None to leave one out."""
@@ -90,6 +99,7 @@ class App:
             conf = read_json(self.root, GAME_FILE)
             if conf is not None:
                 try:
+                    conf = with_profile(self.root, conf)
                     game = games.from_header(conf)
                     header = json.dumps(conf).encode()
                 except ValueError:
@@ -148,7 +158,7 @@ class App:
         gestures), so the two never share the heap; if the new header is then refused, the
         running game comes back from the journal."""
         try:
-            header = json.loads(text)
+            header = with_profile(self.root, json.loads(text))
             name = header.get("game") if isinstance(header, dict) else None
             if name not in games.names():
                 raise ValueError("unknown game")

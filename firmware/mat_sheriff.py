@@ -29,10 +29,13 @@ from shared_rules import sheriff as k
 from shared_rules.engine import OK, NO_SEAT, NOT_NOW, WRONG_PHASE, GAME_OVER, FIRST_GAME_REASON
 from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
-ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command")
-STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND = range(6)
-PROMPTS = ("over", "setup", "market", "load", "declare", "decide", "confiscate")
-P_OVER, P_SETUP, P_MARKET, P_LOAD, P_DECLARE, P_DECIDE, P_CONFISCATE = range(7)
+ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command", "loot")
+STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND, LOOT = range(7)
+PROMPTS = ("over", "setup", "market", "load", "declare", "decide", "confiscate", "reveal", "loot")
+P_OVER, P_SETUP, P_MARKET, P_LOAD, P_DECLARE, P_DECIDE, P_CONFISCATE, P_REVEAL, P_LOOT = range(9)
+SEATS = 6                    # 3-5 players, 6 with the Merry Men deputies
+REVEAL = 6                   # the deputies module's phases (shared_rules.sheriff_mm)
+LOOT_PHASE = 7
 
 
 def _reason(name):
@@ -48,6 +51,7 @@ TAKE_TOO_MANY = _reason("take_too_many")
 BAD_PILE = _reason("bad_pile")
 EMPTY_PILE = _reason("empty_pile")
 BAD_ORDER = _reason("bad_order")
+NOT_A_MERCHANT = _reason("not_a_merchant")
 
 V = k.VOCAB
 A_SETUP = V.kind("setup")
@@ -81,6 +85,12 @@ ASIDE = 8                    # set-aside candidates remembered per market turn
 PLACED = 2 * k.PILE_START    # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
 
+def game_modules(game):
+    """The Merry Men module bits of a Sheriff game (0 for the base game)."""
+    f = getattr(game, "modules", None)
+    return f() if f else 0
+
+
 class Gestures(BaseGestures):
     ZONES = ZONES
     PROMPTS = PROMPTS
@@ -89,7 +99,16 @@ class Gestures(BaseGestures):
         super().__init__(mat)
         self.presence = mat.presence
         self.registry = mat.registry
-        seats = k.MAX_SEATS
+        seats = SEATS
+        # Deputies (Merry Men, 6 players): two deputies share the command pad, so a deputy names
+        # themself with their seat token; the merchant who opens the market names themself too.
+        mods = game_modules(mat.game)
+        self.deputies = mods & 1
+        vocab = mat.game.VOCAB
+        self.a_deputy = vocab.kind("deputy")
+        self.a_loot = vocab.kind("loot")
+        self.f_split = vocab.offset("loot", "split") if self.deputies else 0
+        self.actor = NO_SEAT
         self.dock_of = bytearray([NO_ZONE] * seats)   # seat -> its dock's reader
         self.stand_of = bytearray([NO_ZONE] * seats)  # seat -> its stand pad
         for sw in range(len(mat.dock_seat)):
@@ -162,7 +181,7 @@ class Gestures(BaseGestures):
         self.take_n = 0
         self._clear_decisions()
         turn = s[k.R_TURN]
-        if s[k.R_PHASE] == k.MARKET and turn < k.MAX_SEATS and self.presence is not None:
+        if s[k.R_PHASE] == k.MARKET and turn < SEATS and self.presence is not None:
             r = self.stand_of[turn]
             for slot in range(self.presence.slots):
                 if self._card_at(r, slot):
@@ -174,6 +193,24 @@ class Gestures(BaseGestures):
         self.target = NO_SEAT
         self.verdict = 0
         self.need = 0
+        self.actor = NO_SEAT
+
+    def _merchant(self):
+        """Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
+        merchant who named themself."""
+        t = self.game.s[k.R_TURN]
+        return self.actor if t == NO_SEAT else t
+
+    def _inspector(self):
+        return self.actor if self.deputies else self.game.s[k.R_SHERIFF]
+
+    def _settles(self, t):
+        """Whether the inspector's inspect opens the bag now (deputies: both open, or the lone
+        deputy who wanted to open acts); a first stance opens nothing."""
+        if not self.deputies:
+            return True
+        both = self.game._stances(self.actor, t)
+        return bool(both >> 2) or both & 3 == 2
 
     def _card_at(self, reader, slot):
         """Whether a card of this game lies in a presence slot of a reader (the registry then
@@ -217,7 +254,7 @@ class Gestures(BaseGestures):
         if zone == DISCARD1 or zone == DISCARD2:
             return self._on_pile(1 if zone == DISCARD1 else 2, index, code)
         s = self.game.s
-        if zone == STAND and s[k.R_PHASE] == k.MARKET and seat == s[k.R_TURN]:
+        if zone == STAND and s[k.R_PHASE] == k.MARKET and seat == self._merchant():
             self._note_aside(index)
         return NOTHING   # possibly a hidden card: never signalled
 
@@ -291,7 +328,9 @@ class Gestures(BaseGestures):
 
     def _market(self):
         """``confirm``: the market turn as tapped so far (kept if the rules refuse it)."""
-        rec = self.mat.start(A_MARKET, self.game.s[k.R_TURN])
+        if self._merchant() == NO_SEAT:
+            return NOT_NOW   # deputies: the opening merchant taps their seat token first
+        rec = self.mat.start(A_MARKET, self._merchant())
         n = self.placed_n
         rec[F_DISCARD] = n
         for i in range(n):
@@ -378,6 +417,10 @@ class Gestures(BaseGestures):
     def token(self, t):
         self._sync()
         s = self.game.s
+        if self.deputies:
+            err = self._deputy_token(t)
+            if err != NOT_NOW:
+                return err
         good = tokens.declared(t)
         if good >= 0:
             err = self._in_phase(k.DECLARE)
@@ -395,31 +438,56 @@ class Gestures(BaseGestures):
             return err
         if self._confiscating():
             return NOT_NOW   # an inspection is binding: the bag is open
-        if target >= 0:
+        if target >= 0 and self.deputies and not self.game._is_merchant(target):
+            self.actor = target   # a deputy names themself
+        elif target >= 0:
             self.target = target
         else:
             self.verdict = t
         return self._decide()
+
+    def _deputy_token(self, t):
+        """Deputies: a seat token in the reveal phase reveals that seat's deputy card; before the
+        market opens it names the opening merchant; ``confirm`` in the loot phase discards the
+        chest's odd remainder (an agreed split is a host action). NOT_NOW: not one of these."""
+        s = self.game.s
+        phase = s[k.R_PHASE]
+        seat = tokens.seat(t)
+        if phase == REVEAL and seat >= 0:
+            self.mat.start(self.a_deputy, seat)
+            return READY
+        if phase == k.MARKET and seat >= 0 and s[k.R_TURN] == NO_SEAT:
+            if seat >= self.game.seats():
+                return NOT_NOW
+            if not self.game._is_merchant(seat):
+                return NOT_A_MERCHANT
+            self.actor = seat
+            return NOTHING
+        if phase == LOOT_PHASE and t == tokens.CONFIRM:
+            rec = self.mat.start(self.a_loot, s[k.R_SHERIFF])
+            rec[self.f_split] = 1   # discard
+            return READY
+        return NOT_NOW
 
     def _decide(self):
         """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
         honest bag or a target the rules refuse, else once the confiscated cards are tapped. An
         inspection waiting for its cards is binding: the wait shows that the bag lies, so letting
         the Sheriff take it back would let them probe bags before a bribe."""
-        if self.target == NO_SEAT or not self.verdict:
+        if self.target == NO_SEAT or not self.verdict or self._inspector() == NO_SEAT:
             return NOTHING
         g = self.game
         t = self.target
         if self.verdict == tokens.PASS:
-            rec = self.mat.start(A_PASS, g.s[k.R_SHERIFF])
+            rec = self.mat.start(A_PASS, self._inspector())
             rec[F_PASS_TARGET] = t
             self._clear_decisions()
             return READY
-        rec = self.mat.start(A_INSPECT, g.s[k.R_SHERIFF])
+        rec = self.mat.start(A_INSPECT, self._inspector())
         rec[F_TARGET] = t
-        if g.check(rec) != OK:
+        if g.check(rec) != OK or not self._settles(t):
             self._clear_decisions()
-            return READY   # the rules say why (bad_target, already_resolved, ...)
+            return READY   # the rules say why (bad_target, ...), or a deputy's stance only
         need = self._rules_bag_n(t) - self._rules_bag_count(t, self._declared(t))
         if not need:
             self._clear_decisions()
@@ -427,6 +495,10 @@ class Gestures(BaseGestures):
         self.need = need
         self.placed_n = 0
         return NOTHING
+
+    def _deputy_mask(self):
+        s = self.game.s
+        return (1 << s[k.R_SHERIFF]) | (1 << s[12])   # sheriff_mm.R_DEPUTY2
 
     def _confiscating(self):
         """Whether the Sheriff's inspection waits for confiscated cards (not once the host
@@ -470,7 +542,7 @@ class Gestures(BaseGestures):
         self._place(tag, code, pile)
         if self.placed_n < self.need:
             return NOTHING
-        rec = self.mat.start(A_INSPECT, self.game.s[k.R_SHERIFF])
+        rec = self.mat.start(A_INSPECT, self._inspector())
         rec[F_TARGET] = t
         rec[F_TO - 1] = 1
         rec[F_TO] = pile
@@ -508,8 +580,20 @@ class Gestures(BaseGestures):
             mat.wait_seats = (1 << g.seats()) - 1
             mat.wait_zone = DISCARD1 if n1 < k.PILE_START else DISCARD2
             return P_SETUP
+        if phase == REVEAL or phase == LOOT_PHASE:
+            mat.wait_seats = (1 << g.seats()) - 1 if phase == REVEAL else self._deputy_mask()
+            mat.wait_zone = COMMAND
+            return P_REVEAL if phase == REVEAL else P_LOOT
         if phase == k.MARKET:
-            mat.wait_seats = 1 << s[k.R_TURN]
+            turn = self._merchant()
+            if turn == NO_SEAT:
+                mask = 0
+                for seat in range(g.seats()):
+                    if g._is_merchant(seat):
+                        mask |= 1 << seat
+                mat.wait_seats = mask
+            else:
+                mat.wait_seats = 1 << turn
             mat.wait_zone = STAND
             return P_MARKET
         if phase == k.LOAD:
@@ -524,7 +608,7 @@ class Gestures(BaseGestures):
             mat.wait_seats = 1 << s[k.R_TURN]
             mat.wait_zone = COMMAND
             return P_DECLARE
-        mat.wait_seats = 1 << s[k.R_SHERIFF]
+        mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[k.R_SHERIFF]
         if self._confiscating():
             mat.wait_zone = DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else DISCARD1
             return P_CONFISCATE

@@ -13,7 +13,7 @@ import sys
 
 from rich.console import Console
 
-from host.cmd_sim import DEFAULT_PLAYERS, add_header_arguments, header_of
+from host.cmd_sim import DEFAULT_PLAYERS, add_header_arguments, header_of, add_module_arguments
 from host.demo import run_demo, say_result
 from host.monitor import SessionTimeout
 from host.sim import SimError
@@ -29,6 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="number of players (default: %s)" % ", ".join(
                        "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
     add_header_arguments(p)
+    add_module_arguments(p)
     p.add_argument("--seed", type=int, help="random seed (default: a new one, shown on screen)")
     p.add_argument("--speed", type=float, default=1.0, metavar="X",
                    help="playing speed: 1 is about an action a second, 4 four times faster "

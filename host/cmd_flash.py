@@ -32,6 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", type=Path, metavar="FILE",
                    help="deck registry: a deck.bin (tapmat tags) or a JSON list of tag records; "
                         "default: the virtual deck on the virtual board, else the board's own")
+    p.add_argument("--profile", type=Path, metavar="FILE",
+                   help="deck profile (Merry Men card data, JSON or profile.bin) written as profile.bin")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds to wait for the board's REPL (default: %(default)s)")
@@ -73,10 +75,21 @@ def read_deck(path: Path) -> bytes:
         raise ImageError(f"deck registry {path}: {e}") from None
 
 
+def read_profile(path: Path) -> bytes:
+    """The binary form of a deck profile file (JSON or profile.bin), checked."""
+    from host.cmd_profile import load
+    from shared_rules import profile
+    try:
+        return profile.encode(load(path))
+    except ValueError as e:
+        raise ImageError(f"deck profile {e}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         header = header_from(args)
         deck = read_deck(args.deck) if args.deck else None
+        profile = read_profile(args.profile) if args.profile else None
     except ImageError as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 2
@@ -87,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"tapmat flash: {args.port}", flush=True)
     try:
-        result = flash(args.port, game=header, deck=deck, reset=not args.no_reset,
+        result = flash(args.port, game=header, deck=deck, profile=profile, reset=not args.no_reset,
                        progress=progress, timeout=args.timeout)
     except PortUnavailable as e:
         print(f"tapmat flash: {e}", file=sys.stderr)

@@ -37,6 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
     p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default: %(default)s)")
     add_header_arguments(p)
+    add_module_arguments(p)
     p.add_argument("--until-over", action="store_true", help="play until the game is over")
     p.add_argument("--actions", type=int, default=40, metavar="N",
                    help="stop after N accepted actions unless --until-over (default: %(default)s)")
@@ -65,6 +66,24 @@ def add_header_arguments(p: argparse.ArgumentParser) -> None:
                         '\'{"game": "deadmans", "players": 6, "decks": 2}\'')
 
 
+def add_module_arguments(p: argparse.ArgumentParser) -> None:
+    """--modules and --profile (Sheriff's Merry Men expansion), shared by sim and demo."""
+    p.add_argument("--modules", metavar="LIST",
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+    p.add_argument("--profile", metavar="FILE",
+                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
+
+
+def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
+    """``--modules a,b`` and the deck profile the modules need (the sample one by default)."""
+    from pathlib import Path
+    from host.cmd_profile import SAMPLE, load
+    if modules:
+        header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
+    if profile or "black_market" in header.get("modules", ()) and "profile" not in header:
+        header["profile"] = load(Path(profile) if profile else SAMPLE)
+
+
 def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
     """The log header of ``--header``, or ``--game``/``--players`` and every ``--option``,
     checked by the rules core (``ValueError`` saying what is wrong); None without a game."""
@@ -91,6 +110,8 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
             header[key] = json.loads(value)
         except ValueError:
             header[key] = value
+    if hasattr(args, "modules"):   # sim and demo (flash writes a profile file instead)
+        add_modules(header, args.modules, args.profile)
     try:
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:

@@ -400,12 +400,12 @@ class FlashResult:
 
 
 def flash(port: str, *, game: dict[str, Any] | None = None, deck: bytes | None = None,
-          reset: bool = True, progress: Progress | None = None, timeout: float = 5.0,
+          profile: bytes | None = None, reset: bool = True, progress: Progress | None = None, timeout: float = 5.0,
           compile: Callable[[str], dict[str, bytes]] = compile_modules) -> FlashResult:
     """Flash the board on ``port`` with the image of its platform (host/image.py ``board_image``).
 
     ``game``: log header for game.json; ``deck``: registry bytes (virtual board default: the
-    virtual deck). ``compile``: target -> .mpy files (tests pass a cached one).
+    virtual deck); ``profile``: deck profile bytes for profile.bin (``shared_rules/profile.py``). ``compile``: target -> .mpy files (tests pass a cached one).
     """
     start = time.monotonic()
     cross = mpy_cross_version()
@@ -413,7 +413,7 @@ def flash(port: str, *, game: dict[str, Any] | None = None, deck: bytes | None =
     try:
         info = board.info()
         target = check_board(info, cross)
-        image = board_image(target, game=game, deck=deck, modules=compile(target))
+        image = board_image(target, game=game, deck=deck, modules=compile(target), profile=profile)
         plan = sync(image, BoardFilesystem(board), progress)
         if reset:
             board.reset(hard=True)

@@ -31,6 +31,7 @@ from host.vboard import FS_DIR
 from host.virtual_deck import VirtualDeck
 from shared_rules import deck as deck_file
 from shared_rules import games
+from shared_rules import profile as deck_profile
 
 PICO = "pico"
 VIRTUAL = "virtual"
@@ -117,12 +118,14 @@ def compile_modules(target: str) -> dict[str, bytes]:
 
 
 def board_image(target: str, *, game: dict[str, Any] | None = None, deck: bytes | None = None,
-                layout: bytes | None = None, modules: dict[str, bytes] | None = None) -> Image:
+                layout: bytes | None = None, modules: dict[str, bytes] | None = None,
+                profile: bytes | None = None) -> Image:
     """Everything a board of ``target`` gets.
 
     ``deck``: registry file bytes (``shared_rules/deck.py`` format); the virtual board gets the
     virtual deck by default, a real board keeps its own registry when none is given. ``game``:
-    the log header written to ``game.json`` (none: the board keeps its game). ``layout``:
+    the log header written to ``game.json`` (none: the board keeps its game). ``profile``: the
+    deck profile's binary form for ``profile.bin`` (Merry Men card data). ``layout``:
     default hardware/mat_layout.json. ``modules``: precompiled ``compile_modules(target)``.
     """
     files = dict(modules if modules is not None else compile_modules(target))
@@ -135,11 +138,24 @@ def board_image(target: str, *, game: dict[str, Any] | None = None, deck: bytes 
         except deck_file.DeckError as e:
             raise ImageError(f"deck registry: {e}") from None
         files[DECK] = deck
+    if profile is not None:
+        add_profile(files, profile)
+        if game is not None and game.get("modules") and "profile" not in game:
+            game = dict(game, profile=deck_profile.decode(profile))   # game.json replays alone
     if game is not None:
         check_header(game)
         files[GAME] = (json.dumps(game, sort_keys=True) + "\n").encode()
     files[MAIN] = MAIN_SOURCE.read_bytes()
     return Image(target, files)
+
+
+def add_profile(files: dict[str, bytes], blob: bytes) -> None:
+    """The deck profile's binary form (``profile.bin``: Merry Men card data), checked first."""
+    try:
+        deck_profile.decode(blob, deck_profile.FILE)
+    except ValueError as e:
+        raise ImageError(f"deck profile: {e}") from None
+    files[deck_profile.FILE] = blob
 
 
 # -- bringing a filesystem to an image -------------------------------------------------------

@@ -35,6 +35,17 @@ for _name in games.names():
         pass
 
 
+def class_for(header: Any, default: Any) -> Any:
+    """The class the board's header makes (a game with modules has its own: Sheriff with Merry
+    Men), else the class of the HELLO's game id."""
+    if isinstance(header, dict) and header.get("modules"):
+        try:
+            return type(games.from_header(header))
+        except ValueError:
+            pass
+    return default
+
+
 class Transport(Protocol):
     """What the mirror needs of a serial port (pyserial's ``Serial`` fits)."""
 
@@ -190,6 +201,7 @@ class Mirror:
             self.header = json.loads(body[6:].decode()) if len(body) > 6 else None
         except ValueError:
             self.header = None
+        self.game_cls = class_for(self.header, self.game_cls)
         self.in_sync = False
 
     def _snapshot(self, body: bytes) -> None:
@@ -276,6 +288,8 @@ class Mirror:
             return None
         if self.view_kind == REFEREE:
             game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            if len(self.view) < len(game.s):
+                return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]
             return game.referee()
         return self.game_cls.describe(self.view)

@@ -35,7 +35,8 @@ class Player(PhysicalPlayer):
         self.stand: list[int] = zones["stand"][:n]
         self.dock: list[int] = [d[0] for d in zones["dock"][:n]]
         self.clasp: list[int] = [d[1] for d in zones["dock"][:n]]
-        self.pile_pad: list[int] = [zones["discard1"], zones["discard2"]]
+        self.pile_pad: list[int] = [zones["discard1"], zones.get("discard2", -1)]   # 6 seats: one pile pad
+        self.deputies = bool(getattr(sim.game, "modules", lambda: 0)() & 1)
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
@@ -69,7 +70,17 @@ class Player(PhysicalPlayer):
             for w, u in cards:
                 self.piles[w - 1].append(u)
             return self.taps([(self.pile_pad[w - 1], u) for w, u in cards])
+        if name == "deputy":
+            return self.word("seat%d" % p)
+        if name == "loot":   # discard: confirm; an agreed split has no gesture
+            if a["split"] != "discard":
+                return self.sim.host_action(a)
+            chest = self.sim.game.stand
+            self.piles[0] += [self.spent(SHERIFF_CODES[c]) for c in range(len(SHERIFF_CODES)) if chest(6, c)]
+            return self.word("confirm")
         if name == "market":
+            if self.deputies and self.sim.game.s[sh.R_TURN] == 255:
+                self.part("seat%d" % p)   # the merchant the deputies named opens the market
             return self.market(p, a)
         if name == "load":
             uids = [self.card(c) for c in a["cards"]]
@@ -85,13 +96,17 @@ class Player(PhysicalPlayer):
             self.part("declare_" + a["good"])
             return self.word("digit%d" % a["count"])
         if name == "pass":
-            self.resolved = a["target"]
+            if self.settles(a):
+                self.resolved = a["target"]
             if "bribe" in a:
                 return self.sim.host_action(a)
+            self.name_deputy(p)
             self.part("seat%d" % a["target"])
             return self.word("pass")
         if name == "inspect":
             return self.inspect(a)
+        if name == "claim":   # Black Market: the mat has no claim gesture yet
+            return self.sim.host_action(a)
         raise SimError("Sheriff of Nottingham has no action %r" % name)
 
     def market(self, p: int, a: dict[str, Any]) -> Event:
@@ -108,9 +123,10 @@ class Player(PhysicalPlayer):
             self.tap(self.pile_pad[w - 1], u, False)
         for u in aside:
             self.hands.lift(u)
+        to = a.get("to", 1)
         for u in aside:
-            self.tap(self.pile_pad[a["to"] - 1], u, False)
-            self.piles[a["to"] - 1].append(u)
+            self.tap(self.pile_pad[to - 1], u, False)
+            self.piles[to - 1].append(u)
         return self.word("confirm")
 
     def inspect(self, a: dict[str, Any]) -> Event:
@@ -118,6 +134,10 @@ class Player(PhysicalPlayer):
         onto pile ``to`` in order (the rules' default: pile 1, bag order). With ``pay_with`` the
         whole inspection is a host action."""
         t = a["target"]
+        if not self.settles(a):   # a deputy's first stance: the bag stays shut
+            self.name_deputy(a["p"])
+            self.part("seat%d" % t)
+            return self.word("inspect")
         self.resolved = t
         bag = self.bags[t]
         if "order" in a:
@@ -129,12 +149,32 @@ class Player(PhysicalPlayer):
             sent = self.sim.host_action(a)
             self.confiscate(t, order, to)
             return sent
+        self.name_deputy(a["p"])
         self.part("seat%d" % t)
         if not order:
             return self.word("inspect")
         self.part("inspect")
         self.open_bag(t)
         return self.taps([(self.pile_pad[to - 1], u) for u in self.confiscate(t, order, to)])
+
+    def spent(self, good: str) -> str:
+        """A tag of ``good`` already in play but on no pile and in no bag (a chest card)."""
+        taken = set(self.piles[0]) | set(self.piles[1]) | {u for b in self.bags for u in b}
+        for u in sorted(self.used):
+            if self.code(u) == good and u not in taken and u not in self.hands.on:
+                return u
+        return self.card(good)
+
+    def settles(self, a: dict[str, Any]) -> bool:
+        """Whether a pass/inspect settles the bag (deputies: not a first stance)."""
+        if not self.deputies:
+            return True
+        both = self.sim.game._stances(a["p"], a["target"])
+        return bool(both >> 2) or both & 3 == (1 if a["a"] == "pass" else 2)
+
+    def name_deputy(self, p: int) -> None:
+        if self.deputies:
+            self.part("seat%d" % p)   # two deputies share the command pad
 
     def confiscate(self, t: int, order: list[str], to: int) -> list[str]:
         """Move the confiscated cards from the bag onto a pile (their tags, in order)."""

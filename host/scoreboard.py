@@ -226,14 +226,34 @@ def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
             bag = "bag closed"
         else:
             bag = ""
-        role = "Sheriff" if i == d["sheriff"] else ("on turn" if i == d["turn"] else "merchant")
+        role = "Sheriff" if i == d["sheriff"] else ("Deputy" if i in d.get("deputies", ()) else (
+            "on turn" if i == d["turn"] else "merchant"))
         rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
     piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
     played = "%d rounds played" % d["rounds"] if d["phase"] == "over" else "round %d of %d" % (
         d["round"] + 1, d["rounds"])
-    info = ["%s · phase: %s · Sheriff: seat %d" % (played, d["phase"], d["sheriff"]),
-            "draw pile %d · discard piles: %s" % (d["draw"], piles)]
+    who = "Sheriff: seat %d" % d["sheriff"] if d["sheriff"] is not None else "deputies: %s" % (
+        " and ".join("seat %d" % x for x in d.get("deputies", ())) or "to be revealed")
+    info = ["%s · phase: %s · %s" % (played, d["phase"], who),
+            "draw pile %d · discard piles: %s" % (d["draw"], piles)] + merry_men_lines(d)
     return ["Seat", "Role", "Gold", "Stand (legal goods)", "Contraband", "Hand", "Bag"], rows, info
+
+
+def merry_men_lines(d: dict[str, Any]) -> list[str]:
+    """Sheriff modules: the loot chest (with deputies), the Black Market piles and who holds
+    which card. Nothing for a base game."""
+    lines = []
+    if "loot_chest" in d:
+        c = d["loot_chest"]
+        goods = " ".join("%s %d" % (g, n) for g, n in c["stand"].items() if n)
+        lines.append("loot chest: %d gold%s%s" % (c["gold"], " · " + goods if goods else "",
+                                                   " · %d contraband" % c["contraband"] if c["contraband"] else ""))
+    if "black_market" in d:
+        left = " · ".join("%s %s" % (g, "/".join(map(str, v)) or "gone") for g, v in d["black_market"].items())
+        held = ", ".join("seat %d %s" % (i, " ".join("%s %d" % (g, v) for g, v in s["black_market"]))
+                         for i, s in enumerate(d["seats"]) if s.get("black_market"))
+        lines.append("Black Market left: %s%s" % (left, " · held: " + held if held else ""))
+    return lines
 
 
 def generic_rows(d: dict[str, Any], wide: bool) -> Rows:

@@ -18,11 +18,11 @@ from shared_rules.cobs import (  # noqa: F401  (error kinds re-exported for user
 from shared_rules.crc import crc16
 
 PROTOCOL_VERSION = const(1)
-MAX_BODY = const(512)         # a Sheriff public-view snapshot fits
+MAX_BODY = const(576)         # a Sheriff (with Merry Men modules: 559 B) referee snapshot fits
 BODY_OFFSET = const(3)        # type, seq
 FRAME_OVERHEAD = const(5)     # type, seq, crc
-MAX_RAW = const(517)          # MAX_BODY + FRAME_OVERHEAD
-MAX_FRAME = max_stuffed_len(MAX_RAW)  # 1041: worst case on the wire, delimiter included
+MAX_RAW = const(581)          # MAX_BODY + FRAME_OVERHEAD
+MAX_FRAME = max_stuffed_len(MAX_RAW)  # worst case on the wire, delimiter included
 
 # Message types: the high bit tells the direction; no type is 0x03 or 0x10, which would cost an
 # escape byte in every frame. Body layouts: docs/protocol.md.

@@ -10,7 +10,8 @@ from shared_rules.rng import Rng
 
 
 def table_for(game, rng):
-    module = __import__("shared_rules.%s_table" % game.NAME, None, None, ("Table",))
+    name = getattr(game, "TABLE", None) or "shared_rules.%s_table" % game.NAME   # modules bring their own
+    module = __import__(name, None, None, ("Table",))
     return module.Table(game, rng)
 
 

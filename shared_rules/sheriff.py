@@ -9,8 +9,11 @@ one of those unidentified copies: that is the conservation check (no sixth cross
 State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, flags, bag,
 declaration, known hand cards and stand counts per good), then both discard piles in one region
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
-Scoring lives in ``sheriff_score`` (only ``summary`` needs it). Module hook points (Merry Men):
-``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``; see the rules document.
+Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
+``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; it overrides
+the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``,
+``_first_merchant``, ``_next_merchant``, ``_share``, ``_at`` and the per-seat accessors, and reuses
+``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -19,7 +22,7 @@ except ImportError:
         return x
 
 from shared_rules import engine
-from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, _offsets
+from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, UNKNOWN_CODE, _offsets
 from shared_rules.catalogue import (
     SHERIFF_CODES as CODES, SHERIFF_LEGAL_KINDS, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, LEGAL,
     sheriff_count, sheriff_deck_size,
@@ -36,11 +39,9 @@ PILE_CAP = const(216)   # the largest deck: both discard piles together never ho
 _MIN_SEATS = const(3)
 _START_GOLD = const(50)
 _LIST_CAP = const(8)    # longer card lists than the rules allow get a precise reason, not `malformed`
-_STAND_CAP = const(16)  # stand goods in one bribe
+_TALLY_MAX = const(254)  # a bribe's copies of one good, as counted in the record
 _PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
 assert KINDS == len(CODES) and PILE_CAP == sheriff_deck_size(4, True)
-# Modules of the Merry Men expansion (``rules/merry-men.md``): named so the header error is clear.
-FUTURE_MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 
 # Action kinds, in VOCAB order (inspect is the last one, 5).
 _A_SETUP = const(0)
@@ -55,10 +56,41 @@ PAY_ORDER = bytes(sorted(range(KINDS), key=lambda g: (
     SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], CODES[g])))
 
 
+def _tally(names):
+    """A bribe's list of goods -> counts per good (any length fits the record: no valid bribe is
+    refused for its size); an int code on error (``MALFORMED``/``UNKNOWN_CODE``)."""
+    if not isinstance(names, list):
+        return MALFORMED
+    counts = [0] * KINDS
+    for v in names:
+        if not isinstance(v, str):
+            return MALFORMED
+        c = -1
+        for i in range(KINDS):
+            if CODES[i] == v:
+                c = i
+        if c < 0:
+            return UNKNOWN_CODE
+        if counts[c] < _TALLY_MAX:   # more copies than any deck holds mean the same to the rules
+            counts[c] += 1
+    return counts
+
+
 class SheriffVocabulary(Vocabulary):
-    """The log writes ``setup`` piles as a list of two lists; records hold two plain lists."""
+    """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
+    length; records hold two plain lists, and the bribe's goods as counts per good."""
 
     def encode(self, obj, rec):
+        if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
+            bribe = dict(obj["bribe"])
+            for key in ("stand", "bag"):
+                if key in bribe:
+                    counts = _tally(bribe[key])
+                    if isinstance(counts, int):
+                        return counts
+                    bribe[key] = counts
+            obj = dict(obj)
+            obj["bribe"] = bribe
         if isinstance(obj, dict) and obj.get("a") == "setup":
             piles = obj.get("piles")
             if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
@@ -76,11 +108,17 @@ class SheriffVocabulary(Vocabulary):
         obj = Vocabulary.decode(self, rec, public)
         if rec[0] == _A_SETUP:
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
+        bribe = obj.get("bribe") if rec[0] == _A_PASS else None
+        if bribe:
+            for key in ("stand", "bag"):
+                if key in bribe:
+                    counts = bribe[key]
+                    bribe[key] = [CODES[g] for g in range(KINDS) for _ in range(counts[g])]
         return obj
 
 
-BRIBE = (field("gold", U16, optional=True), field("stand", LIST, CODES, optional=True, cap=_STAND_CAP),
-         field("bag", LIST, CODES, optional=True, cap=BAG_MAX))
+BRIBE = (field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
+         field("bag", LIST, None, optional=True, cap=KINDS))
 VOCAB = SheriffVocabulary((
     ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
     ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
@@ -109,7 +147,7 @@ _F_ORDER = const(6)
 _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)   # presence bytes of the bribe's sub-fields
 _F_BRIBE_STAND = const(7)
-_F_BRIBE_BAG = const(25)
+_F_BRIBE_BAG = const(24)
 assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_COUNT, _F_TARGET, _F_BRIBE,
         _F_ITO, _F_ORDER, _F_PAY] == [
     VOCAB.offset("setup", "pile1"), VOCAB.offset("setup", "pile2"), VOCAB.offset("market", "discard"),
@@ -233,7 +271,7 @@ class Sheriff(engine.Game):
     STATE_SIZE = _PILES_END
     PUBLIC_SIZE = PUB_PILES + PILE_CAP
     VOCAB = VOCAB
-    REASONS = REASONS
+    REASONS = REASONS  # type: tuple
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
@@ -254,19 +292,19 @@ class Sheriff(engine.Game):
 
     @classmethod
     def from_header(cls, header):
-        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
-        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
-        first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         royal = header.get("royal", True)
         if not isinstance(royal, bool):
             raise ValueError("royal must be true or false")
         modules = header.get("modules", [])
         if not isinstance(modules, list):
             raise ValueError("modules must be a list")
-        for m in modules:
-            if m in FUTURE_MODULES:
-                raise ValueError("module %r is not supported yet: modules must be []" % (m,))
-            raise ValueError("unknown module %r: modules must be []" % (m,))
+        if modules or "profile" in header:
+            # Merry Men modules are code loaded only now: base Sheriff's heap does not grow.
+            from shared_rules import sheriff_mm
+            return sheriff_mm.from_header(header)
+        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
+        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
+        first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         return cls(seats, first, royal)
 
     # -- hook points for modules -----------------------------------------------------
@@ -480,11 +518,13 @@ class Sheriff(engine.Game):
 
     def _check_bribe(self, rec):
         t = rec[_F_TARGET]
+        if rec[_F_BRIBE_STAND] and rec[_F_BRIBE_STAND + 1] != KINDS or rec[_F_BRIBE_BAG] and rec[_F_BRIBE_BAG + 1] != KINDS:
+            return MALFORMED   # a wire record whose bribe is not one count per good
         if rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
             return _NOT_ENOUGH_GOLD
         for g in range(KINDS):
-            on_stand = _count(rec, _F_BRIBE_STAND + 2, rec[_F_BRIBE_STAND + 1], g) if rec[_F_BRIBE_STAND] else 0
-            in_bag = _count(rec, _F_BRIBE_BAG + 2, rec[_F_BRIBE_BAG + 1], g) if rec[_F_BRIBE_BAG] else 0
+            on_stand = rec[_F_BRIBE_STAND + 2 + g] if rec[_F_BRIBE_STAND] else 0
+            in_bag = rec[_F_BRIBE_BAG + 2 + g] if rec[_F_BRIBE_BAG] else 0
             if (on_stand or in_bag) and not self._deck(g):
                 return _NOT_IN_DECK
             if on_stand > self.stand(t, g):
@@ -507,9 +547,13 @@ class Sheriff(engine.Game):
                     return _BAD_ORDER
         if not rec[_F_PAY - 1]:
             return OK
-        if kept == n:   # truthful: the Sheriff owes the merchant
-            return self._check_payment(rec, s[R_SHERIFF], n * self._penalty(decl), decl, 0)
+        if kept == n:   # truthful: the inspector owes the merchant (with a partner: their share)
+            return self._check_payment(rec, rec[1], self._share(rec, n * self._penalty(decl)), decl, 0)
         return self._check_payment(rec, t, self._confiscated_penalty(t), decl, kept)
+
+    def _share(self, rec, owed):
+        """The part of a truthful merchant's penalty the inspecting seat pays itself."""
+        return owed
 
     def _confiscated_penalty(self, t):
         s = self.s
@@ -576,7 +620,12 @@ class Sheriff(engine.Game):
             s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
         s[R_DRAW] -= 2 * PILE_START
         s[R_PHASE] = MARKET
-        s[R_TURN] = self._next_merchant(s[R_SHERIFF])
+        s[R_TURN] = self._first_merchant()
+
+    def _first_merchant(self):
+        """Who opens the market and the declarations: the Sheriff's left (deputies: the merchant
+        they named)."""
+        return self._next_merchant(self.s[R_SHERIFF])
 
     def _leave_hand(self, p, rec, at, n):
         """Cards leave a hand: known ones first, the rest become identified copies."""
@@ -668,7 +717,7 @@ class Sheriff(engine.Game):
         for seat in range(s[R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (LOADED | SKIPPED):
                 return
-        first = self._next_merchant(s[R_SHERIFF])
+        first = self._first_merchant()
         if first == NO_SEAT:
             self._end_round()
         else:
@@ -715,31 +764,40 @@ class Sheriff(engine.Game):
         return False
 
     def _apply_pass(self, rec):
+        self._let_through(rec, rec[1])
+
+    def _let_through(self, rec, sheriff):
+        """The bag goes to its owner's stand; the bribe (if any) to ``sheriff`` (a seat, or the
+        deputies' loot chest)."""
         s = self.s
         t = rec[_F_TARGET]
-        sheriff = rec[1]
         at = self._at(t)
         if rec[_F_BRIBE - 1]:
             if rec[_F_BRIBE_GOLD]:
                 v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
-            if rec[_F_BRIBE_STAND]:
-                for i in range(rec[_F_BRIBE_STAND + 1]):
-                    self._give(t, sheriff, rec[_F_BRIBE_STAND + 2 + i])
-            if rec[_F_BRIBE_BAG]:
-                for i in range(rec[_F_BRIBE_BAG + 1]):
-                    g = rec[_F_BRIBE_BAG + 2 + i]
-                    if self._take_from_bag(t, g):
-                        s[self._at(sheriff) + _STAND + g] += 1
+            for g in range(KINDS):
+                if rec[_F_BRIBE_STAND]:
+                    for _ in range(rec[_F_BRIBE_STAND + 2 + g]):
+                        self._give(t, sheriff, g)
+                if rec[_F_BRIBE_BAG]:
+                    for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
+                        if self._take_from_bag(t, g):
+                            s[self._at(sheriff) + _STAND + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
 
     def _apply_inspect(self, rec):
+        self._open_bag(rec, rec[1], NO_SEAT)
+
+    def _open_bag(self, rec, sheriff, partner):
+        """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
+        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when ``partner``
+        pays the other half)."""
         s = self.s
         t = rec[_F_TARGET]
-        sheriff = rec[1]
         at = self._at(t)
         decl = s[at + _DECL_GOOD]
         n = s[at + _BAG_N]
@@ -754,14 +812,18 @@ class Sheriff(engine.Game):
                 if s[at + _BAG + i] != decl:
                     self._push(to, s[at + _BAG + i])
         if kept == n:
-            self._pay(sheriff, t, n * self._penalty(decl), rec)
+            owed = n * self._penalty(decl)
+            if partner != NO_SEAT:
+                self._pay(partner, t, owed // 2, None)
+                owed -= owed // 2
+            self._pay(rec[1], t, owed, rec)
         else:
             self._pay(t, sheriff, self._confiscated_penalty(t), rec)
         self._resolved(t)
 
     def _pay(self, debtor, creditor, owed, rec):
-        """Gold first; the rest in goods from the debtor's stand (``pay_with`` or the default
-        order) until covered, no change given; what the stand cannot cover is forgiven."""
+        """Gold first; the rest in goods from the debtor's stand (``pay_with`` of ``rec``, or the
+        default order when ``rec`` is None or has none) until covered, no change given; what the stand cannot cover is forgiven."""
         s = self.s
         have = self.gold(debtor)
         paid = owed if have >= owed else have
@@ -770,7 +832,7 @@ class Sheriff(engine.Game):
         rest = owed - paid
         if rest <= 0:
             return
-        if rec[_F_PAY - 1]:
+        if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
                 self._give(debtor, creditor, rec[_F_PAY + 1 + i])
             return
@@ -802,8 +864,18 @@ class Sheriff(engine.Game):
             s[R_TURN] = NO_SEAT
             return
         sheriff = s[R_SHERIFF]
-        for i in range(1, n):
-            seat = (sheriff + i) % n
+        self._draw_back_and_clear((sheriff + 1) % n)
+        s[R_SHERIFF] = (sheriff + 1) % n
+        s[R_PHASE] = MARKET
+        s[R_TURN] = self._first_merchant()
+
+    def _draw_back_and_clear(self, first):
+        """The round's merchants draw back to 6, clockwise from ``first``; then every seat's bag,
+        declaration and flags are cleared for the next round."""
+        s = self.s
+        n = s[R_SEATS]
+        for i in range(n):
+            seat = (first + i) % n
             if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < HAND:
                 self._draw(seat, HAND - s[self._at(seat) + _HAND_N])
         for seat in range(n):
@@ -812,9 +884,6 @@ class Sheriff(engine.Game):
             s[at + _BAG_N] = 0
             s[at + _DECL_GOOD] = NO_SEAT
             s[at + _DECL_N] = 0
-        s[R_SHERIFF] = (sheriff + 1) % n
-        s[R_PHASE] = MARKET
-        s[R_TURN] = self._next_merchant(s[R_SHERIFF])
 
     # -- what may be seen ------------------------------------------------------------
     def valid_state(self, state):
@@ -831,20 +900,8 @@ class Sheriff(engine.Game):
             o = PUB_REGS + PUB_SEAT * seat
             for i in range(PUB_SEAT):
                 out[o + i] = 0
-            if seat >= s[R_SEATS]:
-                continue
-            at = self._at(seat)
-            out[o] = s[at + _GOLD]
-            out[o + 1] = s[at + _GOLD + 1]
-            out[o + 2] = s[at + _HAND_N]
-            out[o + 3] = s[at + _FLAGS]
-            out[o + 4] = s[at + _DECL_GOOD]
-            out[o + 5] = s[at + _DECL_N]
-            for g in range(KINDS):
-                if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
-                    out[o + 6 + g] = s[at + _STAND + g]
-                else:
-                    out[o + 10] += s[at + _STAND + g]
+            if seat < s[R_SEATS]:
+                self._public_seat(out, o, self._at(seat))
         n1 = s[R_PILE1]
         for i in range(PILE_CAP):
             if i < n1:
@@ -853,6 +910,22 @@ class Sheriff(engine.Game):
                 out[PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
             else:
                 out[PUB_PILES + i] = 0
+
+    def _public_seat(self, out, o, at):
+        """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+        declaration, legal goods per kind, how many face down."""
+        s = self.s
+        out[o] = s[at + _GOLD]
+        out[o + 1] = s[at + _GOLD + 1]
+        out[o + 2] = s[at + _HAND_N]
+        out[o + 3] = s[at + _FLAGS]
+        out[o + 4] = s[at + _DECL_GOOD]
+        out[o + 5] = s[at + _DECL_N]
+        for g in range(KINDS):
+            if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
+                out[o + 6 + g] = s[at + _STAND + g]
+            else:
+                out[o + 10] += s[at + _STAND + g]
 
     @staticmethod
     def describe(view):

@@ -1,7 +1,8 @@
 """Sheriff of Nottingham scoring (1st edition): stand values, King/Queen bonuses, winners.
 
 Works on any object with ``seats()``, ``gold(seat)`` and ``stand(seat, good)``, so tests can
-score a hand-built position. Only ``summary`` calls it: allocation is fine here.
+score a hand-built position; a game with modules may add ``extra_value(seat)`` (Black Market
+cards) and ``extra_contraband(seat)`` (cards counted as contraband for tie-breaks). Only ``summary`` calls it: allocation is fine here.
 Rules: ``rules/sheriff.md`` "Game end and scoring"; decisions in ``docs/rules-sheriff.md``.
 """
 from shared_rules.catalogue import (
@@ -64,16 +65,22 @@ def cards(game, seat, legal):
     return n
 
 
+def _extra(game, name, seat):
+    f = getattr(game, name, None)
+    return f(seat) if f else 0
+
+
 def scores(game):
     """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
     b = bonuses(game)
-    return [game.gold(seat) + stand_value(game, seat) + b[seat] for seat in range(game.seats())]
+    return [game.gold(seat) + stand_value(game, seat) + b[seat] + _extra(game, "extra_value", seat)
+            for seat in range(game.seats())]
 
 
 def winners(game):
     """Highest score; ties broken by legal-good cards, then contraband cards; else shared."""
     sc = scores(game)
-    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False)]
+    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False) + _extra(game, "extra_contraband", seat)]
             for seat in range(game.seats())]
     best = max(keys)
     return [seat for seat in range(game.seats()) if keys[seat] == best]

@@ -108,9 +108,9 @@ class Table:
         bribe = {"gold": gold if self.rng.below(3) == 0 else self.rng.below(gold + 1)}
         stand = [c for c in range(KINDS) for _ in range(g.stand(t, c))]
         if stand:
-            bribe["stand"] = _names(self._sample(stand, 1 + self.rng.below(3)))
+            bribe["stand"] = _names(sorted(self._sample(stand, 1 + self.rng.below(3))))
         promised = [c for c in range(KINDS) if g._deck(c)]
-        bribe["bag"] = _names(self._sample(promised, self.rng.below(3)))
+        bribe["bag"] = _names(sorted(self._sample(promised, self.rng.below(3))))   # as a record decodes
         out.append({"a": "pass", "p": s, "target": t, "bribe": bribe})
         out.append({"a": "inspect", "p": s, "target": t})
         explicit = {"a": "inspect", "p": s, "target": t, "to": 2}

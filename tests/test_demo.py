@@ -96,6 +96,15 @@ def test_every_command_and_option_has_help(capsys: pytest.CaptureFixture[str]) -
         assert "usage: tapmat " + name in capsys.readouterr().out
 
 
+def test_make_demo_sheriff_six_players_with_modules() -> None:
+    code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=6", "MODULES=deputies,black_market",
+                                    "SPEED=1000", "SEED=3"], timeout=240)
+    assert code == 0, screen[-2000:]
+    final = screen[screen.rindex("Final standings"):]
+    assert "WINNER" in final and "mistakes refused" in final
+    assert "deputies: seat" in screen and "loot chest:" in screen and "Black Market left:" in screen
+
+
 @pytest.mark.parametrize("screen", [[], ["--no-screen"]])
 def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path) -> None:
     """Ctrl-C ends the live view; the last picture is drawn again below it and stays (the

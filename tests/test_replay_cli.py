@@ -22,6 +22,19 @@ HEADERS = [
 ]
 
 
+def both_replays(tmp_path, capsys, header, seed):
+    """A seeded log replayed by ``tapmat replay`` and by MicroPython: equal JSON; (it, refused lines)."""
+    log = tmp_path / "game.jsonl"
+    refused = write_log(log, header, seed)
+    code, out, _ = host_replay(capsys, str(log), "--json")
+    assert code == 0
+    host = json.loads(out)
+    mp = micropython_replay(log)
+    assert mp.returncode == 0, mp.stderr
+    assert json.loads(mp.stdout) == host
+    return host, refused
+
+
 def micropython_replay(log: Path) -> subprocess.CompletedProcess:
     return subprocess.run([MICROPYTHON, "-m", "shared_rules.replay", str(log)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
@@ -36,14 +49,7 @@ def host_replay(capsys, *args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("header", HEADERS, ids=lambda h: "%s-%d-%s" % (h["game"], h["players"], h.get("tribes_per_player", 1)))
 def test_both_interpreters_print_equal_json(tmp_path, capsys, header, seed):
-    log = tmp_path / "game.jsonl"
-    refused = write_log(log, header, seed)
-    code, out, _ = host_replay(capsys, str(log), "--json")
-    assert code == 0
-    host = json.loads(out)
-    mp = micropython_replay(log)
-    assert mp.returncode == 0, mp.stderr
-    assert json.loads(mp.stdout) == host
+    host, refused = both_replays(tmp_path, capsys, header, seed)
     assert host["over"] and len(host["winners"]) == 1
     assert [r["line"] for r in host["rejected"]] == refused
 
@@ -96,3 +102,17 @@ def test_text_output_lists_rejections(tmp_path, capsys):
     code, out, _ = host_replay(capsys, str(log))
     assert code == 0 and "(winner)" in out
     assert "line %d rejected" % refused[0] in out
+
+
+MM_PROFILE = {"format": 1, "name": "test values", "placeholders": True,
+              "black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}
+
+
+@pytest.mark.parametrize("header", [
+    {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"], "profile": MM_PROFILE},
+    {"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": MM_PROFILE},
+], ids=["sheriff-6-deputies-black_market", "sheriff-4-black_market"])
+def test_merry_men_logs_replay_alone_and_equal_on_both_interpreters(tmp_path, capsys, header):
+    """The header carries the deck profile: the log needs no other file on either interpreter."""
+    host, refused = both_replays(tmp_path, capsys, header, 2)
+    assert host["over"] and host["winners"] and [r["line"] for r in host["rejected"]] == refused

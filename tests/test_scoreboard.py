@@ -140,9 +140,9 @@ def test_skull_discs_never_appear() -> None:
     assert referee[0] != referee[1] and "REFEREE VIEW" in referee[0]
 
 
-def two_loads() -> tuple[dict, list[dict], dict, dict]:
+def two_loads(header: dict | None = None) -> tuple[dict, list[dict], dict, dict]:
     """A Sheriff game up to a load, and two loads of the same seat with different cards."""
-    header = {"game": "sheriff", "players": 4}
+    header = header or {"game": "sheriff", "players": 4}
     p = Playout(header, 7)
     done: list[dict] = []
     while True:
@@ -177,6 +177,20 @@ def test_a_game_the_scoreboard_does_not_know_is_drawn_generically() -> None:
 def test_link_status_is_plain() -> None:
     pic = picture_of(Mirror(), port="/dev/ttyACM0")
     assert "no board: waiting for /dev/ttyACM0" in text(pic, 80)
+
+
+MM_HEADER = {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
+             "profile": {"format": 1, "name": "test values", "placeholders": True,
+                         "black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}}
+
+
+def test_merry_men_rows_deputies_loot_chest_black_market_and_hidden_bags() -> None:
+    header, done, a, b = two_loads(MM_HEADER)
+    public = [text(picture_of(mirrored(header, done + [load])[1]), 120) for load in (a, b)]
+    assert public[0] == public[1]   # a closed bag's content never shows
+    screen = public[0]
+    assert "deputies: seat" in screen and "Deputy" in screen
+    assert "loot chest: 0 gold" in screen and "Black Market left: pepper 12/10 · mead 13/11 · silk 15/13" in screen
 
 
 def test_standings_follow_the_rules_order() -> None:

@@ -191,3 +191,35 @@ def test_measure_gives_lag_and_bytes() -> None:
     m = out["deadmans-2"]
     assert m["actions"] > 20 and m["rx_bytes"] > m["tx_bytes"] > 0
     assert 0 < m["lag_ms"]["median"] <= m["lag_ms"]["max"]
+
+
+def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """6 players with both Merry Men modules played on the virtual board's 6 stations (deputy
+    cards, stances and loot discards as gestures; bribes, agreed splits and claims as host
+    actions), deliberate mistakes refused; the log replays to the same end."""
+    log = tmp_path / "mm.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--modules", "deputies,black_market",
+                    "--seed", "3", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == []
+    for key in ("scores", "winners", "gold"):
+        assert sim[key] == replay[key], key
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["modules"] == ["deputies", "black_market"] and header["profile"]["placeholders"] is True
+    kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
+    assert {"deputy", "claim", "loot"} <= kinds
+    assert sim["sim"]["refused"] >= 1 and sim["sim"]["mode"] == "physical"
+
+
+def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """4 players with the Black Market: cards, bags and tokens moved on the virtual board, the
+    claims (no gesture yet) as host actions; the log replays to the same end."""
+    log = tmp_path / "bm.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", "4", "--modules", "black_market",
+                    "--seed", "3", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
+    assert any(json.loads(line)["a"] == "claim" for line in log.read_text().splitlines()[1:])
+    assert sim["sim"]["mode"] == "physical"

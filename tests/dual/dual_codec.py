@@ -200,7 +200,7 @@ def test_round_trip_body_lengths():
     out = bytearray(codec.MAX_FRAME)
     reader = codec.FrameReader()
     sizes = []
-    for n in (0, 1, 2, 253, 254, 255, 256, 300, 508, 509, 510, 511, 512):
+    for n in (0, 1, 2, 253, 254, 255, 256, 300, 508, 509, 510, 511, 512, codec.MAX_BODY):
         body = rng.bytes(n)
         seq = rng.below(0x10000)
         size = codec.encode_into(out, codec.SNAPSHOT, seq, body)
@@ -232,7 +232,7 @@ def test_round_trip_in_exact_size_buffers_with_worst_case_bodies():
 def test_encode_refuses_bad_input():
     out = bytearray(codec.MAX_FRAME)
     refused = 0
-    for ftype, body, buf in ((256, b"", out), (-1, b"", out), (1, bytes(513), out),
+    for ftype, body, buf in ((256, b"", out), (-1, b"", out), (1, bytes(codec.MAX_BODY + 1), out),
                              (1, b"abc", bytearray(10))):
         try:
             codec.encode_into(buf, ftype, 0, body)
@@ -319,7 +319,7 @@ def _error_cases():
         ("raw ctrl-c", _unhex("03 03 22 00"), codec.ERR_ESCAPE),
         ("dangling dle", _unhex("02 10 00"), codec.ERR_ESCAPE),
         ("oversize", (b"\xff" + b"\x41" * 254) * 3 + b"\x00", codec.ERR_OVERSIZE),
-        ("oversize zero", (b"\xff" + b"\x41" * 254) * 2 + b"\x02\x41" * 5 + b"\x02\x00",
+        ("oversize zero", (b"\xff" + b"\x41" * 254) * 2 + b"\x02\x41" * ((codec.MAX_RAW - 508) // 2 + 1) + b"\x02\x00",
          codec.ERR_OVERSIZE),
         ("empty", _unhex("01 00"), codec.ERR_SHORT),
         ("short", _unhex("05 85 09 01 36 00"), codec.ERR_SHORT),

@@ -36,7 +36,7 @@ class Table(padsim.Table):
         self.stand = z["stand"]
         self.dock = [d[0] for d in z["dock"]]
         self.clasp = [d[1] for d in z["dock"]]
-        self.pile_pad = [z["discard1"], z["discard2"]]
+        self.pile_pad = [z["discard1"], z.get("discard2")]   # 6 stations: one pile pad
         self.draw = z["draw"]
         self.public = []   # accepted actions as the public mirror sees them
         self.prompts = []
@@ -670,3 +670,46 @@ def test_sensor_to_rules_path_allocates_nothing():
     assert accepted == 9 and other == 1 and game.s[k.R_ROUND] == 1, [accepted, other]
     assert game.pile(1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0
     return [accepted, game.digest()]
+
+
+def test_deputies_reveal_open_market_stances_and_loot_discard():
+    """6 stations (docs/mat-sheriff.md 8b): seat tokens reveal the deputies, name the opening
+    merchant and the acting deputy; a first stance opens nothing; confirm discards the loot."""
+    t = Table({"game": "sheriff", "players": 6, "modules": ["deputies"]})
+    for seat in (0, 1):
+        t.token(tokens.SEAT0 + seat)               # deputy cards revealed
+    t.token(tokens.CONFIRM)                        # nobody named to open the market
+    t.token(tokens.SEAT0 + 1)                      # a deputy cannot open it
+    t.token(tokens.SEAT0 + 2)
+    t.token(tokens.CONFIRM)                        # seat 2 opens (skips), then 3, 4, 5
+    for _ in range(3):
+        t.token(tokens.CONFIRM)
+    got = t.news()
+    assert got == [{"a": "deputy", "p": 0}, {"a": "deputy", "p": 1}, ["rejected", "not_now", t.command],
+                   ["rejected", "not_a_merchant", t.command]] + [
+        {"a": "market", "p": m, "discard": [], "take": []} for m in (2, 3, 4, 5)], got
+    for m in (2, 3, 4, 5):
+        t.host({"a": "load", "p": m, "cards": ["apple"]})
+    for m in (2, 3, 4, 5):
+        t.host({"a": "declare", "p": m, "good": "apple", "count": 1})
+    t.news()
+    for d, m, verdict in ((0, 2, tokens.INSPECT), (1, 2, tokens.INSPECT), (0, 3, tokens.PASS)):
+        t.token(tokens.SEAT0 + d)
+        t.token(tokens.SEAT0 + m)
+        t.token(verdict)
+    t.token(tokens.SEAT0 + 4)                      # no deputy named: the verdict waits
+    t.token(tokens.PASS)
+    t.token(tokens.SEAT0 + 1)                      # now deputy 1 passes seat 4
+    got = t.news()
+    assert got == [{"a": "inspect", "p": 0, "target": 2}, {"a": "inspect", "p": 1, "target": 2},
+                   {"a": "pass", "p": 0, "target": 3}, {"a": "pass", "p": 1, "target": 4}], got
+    assert t.game.gold(0) == 49 and t.game.gold(1) == 49 and t.game.gold(2) == 52
+    t.host({"a": "pass", "p": 1, "target": 3, "bribe": {"gold": 3}})
+    t.host({"a": "pass", "p": 0, "target": 4})
+    t.host({"a": "pass", "p": 0, "target": 5})
+    t.host({"a": "pass", "p": 1, "target": 5})
+    assert t.game.phase() == 7 and t.game.gold(0) == 50   # the odd coin waits in the chest
+    t.token(tokens.CONFIRM)
+    got = t.news()
+    assert got[-1] == {"a": "loot", "p": 0, "split": "discard"} and t.game.phase() == 6, got
+    return [got, t.prompts[-3:]]

@@ -16,17 +16,24 @@ from shared_rules.playout import Playout
 def check(po):
     """Everything the referee tracks agrees with the physical truth at the table."""
     g = po.game
+    assert sum([g.gold(s) for s in range(g.seats())]) == 50 * g.seats()   # every payment is a transfer
+    check_cards(po, lambda c: 0)
+
+
+def check_cards(po, elsewhere):
+    """Cards: piles, draw pile, hands, bags, stands (plus ``elsewhere(good)``: a Merry Men loot
+    chest, cards removed from the game) hold the deck; the referee's unknown counts are right."""
+    g = po.game
     t = po.table
     n = g.seats()
     assert t.piles[0] == g.pile(1) and t.piles[1] == g.pile(2)
     assert len(t.deck) == g.s[sh.R_DRAW]
-    assert sum([g.gold(s) for s in range(n)]) == 50 * n   # base game: every payment is a transfer
     for s in range(n):
         assert len(t.hands[s]) == g.hand(s) <= sh.HAND
         assert g.over() or t.bags[s] == g.bag(s)
     for c in range(sh.KINDS):
         unknown = t.deck.count(c)
-        total = unknown + t.piles[0].count(c) + t.piles[1].count(c)
+        total = unknown + t.piles[0].count(c) + t.piles[1].count(c) + elsewhere(c)
         for s in range(n):
             held = t.hands[s].count(c)
             assert g.known(s, c) <= held

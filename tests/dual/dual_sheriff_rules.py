@@ -84,7 +84,7 @@ def test_header_options_and_modules():
     bad = []
     messages = []
     for h in (H(2), H(6), H(5, first_sheriff=5), H(4, royal="yes"), H(4, royal=1), H(4, modules="laws"),
-              H(4, modules=["deputies"]), H(4, modules=["robin"]), H(4, colour="red")):
+              H(4, modules=["laws"]), H(4, modules=["robin"]), H(4, colour="red")):
         try:
             games.from_header(h)
             bad.append(h)
@@ -295,6 +295,41 @@ def test_bribes():
     r3 = play(H(3), [setup()] + bags(3, 0, {}, {}) + [pas(0, 1, bag=["bread"])])
     assert last_error(r3) == "not_in_deck"
     return golds(g)
+
+
+def test_bribe_promising_more_bag_goods_than_a_bag_holds():
+    """repros/sheriff-bribe-bag-promise-6: six promised apples, one in the bag: accepted, the one
+    apple goes to the Sheriff, the other promises are simply not kept (no list capacity)."""
+    piles = [["cheese"] * 5, ["chicken"] * 5]
+    r = play(H(3), [setup(piles)] + bags(3, 0, {}, {}) + [pas(0, 1, bag=["apple"] * 6)])
+    assert errors(r) == [], errors(r)
+    s = r.result()
+    assert s["scores"] == [72, 50, 50] and s["gold"] == [50, 50, 50], s
+    assert stands(r.game, 0) == {"apple": 1} and stands(r.game, 1) == {}
+    return s["scores"]
+
+
+def test_bribe_of_seventeen_stand_goods():
+    """repros/sheriff-bribe-stand-17: a bribe of 17 of the 20 stand apples is accepted; 18 (of 20)
+    as well, 21 is refused as not_on_stand, never malformed."""
+    apples5 = dict((m, ["apple"] * 5) for m in (1, 2, 3, 4))
+    round1 = bags(5, 0, apples5, {}) + [pas(0, m, bag=["apple"] * 5) for m in (1, 2, 3, 4)]
+    round2 = bags(5, 1, {0: ["cheese"]}, {0: "cheese"})
+    r = play(H(5), [setup()] + round1 + round2 + [pas(1, 0, stand=["apple"] * 21), pas(1, 0, stand=["apple"] * 17)])
+    n = 1 + len(round1) + len(round2) + 1
+    assert errors(r) == [[n + 1, "not_on_stand"]], errors(r)
+    s = r.result()
+    assert s["scores"][:2] == [84, 104] and s["gold"] == [50] * 5, s
+    assert stands(r.game, 1) == {"apple": 17}
+    assert r.game.VOCAB.decode(_rec(r, pas(1, 0, stand=["apple"] * 3, bag=["mead", "apple"])))["bribe"] == {
+        "stand": ["apple"] * 3, "bag": ["apple", "mead"]}
+    return s["scores"]
+
+
+def _rec(r, a):
+    rec = bytearray(len(r.rec))
+    assert r.game.VOCAB.encode(a, rec) == 0
+    return rec
 
 
 # -- running out of gold ---------------------------------------------------------------
