@@ -38,7 +38,7 @@ class PhysicalPlayer:
 
     # -- gestures -------------------------------------------------------------------------
     def tap(self, reader: int, uid: str, answered: bool) -> Event | None:
-        """Put, wait until it is read (its answer, or a poll of every reader), lift."""
+        """Put, wait until the board has seen it (its answer, or a scan of its pad), lift."""
         self.hands.put(reader, uid)
         ev = self.sim.answer() if answered else None
         if not answered:

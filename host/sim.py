@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator
 from host.mirror import Event
 from host.monitor import Session, SessionTimeout
 from host.scoreboard import firmware_module, gestures
+from host.vboard_client import VirtualBoardClient, VirtualBoardError
 from host.virtual_deck import VirtualDeck
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
@@ -49,14 +50,14 @@ from shared_rules.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
-MISSES = 3            # polls without a tag before the board counts it gone (firmware/presence.py)
-ANSWER_S = 10.0       # longest wait for the board's answer to one action
+MISSES = 3            # complete scans without a tag before the board counts it gone (firmware/presence.py)
+CLASP_STABLE = 2      # equal reads before a clasp change counts (firmware/sensors.py)
+ANSWER_S = 10.0       # longest wait for the board's answer once it has seen the move
 RESYNC_AFTER_S = 0.5  # no answer this long: ask for a snapshot (the answer may have been lost)
 MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
-ROUND_MIN_S = 0.03    # a poll round of the virtual board's 16 readers, idle machine
-ROUND_MAX_S = 2.0
-RISKY_S = 10.0        # a tag put back where it was lifted this recently may go unseen
-REDO_ROUNDS = 12      # ... and is put again if unanswered after this many rounds (at least 1 s)
+STALL_S = 10.0        # the board's loop not moving this long: it has stopped
+STALL_STEPS = 20000   # loop steps without scanning where a hand moved: that reader is dead
+CLIENT_S = 30.0       # the control socket's answer (a scans request waits for a loop step)
 
 
 class SimError(RuntimeError):
@@ -110,114 +111,123 @@ class SimResult:
 
 # -- hands on the virtual board -----------------------------------------------------------------
 class Hands:
-    """Tags put on and lifted off the virtual board's readers, paced by the board itself.
+    """Tags put on and lifted off the virtual board's readers, bag clasps shut and opened: each
+    move only once the board has observably taken in the moves before it (a handshake with the
+    board, never a guess at its timing).
 
-    The board reports nothing when a tag leaves (it means nothing in most games) and needs
-    ``MISSES`` polls of that reader to count it gone, so a tag lifted and put again at once is
-    never seen again; a tag put and lifted before its reader's turn is never seen at all. Two
-    clocks pace the hands, and both must agree:
+    The virtual board counts what its firmware looks at (``VirtualBoardClient.scans``): per reader
+    the times its field went on (one per scan; the world changes only between loop steps, so a
+    field switched on after a change scans the changed pad), per clasp the times it was read. A
+    tag put down is seen once its reader has been scanned after the put; a lifted one is seen
+    gone after ``MISSES`` more scans (firmware/presence.py); a clasp once read ``CLASP_STABLE``
+    times (firmware/sensors.py). The firmware turns what it found into events in order, one a
+    loop step, before it scans again; so moves that each wait for the one before reach the mat
+    in the order they were made, however the machine schedules the board and the sim."""
 
-    - PING round trips: the board answers a PING in its loop, and each loop polls one reader,
-      so a round trip is normally one loop more;
-    - time, in poll rounds: a round lasts about as long as the slowest recent answer to a put
-      tag took (the tag waited for its reader's turn). A busy machine slows the board and the
-      answers alike, which PING round trips alone do not follow: a board kept from running
-      answers several PINGs in one loop.
-
-    A tag put back on the reader it has just left and still unanswered after many rounds was
-    not seen gone after all: ``redo`` lifts it, waits longer and puts it again."""
-
-    def __init__(self, session: Session, client: Any, readers: int) -> None:
+    def __init__(self, session: Session, client: Any) -> None:
         self.session = session
         self.client = client
-        # loop steps in which the board scans every reader at least once: its scan schedule
-        # gives awaited pads every other step (firmware/sensors.py, HOT_EVERY = 2), and a
-        # step may answer more than one PING (a PING sent again under load): four steps per reader
-        self.readers = 4 * readers
         self.on: dict[str, int] = {}
-        self.lifted: dict[str, tuple[int, float, int]] = {}  # uid -> (pongs, time, reader)
-        self.put_at: dict[str, tuple[int, float]] = {}
-        self.latencies: deque[float] = deque(maxlen=16)
-        self.round_s = ROUND_MIN_S
-        self.risky: tuple[int, str] | None = None  # the last put: a tag back where it just was
+        self.clasps: list[bool] = client.status()["switches"]
+        self.lifted: set[str] = set()  # lifted, not yet seen gone
+        self.pending: list[tuple[str, int, int, int, int]] = []  # (counter, index, base, more, boots)
         self.last_move = 0.0
-        self.last_put = 0.0  # the last move, when it was a put (an arrival: answered in a round)
 
-    def _pongs(self) -> int:
-        return self.session.mirror.pongs
+    def _counts(self) -> dict[str, Any] | None:
+        """The board's counters now (after every change sent before), or None while it restarts."""
+        try:
+            counts: dict[str, Any] = self.client.scans()
+            return counts
+        except VirtualBoardError:
+            return None
 
-    def observe(self, seconds: float) -> None:
-        """A put tag was answered after ``seconds``: at most a poll round (plus the link)."""
-        self.latencies.append(seconds)
-        self.round_s = min(ROUND_MAX_S, max(ROUND_MIN_S, max(self.latencies)))
+    def _expect(self, counter: str, index: int, more: int) -> None:
+        """The move just made is seen once ``counter[index]`` grew by ``more``."""
+        now = self._counts()
+        if now is None:  # restarting: a fresh power-on counts from 0
+            self.pending.append((counter, index, 0, more, -1))
+        else:
+            self.pending.append((counter, index, now[counter][index], more, now["boots"]))
 
-    def _gone_pongs(self) -> int:
-        return self.readers * (MISSES + 1) + 4
+    def _done(self, counts: dict[str, Any]) -> bool:
+        """Whether every pending move is seen (after a restart: counted again from power-on)."""
+        return all(counts[counter][index] >= (base if boots == counts["boots"] else 0) + more
+                   for counter, index, base, more, boots in self.pending)
 
-    def _gone_s(self) -> float:
-        return 1.25 * (MISSES + 1) * self.round_s
+    def settle(self) -> None:
+        """Wait until the board has seen every move made so far. ``SimError`` if its loop stops
+        (no step for ``STALL_S``) or runs ``STALL_STEPS`` steps without looking (a dead reader)."""
+        if not self.pending:
+            return
+        mark: tuple[int, int] | None = None
+        since = time.monotonic()
+        first = 0
+        while True:
+            counts = self._counts()
+            if counts is not None:
+                if self._done(counts):
+                    self.pending.clear()
+                    self.lifted.clear()
+                    return
+                if mark is None or mark[0] != counts["boots"]:
+                    first = counts["steps"]
+                elif counts["steps"] - first > STALL_STEPS:
+                    raise SimError("the board ran %d loop steps without scanning where a hand moved"
+                                   % STALL_STEPS)
+                if mark != (counts["boots"], counts["steps"]):
+                    mark = (counts["boots"], counts["steps"])
+                    since = time.monotonic()
+            if time.monotonic() - since > STALL_S:
+                raise SimError("the board's loop has not moved for %.0f s" % STALL_S)
+            self.session.pump()
 
     def cooling(self, uid: str) -> bool:
-        """Whether the board may still count this recently lifted tag as present (on the pad it
-        left: putting it there again would wait)."""
-        at = self.lifted.get(uid)
-        return at is not None and (self._pongs() - at[0] < self._gone_pongs()
-                                   or time.monotonic() - at[1] < self._gone_s())
-
-    def _wait(self, since: tuple[int, float], pongs: int, seconds: float) -> None:
-        """Until ``pongs`` round trips and ``seconds`` have passed since ``since``."""
-        self.session.ping(max(0, pongs - (self._pongs() - since[0])))
-        end = since[1] + seconds
-        self.session.wait(lambda: time.monotonic() >= end, seconds + 5, "time to pass")
+        """Whether the board may not have seen this tag lifted yet (the next move waits for it)."""
+        return uid in self.lifted
 
     def put(self, reader: int, uid: str) -> None:
         if uid in self.on:
             raise SimError("tag %s is already on reader %d" % (uid, self.on[uid]))
-        at = self.lifted.pop(uid, None)
-        self.risky = None
-        if at is not None and at[2] == reader:
-            self._wait(at[:2], self._gone_pongs(), self._gone_s())
-            if time.monotonic() - at[1] < RISKY_S:
-                self.risky = (reader, uid)
-        elif at is not None:  # another pad: its last scan must have missed the tag (duplicate_tag)
-            self._wait(at[:2], self.readers + 4, self.round_s)
+        self.settle()
         self.client.place(reader, uid)
         self.on[uid] = reader
-        self.put_at[uid] = (self._pongs(), time.monotonic())
+        self._expect("fields", reader, 1)
         self._moved()
-        self.last_put = self.last_move
 
     def lift(self, uid: str) -> None:
-        reader = self.on.pop(uid, None)
+        reader = self.on.get(uid)
         if reader is None:
             raise SimError("tag %s is not on the mat" % uid)
+        self.settle()
+        del self.on[uid]
         self.client.remove(uid)
-        self.lifted[uid] = (self._pongs(), time.monotonic(), reader)
+        self.lifted.add(uid)
+        self._expect("fields", reader, MISSES)
         self._moved()
 
     def seen(self, uid: str) -> None:
-        """Wait until the board has polled every reader since ``uid`` was put down."""
-        self._wait(self.put_at[uid], self.readers + 4, self.round_s)
-
-    def redo(self) -> None:
-        """The last put was not seen (its tag had not been seen gone): lift it, let the board
-        take twice the time, put it again."""
-        assert self.risky is not None
-        reader, uid = self.risky
-        self.lift(uid)
-        self.round_s = min(ROUND_MAX_S, 2 * self.round_s)
-        self.put(reader, uid)
+        """Wait until the board has seen ``uid`` put down (and every move before)."""
+        assert uid in self.on
+        self.settle()
 
     def switch(self, index: int, closed: bool) -> None:
+        if self.clasps[index] == closed:
+            return  # already so: no move (and no game may be running to see one)
+        self.settle()
+        self.clasps[index] = closed
         self.client.switch(index, closed)
+        self._expect("switch_reads", index, CLASP_STABLE)
         self._moved()
 
     def clear(self) -> None:
         """Take every tag off the mat and let the board see them gone."""
+        self.settle()
+        lying = self.client.status()["tags"]
         self.client.clear()
         self.on.clear()
-        self.lifted.clear()
-        self._wait((self._pongs(), time.monotonic()), self._gone_pongs(), self._gone_s())
+        for reader in sorted({t["reader"] for t in lying.values()}):
+            self._expect("fields", reader, MISSES)
+        self.settle()
 
     def _moved(self) -> None:
         self.last_move = time.time()
@@ -309,10 +319,8 @@ class Sim:
         self._before = b""
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
         if board_dir is not None:  # even host actions start from a clear mat
-            from host.vboard_client import VirtualBoardClient
-            self.client = VirtualBoardClient(Path(board_dir))
-            readers = self.client.status()["config"]["readers"]
-            self.hands = Hands(session, self.client, readers)
+            self.client = VirtualBoardClient(Path(board_dir), timeout=CLIENT_S)
+            self.hands = Hands(session, self.client)
         self.player: Any = cls(self) if cls is not None else HostPlayer(self)
         self.mode = self.player.MODE
         self.note = why
@@ -355,9 +363,10 @@ class Sim:
         a host action that a rebooting board never got."""
         m = self.m
         events = self.session.events
-        start = time.monotonic()
         hands = self.hands
-        redone = 0
+        if hands is not None:
+            hands.settle()  # the board has seen the move: its answer is a few loop steps away
+        start = time.monotonic()
         hellos = m.hellos
         asked = m.snapshots
         last_ask = start
@@ -367,14 +376,8 @@ class Sim:
                     self._mark = i + 1
                     moved = max(hands.last_move if hands is not None else 0.0, self._host_sent)
                     self._lag = events[i].at - moved
-                    if hands is not None and hands.last_put == hands.last_move > self._host_sent:
-                        hands.observe(self._lag)
                     return events[i]
             now = time.monotonic()
-            if (hands is not None and hands.risky is not None and redone < 2
-                    and time.time() - hands.last_move > max(1.0, REDO_ROUNDS * hands.round_s)):
-                redone += 1
-                hands.redo()
             view = bytes(m.view) if m.snapshots != asked and m.in_sync and m.view is not None else None
             if view is not None and self._after != self._before and view == self._after:
                 self._mark = len(events)
@@ -547,7 +550,6 @@ def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
     firmware image (no game yet: the sim sends NEWGAME). Yields the board folder."""
     from host import image
     from host.vboard import VirtualBoard
-    from host.vboard_client import VirtualBoardClient
 
     folder = Path(tempfile.mkdtemp(prefix="tapmat-sim-"))
     board = None
@@ -626,8 +628,7 @@ def measure(cases: tuple[tuple[str, dict[str, Any]], ...] = BENCH_CASES, seed: i
     mirrored state showing its DELTA; with physical players it includes the board noticing the
     tag (its reader's turn in the poll round); ``host_only``: every action an ACTION frame, so
     the lag is the link and the board's processing alone. ``rx_bytes``: board -> host,
-    ``tx_bytes``: host -> board, whole games with set-up, without the PING/PONG frames that pace
-    the simulated hands."""
+    ``tx_bytes``: host -> board, whole games with set-up, without PING/PONG frames."""
     out: dict[str, Any] = {}
     with local_board() as folder:
         for label, header in cases:

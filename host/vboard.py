@@ -77,6 +77,7 @@ CHUNK = 4096
 HOST_PENDING_MAX = 1 << 16   # output bytes held for a slow client before the child is stalled
 CHILD_PENDING_MAX = 1 << 20  # host bytes held for a child that does not read
 CTL_PENDING_MAX = 1 << 18    # control lines held for a profile that does not read
+DEFERRED: dict[str, Any] = {"ok": True}  # request_line: the reply comes later (scans)
 CLIENT_OUT_MAX = 1 << 20     # a client that reads slower than this is dropped
 CLIENT_LINE_MAX = 1 << 16
 BUZZER_HISTORY = 64
@@ -119,6 +120,7 @@ class Child:
     ctl_pending: bytearray = field(default_factory=bytearray)
     ctl_partial: bytearray = field(default_factory=bytearray)
     off_s: float | None = None  # set by a power cut: the restart waits this long
+    queries: deque["Client"] = field(default_factory=deque)  # waiting for an N report, in order
 
 
 @dataclass
@@ -481,6 +483,8 @@ class VirtualBoard:
     def _on_exit(self, child: Child) -> None:
         rc = child.proc.wait()
         self._on_report(child)  # what it reported just before it ended
+        while child.queries:
+            self._send_client(child.queries.popleft(), {"ok": False, "error": "the board restarted"})
         self._close_child(child)
         self.firmware = False
         self._set_state(STATE_OFF)
@@ -531,7 +535,7 @@ class VirtualBoard:
             return  # the next power-on replays the whole world
         child.ctl_pending += b"".join(lines)
         if len(child.ctl_pending) > CTL_PENDING_MAX:
-            child.ctl_pending = bytearray(b"".join(self.world.replay()))
+            child.ctl_pending = bytearray(b"".join(self.world.replay()) + b"N\n" * len(child.queries))
         self._flush_ctl(child)
 
     def _flush_ctl(self, child: Child) -> None:
@@ -570,6 +574,8 @@ class VirtualBoard:
             if kind in STATES:
                 self._kbd_intr = True  # pyexec.c: Ctrl-C interrupts each new execution
                 self._set_state(STATES[kind])
+            elif kind == "N":
+                self._scans(words[1:])
             elif kind == "K":
                 self._kbd_intr = words[1] == "3"
             elif kind == "H":
@@ -588,6 +594,16 @@ class VirtualBoard:
                 raise ValueError(kind)
         except (IndexError, ValueError, TypeError):
             self.log(f"unexpected report from the board: {' '.join(words)!r}")
+
+    def _scans(self, words: list[str]) -> None:
+        """The profile's N report: the answer to the oldest ``scans`` request."""
+        child = self._child
+        if child is None or not child.queries:
+            raise ValueError("N")
+        counts = [[int(n) for n in w.split(",") if n] for w in (words + ["", ""])[1:3]]
+        self._send_client(child.queries.popleft(), {"ok": True, "boots": self.boots,
+                                                    "steps": int(words[0]), "fields": counts[0],
+                                                    "switch_reads": counts[1]})
 
     def _firmware_up(self, readers: int, switches: int, leds: int) -> None:
         config = BoardConfig(readers, switches, leds)
@@ -645,7 +661,9 @@ class VirtualBoard:
         client.inbuf = bytearray(rest)
         for line in lines:
             if line.strip():
-                self._send_client(client, self.request_line(bytes(line), client))
+                reply = self.request_line(bytes(line), client)
+                if reply is not DEFERRED:  # a scans request is answered by the profile's N report
+                    self._send_client(client, reply)
         if len(client.inbuf) > CLIENT_LINE_MAX:
             self._send_client(client, {"ok": False, "error": "request line too long"})
             client.inbuf.clear()
@@ -692,6 +710,8 @@ class VirtualBoard:
             return {"ok": False, "error": str(e)}
         if msg["cmd"] == "subscribe" and client is not None:
             client.subscribed = True
+        if msg["cmd"] == "scans":
+            return self._ask_scans(client)
         return {"ok": True, **reply}
 
     def _commands(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
@@ -704,7 +724,19 @@ class VirtualBoard:
             "power_cut": self._cmd_power_cut,
             "status": lambda _msg: self.status(),
             "subscribe": lambda _msg: self.status(),
+            "scans": lambda _msg: {},
         }
+
+    def _ask_scans(self, client: Client | None) -> dict[str, Any]:
+        """Ask the running profile what the firmware has looked at (firmware/boards/virtual.py, N):
+        loop steps, field-on counts per reader, reads per clasp switch. Answered later, after
+        every world change sent before it has been applied."""
+        child = self._child
+        if client is None or child is None or not self.firmware:
+            return {"ok": False, "error": "the virtual profile is not running: nothing to count"}
+        child.queries.append(client)
+        self._send_world([b"N\n"])
+        return DEFERRED
 
     def _cmd_place(self, msg: dict[str, Any]) -> dict[str, Any]:
         lines, old = self.world.place(msg.get("reader"), msg.get("uid"), msg.get("memory"))

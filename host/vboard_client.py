@@ -100,6 +100,11 @@ class VirtualBoardClient:
         """Kill the interpreter, boot again after off_ms; returns the boot count before."""
         return self.request("power_cut", off_ms=off_ms)["boots"]
 
+    def scans(self) -> dict[str, Any]:
+        """What the firmware has looked at since power-on (docs/virtual-board.md, ``scans``):
+        ``boots``, ``steps``, ``fields`` per reader, ``switch_reads`` per clasp switch."""
+        return self.request("scans")
+
     # -- what the board shows ----------------------------------------------------------------
     def status(self) -> dict[str, Any]:
         return self.request("status")

@@ -30,10 +30,14 @@ TAPMAT_VBOARD_CTL_IN), one ASCII command per line, applied by ``idle()``:
     C <reader>|*                               clear one reader or all
     S <switch> 0|1                             open / close a bag clasp
     F <reader> <fault> <count>                 emulator fault (firmware.emu.mfrc522_emu kinds)
+    N                                          what the firmware has looked at (below)
 
 What the mat shows goes back on TAPMAT_VBOARD_CTL_OUT: ``H <readers> <switches> <leds>`` when
 the profile is up, ``L <rgb hex>`` when show() changes the LEDs, ``P <id>`` for play(),
-``T <hz> <ms>`` for tone() (hex), ``K 3``/``K -1`` for kbd_intr() (the bridge sends SIGINT for
+``T <hz> <ms>`` for tone() (hex), ``N <steps> <fields> <reads>`` for N (decimal: loop steps,
+then per reader the times its field went on, per clasp switch the times value() was read, each
+list comma-separated; a simulated hand waits on these before its next move: host/sim.py
+``Hands``), ``K 3``/``K -1`` for kbd_intr() (the bridge sends SIGINT for
 an unread 0x03 only while it is 3), ``X <line>`` for a command it could not apply. Without those
 variables (the board started by hand) the world stays empty and nothing is reported.
 """
@@ -117,8 +121,10 @@ class Switch:
 
     def __init__(self):
         self.closed = 0
+        self.reads = 0  # for the N report
 
     def value(self):
+        self.reads += 1
         return self.closed
 
 
@@ -228,6 +234,10 @@ class Control:
             if v not in (0, 1):
                 raise ValueError("switch state")
             self._switches[_index(words[1], len(self._switches))].closed = v
+        elif op == "N":
+            self._reporter.send(("N %d %s %s\n" % (
+                steps, ",".join(str(e.fields) for e in self._emus),
+                ",".join(str(w.reads) for w in self._switches))).encode())
         elif op == "C" and words[1] == "*":
             for emu in self._emus:
                 emu.clear()
@@ -318,12 +328,17 @@ def soft_reset():
     raise SystemExit(0)
 
 
+steps = 0  # loop steps (idle() calls), for the N report
+
+
 def idle():
     """Once per loop step: apply the host's commands, then wait up to IDLE_MS for any input.
 
     A hang-up on the serial port or the control pipe means the host bridge is gone: the board
     has lost its power, so SystemExit ends the interpreter instead of spinning on forever.
     """
+    global steps
+    steps += 1
     control.service()
     for ev in _wait_ipoll(IDLE_MS):
         if ev[1] & select.POLLHUP:

@@ -157,6 +157,7 @@ class Mfrc522Emu:
         self._crc_ans = False
         self._delay = 0
         self.transceives = 0
+        self.fields = 0  # times the field went on: scans begun (the virtual board's N report)
         self.collpos = COLLPOS_FIFO
         self._soft_reset()
 
@@ -206,6 +207,8 @@ class Mfrc522Emu:
     def _set_field(self, old):
         on = self.rf_on()
         if on != old:
+            if on:
+                self.fields += 1
             for t in self._field:
                 t.power(on)
 
