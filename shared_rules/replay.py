@@ -21,6 +21,7 @@ MAX_DEPTH = 4       # nesting of JSON containers in a line (an action needs 3: b
 MAX_HEADER = 16384
 HEADER_DEPTH = 6
 MALFORMED = 1
+_PIECE = 256        # bytes read at a time: real action lines fit in one piece
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -209,19 +210,30 @@ class Replay:
 
 
 class Lines:
-    """Lines of a binary file, read ``MAX_LINE + 1`` bytes at most at a time: ``next()`` gives a
-    line (bytes), None for one too long (the rest of it is skipped unread), b"" at the end."""
+    """Lines of a binary file: ``next()`` gives a line (bytes), None for one longer than the
+    limit (the rest of it is skipped, never held), b"" at the end. Read ``_PIECE`` bytes at a
+    time: ``readline(n)`` reserves n bytes before it reads, so asking for the limit at once
+    would take a 4-16 KB block per line however short the line."""
 
     def __init__(self, f):
         self.f = f
 
     def next(self, limit=MAX_LINE):
-        raw = self.f.readline(limit + 1)
-        if len(raw) <= limit or raw[-1:] == b"\n":
+        raw = self.f.readline(_PIECE)
+        if len(raw) < _PIECE or raw[-1] == 10:
             return raw
-        while raw and raw[-1:] != b"\n":
-            raw = self.f.readline(limit + 1)
-        return None
+        parts = [raw]
+        n = len(raw)
+        while True:
+            piece = self.f.readline(_PIECE)
+            n += len(piece)
+            if n <= limit + 1:
+                parts.append(piece)
+            if len(piece) < _PIECE or piece[-1] == 10:
+                break
+        if n - (1 if piece[-1:] == b"\n" else 0) > limit:
+            return None
+        return b"".join(parts)
 
 
 def replay_file(path, strict=False):
