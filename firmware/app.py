@@ -20,7 +20,6 @@ from firmware.mat import NOTHING, READY, gestures_for, pick_layout
 from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
-from firmware.sensors import Sensors
 
 FRAMES_PER_STEP = 2  # host frames handled per loop step (docs/protocol.md, section 5)
 CONSOLE_MS = 30000  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
@@ -65,7 +64,12 @@ class App:
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
-        self.sensors = Sensors(board, _path(self.root, REGISTRY_FILE)) if sensors is True else sensors
+        if sensors is True:
+            # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
+            # names on a board) is imported only for a board that reads tags.
+            from firmware.sensors import Sensors
+            sensors = Sensors(board, _path(self.root, REGISTRY_FILE))
+        self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
         self.layouts = read_json(self.root, LAYOUT_FILE)
