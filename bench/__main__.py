@@ -17,7 +17,7 @@ from rich.table import Table
 
 from host.build import ROOT, compile_tree
 from bench.heap import Heap
-from host.build import board_sources
+from host.build import board_sources, module_name
 from shared_rules.profile import for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -143,13 +143,8 @@ def bench_build(mpy_dir: Path) -> Heap:
 def module_names() -> list[str]:
     """The board modules, as import names (packages too); ``main`` and board profiles run a
     board when imported and are left out."""
-    names = []
-    for rel in board_sources():
-        if rel.parts[1:2] == ("boards",) or rel.name == "main.py":
-            continue
-        parts = rel.with_suffix("").parts
-        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return names
+    return [module_name(rel) for rel in board_sources()
+            if rel.parts[1:2] != ("boards",) and rel.name != "main.py"]
 
 
 def bench_imports(heap: Heap) -> dict:
