@@ -179,6 +179,10 @@ class App:
         old = self.referee.game
         if old is not None and old.NAME != name:
             self._let_go(old.NAME)
+        # Collect first, so the game's modules load into a heap with boot's and the last game's
+        # garbage freed, not into what a collection forced mid-import leaves (measured: the
+        # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
+        gc.collect()
         try:
             game = games.from_header(header)
             if self.sensors and self.layouts:
@@ -217,7 +221,7 @@ class App:
 
     def _let_go(self, name):
         """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
-        ``firmware.mat_<name>``) from memory before another game is built."""
+        ``firmware.mat_<name>``) from memory before another game is built (new_game collects)."""
         self.referee.game = None
         self.feedback = None
         if self.sensors:
@@ -232,7 +236,6 @@ class App:
                 parent = sys.modules.get(package)
                 if parent is not None and hasattr(parent, leaf):
                     delattr(parent, leaf)
-        gc.collect()
 
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):
