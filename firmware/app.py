@@ -48,10 +48,17 @@ def read_json(root, name):
 
 def with_profile(root, header):
     """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
-    (written by ``make flash PROFILE=...``); the profile code is imported only then."""
+    (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
+    docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
         from shared_rules import profile
-        return profile.complete(header, _path(root, profile.FILE))
+        path = _path(root, games.PROFILE_FILE)
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            return header
+        header["profile"] = profile.Stored(blob, header["modules"], path).digest
     return header
 
 
@@ -62,6 +69,7 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
@@ -92,7 +100,12 @@ class App:
         game = None
         header = None
         if self.persist:
-            game, self.boot_info = self.persist.boot()
+            try:
+                game, self.boot_info = self.persist.boot()
+            except games.ProfileMissing as e:
+                self.referee.hello()
+                self.referee.message("%s; the stored game is kept, not restored" % e)
+                return False
             if game is not None:
                 header = self.persist.header
         if game is None:
@@ -162,8 +175,8 @@ class App:
             name = header.get("game") if isinstance(header, dict) else None
             if name not in games.names():
                 raise ValueError("unknown game")
-        except ValueError:
-            self.error(codec.ERR_BODY)
+        except ValueError as e:
+            self.refuse_game(e)
             return
         game = None
         old = self.referee.game
@@ -173,9 +186,9 @@ class App:
             game = games.from_header(header)
             if self.sensors and self.layouts:
                 gestures_for(name)  # its code next to the rules', before long-lived objects
-        except ValueError:
+        except ValueError as e:
             if game is None:
-                self.error(codec.ERR_BODY)
+                self.refuse_game(e)
                 if self.referee.game is None:
                     self.boot()  # the game let go of above, as journalled
                 return
@@ -204,6 +217,12 @@ class App:
         if self.persist and not persisted:
             self.persist.forget()
         self.board.soft_reset()
+
+    def refuse_game(self, why):
+        """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
+        ERROR ``body``; the running game goes on."""
+        self.referee.message("new game refused: %s" % why)
+        self.error(codec.ERR_BODY)
 
     def _let_go(self, name):
         """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,

@@ -121,7 +121,7 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:
         raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
-    newgame_body(header)  # and the link whether the board can take it (card-module profiles: not yet)
+    newgame_body(header)  # and whether its link form fits a frame
     return dict(header)
 
 

@@ -19,7 +19,8 @@ from typing import Any, Callable, Deque, Protocol
 
 from host import wording
 from host.portlock import PortBusy
-from shared_rules import codec, games
+from shared_rules import codec, games, sheriff_cards, sheriff_mm
+from shared_rules import profile as deck_profile
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import COMMON_REASONS, FIRST_GAME_REASON
 
@@ -33,22 +34,24 @@ for _name in games.names():
         GAME_CLASSES[_cls.GAME_ID] = _cls
     except ValueError:
         pass
+for _cls in (sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):   # Sheriff with modules
+    GAME_CLASSES[_cls.GAME_ID] = _cls
 
 
 def newgame_body(header: dict[str, Any]) -> bytes:
-    """A NEWGAME body; ``ValueError`` if the header does not fit one frame (a deck profile with
-    the laws, special orders and Merry Men sections inline does not, yet: issue 11)."""
-    body = json.dumps(header).encode()
+    """A NEWGAME body: the header in its link form (an inline deck profile replaced by its digest:
+    the board reads the card data from its own profile.bin, docs/protocol.md); ``ValueError`` if
+    even that does not fit one frame."""
+    body = json.dumps(deck_profile.link_header(header)).encode()
     if len(body) > codec.MAX_BODY:
-        raise ValueError("the header with its deck profile is %d bytes, a frame to the board carries at most %d: "
-                         "the board cannot referee laws, special orders or Merry Men yet (replay and tests can)"
-                         % (len(body), codec.MAX_BODY))
+        raise ValueError("the header is %d bytes, a frame to the board carries at most %d" % (len(body), codec.MAX_BODY))
     return body
 
 
 def class_for(header: Any, default: Any) -> Any:
     """The class the board's header makes (a game with modules has its own: Sheriff with Merry
-    Men), else the class of the HELLO's game id."""
+    Men), else the class of the HELLO's game id (also for a header whose profile this host does
+    not know)."""
     if isinstance(header, dict) and header.get("modules"):
         try:
             return type(games.from_header(header))
@@ -116,6 +119,8 @@ class Mirror:
         self.listeners: list[Callable[[Event], None]] = []
         self._outbox: list[bytes] = []
         self._asked = 0.0
+        # deck profiles by digest: a HELLO header names its profile so (docs/protocol.md)
+        self.profiles: dict[str, dict[str, Any]] = {}
 
     # -- sending ---------------------------------------------------------------------------
     def frame(self, ftype: int, body: bytes = b"") -> bytes:
@@ -149,9 +154,29 @@ class Mirror:
             n -= 1
         return self.frame(codec.ACTION, bytes(rec[:n]))
 
+    def know_profile(self, profile: dict[str, Any], modules: Any) -> str:
+        """Remember a deck profile for the HELLO headers that name it by digest; the digest."""
+        digest = deck_profile.digest(profile, modules)
+        self.profiles[digest] = profile
+        return digest
+
     def newgame_bytes(self, header: dict[str, Any]) -> bytes:
         games.from_header(header)  # refuse locally what the board would refuse
+        if isinstance(header.get("profile"), dict):
+            self.know_profile(header["profile"], header.get("modules", ()))
         return self.frame(codec.NEWGAME, newgame_body(header))
+
+    def log_header(self, header: Any) -> Any:
+        """A HELLO header in its log form: the deck profile its digest names put back inline, so
+        the log replays anywhere (unchanged, with a note, if this host does not know it)."""
+        digest = header.get("profile") if isinstance(header, dict) else None
+        if not isinstance(digest, str):
+            return header
+        if digest in self.profiles:
+            return dict(header, profile=self.profiles[digest])
+        self._note("error", "the board's game uses deck profile %s, which this host does not know: "
+                            "give the profile file (--profile)" % digest)
+        return header
 
     # -- receiving -------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -209,7 +234,7 @@ class Mirror:
         game_id = body[4] if len(body) > 5 else 0
         self.game_cls = GAME_CLASSES.get(game_id)
         try:
-            self.header = json.loads(body[6:].decode()) if len(body) > 6 else None
+            self.header = self.log_header(json.loads(body[6:].decode())) if len(body) > 6 else None
         except ValueError:
             self.header = None
         self.game_cls = class_for(self.header, self.game_cls)
@@ -298,7 +323,10 @@ class Mirror:
         if self.game_cls is None or self.view is None:
             return None
         if self.view_kind == REFEREE:
-            game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            try:
+                game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            except ValueError:
+                return None   # a header naming a deck profile this host does not know
             if len(self.view) < len(game.s):
                 return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]

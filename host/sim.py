@@ -43,6 +43,7 @@ from host.scoreboard import firmware_module, gestures
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
 from host.virtual_deck import VirtualDeck
 from shared_rules import codec, games
+from shared_rules import profile as deck_profile
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import OK
 from shared_rules.playout import pick, table_for
@@ -545,9 +546,10 @@ def _modules() -> dict[str, bytes]:
 
 
 @contextlib.contextmanager
-def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
+def local_board(log: Callable[[str], None] | None = None, header: dict[str, Any] | None = None) -> Iterator[Path]:
     """A virtual board in a temporary folder, running in a thread of this process, with the
-    firmware image (no game yet: the sim sends NEWGAME). Yields the board folder."""
+    firmware image (no game yet: the sim sends NEWGAME) and the deck profile ``header`` carries,
+    as ``make flash PROFILE=`` writes it. Yields the board folder."""
     from host import image
     from host.vboard import VirtualBoard
 
@@ -555,7 +557,7 @@ def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
     board = None
     thread = None
     try:
-        image.install_dir(folder, image.board_image(image.VIRTUAL, modules=_modules()))
+        image.install_dir(folder, image.board_image(image.VIRTUAL, modules=_modules(), profile=profile_bin(header)))
         board = VirtualBoard(folder, log=log or (lambda _msg: None))
         board.start()
         thread = threading.Thread(target=board.serve, name="virtual-board", daemon=True)
@@ -569,6 +571,12 @@ def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
         if thread is not None:
             thread.join(10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def profile_bin(header: dict[str, Any] | None) -> bytes | None:
+    """The binary deck profile for a board that is to play ``header`` (None: it names none)."""
+    prof = (header or {}).get("profile")
+    return deck_profile.encode(prof) if isinstance(prof, dict) else None
 
 
 def board_dir_of(port: str) -> Path | None:
@@ -587,7 +595,7 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
     with contextlib.ExitStack() as stack:
         folder: Path | None
         if port is None:
-            own: Path = stack.enter_context(local_board())
+            own: Path = stack.enter_context(local_board(header=header))
             folder, port = own, str(own / "tty")
         else:
             folder = board_dir_of(port)

@@ -2,6 +2,13 @@
 
 MODULES = (("skull", "shared_rules.skull"), ("deadmans", "shared_rules.deadmans"),
            ("sheriff", "shared_rules.sheriff"))
+PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
+board_profile = None   # its path on a board (firmware/app.py): a header may name it by its digest
+
+
+class ProfileMissing(ValueError):
+    """The board's profile.bin is missing or is not the deck profile a header names: the game is
+    refused (or, journalled, kept and not restored) until the right profile is written."""
 
 
 def names():
