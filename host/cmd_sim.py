@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.mirror import newgame_body
+from host.mirror import header_text, newgame_body
 from host.monitor import SessionTimeout
 from host.sim import SimError, play
 from shared_rules import games
@@ -120,7 +120,7 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
     try:
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:
-        raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
+        raise ValueError("game header %s: %s" % (header_text(header), e)) from None
     newgame_body(header)  # and whether its link form fits a frame
     return dict(header)
 

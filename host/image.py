@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from host import build
+from host.mirror import header_text
 from host.vboard import FS_DIR
 from host.virtual_deck import VirtualDeck
 from shared_rules import deck as deck_file
@@ -97,7 +98,7 @@ def check_header(header: Any) -> None:
     try:
         games.from_header(header)
     except ValueError as e:
-        raise ImageError(f"game header {json.dumps(header)}: {e}") from None
+        raise ImageError(f"game header {header_text(header)}: {e}") from None
 
 
 def compile_modules(target: str) -> dict[str, bytes]:

@@ -48,6 +48,14 @@ def newgame_body(header: dict[str, Any]) -> bytes:
     return body
 
 
+def header_text(header: Any) -> str:
+    """A header as JSON for messages, an inline deck profile shown by its name (it is kilobytes)."""
+    prof = header.get("profile") if isinstance(header, dict) else None
+    if isinstance(prof, dict):
+        header = dict(header, profile="<deck profile %r>" % prof.get("name"))
+    return json.dumps(header)
+
+
 def class_for(header: Any, default: Any) -> Any:
     """The class the board's header makes (a game with modules has its own: Sheriff with Merry
     Men), else the class of the HELLO's game id (also for a header whose profile this host does
@@ -121,6 +129,7 @@ class Mirror:
         self._asked = 0.0
         # deck profiles by digest: a HELLO header names its profile so (docs/protocol.md)
         self.profiles: dict[str, dict[str, Any]] = {}
+        self.stored: tuple[int, int] | None = None   # the last STORED: a pushed profile's CRC-32, size
 
     # -- sending ---------------------------------------------------------------------------
     def frame(self, ftype: int, body: bytes = b"") -> bytes:
@@ -166,6 +175,15 @@ class Mirror:
             self.know_profile(header["profile"], header.get("modules", ()))
         return self.frame(codec.NEWGAME, newgame_body(header))
 
+    def profile_frames(self, blob: bytes) -> list[bytes]:
+        """PROFILE frames that push a deck profile's binary form to the board's profile.bin."""
+        if not blob or len(blob) > 0xFFFF:
+            raise ValueError("a deck profile of %d bytes cannot be pushed" % len(blob))
+        step = codec.MAX_BODY - 4
+        total = len(blob).to_bytes(2, "little")
+        return [self.frame(codec.PROFILE, at.to_bytes(2, "little") + total + blob[at:at + step])
+                for at in range(0, len(blob), step)]
+
     def log_header(self, header: Any) -> Any:
         """A HELLO header in its log form: the deck profile its digest names put back inline, so
         the log replays anywhere (unchanged, with a note, if this host does not know it)."""
@@ -210,6 +228,9 @@ class Mirror:
             self._reader_health(body[1], body[2], body[3])
         elif ftype == codec.DIAG and body[:1] == bytes([codec.DIAG_MESSAGE]):
             self._note("error", "board: " + body[1:].decode("utf-8", "replace"))
+        elif ftype == codec.STORED and len(body) >= 6:
+            self.stored = (int.from_bytes(body[0:4], "little"), body[4] | body[5] << 8)
+            self._note("info", "board: deck profile stored (%d bytes, crc32:%08x)" % (self.stored[1], self.stored[0]))
         elif ftype == codec.ERROR:
             self.board_errors += 1
             kind = body[0] if body else 0

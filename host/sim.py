@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from host.mirror import Event
+from host.mirror import Event, header_text
 from host.monitor import Session, SessionTimeout
 from host.scoreboard import firmware_module, gestures
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
@@ -319,6 +319,8 @@ class Sim:
         self._after = b""
         self._before = b""
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
+        if cls is not None and not getattr(self.game, "MAT_GESTURES", True):
+            cls, self.layout, why = None, None, "host ACTION frames: the mat has no gestures for these modules yet"
         if board_dir is not None:  # even host actions start from a clear mat
             self.client = VirtualBoardClient(Path(board_dir), timeout=CLIENT_S)
             self.hands = Hands(session, self.client)
@@ -449,7 +451,8 @@ class Sim:
     def start(self) -> None:
         if self.hands is not None:
             self.hands.clear()
-        self.session.new_game(self.header)
+        if self.session.new_game(self.header, push_profile=True):
+            self.say("the board lacked this game's deck profile: pushed it to its profile.bin")
         self.mark()
         self.in_step()
 
@@ -607,7 +610,7 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
         sim = Sim(session, header, seed, board_dir=folder, host_only=host_only, pace=pace,
                   mistakes=mistakes, on_step=on_step, say=say)
         stack.callback(sim.close)
-        say and say("%s, seed %d: %s" % (json.dumps(header), seed, sim.note))
+        say and say("%s, seed %d: %s" % (header_text(header), seed, sim.note))
         return sim.run(max_actions)
 
 

@@ -206,6 +206,9 @@ class Stored:
         return [view[start:start + size] for start, size in self.places.get(tag, ())]
 
 
+_WRITE = "push the game's profile (tapmat profile push deck.json --port PORT) or flash it (make flash PROFILE=deck.json)"
+
+
 def load(prof, modules, where="header profile"):
     """The ``Stored`` profile a header's ``profile`` names for ``modules``: an inline profile
     (checked; a log), or the digest of the board's ``profile.bin`` (the link form; ``ValueError``
@@ -222,11 +225,12 @@ def load(prof, modules, where="header profile"):
         with open(path, "rb") as f:
             blob = f.read()
     except OSError:
-        raise games.ProfileMissing("deck profile: this game needs %s and the board has no %s: write it with "
-                         "'make flash PROFILE=deck.json' (tapmat flash --profile)" % (prof, FILE))
-    stored = Stored(blob, modules, path)
+        raise games.ProfileMissing("deck profile: this game needs %s and the board has no %s: %s" % (prof, FILE, _WRITE))
+    try:
+        stored = Stored(blob, modules, path)
+    except ValueError as e:
+        raise games.ProfileMissing("deck profile: this game needs %s; %s: %s" % (prof, e, _WRITE))
     if stored.digest != prof:
-        raise games.ProfileMissing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: write the "
-                         "game's profile with 'make flash PROFILE=deck.json' (tapmat flash --profile)" % (
-                             prof, FILE, stored.name, stored.digest))
+        raise games.ProfileMissing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: %s" % (
+            prof, FILE, stored.name, stored.digest, _WRITE))
     return stored

@@ -1,0 +1,66 @@
+"""A deck profile pushed over the link (PROFILE frames, docs/protocol.md section 6): written to
+``profile.new`` chunk by chunk, checked whole, then renamed over ``profile.bin`` in one step.
+
+Imported on the first PROFILE frame only. A push never changes a game: it is refused while the
+running game names another profile (its journal could no longer be restored after a power cut),
+and a damaged or incomplete upload leaves ``profile.bin`` as it was.
+"""
+import json
+import os
+
+from shared_rules import games, profile
+
+NEW = "profile.new"
+_HEAD = 4   # offset:u16, total:u16
+
+
+class Upload:
+    def __init__(self, root):
+        prefix = "" if root in ("", ".") else root.rstrip("/") + "/"
+        self.new = prefix + NEW
+        self.path = prefix + games.PROFILE_FILE
+        self.at = -1   # bytes written so far; -1: no upload under way
+
+    def chunk(self, body, n, header):
+        """One PROFILE frame. Returns None (more to come), the stored blob (complete and checked),
+        or raises ``ValueError`` saying why the upload is refused (it must start again)."""
+        if n < _HEAD + 1:
+            raise ValueError("a PROFILE frame holds offset, total and at least one byte")
+        offset = body[0] | (body[1] << 8)
+        total = body[2] | (body[3] << 8)
+        if offset == 0:
+            self.at = 0
+        elif offset != self.at:
+            why = "chunk at byte %d, expected %d: start the upload again" % (offset, max(self.at, 0))
+            self.at = -1
+            raise ValueError(why)
+        if offset + n - _HEAD > total:
+            self.at = -1
+            raise ValueError("more bytes than the announced %d" % total)
+        with open(self.new, "wb" if offset == 0 else "ab") as f:
+            f.write(bytes(body[_HEAD:n]))
+        self.at = offset + n - _HEAD
+        if self.at < total:
+            return None
+        self.at = -1
+        with open(self.new, "rb") as f:
+            blob = f.read()
+        try:
+            self._check(blob, header)
+        except ValueError:
+            os.remove(self.new)
+            raise
+        os.rename(self.new, self.path)
+        return blob
+
+    def _check(self, blob, header):
+        """The blob is an intact profile, and the running game (``header``: its link-form JSON
+        bytes, or empty) still finds in it the profile it names."""
+        stored = profile.Stored(blob, (), "the pushed profile")
+        running = json.loads(header.decode()) if header else None
+        named = running.get("profile") if isinstance(running, dict) else None
+        if isinstance(named, str):
+            mine = profile.Stored(blob, running.get("modules", ()), "the pushed profile").digest
+            if mine != named:
+                raise ValueError("the running game uses deck profile %s, this one (%r) gives %s for its modules: "
+                                 "start another game first" % (named, stored.name, mine))
