@@ -9,6 +9,7 @@ decoded by ``shared_rules/codec.py``, the same module the board uses.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import stat
@@ -66,6 +67,35 @@ def class_for(header: Any, default: Any) -> Any:
         except ValueError:
             pass
     return default
+
+
+@functools.lru_cache(maxsize=1)
+def sample_profile() -> dict[str, Any]:
+    """The shipped sample deck profile (placeholder values): every host knows it."""
+    from host.cmd_profile import SAMPLE, load
+    return load(SAMPLE)
+
+
+def profile_of_push(chunks: bytearray, body: bytes) -> dict[str, Any] | None:
+    """Follow a PROFILE push passing by (the hub forwards a client's): collect its chunks in
+    ``chunks``; the profile once the last one is in (None before, or when it is not one)."""
+    if len(body) < 5:
+        return None
+    at, total = int.from_bytes(body[0:2], "little"), int.from_bytes(body[2:4], "little")
+    if at == 0:
+        chunks.clear()
+    if at != len(chunks):
+        chunks.clear()
+        return None
+    chunks.extend(body[4:])
+    if len(chunks) != total:
+        return None
+    blob = bytes(chunks)
+    chunks.clear()
+    try:
+        return deck_profile.decode(blob, "the pushed profile")
+    except ValueError:
+        return None
 
 
 class Transport(Protocol):
@@ -127,8 +157,8 @@ class Mirror:
         self.listeners: list[Callable[[Event], None]] = []
         self._outbox: list[bytes] = []
         self._asked = 0.0
-        # deck profiles by digest: a HELLO header names its profile so (docs/protocol.md)
-        self.profiles: dict[str, dict[str, Any]] = {}
+        # deck profiles this host knows: a HELLO header names its profile by digest (docs/protocol.md)
+        self.profiles: list[dict[str, Any]] = []
         self.stored: tuple[int, int] | None = None   # the last STORED: a pushed profile's CRC-32, size
 
     # -- sending ---------------------------------------------------------------------------
@@ -163,16 +193,16 @@ class Mirror:
             n -= 1
         return self.frame(codec.ACTION, bytes(rec[:n]))
 
-    def know_profile(self, profile: dict[str, Any], modules: Any) -> str:
-        """Remember a deck profile for the HELLO headers that name it by digest; the digest."""
-        digest = deck_profile.digest(profile, modules)
-        self.profiles[digest] = profile
-        return digest
+    def know_profile(self, profile: dict[str, Any]) -> None:
+        """Remember a deck profile (a whole one, or the part a header carries) for the HELLO
+        headers that name it by digest."""
+        if profile not in self.profiles:
+            self.profiles.append(profile)
 
     def newgame_bytes(self, header: dict[str, Any]) -> bytes:
         games.from_header(header)  # refuse locally what the board would refuse
         if isinstance(header.get("profile"), dict):
-            self.know_profile(header["profile"], header.get("modules", ()))
+            self.know_profile(header["profile"])
         return self.frame(codec.NEWGAME, newgame_body(header))
 
     def profile_frames(self, blob: bytes) -> list[bytes]:
@@ -190,8 +220,13 @@ class Mirror:
         digest = header.get("profile") if isinstance(header, dict) else None
         if not isinstance(digest, str):
             return header
-        if digest in self.profiles:
-            return dict(header, profile=self.profiles[digest])
+        modules = header.get("modules", ())
+        for prof in list(reversed(self.profiles)) + [sample_profile()]:
+            try:
+                if deck_profile.digest(prof, modules) == digest:
+                    return dict(header, profile=deck_profile.for_modules(prof, modules))
+            except ValueError:
+                continue   # a profile lacking what these modules need
         self._note("error", "the board's game uses deck profile %s, which this host does not know: "
                             "give the profile file (--profile)" % digest)
         return header

@@ -254,9 +254,10 @@ class Session:
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
-          console: Any = None, fps: float = 10.0) -> dict[str, Any] | None:
+          console: Any = None, fps: float = 10.0, profiles: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
-    game is over with ``exit_at_end``; returns the final standings if the game ended. It attaches
+    game is over with ``exit_at_end``; returns the final standings if the game ended; ``profiles``:
+    deck profiles a card-module game may name (the shipped sample is always known). It attaches
     to the hub that owns the port, or becomes that hub itself (others may then attach to it);
     ``PortBusy`` if another program holds the port. The last picture stays on the terminal."""
     from rich.console import Console
@@ -267,6 +268,10 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
     console = console or Console()
     own = None if hubs.running(port) else hubs.Hub(port, who="tapmat monitor").start()
     session = Session(port, REFEREE if referee else PUBLIC)
+    for prof in profiles or ():   # the deck profiles the board's game may name by digest
+        session.mirror.know_profile(prof)
+        if own is not None:
+            own.mirror.know_profile(prof)
     final = None
     try:
         with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
