@@ -70,9 +70,10 @@ def add_header_arguments(p: argparse.ArgumentParser) -> None:
 def add_module_arguments(p: argparse.ArgumentParser) -> None:
     """--modules and --profile (Sheriff's Merry Men expansion), shared by sim and demo."""
     p.add_argument("--modules", metavar="LIST",
-                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market, laws, "
+                        "special_orders, merry_men")
     p.add_argument("--profile", metavar="FILE",
-                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
+                   help="deck profile for the modules' card data (default: host/profiles/sample.json, placeholder values)")
 
 
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
