@@ -57,8 +57,8 @@ class Upload:
         """The blob is an intact profile, and the running game (``header``: its link-form JSON
         bytes, or empty) still finds in it the profile it names."""
         stored = profile.Stored(blob, (), "the pushed profile")
-        running = json.loads(header.decode()) if header else None
-        named = running.get("profile") if isinstance(running, dict) else None
+        running = json.loads(header.decode()) if header else {}
+        named = running.get("profile")
         if isinstance(named, str):
             mine = profile.Stored(blob, running.get("modules", ()), "the pushed profile").digest
             if mine != named:

@@ -306,7 +306,9 @@ def card_names(header: dict[str, Any] | None) -> dict[str, list[str]]:
 def state_of(p: "Picture") -> dict[str, Any] | None:
     """The picture's state, with the card names its header's profile gives (Sheriff's card modules)."""
     d = p.state
-    names = card_names(p.header) if d is not None and ("laws" in d or "orders_up" in d) else {}
+    if d is None or not ("laws" in d or "orders_up" in d):
+        return d
+    names = card_names(p.header)
     return dict(d, card_names=names) if names else d
 
 

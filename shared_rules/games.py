@@ -3,7 +3,7 @@
 MODULES = (("skull", "shared_rules.skull"), ("deadmans", "shared_rules.deadmans"),
            ("sheriff", "shared_rules.sheriff"))
 PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
-board_profile = None   # its path on a board (firmware/app.py): a header may name it by its digest
+board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 
 class ProfileMissing(ValueError):

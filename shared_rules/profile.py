@@ -176,7 +176,7 @@ class Stored:
         self.blob = blob
         self.where = where
         self.name = bytes(blob[7:at]).decode()
-        self.places = {}    # section tag -> [(start, size), ...] of the sections the modules use
+        self.places = {}    # type: dict[int, list[tuple[int, int]]]  # tag -> (start, size) of the modules' sections
         keep = [tag for key, tag in SECTION_TAGS if key in modules]
         crc = binascii.crc32(blob[0:at])
         while at < n - 4:
@@ -220,7 +220,8 @@ def load(prof, modules, where="header profile"):
         _bad(where, "profile", "the deck profile object (or, on the link to a board, its \"crc32:xxxxxxxx\" digest)")
     path = games.board_profile
     if path is None:
-        _bad(where, "profile", "%s names a board's profile.bin by its digest; a log carries the profile itself" % prof)
+        raise ValueError("%s: profile: %s names a board's profile.bin by its digest; a log carries the profile itself" % (
+            where, prof))
     try:
         with open(path, "rb") as f:
             blob = f.read()
