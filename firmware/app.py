@@ -83,7 +83,6 @@ class App:
             self.sensors.report = self._reader_health
         self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
         self.note_told = False   # the restart note was told (removed once the loop runs steadily)
-        self.upload = None       # a deck profile being pushed (firmware/upload.py, loaded on demand)
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
@@ -103,7 +102,7 @@ class App:
         if self.persist:
             try:
                 game, self.boot_info = self.persist.boot()
-            except games.ProfileMissing as e:
+            except ValueError as e:   # profile.Missing: the game's deck profile is not here
                 self.referee.hello()
                 self.referee.message("%s; the stored game is kept, not restored" % e)
                 return False
@@ -277,7 +276,8 @@ class App:
         elif t == codec.CONSOLE:
             self.hand_console_over()
         elif t == codec.PROFILE:
-            self.profile_chunk(body, n)
+            from firmware import upload   # a deck profile pushed: code loaded only then
+            upload.receive(self, body, n)
         elif t == codec.NEWGAME:
             try:
                 self.new_game(bytes(body[:n]).decode())
@@ -285,32 +285,6 @@ class App:
                 self.error(codec.ERR_BODY)
         else:
             self.error(codec.ERR_TYPE)
-
-    def profile_chunk(self, body, n):
-        """PROFILE from the host: a chunk of a deck profile for ``profile.bin``. The last one is
-        answered by STORED (the profile's CRC-32 and size), a refusal by a message and ERROR
-        ``body``. With no game running, the board then starts as at power-on: a stored game that
-        waited for this profile comes back."""
-        if self.upload is None:
-            from firmware.upload import Upload
-            self.upload = Upload(self.root)
-        try:
-            blob = self.upload.chunk(body, n, self.referee.header if self.referee.game is not None else b"")
-        except (ValueError, OSError) as e:
-            self.referee.message("deck profile refused: %s" % e)
-            self.error(codec.ERR_BODY)
-            return
-        if blob is None:
-            return
-        out = self.link.body
-        size = len(blob)
-        for i in range(4):
-            out[i] = blob[size - 4 + i]
-        out[4] = size & 255
-        out[5] = size >> 8
-        self.link.send(codec.STORED, 6)
-        if self.referee.game is None:
-            self.boot()
 
     # -- the console -------------------------------------------------------------------
     def console(self, interrupt):

@@ -8,10 +8,38 @@ and a damaged or incomplete upload leaves ``profile.bin`` as it was.
 import json
 import os
 
-from shared_rules import games, profile
+from shared_rules import codec, games, profile
 
 NEW = "profile.new"
 _HEAD = 4   # offset:u16, total:u16
+
+
+def receive(app, body, n):
+    """PROFILE from the host (``app``: the board's ``App``): a chunk of a deck profile for
+    ``profile.bin``. The last one is answered by STORED (the profile's CRC-32 and size), a refusal
+    by a message and ERROR ``body``. With no game running, the board then starts as at power-on:
+    a stored game that waited for this profile comes back."""
+    up = getattr(app, "upload", None)
+    if up is None:
+        up = app.upload = Upload(app.root)
+    ref = app.referee
+    try:
+        blob = up.chunk(body, n, ref.header if ref.game is not None else b"")
+    except (ValueError, OSError) as e:
+        ref.message("deck profile refused: %s" % e)
+        app.error(codec.ERR_BODY)
+        return
+    if blob is None:
+        return
+    out = app.link.body
+    size = len(blob)
+    for i in range(4):
+        out[i] = blob[size - 4 + i]
+    out[4] = size & 255
+    out[5] = size >> 8
+    app.link.send(codec.STORED, 6)
+    if ref.game is None:
+        app.boot()
 
 
 class Upload:

@@ -152,8 +152,8 @@ def outcome(game: str, action: dict[str, Any] | None, before: dict[str, Any] | N
         gained = len(seats_a[p]["bank"]) - len(seats_b[p]["bank"])
         return "seat %d banks %s" % (p, _n(gained, "card")) if gained > 0 else ""
     if game == "sheriff" and a == "pass" and (action.get("give") or seats_a[p].get("merry_men") is not None):
-        gained = [(i, seats_a[i]["gold"] - seats_b[i]["gold"]) for i in range(len(seats_a))]
-        moved = ["%s %+d" % ("the Sheriff" if i == p else "seat %d" % i, n) for i, n in gained if n]
+        change = [(i, seats_a[i]["gold"] - seats_b[i]["gold"]) for i in range(len(seats_a))]
+        moved = ["%s %+d" % ("the Sheriff" if i == p else "seat %d" % i, n) for i, n in change if n]
         return "gold: " + ", ".join(moved) if moved else ""
     if game == "sheriff" and a == "inspect":
         paid = [(i, seats_b[i]["gold"] - seats_a[i]["gold"]) for i in range(len(seats_a))]

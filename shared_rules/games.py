@@ -6,11 +6,6 @@ PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (sha
 board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 
-class ProfileMissing(ValueError):
-    """The board's profile.bin is missing or is not the deck profile a header names: the game is
-    refused (or, journalled, kept and not restored) until the right profile is written."""
-
-
 def names():
     return [m[0] for m in MODULES]
 

@@ -206,6 +206,13 @@ class Stored:
         return [view[start:start + size] for start, size in self.places.get(tag, ())]
 
 
+class Missing(ValueError):
+    """The board's profile.bin is missing or is not the deck profile a header names: the game is
+    refused, or, journalled, kept and not restored until the right profile is written (``keep``:
+    ``firmware/persist.py`` tells it so from other refusals without importing this module)."""
+    keep = True
+
+
 _WRITE = "push the game's profile (tapmat profile push deck.json --port PORT) or flash it (make flash PROFILE=deck.json)"
 
 
@@ -226,12 +233,12 @@ def load(prof, modules, where="header profile"):
         with open(path, "rb") as f:
             blob = f.read()
     except OSError:
-        raise games.ProfileMissing("deck profile: this game needs %s and the board has no %s: %s" % (prof, FILE, _WRITE))
+        raise Missing("deck profile: this game needs %s and the board has no %s: %s" % (prof, FILE, _WRITE))
     try:
         stored = Stored(blob, modules, path)
     except ValueError as e:
-        raise games.ProfileMissing("deck profile: this game needs %s; %s: %s" % (prof, e, _WRITE))
+        raise Missing("deck profile: this game needs %s; %s: %s" % (prof, e, _WRITE))
     if stored.digest != prof:
-        raise games.ProfileMissing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: %s" % (
+        raise Missing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: %s" % (
             prof, FILE, stored.name, stored.digest, _WRITE))
     return stored
