@@ -226,7 +226,7 @@ class App:
 
     def _let_go(self, name):
         """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
-        ``firmware.mat_<name>``) from memory before another game is built."""
+        ``firmware.mat_<name>``, the deck profile code) from memory before another game is built."""
         self.referee.game = None
         self.feedback = None
         if self.sensors:
@@ -234,7 +234,7 @@ class App:
         if self.persist:
             self.persist.close()
             self.persist.game = None
-        for prefix in ("shared_rules." + name, "firmware.mat_" + name):
+        for prefix in ("shared_rules." + name, "firmware.mat_" + name, "shared_rules.profile"):
             for mod in [m for m in sys.modules if m.startswith(prefix)]:
                 del sys.modules[mod]
                 package, _, leaf = mod.rpartition(".")
