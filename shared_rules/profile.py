@@ -1,11 +1,14 @@
-"""Deck profile: the Merry Men expansion's per-card data that is not public (Black Market values
-now; law, special order and Merry Man data later), filled in by the owner of a physical copy.
+"""Deck profile: the Merry Men expansion's per-card data that is not public (Black Market values,
+law, special order and Merry Man cards), filled in by the owner of a physical copy.
 
 Three forms of one thing: the JSON file the owner edits (schema in ``docs/rules-merry-men.md``,
 "Deck profile"), the same object inline in a log header (so a log replays anywhere), and a compact
-binary form ``make flash`` writes to the board (``profile.bin``). ``check`` validates any parsed
-profile and names the file and field of every error. Runs on both interpreters; only header
-parsing and flashing use it, never the accept path.
+binary form the board keeps (``profile.bin``: ``make flash PROFILE=``, or pushed over the link).
+On the link and on the board a header names that file by the digest of the sections it uses
+(``link_header``, ``Stored``, ``load``; docs/protocol.md section 10). Games are always built from
+the binary form. ``check`` validates any parsed profile and names the file and field of every
+error. Runs on both interpreters; only header parsing, pushes and flashing use it, never the
+accept path.
 """
 import binascii
 
