@@ -98,3 +98,14 @@ def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch
     assert header["profile"].startswith("crc32:") and len(json.dumps(header)) < 200
     with pytest.raises(ValueError, match="a log carries the profile itself"):
         games.from_header(header)
+
+
+def test_profile_push_writes_a_boards_profile_bin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tapmat profile push: PROFILE frames over the link, answered by STORED; no reflash."""
+    from host.sim import local_board
+    assert main(["profile", "push", str(SAMPLE)]) == 2
+    assert "push needs --port" in capsys.readouterr().err
+    with local_board() as folder:
+        assert main(["profile", "push", str(SAMPLE), "--port", str(folder / "tty")]) == 0
+        assert (folder / "fs" / "profile.bin").read_bytes() == profile.encode(load(SAMPLE))
+    assert "profile.bin: %d B" % len(profile.encode(load(SAMPLE))) in capsys.readouterr().out
