@@ -52,8 +52,8 @@ _A_PASS = const(4)
 
 # Debts settled in goods, by default: legal goods by ascending value, then contraband the same
 # way; ties by card code (``spec/action-log.md``, Sheriff details).
-PAY_ORDER = bytes(sorted(range(KINDS), key=lambda g: (
-    SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], CODES[g])))
+# (tests/dual/dual_sheriff_rules.py derives it from the catalogue)
+_PAY_ORDER = const(b"\x00\x02\x01\x03\x08\x09\x0a\x04\x0c\x05\x0e\x06\x0b\x07\x0d")
 
 
 def _tally(names):
@@ -215,7 +215,7 @@ PHASES = ("setup", "market", "load", "declare", "inspect", "over")
 R_SEATS = const(0)
 R_PHASE = const(1)
 R_SHERIFF = const(2)
-R_FIRST = const(3)
+_R_FIRST = const(3)
 R_ROUND = const(4)
 R_ROUNDS = const(5)
 R_TURN = const(6)
@@ -277,7 +277,7 @@ class Sheriff(engine.Game):
         engine.Game.__init__(self)
         s = self.s
         s[R_SEATS] = seats
-        s[R_FIRST] = first
+        s[_R_FIRST] = first
         s[R_SHERIFF] = first
         s[R_ROYAL] = 1 if royal else 0
         s[R_ROUNDS] = self._rounds_total()
@@ -838,7 +838,7 @@ class Sheriff(engine.Game):
             return
         stand = self._at(debtor) + _STAND
         for j in range(KINDS):
-            g = PAY_ORDER[j]
+            g = _PAY_ORDER[j]
             while rest > 0 and s[stand + g]:
                 self._give(debtor, creditor, g)
                 rest -= SHERIFF_VALUE[g]
