@@ -2,8 +2,8 @@
 
 ``micropython -m shared_rules.replay LOG`` here and ``tapmat replay LOG --json`` on the host run
 this same code, so both interpreters give equal JSON. The file is read a bounded piece at a time:
-a line longer than ``MAX_LINE`` bytes is refused without being held whole, at most
-``MAX_LISTED`` refusals are listed (``rejected_count`` has them all), so any file, however long
+a line longer than ``_MAX_LINE`` bytes is refused without being held whole, at most
+``_MAX_LISTED`` refusals are listed (``rejected_count`` has them all), so any file, however long
 or broken, needs bounded memory and gives bounded output.
 """
 try:
@@ -17,11 +17,11 @@ import json
 import sys
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16
+from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16, _is_int
 from shared_rules.engine import BAD_SEAT
 
-MAX_LINE = 4096     # bytes in a line, newline excluded: the longest real action is under 400
-MAX_LISTED = 1000   # refusals listed in ``rejected``; ``rejected_count`` counts every one
+_MAX_LINE = const(4096)     # bytes in a line, newline excluded: the longest real action is under 400
+_MAX_LISTED = const(1000)   # refusals listed in ``rejected``; ``rejected_count`` counts every one
 _MAX_DEPTH = const(4)       # nesting of JSON containers in a line (an action needs 3: bribe -> bag list)
 # The header line may be longer and deeper: a deck profile's law / Merry Man cards inline
 # (header -> profile -> laws -> card -> effects -> primitive: 6; the sample profile is ~6 KB).
@@ -36,6 +36,9 @@ _CLOSE_LIST = const(0x5D)
 _OPEN_OBJ = const(0x7B)
 _CLOSE_OBJ = const(0x7D)
 _BOM = const(b"\xef\xbb\xbf")
+_HASH = const(0x23)
+_OPENERS = const(b"[{")
+_CLOSERS = const(b"]}")
 
 
 class LogError(Exception):
@@ -70,21 +73,23 @@ def _depth(raw):
     return most
 
 
-def _parse(raw, max_depth=_MAX_DEPTH):
+def _parse(raw, limit):
     """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
-    ``(False, why)`` for a line that is not one JSON value."""
+    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
+    ``str`` makes a one-character string (interned, on MicroPython)."""
+    raw = raw.strip()
     try:
-        text = raw.decode("utf-8").strip()
+        text = raw.decode("utf-8")
     except UnicodeError:
         return False, "not UTF-8 text"
-    if not text or text[0] == "#":
+    if not raw or raw[0] == _HASH:
         return None, None
-    if _depth(raw) > max_depth:
-        return False, "nested more than %d deep" % max_depth
+    if _depth(raw) > limit:
+        return False, "nested more than %d deep" % limit
     try:
         return json.loads(text), None
     except ValueError:
-        if text[0] in "[{" and text[-1] not in "]}":
+        if raw[0] in _OPENERS and raw[-1] not in _CLOSERS:
             return False, "truncated line (not valid JSON)"
         return False, "not valid JSON"
 
@@ -137,10 +142,6 @@ def _code_problem(name, table, v):
     return None
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def explain(game, obj):
     """What is wrong with an action object the vocabulary refused, in a few words."""
     if not isinstance(obj, dict):
@@ -169,7 +170,7 @@ def explain(game, obj):
 
 
 class Replay:
-    """Feeds log lines to a game; keeps the first ``MAX_LISTED`` refusals and counts them all."""
+    """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all."""
 
     def __init__(self, path="<log>"):
         self.path = path
@@ -180,11 +181,11 @@ class Replay:
         self.rec = bytearray(ACTION_SIZE)
 
     def feed(self, raw):
-        """Process one raw line (bytes; None for a line over ``MAX_LINE`` bytes); return the
+        """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
         reason code (0 also for ignored lines)."""
         self.line += 1
         if raw is None:
-            obj, why = False, "line longer than %d bytes" % (MAX_LINE if self.game else _MAX_HEADER)
+            obj, why = False, "line longer than %d bytes" % (_MAX_LINE if self.game else _MAX_HEADER)
         else:
             if self.line == 1 and raw[0:3] == _BOM:
                 raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
@@ -213,7 +214,7 @@ class Replay:
                 why = "seat %d out of range 0..%d" % (self.rec[1], self.game.seats() - 1)
         if err:
             self.refused += 1
-            if len(self.rejected) < MAX_LISTED:
+            if len(self.rejected) < _MAX_LISTED:
                 entry = {"line": self.line, "error": self.game.reason(err)}
                 if why:
                     entry["detail"] = why
@@ -261,7 +262,7 @@ def replay_file(path, strict=False):
     try:
         while True:
             try:
-                raw = _line(f, MAX_LINE if r.game else _MAX_HEADER)
+                raw = _line(f, _MAX_LINE if r.game else _MAX_HEADER)
             except OSError:
                 raise LogError(path, r.line + 1, "cannot read the file")
             if raw == b"":
@@ -274,6 +275,8 @@ def replay_file(path, strict=False):
 
 
 def main(argv):
+    """Print the result one refusal at a time: a long refusal list as one string would need one
+    large block of a small heap."""
     if len(argv) != 2:
         sys.stderr.write("usage: micropython -m shared_rules.replay LOG\n")
         return 2
@@ -282,18 +285,13 @@ def main(argv):
     except LogError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
-    write_json(result, sys.stdout)
-    return 0
-
-
-def write_json(result, out):
-    """Print the result one refusal at a time: a long refusal list as one string would need one
-    large block of a small heap."""
+    out = sys.stdout
     rejected = result.pop("rejected")
     out.write(json.dumps(result)[:-1] + ', "rejected": [')
     for i, r in enumerate(rejected):
         out.write((", " if i else "") + json.dumps(r))
     out.write("]}\n")
+    return 0
 
 
 if __name__ == "__main__":
