@@ -117,15 +117,15 @@ class SheriffVocabulary(Vocabulary):
         return obj
 
 
-BRIBE = (field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
-         field("bag", LIST, None, optional=True, cap=KINDS))
 VOCAB = SheriffVocabulary((
     ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
     ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
                 field("to", U8, optional=True))),
     ("load", (field("cards", LIST, CODES, cap=_LIST_CAP, hidden=True),)),
     ("declare", (field("good", NAME, CODES), field("count", U8))),
-    ("pass", (field("target", U8), field("bribe", OBJ, BRIBE, optional=True))),
+    ("pass", (field("target", U8), field("bribe", OBJ, (
+        field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
+        field("bag", LIST, None, optional=True, cap=KINDS)), optional=True))),
     ("inspect", (field("target", U8), field("to", U8, optional=True),
                  field("order", LIST, CODES, optional=True, cap=_LIST_CAP),
                  field("pay_with", LIST, CODES, optional=True, cap=_PAY_CAP))),
@@ -155,7 +155,7 @@ assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_CO
     VOCAB.offset("declare", "good"), VOCAB.offset("declare", "count"), VOCAB.offset("pass", "target"),
     VOCAB.offset("pass", "bribe"), VOCAB.offset("inspect", "to"), VOCAB.offset("inspect", "order"),
     VOCAB.offset("inspect", "pay_with")]
-assert _offsets(BRIBE, _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
+assert _offsets(VOCAB.fields[_A_PASS][1][2], _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
 
 REASONS = (
     "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
