@@ -112,7 +112,10 @@ class App:
         if self.persist:
             try:
                 game, self.boot_info = self.persist.boot()
-            except ValueError as e:   # profile.Missing: the game's deck profile is not here
+            except ValueError as e:
+                if not getattr(e, "keep", False):
+                    raise
+                # profile.Missing: the stored game's deck profile is gone or another
                 self.referee.hello()
                 self.referee.message("%s; the stored game is kept, not restored" % e)
                 return False
