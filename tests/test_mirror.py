@@ -197,3 +197,17 @@ def test_profile_pushes_passing_the_hub_are_followed() -> None:
     assert got[:-1] == [None] * (len(got) - 1) and got[-1] == load(SAMPLE) and len(got) > 1
     assert profile_of_push(chunks, (100).to_bytes(2, "little") + b"\x00\x10xx") is None and not chunks
 
+
+
+def test_a_switched_subscription_shows_nothing_until_its_own_snapshot() -> None:
+    """After the referee snapshot the final standings needed, a switch back to the public view
+    must not read those bytes as a public view (they are the whole state): no picture until the
+    public snapshot arrives."""
+    app, board, m = connect(REFEREE, {"game": "sheriff", "players": 4})
+    assert m.view_of == REFEREE and m.state() is not None
+    m.view_kind = PUBLIC          # what Session.subscribe does first
+    m.in_sync = False
+    assert m.state() is None
+    board.link.push(m.hello_bytes())
+    pump(app, board, m)
+    assert m.view_of == PUBLIC and m.state() is not None and m.state()["phase"]
