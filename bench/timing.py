@@ -190,6 +190,13 @@ class Rig:
             rr._pick = pick  # type: ignore[method-assign]
             rr.presence.known = lambda reader, out: 0  # type: ignore[method-assign]
         self.events: list[tuple[int, int, bytes, float]] = []
+        self.scan_starts: list[tuple[int, float]] = []  # (reader, clock) of every scan begun
+        scan = self.sensors._scan
+
+        def timed_scan(r: int) -> None:
+            self.scan_starts.append((r, self.clock.us))
+            scan(r)
+        self.sensors._scan = timed_scan  # type: ignore[method-assign]
         pres = self.sensors.presence
         inner = pres.pop
 
@@ -228,15 +235,9 @@ class Rig:
 
     def scan_gaps(self, pad: int, span_us: float) -> float:
         """Longest time between two scans of ``pad`` starting during the next ``span_us``."""
-        starts = []
-        sensors = self.sensors
-        end = self.clock.us + span_us
-        while self.clock.us < end:
-            before = sensors.scans
-            t = self.clock.us
-            self.step()
-            if sensors.scans != before and sensors.last_reader == pad:
-                starts.append(t)
+        self.scan_starts.clear()
+        self.run_until(self.clock.us + span_us)
+        starts = [t for r, t in self.scan_starts if r == pad]
         return max(b - a for a, b in zip(starts, starts[1:]))
 
 
@@ -270,7 +271,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
         rig.board.emus[SPARE].add_tag(NtagTag(uid))
         taps.append(rig.wait_event(ARRIVE, SPARE, uid) - t0)
         rig.board.emus[SPARE].remove_tag(uid)
-        rig.wait_event(LEAVE, SPARE, uid)
+        rig.wait_event(LEAVE, SPARE, uid, 20e6)
     out["tap_spare_ms"] = round(max(taps) / 1000, 1)
     out["taps_100ms_missed"] = short_taps(rig, rig.free, 100_000, phases)
     return out

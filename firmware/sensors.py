@@ -36,8 +36,12 @@ from firmware.presence import Presence, NONE, ARRIVE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
-HOT_MAX = 2         # more awaited pads than this share the round like the others
-HOT_EVERY = b"\xff\x03\x02"  # by the number of awaited pads: one scan in HOT_EVERY[n] (255: none)
+HOT_MAX = 6         # more awaited pads than this share the round like the others
+HOT_EVERY = b"\xff\x03\x02"  # one or two awaited pads: one of them every HOT_EVERY[n] steps
+HOT_ROTATE = 2      # up to this many awaited pads take their turns one at a time; more are
+SWEEP_TAGS = 2      # swept together while they hold at most SWEEP_TAGS tags in all (else
+# they share the round like the others: confirming their tags costs far more than the guard)
+SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
 RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
 _SPARE = 1          # rare[r]
@@ -83,6 +87,7 @@ class Sensors:
         self.cursor = bytearray(2)   # the next HOT / RARE pad to try
         self.turn = 0                # scans since the last hot one
         self.hot_every = 0           # HOT_EVERY for the awaited pads now
+        self.hot_n = 0               # how many pads are awaited
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -224,7 +229,8 @@ class Sensors:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
-        self.hot_every = HOT_EVERY[count]
+        self.hot_every = HOT_EVERY[count] if count <= HOT_ROTATE else 255
+        self.hot_n = count
 
     def _pick(self):
         """The next reader to scan (module docstring), or -1 when none can be scanned."""
@@ -241,12 +247,23 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
+        if self.hot_n > HOT_ROTATE:
+            if self._hot_tags() <= SWEEP_TAGS:
+                self._sweep(self._other(True))
+                return -1
+            return self._other(False)  # the awaited pads join the round
         self.turn += 1
         if self.turn >= self.hot_every:
             self.turn = 0
             r = self._next(_AT_HOT, self.hot)
             if r >= 0:
                 return r
+        return self._other(True)
+
+    def _other(self, served):
+        """The next pad that is not awaited (or, ``served`` False, awaited ones too): a spare
+        pad on its rare turn, else the next in the round; -1 when none can be scanned."""
+        n = len(self.readers)
         self.rare_turn += 1
         if self.rare_turn >= RARE_EVERY:
             self.rare_turn = 0
@@ -257,11 +274,42 @@ class Sensors:
                 self._set(r, READER_DOWN)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
+            if not ((self.hot[r] and served) or self.rare[r] or self.sealed[r]) \
+                    and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
         r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
         return r if r >= 0 else self._next(_AT_RARE, self.rare)
+
+    def _hot_tags(self):
+        n = 0
+        for r in range(len(self.hot)):
+            if self.hot[r]:
+                n += self.presence.count(r)
+        return n
+
+    def _sweep(self, other):
+        """Scan every awaited pad and pad ``other`` (-1: none) in one step, with up to
+        ``SWEEP_FIELDS`` fields on at once: each pad's field goes on as soon as there is room,
+        before the pads ahead of it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC
+        14443-3 §5.2.1, on each chip's own timer) run while other pads are read (docs/nfc.md,
+        "Scan schedule"; docs/hardware.md: why no more fields at once)."""
+        n = len(self.readers)
+        ahead = 0  # the next pad to switch on
+        lit = 0
+        for r in range(n):
+            if not self._swept(r, other):
+                continue
+            while lit < SWEEP_FIELDS and ahead < n:
+                if self._swept(ahead, other):
+                    self.readers[ahead].antenna_on()
+                    lit += 1
+                ahead += 1
+            self._scan(r)  # and its field off
+            lit -= 1
+
+    def _swept(self, r, other):
+        return (self.hot[r] or r == other) and self.state[r] != READER_DOWN
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
@@ -278,6 +326,7 @@ class Sensors:
         self.last_reader = r
         reader = self.readers[r]
         if not reader.healthy():
+            reader.antenna_off()  # if a sweep switched it on
             self._set(r, READER_DOWN)
             return
         reader.antenna_on()

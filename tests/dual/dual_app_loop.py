@@ -14,7 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
-from firmware.sensors import RARE_EVERY
+from firmware.sensors import RARE_EVERY, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -305,6 +305,43 @@ def test_an_awaited_pad_takes_one_scan_in_three_and_a_moved_disc_is_no_duplicate
     refused = [body[0] for t, _, body in board.link.frames() if t == codec.REJECT]
     assert DUPLICATE_TAG not in refused and s.presence.find(disc_uid(0, 0, 0), pad, True) == -1
     return [hot, len(order)]
+
+
+def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
+    board, app = board_with_game()
+    s = app.sensors
+    run(app, 3 * READERS, False)
+    assert s.hot_n == len(SEAT_PADS)  # the start: every seat places a disc
+    first = s.readers[SEAT_PADS[0]]
+    inner = first.scan
+    lit = []
+
+    def scan(*args):  # the fields on when the first awaited pad is scanned
+        lit.append([p for p in range(READERS) if board.emus[p].rf_on()])
+        return inner(*args)
+    first.scan = scan
+    run(app, 2, False)
+    assert len(lit[0]) == SWEEP_FIELDS and SEAT_PADS[0] in lit[0]
+    del first.scan
+    before = [board.emus[p].fields for p in range(READERS)]
+    run(app, 1, True)  # a step: every awaited pad and one other, allocation-free
+    after = [board.emus[p].fields for p in range(READERS)]
+    assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in SEAT_PADS) == 1
+    assert not any(e.rf_on() for e in board.emus)  # every field off again
+    # awaited pads holding more tags than SWEEP_TAGS share the round like the others
+    for k in range(SWEEP_TAGS + 1):
+        board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
+    run(app, 4 * READERS, False)
+    assert s.presence.count(SEAT_PADS[0]) == SWEEP_TAGS + 1 and s.hot_n == len(SEAT_PADS)
+    order = []
+    for _ in range(2 * len(USED)):
+        before = s.scans
+        app.step()
+        if s.scans != before:
+            order.append(s.last_reader)
+    assert all(r in order for r in USED)
+    return [lit[0], s.hot_n]
 
 
 class FloodPort(FakePort):
