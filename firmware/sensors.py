@@ -8,8 +8,11 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
-back within four scans), none when there are more than ``HOT_MAX`` (they gain nothing); the other
-pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+back within four scans). Three to ``HOT_MAX`` awaited pads holding at most ``SWEEP_TAGS`` tags
+in all are *swept*: every step scans all of them and one other pad, up to ``SWEEP_FIELDS``
+fields on at once so their power-up guards overlap (``_sweep``); with more tags on them they
+share the round like the others (their tags, confirmed one by one, cost far more than a
+guard). The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
 game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
 are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
