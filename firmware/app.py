@@ -57,6 +57,8 @@ def with_profile(root, header):
     docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
         from shared_rules import profile
+        if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
+            return header   # deputies alone read no card data: the game must not depend on the file
         path = _path(root, games.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
