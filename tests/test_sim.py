@@ -196,7 +196,7 @@ def test_measure_gives_lag_and_bytes() -> None:
 def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """6 players with both Merry Men modules played on the virtual board's 6 stations (deputy
-    cards, stances and loot discards as gestures; bribes, agreed splits and claims as host
+    cards, stances, loot discards and claims as gestures; bribes and agreed splits as host
     actions), deliberate mistakes refused; the log replays to the same end."""
     log = tmp_path / "mm.jsonl"
     sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--modules", "deputies,black_market",
@@ -215,14 +215,20 @@ def test_sim_plays_sheriff_with_deputies_and_black_market(board: Path, tmp_path:
 def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """4 players with the Black Market: cards, bags and tokens moved on the virtual board, the
-    claims (no gesture yet) as host actions; the log replays to the same end."""
+    claims as gestures (three cards on the stand pad, the Black Market card tapped there), Black
+    Market cards shown where no claim can be made refused; the log replays to the same end."""
     log = tmp_path / "bm.jsonl"
-    sim = cli_json(["sim", "--game", "sheriff", "--players", "4", "--modules", "black_market",
-                    "--seed", "3", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")], capsys)
+    assert main(["sim", "--game", "sheriff", "--players", "4", "--modules", "black_market", "--seed", "3",
+                 "--mistakes", "0.2", "--until-over", "--json", "--log", str(log), "--port", str(board / "tty")]) == 0
+    out, err = capsys.readouterr()
+    sim = json.loads(out)
     replay = cli_json(["replay", str(log), "--json"], capsys)
     assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
     assert any(json.loads(line)["a"] == "claim" for line in log.read_text().splitlines()[1:])
     assert sim["sim"]["mode"] == "physical"
+    refused = [line for line in err.splitlines() if line.startswith("refused as it must be") and
+               ("Black Market" in line or "claims" in line or "lower" in line)]
+    assert {"(wrong_phase)", "(not_now)", "(not_a_merchant)"} <= {line.split()[-1] for line in refused}, err
 
 
 def test_card_module_headers_are_refused_with_the_reason_until_the_board_can_take_them(
