@@ -8,11 +8,11 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
-back within four scans). Three to ``HOT_MAX`` awaited pads holding at most ``SWEEP_TAGS`` tags
-in all are *swept*: every step scans all of them and one other pad, up to ``SWEEP_FIELDS``
-fields on at once so their power-up guards overlap (``_sweep``); with more tags on them they
-share the round like the others (their tags, confirmed one by one, cost far more than a
-guard). The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+back within four scans). Three to ``HOT_MAX`` awaited pads are *swept* (``_sweep``): every
+step scans the next other pad and, while they hold at most ``SWEEP_TAGS`` tags in all, every
+awaited pad, else one of them every other step (their tags, confirmed one by one, cost far more
+than the guards saved), up to ``SWEEP_FIELDS`` fields on at once so the pads' power-up guards
+overlap. The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
 game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
 are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
@@ -42,8 +42,8 @@ UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 6         # more awaited pads than this share the round like the others
 HOT_EVERY = b"\xff\x03\x02"  # one or two awaited pads: one of them every HOT_EVERY[n] steps
 HOT_ROTATE = 2      # up to this many awaited pads take their turns one at a time; more are
-SWEEP_TAGS = 2      # swept together while they hold at most SWEEP_TAGS tags in all (else
-# they share the round like the others: confirming their tags costs far more than the guard)
+SWEEP_TAGS = 2      # all swept every step while they hold at most SWEEP_TAGS tags in all
+# (else one of them every other step: confirming their tags costs far more than the guards)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
 RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
@@ -251,10 +251,11 @@ class Sensors:
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
         if self.hot_n > HOT_ROTATE:
-            if self._hot_tags() <= SWEEP_TAGS:
-                self._sweep(self._other(True))
-                return -1
-            return self._other(False)  # the awaited pads join the round
+            every = self._hot_tags() <= SWEEP_TAGS
+            self.turn ^= 1
+            one = -1 if every or self.turn else self._next(_AT_HOT, self.hot)
+            self._sweep(every, one, self._other(True))
+            return -1
         self.turn += 1
         if self.turn >= self.hot_every:
             self.turn = 0
@@ -291,28 +292,29 @@ class Sensors:
                 n += self.presence.count(r)
         return n
 
-    def _sweep(self, other):
-        """Scan every awaited pad and pad ``other`` (-1: none) in one step, with up to
-        ``SWEEP_FIELDS`` fields on at once: each pad's field goes on as soon as there is room,
-        before the pads ahead of it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC
-        14443-3 §5.2.1, on each chip's own timer) run while other pads are read (docs/nfc.md,
-        "Scan schedule"; docs/hardware.md: why no more fields at once)."""
+    def _sweep(self, every, one, other):
+        """Scan in one step every awaited pad (``every``) or awaited pad ``one``, and pad
+        ``other`` (-1: none), with up to ``SWEEP_FIELDS`` fields on at once: each pad's field
+        goes on as soon as there is room, before the pads ahead of it are scanned, so the tags'
+        5.1 ms power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while
+        other pads are read (docs/nfc.md, "Scan schedule"; docs/hardware.md: why no more fields
+        at once)."""
         n = len(self.readers)
         ahead = 0  # the next pad to switch on
         lit = 0
         for r in range(n):
-            if not self._swept(r, other):
+            if not self._swept(r, every, one, other):
                 continue
             while lit < SWEEP_FIELDS and ahead < n:
-                if self._swept(ahead, other):
+                if self._swept(ahead, every, one, other):
                     self.readers[ahead].antenna_on()
                     lit += 1
                 ahead += 1
             self._scan(r)  # and its field off
             lit -= 1
 
-    def _swept(self, r, other):
-        return (self.hot[r] or r == other) and self.state[r] != READER_DOWN
+    def _swept(self, r, every, one, other):
+        return ((every and self.hot[r]) or r == one or r == other) and self.state[r] != READER_DOWN
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
