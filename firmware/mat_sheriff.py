@@ -38,20 +38,21 @@ REVEAL = 6                   # the deputies module's phases (shared_rules.sherif
 LOOT_PHASE = 7
 
 
-def _reason(name):
-    for i in range(len(k.REASONS)):
-        if k.REASONS[i] == name:
+def reason(name, reasons=k.REASONS):
+    """The reason code of a Sheriff reason name (the rules keep their codes private)."""
+    for i in range(len(reasons)):
+        if reasons[i] == name:
             return FIRST_GAME_REASON + i
     raise ValueError(name)
 
 
-BAD_SETUP = _reason("bad_setup")
-TOO_MANY_CARDS = _reason("too_many_cards")
-TAKE_TOO_MANY = _reason("take_too_many")
-BAD_PILE = _reason("bad_pile")
-EMPTY_PILE = _reason("empty_pile")
-BAD_ORDER = _reason("bad_order")
-NOT_A_MERCHANT = _reason("not_a_merchant")
+BAD_SETUP = reason("bad_setup")
+TOO_MANY_CARDS = reason("too_many_cards")
+TAKE_TOO_MANY = reason("take_too_many")
+BAD_PILE = reason("bad_pile")
+EMPTY_PILE = reason("empty_pile")
+BAD_ORDER = reason("bad_order")
+NOT_A_MERCHANT = reason("not_a_merchant")
 
 V = k.VOCAB
 A_SETUP = V.kind("setup")
@@ -141,6 +142,10 @@ class Gestures(BaseGestures):
         self.bag_code = bytearray(seats * k.BAG_MAX)
         self.bag_n = bytearray(seats)
         self.winners = -1         # seat mask, computed once when the game is over
+        self.cards = None         # the module cards' gestures (firmware.mat_sheriff_cards)
+        if mods:
+            from firmware.mat_sheriff_cards import ModuleCards
+            self.cards = ModuleCards(self)
 
     # -- the rules' state, read without allocating -------------------------------------
     def _rules_bag_n(self, seat):
@@ -219,6 +224,15 @@ class Gestures(BaseGestures):
         return (reader != NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
                 and reg.game == self.mat.game_id and reg.kind == deck.CARD)
 
+    def on_pad(self, reader, code):
+        """How many cards of good ``code`` lie on a pad (the registry's fields are reused)."""
+        n = 0
+        if self.presence is not None:
+            for slot in range(self.presence.slots):
+                if self._card_at(reader, slot) and self.registry.code == code:
+                    n += 1
+        return n
+
     def _note_aside(self, tag):
         for i in range(self.aside_n):
             if self.aside[i] == tag:
@@ -249,8 +263,10 @@ class Gestures(BaseGestures):
         code = tag.code
         index = tag.index
         self._sync()
+        if kind == deck.MODULE and self.cards is not None:
+            return self.cards.arrive(zone, seat, code)
         if kind != deck.CARD:
-            return NOT_NOW   # a token on a card pad
+            return NOT_NOW   # a token on a card pad; a module card in a base game
         if zone == DISCARD1 or zone == DISCARD2:
             return self._on_pile(1 if zone == DISCARD1 else 2, index, code)
         s = self.game.s

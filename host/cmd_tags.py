@@ -23,7 +23,7 @@ from host import ndef
 from host.flash import BoardError, PortUnavailable
 from host.tags import (COMMAND_PAD, BoardReader, Piece, ProvisionError, Session, load_registry,
                        merge, piece_of, pieces_for, read_uid_list, signed_record, write_registry)
-from shared_rules import deck
+from shared_rules import catalogue, deck
 
 NAME = "tags"
 HELP = "register a deck's tags: tap them on the mat, import a UID list, or read signed tags"
@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                     "(default: %(default)s)")
     tap.add_argument("--deck-number", type=int, default=0, help="deadmans: 0, or 1 for the second deck")
     tap.add_argument("--copies", type=int, default=1, help="tokens: tags per token (default: 1)")
+    tap.add_argument("--modules", default="", help="sheriff: also the module cards of these Merry Men "
+                                                   "modules, e.g. black_market (goods already tapped are skipped)")
     tap.add_argument("--sign", type=Path, metavar="KEYFILE",
                      help="write a signed record to each tag with this deck key (created if missing)")
     imp = sub.add_parser("import", help="register a UID list: CSV uid,code[,seat/deck] or JSON")
@@ -74,6 +76,16 @@ def parse_seats(text: str) -> list[int]:
     if not seats or not all(0 <= s < deck.OWNER_SEATS for s in seats):
         raise ProvisionError(f"--seats {text!r}: seats 0..{deck.OWNER_SEATS - 1}")
     return seats
+
+
+def parse_modules(text: str) -> list[str]:
+    """``--modules black_market,...``: the Merry Men modules whose cards carry tags."""
+    names = [m for m in text.split(",") if m]
+    tagged = [m for m, _, _ in catalogue.SHERIFF_MODULE_OF]
+    for m in names:
+        if m not in tagged:
+            raise ProvisionError(f"--modules {text!r}: {m!r} has no tagged cards (tagged: {', '.join(tagged)})")
+    return names
 
 
 def stdin_lines() -> Typed:
@@ -208,7 +220,7 @@ def run(args: argparse.Namespace, typed: Typed | None = None) -> int:
             return 0
         game = None if args.tokens else args.game
         pieces = pieces_for(game, parse_seats(args.seats) if game == "skull" else (),
-                            args.deck_number, args.copies)
+                            args.deck_number, args.copies, parse_modules(args.modules))
         session = Session(pieces, load_registry(args.out))
         if session.already:
             say(f"{session.already} of {len(pieces)} pieces are in {args.out} already")

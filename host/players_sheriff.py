@@ -11,10 +11,17 @@ simulation table's (a refill takes all but their top five back into the draw pil
 Inputs the mat has no sensor for go as host ACTION frames, each the whole action: a pass with a
 bribe, an inspection whose debt is paid with chosen goods (``pay_with``).
 
+A Black Market claim is a gesture: three contraband cards of the type (tags of that good already
+in play, on no pile and in no bag: stand cards) put on the stand pad, then the module card the
+rules hand out next tapped there; the three then leave the game (never used again).
+
 Mistakes it makes on purpose: an unregistered tag (``unknown_tag``), a token on a discard pad
 (``not_now``), a pile's top card taken before any card is set aside (``take_too_many``), an empty
 bag's clasp closed in the load phase (``bag_size``), a count starting with 0 (``not_now``), a
-declaration during the inspection (``wrong_phase``), an out-of-turn host action.
+declaration during the inspection (``wrong_phase``), an out-of-turn host action; with the Black
+Market: its card tapped on an empty stand pad (``need_three``), the lower card of a pair whose
+top card is still there (``not_now``), a card of an exhausted type (``market_exhausted``), a card
+shown outside the inspection (``wrong_phase``) or on the Sheriff's stand (``not_a_merchant``).
 """
 from __future__ import annotations
 
@@ -25,6 +32,9 @@ from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
 from shared_rules import sheriff as sh
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
+from shared_rules.profile import BLACK_MARKET_GOODS
+
+BLACK_MARKET = 2   # shared_rules.sheriff_mm module bit
 
 
 class Player(PhysicalPlayer):
@@ -36,10 +46,13 @@ class Player(PhysicalPlayer):
         self.dock: list[int] = [d[0] for d in zones["dock"][:n]]
         self.clasp: list[int] = [d[1] for d in zones["dock"][:n]]
         self.pile_pad: list[int] = [zones["discard1"], zones.get("discard2", -1)]   # 6 seats: one pile pad
-        self.deputies = bool(getattr(sim.game, "modules", lambda: 0)() & 1)
+        modules = getattr(sim.game, "modules", lambda: 0)()
+        self.deputies = bool(modules & 1)
+        self.black_market = bool(modules & BLACK_MARKET)
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
+        self.removed: set[str] = set()    # out of the game (Black Market claims)
         self.declared = [""] * n
         self.closed = [False] * n
         self.resolved: int | None = None  # the bag to empty once its pass or inspection is in
@@ -105,8 +118,8 @@ class Player(PhysicalPlayer):
             return self.word("pass")
         if name == "inspect":
             return self.inspect(a)
-        if name == "claim":   # Black Market: the mat has no claim gesture yet
-            return self.sim.host_action(a)
+        if name == "claim":
+            return self.claim(p, a["good"])
         raise SimError("Sheriff of Nottingham has no action %r" % name)
 
     def market(self, p: int, a: dict[str, Any]) -> Event:
@@ -157,9 +170,32 @@ class Player(PhysicalPlayer):
         self.open_bag(t)
         return self.taps([(self.pile_pad[to - 1], u) for u in self.confiscate(t, order, to)])
 
+    def claim(self, p: int, good: str) -> Event:
+        """Three cards of the type from the stand on the stand pad, then the Black Market card the
+        rules hand out next tapped there; the three leave the game."""
+        shown = []
+        for _ in range(3):
+            u = self.spent(good)
+            self.removed.add(u)
+            self.hands.put(self.stand[p], u)
+            shown.append(u)
+        self.hands.seen(shown[-1])
+        ev = self.tap(self.stand[p], self.black_market_card(good), True)
+        for u in shown:
+            self.hands.lift(u)
+        return self.answered(ev)
+
+    def black_market_card(self, good: str, lower: bool | None = None) -> str:
+        """The tag of the Black Market card of a type: the one the rules hand out next, or the
+        top (``lower`` False) or lower one."""
+        if lower is None:
+            lower = self.sim.game.black_market_left(BLACK_MARKET_GOODS.index(good)) < 2
+        return self.sim.deck.module_card("black_market_%s_%s" % (good, "lower" if lower else "top"))
+
     def spent(self, good: str) -> str:
-        """A tag of ``good`` already in play but on no pile and in no bag (a chest card)."""
-        taken = set(self.piles[0]) | set(self.piles[1]) | {u for b in self.bags for u in b}
+        """A tag of ``good`` already in play but on no pile, in no bag, on no pad and still in
+        the game (a chest or stand card)."""
+        taken = set(self.piles[0]) | set(self.piles[1]) | {u for b in self.bags for u in b} | self.removed
         for u in sorted(self.used):
             if self.code(u) == good and u not in taken and u not in self.hands.on:
                 return u
@@ -234,6 +270,32 @@ class Player(PhysicalPlayer):
         elif phase == sh.INSPECT:
             out.append(self.misplaced("a declaration during the inspection", "wrong_phase", self.command,
                                       self.token("declare_apple")))
+        if self.black_market:
+            out += self.black_market_mistakes(phase)
+        return out
+
+    def black_market_mistakes(self, phase: int) -> list[Attempt]:
+        """A Black Market card where no claim can be made (refused at the stand pad)."""
+        g = self.sim.game
+        sheriff = g.s[sh.R_SHERIFF]
+        merchant = next(m for m in range(g.seats()) if g._is_merchant(m))
+        good = BLACK_MARKET_GOODS[g.s[sh.R_ROUND] % 3]
+        left = g.black_market_left(BLACK_MARKET_GOODS.index(good))
+        card = self.black_market_card(good)
+        if phase != sh.INSPECT:
+            return [self.misplaced("seat %d shows a Black Market card outside the inspection" % merchant,
+                                   "wrong_phase", self.stand[merchant], card)]
+        if not left:
+            return [self.misplaced("seat %d claims the exhausted %s" % (merchant, good), "market_exhausted",
+                                   self.stand[merchant], card)]
+        out = [self.misplaced("the Sheriff (seat %d) claims %s" % (sheriff, good), "not_a_merchant",
+                              self.stand[sheriff], card)]
+        if left == 2:
+            out.append(self.misplaced("seat %d takes the lower %s card first" % (merchant, good), "not_now",
+                                      self.stand[merchant], self.black_market_card(good, True)))
+        if not any(r == self.stand[merchant] for r in self.hands.on.values()):
+            out.append(self.misplaced("seat %d claims %s with nothing on the stand pad" % (merchant, good),
+                                      "need_three", self.stand[merchant], card))
         return out
 
     def clasp_move(self, seat: int, closed: bool) -> Callable[[], None]:

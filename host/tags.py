@@ -134,11 +134,12 @@ def _int(v: Any, what: str) -> int:
 
 
 def pieces_for(game: str | None, seats: Iterable[int] = (), number: int = 0,
-               token_copies: int = 1) -> list[Piece]:
+               token_copies: int = 1, modules: Iterable[str] = ()) -> list[Piece]:
     """The pieces of one physical set, in the order the host asks for them.
 
     skull: 3 flowers and a skull per seat; deadmans: the 60 suit cards of deck ``number`` (and
-    the 17 trait cards with deck 0); sheriff: the 216 goods cards; None: the command tokens.
+    the 17 trait cards with deck 0); sheriff: the 216 goods cards, then the module cards of the
+    Merry Men ``modules`` named; None: the command tokens.
     """
     if game == "skull":
         return [Piece("disc", code, game, seat) for seat in seats
@@ -147,7 +148,8 @@ def pieces_for(game: str | None, seats: Iterable[int] = (), number: int = 0,
         out = [Piece("card", code, game, None, number) for code in catalogue.DMD_CODES]
         return out + ([Piece("trait", t, game) for t in catalogue.DMD_TRAITS] if number == 0 else [])
     if game == "sheriff":
-        return [Piece("card", g[0], game) for g in catalogue.SHERIFF_GOODS for _ in range(g[2])]
+        return [Piece("card", g[0], game) for g in catalogue.SHERIFF_GOODS for _ in range(g[2])] + \
+            [Piece("module", code, game) for m in modules for code in catalogue.sheriff_module_cards(m)]
     if game is None:
         return [Piece("token", code) for code in tokens.CODES for _ in range(token_copies)]
     raise ProvisionError(f"unknown game {game!r}: skull, deadmans, sheriff (or tokens)")

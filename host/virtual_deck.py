@@ -42,6 +42,8 @@ def _all() -> Iterator[dict]:
     for code, good in enumerate(catalogue.SHERIFF_CODES):
         for copy in range(catalogue.SHERIFF_GOODS[code][2]):
             yield {"uid": _uid(sheriff, deck.CARD, code, 0, copy), "game": "sheriff", "kind": "card", "code": good}
+    for code, card in enumerate(catalogue.SHERIFF_MODULE_CARDS):
+        yield {"uid": _uid(sheriff, deck.MODULE, code, 0, 0), "game": "sheriff", "kind": "module", "code": card}
     for code, name in enumerate(tokens.CODES):
         for copy in range(TOKEN_COPIES):
             yield {"uid": _uid(0, deck.TOKEN, code, 0, copy), "kind": "token", "code": name}
@@ -68,6 +70,10 @@ class VirtualDeck:
     def trait(self, name: str, number: int = 0) -> str:
         """A trait card's UID (``number``: its deck, in two-deck games)."""
         return _uid(deck.game_id("deadmans"), deck.TRAIT, catalogue.DMD_TRAITS.index(name), number, 0)
+
+    def module_card(self, name: str) -> str:
+        """A Sheriff module card's UID (Merry Men expansion: ``black_market_pepper_top`` ...)."""
+        return _uid(deck.game_id("sheriff"), deck.MODULE, catalogue.SHERIFF_MODULE_CARDS.index(name), 0, 0)
 
     def token(self, name: str, copy: int = 0) -> str:
         return _uid(0, deck.TOKEN, tokens.CODES.index(name), 0, copy)

@@ -40,7 +40,7 @@ HEADER_SIZE = const(8)
 RECORD_SIZE = const(12)
 CRC_SIZE = const(4)
 UID_LEN = const(7)
-MAX_RECORDS = const(65535)
+_MAX_RECORDS = const(65535)
 
 # Record byte offsets.
 R_GAME = const(7)
@@ -52,11 +52,12 @@ R_DECK = const(11)
 ANY_GAME = const(0)
 GAMES = (None, "skull", "deadmans", "sheriff")  # index = GAME_ID of the game's rules module
 DECKS = (1, 1, 2, 1)                            # deck numbers a game may use
-KINDS = ("card", "disc", "token", "trait")
+KINDS = ("card", "disc", "token", "trait", "module")
 CARD = const(0)
 DISC = const(1)
 TOKEN = const(2)
 TRAIT = const(3)
+MODULE = const(4)   # a card of an expansion module, outside the main deck (Sheriff: Merry Men)
 OWNER_SEATS = const(12)  # Skull seats whose discs can be told apart (one colour per seat)
 NO_SEAT = const(255)
 FIELDS = ("uid", "game", "kind", "code", "seat", "deck")
@@ -83,6 +84,8 @@ def codes(game, kind):
         return catalogue.SKULL_CODES if name == "skull" else None
     if kind == TRAIT:
         return catalogue.DMD_TRAITS if name == "deadmans" else None
+    if kind == MODULE:
+        return catalogue.SHERIFF_MODULE_CARDS if name == "sheriff" else None
     if kind == CARD and name in ("deadmans", "sheriff"):
         return catalogue.codes(name)
     return None
@@ -93,6 +96,8 @@ def copies(row):
     game, kind, code = row[R_GAME], row[R_KIND], row[R_CODE]
     if kind == DISC:
         return catalogue.SKULL_PER_SEAT[code]
+    if kind == MODULE:
+        return 1
     if GAMES[game] == "sheriff":
         return catalogue.SHERIFF_GOODS[code][2]
     return 0 if kind == TOKEN else 1
@@ -196,7 +201,7 @@ def _row(r):
             raise DeckError("%s: unknown field %r" % (tag, key))
     kind = _index(KINDS, r.get("kind"))
     if kind < 0:
-        raise DeckError("%s: unknown kind %r (card, disc, token or trait)" % (tag, r.get("kind")))
+        raise DeckError("%s: unknown kind %r (card, disc, token, trait or module)" % (tag, r.get("kind")))
     name = r.get("game")
     if kind == TOKEN:
         if name is not None:
@@ -233,8 +238,8 @@ def pack(records):
     if not isinstance(records, (list, tuple)):
         raise DeckError("tag records must be a list, not %r" % (records,))
     rows = [_row(r) for r in records]
-    if len(rows) > MAX_RECORDS:
-        raise DeckError("%d tags: a registry holds at most %d" % (len(rows), MAX_RECORDS))
+    if len(rows) > _MAX_RECORDS:
+        raise DeckError("%d tags: a registry holds at most %d" % (len(rows), _MAX_RECORDS))
     rows.sort()
     held = {}
     for i in range(len(rows)):

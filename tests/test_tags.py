@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from host import ndef
-from host.cmd_tags import tap_loop
+from host.cmd_tags import parse_modules, tap_loop
 from host.tags import (CODES, Piece, ProvisionError, Session, TagEvent, load_registry, merge,
                        parse_name, piece_of, pieces_for, read_uid_list, resolve, write_registry)
 from shared_rules import catalogue, deck, tokens
@@ -26,15 +26,24 @@ def test_piece_sets() -> None:
     assert len(second) == 60 and all(p.deck == 1 and p.kind == "card" for p in second)
     assert len(pieces_for("sheriff")) == sum(g[2] for g in catalogue.SHERIFF_GOODS) == 216
     assert len(pieces_for(None, token_copies=2)) == 2 * len(tokens.CODES)
+    bm = pieces_for("sheriff", modules=["black_market"])[216:]
+    assert [str(p) for p in bm[:2]] == ["sheriff module black_market_pepper_top",
+                                        "sheriff module black_market_pepper_lower"] and len(bm) == 6
+    deck.pack([p.record("04%012x" % i) for i, p in enumerate(bm)])
+    with pytest.raises(deck.DeckError, match="one more sheriff module black_market_silk_top than the game has"):
+        deck.pack([p.record("04%012x" % i) for i, p in enumerate(bm + bm[-2:-1])])
     for game in ("skull", "deadmans", "sheriff", None):  # every set fits one registry
         deck.pack([p.record("04%012x" % i) for i, p in enumerate(pieces_for(game, range(12)))])
     with pytest.raises(ProvisionError, match="unknown game 'chess'"):
         pieces_for("chess")
+    assert parse_modules("black_market") == ["black_market"] and parse_modules("") == []
+    with pytest.raises(ProvisionError, match="'deputies' has no tagged cards"):
+        parse_modules("black_market,deputies")
 
 
 def test_names_of_signed_records_round_trip() -> None:
     every = pieces_for("skull", range(12)) + pieces_for("deadmans") + pieces_for("deadmans", number=1) \
-        + pieces_for("sheriff") + pieces_for(None)
+        + pieces_for("sheriff", modules=["black_market"]) + pieces_for(None)
     for p in set(every):
         assert parse_name(p.name) == p
         assert len(p.name) <= 32

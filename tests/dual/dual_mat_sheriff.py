@@ -7,7 +7,7 @@ import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
 from shared_rules import sheriff as k
-from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS
+from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS, SHERIFF_MODULE_CARDS
 from shared_rules.playout import Playout
 from firmware import mat_sheriff as ms
 
@@ -16,12 +16,18 @@ def card_uid(code, copy):
     return bytes((4, 0x5E, code, copy, 0x33, 0x80 | code, 0x1D))
 
 
+def module_uid(name):
+    return bytes((4, 0x5E, 0x3D, SHERIFF_MODULE_CARDS.index(name), 0x33, 0x44, 0x1D))
+
+
 def pieces():
-    """Every Sheriff card (all copies) and a Skull disc (FOREIGN_UID)."""
+    """Every Sheriff card (all copies), every module card and a Skull disc (FOREIGN_UID)."""
     recs = [{"uid": deck.uid_hex(FOREIGN_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
     for g in range(len(CODES)):
         for c in range(SHERIFF_GOODS[g][2]):
             recs.append({"uid": deck.uid_hex(card_uid(g, c)), "game": "sheriff", "kind": "card", "code": CODES[g]})
+    for name in SHERIFF_MODULE_CARDS:
+        recs.append({"uid": deck.uid_hex(module_uid(name)), "game": "sheriff", "kind": "module", "code": name})
     return recs
 
 
@@ -713,3 +719,95 @@ def test_deputies_reveal_open_market_stances_and_loot_discard():
     got = t.news()
     assert got[-1] == {"a": "loot", "p": 0, "split": "discard"} and t.game.phase() == 6, got
     return [got, t.prompts[-3:]]
+
+
+# -- module cards (docs/mat-sheriff.md 8c) --------------------------------------------------
+BM_PROFILE = {"format": 1, "name": "test values", "placeholders": True,
+              "black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}
+
+
+def black_market_inspection():
+    """4 seats, Sheriff 0, the Black Market: seat 1 smuggled 5 pepper and seat 2 four, both let
+    through; seat 3's bag still waits, so the inspection goes on."""
+    t, ps = after_setup(header={"game": "sheriff", "players": 4, "modules": ["black_market"], "profile": BM_PROFILE})
+    skip_markets(t, ps)
+    bags = [["pepper"] * 5, ["pepper"] * 4, ["apple"]]
+    for m in range(1, 4):
+        ps.perform({"a": "load", "p": m, "cards": bags[m - 1]})
+    t.put(t.stand[1], module_uid("black_market_mead_top"))   # not in the inspection yet
+    for m in range(1, 4):
+        ps.perform({"a": "declare", "p": m, "good": "apple", "count": len(bags[m - 1])})
+    for m in (1, 2):
+        ps.perform({"a": "pass", "p": 0, "target": m})
+    got = t.news()
+    assert got[3] == ["rejected", "wrong_phase", t.stand[1]] and len(got) == 9, got
+    t.take(t.stand[1], module_uid("black_market_mead_top"))
+    assert t.game.stand(1, CODES.index("pepper")) == 5 and t.game.phase() == k.INSPECT
+    return t, ps
+
+
+def test_black_market_claims_and_their_refusals():
+    t, ps = black_market_inspection()
+    g = t.game
+    pepper = CODES.index("pepper")
+    top, lower = module_uid("black_market_pepper_top"), module_uid("black_market_pepper_lower")
+    t.tap(t.stand[1], top)                                  # nothing shown on the stand pad
+    shown = [ps.hand_card(c) for c in ("pepper", "pepper", "mead")]
+    for u in shown:
+        t.put(t.stand[1], u)
+    t.tap(t.stand[1], top)                                  # two pepper and a mead
+    third = ps.hand_card("pepper")
+    t.put(t.stand[1], third)
+    t.tap(t.stand[1], lower)                                # the top card goes first
+    t.tap(t.stand[0], top)                                  # the Sheriff's stand
+    t.tap(t.pile_pad[0], top)                               # not a stand pad
+    digest = g.digest()
+    got = t.news()
+    assert got == [["rejected", "need_three", t.stand[1]], ["rejected", "need_three", t.stand[1]],
+                   ["rejected", "not_now", t.stand[1]], ["rejected", "not_a_merchant", t.stand[0]],
+                   ["rejected", "not_now", t.pile_pad[0]]], got
+    t.tap(t.stand[1], top)                                  # seat 1 claims the top pepper card
+    for u in shown + [third]:
+        t.take(t.stand[1], u)
+    assert t.news() == [{"a": "claim", "p": 1, "good": "pepper"}] and g.digest() != digest
+    assert g.black_market(1) == [(pepper, 12)] and g.stand(1, pepper) == 2
+    cards = [ps.hand_card("pepper") for _ in range(3)]
+    for u in cards:
+        t.put(t.stand[2], u)
+    t.tap(t.stand[2], top)                                  # already claimed
+    t.tap(t.stand[2], lower)                                # seat 2 gets the lower card
+    for u in cards:
+        t.take(t.stand[2], u)
+        t.put(t.stand[1], u)                                # seat 1 has 2 pepper left, shows 3
+    t.tap(t.stand[1], lower)                                # pepper exhausted
+    for u in cards:
+        t.take(t.stand[1], u)
+    meads = [ps.hand_card("mead") for _ in range(3)]
+    for u in meads:
+        t.put(t.stand[3], u)                                # shown, but not on seat 3's stand
+    t.tap(t.stand[3], module_uid("black_market_mead_top"))
+    got = t.news()
+    assert got == [["rejected", "not_now", t.stand[2]], {"a": "claim", "p": 2, "good": "pepper"},
+                   ["rejected", "market_exhausted", t.stand[1]], ["refused", "need_three"]], got
+    assert g.black_market(2) == [(pepper, 10)] and g.stand(2, pepper) == 1 and g.black_market_left(0) == 0
+    return [got, g.digest()]
+
+
+def test_module_cards_in_a_base_game_and_with_the_black_market_off():
+    t, ps = after_setup(4)
+    t.tap(t.stand[1], module_uid("black_market_silk_top"))
+    t6 = Table({"game": "sheriff", "players": 6, "modules": ["deputies"]})
+    t6.tap(t6.stand[2], module_uid("black_market_silk_top"))
+    got = [t.news(), t6.news()]
+    assert got == [[["rejected", "not_now", t.stand[1]]], [["rejected", "module_off", t6.stand[2]]]], got
+    return got
+
+
+def test_a_black_market_claim_allocates_nothing():
+    t, ps = black_market_inspection()
+    cards = [ps.hand_card("pepper") for _ in range(3)]
+    top = module_uid("black_market_pepper_top")
+    steps = [("put", t.stand[1], u) for u in cards] + tap(t.stand[2], top) + tap(t.stand[1], top)
+    accepted, other = t.run_locked(t.schedule(steps))
+    assert [accepted, other] == [1, 1] and t.game.black_market(1) == [(CODES.index("pepper"), 12)]
+    return [accepted, other, t.game.digest()]
