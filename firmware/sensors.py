@@ -9,10 +9,11 @@ Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a 
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
 back within four scans). Three to ``HOT_MAX`` awaited pads are *swept* (``_sweep``): every
-step scans the next other pad and, while they hold at most ``SWEEP_TAGS`` tags in all, every
-awaited pad, else one of them every other step (their tags, confirmed one by one, cost far more
-than the guards saved), up to ``SWEEP_FIELDS`` fields on at once so the pads' power-up guards
-overlap. The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+step scans the next pad of the round, the next spare pad and, while the awaited pads hold at
+most ``SWEEP_TAGS`` tags in all, every awaited pad, else one of them every other step (their
+tags, confirmed one by one, cost far more than the guards saved), up to ``SWEEP_FIELDS`` fields
+on at once so the pads' power-up guards overlap. Otherwise the other pads of the game's layout
+share the rest round robin. *Spare* pads, with no zone in this
 game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
 are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
@@ -254,7 +255,7 @@ class Sensors:
             every = self._hot_tags() <= SWEEP_TAGS
             self.turn ^= 1
             one = -1 if every or self.turn else self._next(_AT_HOT, self.hot)
-            self._sweep(every, one, self._other(True))
+            self._sweep(every, one, self._round(), self._spare())
             return -1
         self.turn += 1
         if self.turn >= self.hot_every:
@@ -262,24 +263,29 @@ class Sensors:
             r = self._next(_AT_HOT, self.hot)
             if r >= 0:
                 return r
-        return self._other(True)
-
-    def _other(self, served):
-        """The next pad that is not awaited (or, ``served`` False, awaited ones too): a spare
-        pad on its rare turn, else the next in the round; -1 when none can be scanned."""
-        n = len(self.readers)
         self.rare_turn += 1
         if self.rare_turn >= RARE_EVERY:
             self.rare_turn = 0
-            r = self._next(_AT_RARE, self.rare)
-            if r >= 0 and self.rare[r] != _DOCK:
+            r = self._spare()
+            if r >= 0:
                 return r
-            if r >= 0 and not self.readers[r].healthy():
+        return self._round()
+
+    def _spare(self):
+        """The next spare pad, or -1: a dock's turn is a health check (one register read)."""
+        r = self._next(_AT_RARE, self.rare)
+        if r >= 0 and self.rare[r] == _DOCK:
+            if not self.readers[r].healthy():
                 self._set(r, READER_DOWN)
+            return -1
+        return r
+
+    def _round(self):
+        """The next pad in the round (not awaited, spare or sealed), or -1."""
+        n = len(self.readers)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not ((self.hot[r] and served) or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN:
+            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
         r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
@@ -292,29 +298,30 @@ class Sensors:
                 n += self.presence.count(r)
         return n
 
-    def _sweep(self, every, one, other):
-        """Scan in one step every awaited pad (``every``) or awaited pad ``one``, and pad
-        ``other`` (-1: none), with up to ``SWEEP_FIELDS`` fields on at once: each pad's field
-        goes on as soon as there is room, before the pads ahead of it are scanned, so the tags'
-        5.1 ms power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while
-        other pads are read (docs/nfc.md, "Scan schedule"; docs/hardware.md: why no more fields
-        at once)."""
+    def _sweep(self, every, one, other, spare):
+        """Scan in one step every awaited pad (``every``) or awaited pad ``one``, the next pad of
+        the round ``other`` and spare pad ``spare`` (-1: none), with up to ``SWEEP_FIELDS`` fields
+        on at once: each pad's field goes on as soon as there is room, before the pads ahead of
+        it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC 14443-3 §5.2.1, on each
+        chip's own timer) run while other pads are read (docs/nfc.md, "Scan schedule";
+        docs/hardware.md: why no more fields at once)."""
         n = len(self.readers)
         ahead = 0  # the next pad to switch on
         lit = 0
         for r in range(n):
-            if not self._swept(r, every, one, other):
+            if not self._swept(r, every, one, other, spare):
                 continue
             while lit < SWEEP_FIELDS and ahead < n:
-                if self._swept(ahead, every, one, other):
+                if self._swept(ahead, every, one, other, spare):
                     self.readers[ahead].antenna_on()
                     lit += 1
                 ahead += 1
             self._scan(r)  # and its field off
             lit -= 1
 
-    def _swept(self, r, every, one, other):
-        return ((every and self.hot[r]) or r == one or r == other) and self.state[r] != READER_DOWN
+    def _swept(self, r, every, one, other, spare):
+        return ((every and self.hot[r]) or r == one or r == other or r == spare) \
+            and self.state[r] != READER_DOWN
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
