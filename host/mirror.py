@@ -294,6 +294,7 @@ class Mirror:
         except ValueError:
             self.header = None
         self.game_cls = class_for(self.header, self.game_cls)
+        self.view = None   # the last game's view means nothing to this game's class: wait for its snapshot
         self.in_sync = False
 
     def _snapshot(self, body: bytes) -> None:
@@ -387,7 +388,15 @@ class Mirror:
                 return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]
             return game.referee()
-        return self.game_cls.describe(self.view)
+        try:
+            return self.game_cls.describe(self.view)
+        except (IndexError, KeyError, ValueError):
+            # A view this game's class cannot read (a board out of step with its HELLO): say so and
+            # ask again rather than take the scoreboard down.
+            self.view = None
+            self._note("link", "the mirrored view does not fit %s: asked for a new snapshot" % self.game_cls.NAME)
+            self._resync()
+            return None
 
 
 def describe_action(action: dict[str, Any] | None) -> str:
