@@ -273,7 +273,7 @@ class Sensors:
         self._release()
         if self.hot_n > HOT_ROTATE:
             every = self._hot_tags() <= SWEEP_TAGS
-            self.turn ^= 1
+            self.turn = 0 if self.turn else 1  # every other step, whatever count another schedule left
             one = -1 if every or self.turn else self._next(_AT_HOT, self.hot)
             self._sweep(every, one, self._round(), self._spare())
             return -1

@@ -346,6 +346,25 @@ def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
     return [lit[0], s.hot_n]
 
 
+def test_a_sweep_reaches_every_awaited_pad_whatever_count_the_last_schedule_left():
+    """``turn`` also counts the rotation of one or two awaited pads (up to HOT_EVERY) and of none
+    (up to 255): a sweep that begins with such a count must still give its awaited pads their
+    every-other-step turn (it once toggled 3 <-> 2 and never scanned them: a 6-player Sheriff
+    stalled with cards lifted off an awaited stand pad)."""
+    board, app = board_with_game()
+    s = app.sensors
+    for k in range(SWEEP_TAGS + 1):
+        board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
+    run(app, 4 * READERS, False)
+    assert s.presence.count(SEAT_PADS[0]) == SWEEP_TAGS + 1 and s.hot_n == len(SEAT_PADS)
+    s.turn = 3  # as the rotation of a lone awaited pad (HOT_EVERY 3) can leave it
+    before = [board.emus[p].fields for p in range(READERS)]
+    run(app, 2 * len(SEAT_PADS), True)
+    after = [board.emus[p].fields for p in range(READERS)]
+    assert all(after[p] > before[p] for p in SEAT_PADS), [after[p] - before[p] for p in SEAT_PADS]
+    return [after[p] - before[p] for p in SEAT_PADS]
+
+
 class FloodPort(FakePort):
     """A line that never runs dry: PING frames without end. Counts what the board reads per
     loop step, and fails if one step reads more than a bounded amount."""
