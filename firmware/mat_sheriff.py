@@ -54,6 +54,7 @@ BAD_PILE = reason("bad_pile")
 EMPTY_PILE = reason("empty_pile")
 BAD_ORDER = reason("bad_order")
 NOT_A_MERCHANT = reason("not_a_merchant")
+NOT_THE_SHERIFF = reason("not_the_sheriff")
 
 V = k.VOCAB
 A_SETUP = V.kind("setup")
@@ -469,8 +470,9 @@ class Gestures(BaseGestures):
 
     def _deputy_token(self, t):
         """Deputies: a seat token in the reveal phase reveals that seat's deputy card; before the
-        market opens it names the opening merchant; ``confirm`` in the loot phase discards the
-        chest's odd remainder (an agreed split is a host action). NOT_NOW: not one of these."""
+        market opens it names the opening merchant; in the laws phase the deputy who logs the
+        laws; ``confirm`` in the loot phase discards the chest's odd remainder (an agreed split
+        is a host action). NOT_NOW: not one of these."""
         s = self.game.s
         phase = s[k.R_PHASE]
         seat = tokens.seat(t)
@@ -484,6 +486,11 @@ class Gestures(BaseGestures):
                 return NOT_A_MERCHANT
             self.actor = seat
             return NOTHING
+        if phase == LAWS_PHASE and seat >= 0:
+            if not self.game._is_merchant(seat) and seat < self.game.seats():
+                self.actor = seat   # the deputy who logs the laws both chose
+                return NOTHING
+            return NOT_THE_SHERIFF
         if phase == LOOT_PHASE and t == tokens.CONFIRM:
             rec = self.mat.start(self.a_loot, s[k.R_SHERIFF])
             rec[self.f_split] = 1   # discard

@@ -150,7 +150,8 @@ class ModuleCards:
             self.keep[self.keep_n] = law
             self.keep_n += 1
             return NOTHING
-        rec = g.mat.start(self.a_law, g.game.s[k.R_SHERIFF])   # with deputies: either may log it
+        p = g.game.s[k.R_SHERIFF] if g.actor == NO_SEAT else g.actor   # deputies: either may log it
+        rec = g.mat.start(self.a_law, p)
         f = self.f_law_keep
         rec[f] = self.keep_n
         for i in range(self.keep_n):

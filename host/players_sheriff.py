@@ -129,8 +129,13 @@ class Player(PhysicalPlayer):
         if name == "claim":
             return self.claim(p, a["good"])
         if name == "order_up":
+            sheriff = self.sim.game.s[sh.R_SHERIFF]
+            if p != (0 if sheriff == 255 else sheriff):   # the mat names the Sheriff: anyone else types it
+                return self.sim.host_action(a)
             return self.answered(self.tap(self.command, self.order_card(a["order"]), True))
         if name == "law":   # kept on the command pad, the one put back on the draw pad
+            if self.deputies and p != self.sim.game.s[sh.R_SHERIFF]:
+                self.part("seat%d" % p)   # the second deputy logs the laws both chose
             for law in a["keep"]:
                 self.tap(self.command, self.law_card(law), False)
             return self.answered(self.tap(self.draw, self.law_card(a["bottom"]), True))

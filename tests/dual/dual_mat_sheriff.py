@@ -951,3 +951,20 @@ def test_module_card_gestures_allocate_nothing():
     # 4 orders up; the law; the Merry Man draw; the claim outside the inspection refused.
     assert [accepted, other] == [4, 0] and more == [2, 1], [accepted, other, more]
     return more
+
+
+def test_with_deputies_either_deputy_logs_the_laws():
+    from dual_sheriff_cards_rules import PROFILE
+    t = Table({"game": "sheriff", "players": 6, "modules": ["deputies", "laws"], "profile": PROFILE})
+    for seat in (0, 1):
+        t.token(tokens.SEAT0 + seat)               # deputy cards revealed: the laws phase
+    assert t.game.phase() == 8 and t.prompts[-1] == ["laws", 3, t.command], t.prompts[-1]
+    t.token(tokens.SEAT0 + 4)                      # a merchant cannot log the laws
+    t.token(tokens.SEAT0 + 1)                      # the second deputy logs them
+    t.tap(t.command, law(3))
+    t.tap(t.command, law(6))
+    t.tap(t.draw, law(8))
+    got = t.news()
+    assert got == [{"a": "deputy", "p": 0}, {"a": "deputy", "p": 1}, ["rejected", "not_the_sheriff", t.command],
+                   {"a": "law", "p": 1, "keep": [3, 6], "bottom": 8}], got
+    return got
