@@ -228,15 +228,6 @@ class Gestures(BaseGestures):
         return (reader != NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
                 and reg.game == self.mat.game_id and reg.kind == kind)
 
-    def on_pad(self, reader, code):
-        """How many cards of good ``code`` lie on a pad (the registry's fields are reused)."""
-        n = 0
-        if self.presence is not None:
-            for slot in range(self.presence.slots):
-                if self._card_at(reader, slot) and self.registry.code == code:
-                    n += 1
-        return n
-
     def _note_aside(self, tag):
         for i in range(self.aside_n):
             if self.aside[i] == tag:

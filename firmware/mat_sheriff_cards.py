@@ -84,6 +84,17 @@ class ModuleCards:
         self.orders = bytearray([NO_SEAT] * (SEATS * _ORDERS_PER_BAG))   # per seat: orders to fill
         self.opened = 0                     # seats whose bag the mat saw opened this round
 
+    def _on_pad(self, reader, kind, code):
+        """How many cards lie on a pad: goods cards of good ``code``, or module cards numbered
+        ``code`` or above (the registry's fields are reused)."""
+        g = self.g
+        reg = g.registry
+        n = 0
+        for slot in range(g.presence.slots):
+            if g._card_at(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
+                n += 1
+        return n
+
     def clear(self):
         """The rules moved on (round, phase or turn): drop half-made choices."""
         self.keep_n = 0
@@ -126,7 +137,7 @@ class ModuleCards:
         if code & 1 != 2 - left:
             return NOT_NOW   # the top card of the pair goes first, then the lower one
         good = mm.BM_GOODS[i]
-        if g.on_pad(g.stand_of[seat], good) < _CLAIM_CARDS:
+        if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
             return NEED_THREE
         rec = g.mat.start(self.a_claim, seat)
         rec[self.f_claim] = good
@@ -237,12 +248,7 @@ class ModuleCards:
         make the rules refuse the load: ``bag_size``)."""
         if not self.mods & 16:
             return
-        g = self.g
-        reg = g.registry
-        n = 0
-        for slot in range(g.presence.slots):
-            if g._card_at(reader, slot, deck.MODULE) and reg.code >= MERRY0:
-                n += 1
+        n = self._on_pad(reader, deck.MODULE, MERRY0)
         if n:
             rec[self.f_load_merry - 1] = 1
             rec[self.f_load_merry] = n
