@@ -17,7 +17,7 @@ from rich.table import Table
 
 from host.build import ROOT, compile_tree
 from bench.heap import Heap
-from host.build import board_sources
+from host.build import board_sources, module_name
 from shared_rules.profile import for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -39,6 +39,9 @@ GAME_CASES = [
     # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
                       "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
+    ("sheriff-6-deputies", {"game": "sheriff", "players": 6, "modules": ["deputies"]}, 10),
+    ("sheriff-5-black_market", {"game": "sheriff", "players": 5, "modules": ["black_market"],
+                                "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
 ]
 # Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
 # one with all five. Rules only: the board cannot take their header yet (HELLO/NEWGAME carry the
@@ -143,13 +146,8 @@ def bench_build(mpy_dir: Path) -> Heap:
 def module_names() -> list[str]:
     """The board modules, as import names (packages too); ``main`` and board profiles run a
     board when imported and are left out."""
-    names = []
-    for rel in board_sources():
-        if rel.parts[1:2] == ("boards",) or rel.name == "main.py":
-            continue
-        parts = rel.with_suffix("").parts
-        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return names
+    return [module_name(rel) for rel in board_sources()
+            if rel.parts[1:2] != ("boards",) and rel.name != "main.py"]
 
 
 def bench_imports(heap: Heap) -> dict:
@@ -198,17 +196,17 @@ def show(results: dict) -> None:
         t.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["games"].items():
         t.add_row(label, "%d" % r["min_heap_replay_romfs"], "%d" % r["min_heap_replay_mpy"],
-                  str(r["state_bytes"]), str(r["snapshot_bytes"]),
-                  "{:,}".format(r["actions_per_s_micropython"]), "{:,}".format(r["actions_per_s_cpython"]))
+                  *(str(r.get(k, "—")) for k in ("state_bytes", "snapshot_bytes", "actions_per_s_micropython",
+                                                 "actions_per_s_cpython")))
     console.print(t)
     f = Table(title="firmware event loop, a whole game fed by host frames")
     for col in ("case", "min heap ROMFS", "min heap .mpy", "DELTA B/action", "SNAPSHOT frame B",
                 "journal B/action", "snapshot file B"):
         f.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["firmware"].items():
-        f.add_row(label, str(r["min_heap_firmware_romfs"]), str(r["min_heap_firmware_mpy"]),
-                  str(r["delta_frame_bytes_per_action"]),
-                  str(r["snapshot_frame_bytes"]), str(r["journal_bytes_per_action"]), str(r["snapshot_file_bytes"]))
+        f.add_row(label, *(str(r.get(k, "—")) for k in (
+            "min_heap_firmware_romfs", "min_heap_firmware_mpy", "delta_frame_bytes_per_action",
+            "snapshot_frame_bytes", "journal_bytes_per_action", "snapshot_file_bytes")))
     console.print(f)
     m = Table(title="import cost per module from ROMFS (heap bytes)")
     for col in ("module", "alone (with its imports)", "own"):
@@ -243,15 +241,21 @@ def show(results: dict) -> None:
 
 def heap_only(heap: Heap, tmp: Path) -> dict:
     """``python -m bench heap``: only the heap figures, merged into the last results."""
+    from shared_rules.replay import replay_file
     results = json.loads(RESULTS.read_text())
-    for label, header, _ in GAME_CASES:
+    # Card modules: replay only (the board cannot take their header yet, see CARD_CASES).
+    cases = [(label, header, True) for label, header, _ in GAME_CASES]
+    cases += [(label, header, False) for label, header, _ in CARD_CASES]
+    for label, header, on_board in cases:
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)
-        from shared_rules.replay import replay_file
         expect = replay_file(str(log))
         console.print("[bold]%s[/]: replay heap" % label)
+        game = results["games"].setdefault(label, {"header": header})
         for mode in ("romfs", "mpy"):
-            results["games"][label]["min_heap_replay_" + mode] = heap.replay(mode, log, expect)
+            game["min_heap_replay_" + mode] = heap.replay(mode, log, expect)
+        if not on_board:
+            continue
         frames = tmp / (label + ".frames")
         frames_file(frames, header, 1)
         fs = tmp / "fs"
@@ -259,7 +263,7 @@ def heap_only(heap: Heap, tmp: Path) -> dict:
         full = heap.firmware_once("mpy", frames, fs)
         console.print("[bold]%s[/]: firmware heap" % label)
         for mode in ("romfs", "mpy"):
-            results["firmware"][label]["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
+            results["firmware"].setdefault(label, {})["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
     results["imports"] = bench_imports(heap)
     return results
 

@@ -11,6 +11,11 @@ from bench.__main__ import RESULTS
 
 NAMES = {"skull-6": "Skull, 6", "skull-12": "Skull, 12", "deadmans-4": "Dead Man's Draw, 4",
          "deadmans-8": "Dead Man's Draw, 8 (2 decks)", "sheriff-5": "Sheriff, 5"}
+# Sheriff with Merry Men modules (sample profile); the card modules have no firmware line yet.
+MODULE_NAMES = {"sheriff-6-deputies": "Sheriff, 6: deputies", "sheriff-5-black_market": "Sheriff, 5: black_market",
+                "sheriff-6-mm": "Sheriff, 6: deputies + black_market", "sheriff-4-laws": "Sheriff, 4: laws",
+                "sheriff-4-special_orders": "Sheriff, 4: special_orders", "sheriff-4-merry_men": "Sheriff, 4: merry_men",
+                "sheriff-6-all-five": "Sheriff, 6: all five modules"}
 
 
 def kb(n: int | str) -> str:
@@ -20,10 +25,12 @@ def kb(n: int | str) -> str:
 def tables(r: dict) -> str:
     out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy |",
            "|---|---|---|---|---|"]
-    for label, name in NAMES.items():
-        g, f = r["games"][label], r["firmware"][label]
-        out.append("| %s | %s | %s | %s | %s |" % (name, kb(g["min_heap_replay_romfs"]), kb(g["min_heap_replay_mpy"]),
-                                                   kb(f["min_heap_firmware_romfs"]), kb(f["min_heap_firmware_mpy"])))
+    for label, name in {**NAMES, **MODULE_NAMES}.items():
+        g, f = r["games"].get(label, {}), r["firmware"].get(label, {})
+        out.append("| %s | %s | %s | %s | %s |" % (name, kb(g.get("min_heap_replay_romfs", "")),
+                                                   kb(g.get("min_heap_replay_mpy", "")),
+                                                   kb(f.get("min_heap_firmware_romfs", "")),
+                                                   kb(f.get("min_heap_firmware_mpy", ""))))
     out += ["", "The firmware loop's wire and journal bytes (same runs):", "",
             "| case | DELTA frame B/action | SNAPSHOT frame B | journal B/action | snapshot file B |",
             "|---|---|---|---|---|"]

@@ -33,6 +33,12 @@ outside the accept path.
 Filesystem errors (full, I/O) propagate as ``OSError``; call ``boot()`` again after one.
 Only ``open``, ``os.rename``, ``os.remove`` and ``os.stat`` are used (every port has them).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 import json
 import os
 import struct
@@ -44,13 +50,13 @@ from shared_rules.crc import crc16
 from shared_rules.engine import OK, crc32
 
 FORMAT = 1
-SNAP_MAGIC = b"TP"
-JRN_MAGIC = b"TJ"
-PREFIX = "<2sBHIH"  # magic, format, gen, count (actions since the new game), header length
-SNAP_FIXED = 11      # struct.calcsize(PREFIX); the header JSON follows
+_SNAP_MAGIC = const(b"TP")
+_JRN_MAGIC = const(b"TJ")
+_PREFIX = const("<2sBHIH")  # magic, format, gen, count (actions since the new game), header length
+_SNAP_FIXED = const(11)      # struct.calcsize(_PREFIX); the header JSON follows
 JRN_HEADER = 13      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
 REC_OVERHEAD = 5     # length 1, seqno 2, CRC-16 2
-END_MARK = 0xFF      # the end mark: 0xFF, then the seqno the next record will have (u16)
+_END_MARK = const(0xFF)      # the end mark: 0xFF, then the seqno the next record will have (u16)
 END_SIZE = 3
 NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played")
 
@@ -73,26 +79,26 @@ def snapshot_file(gen, count, header, game):
     No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
     over a prefix plus such data depends only on the prefix and the length (CRC residue), so it
     could not tell two states apart. The prefix gets its own CRC-32 instead."""
-    prefix = struct.pack(PREFIX, SNAP_MAGIC, FORMAT, gen, count, len(header)) + header
+    prefix = struct.pack(_PREFIX, _SNAP_MAGIC, FORMAT, gen, count, len(header)) + header
     return prefix + struct.pack("<I", crc32(prefix)) + game.snapshot()
 
 
 def read_prefix(data):
     """``(gen, count, header bytes, state offset)`` if the self-checked prefix is intact."""
-    if data is None or len(data) < SNAP_FIXED:
+    if data is None or len(data) < _SNAP_FIXED:
         return None
-    magic, fmt, gen, count, size = struct.unpack_from(PREFIX, data, 0)
-    end = SNAP_FIXED + size
-    if magic != SNAP_MAGIC or fmt != FORMAT or len(data) < end + 4:
+    magic, fmt, gen, count, size = struct.unpack_from(_PREFIX, data, 0)
+    end = _SNAP_FIXED + size
+    if magic != _SNAP_MAGIC or fmt != FORMAT or len(data) < end + 4:
         return None
     if crc32(data[0:end]) != struct.unpack_from("<I", data, end)[0]:
         return None
-    return gen, count, bytes(data[SNAP_FIXED:end]), end + 4
+    return gen, count, bytes(data[_SNAP_FIXED:end]), end + 4
 
 
 def snapshot_name(data):
     """What a journal names its snapshot by: the prefix CRC-32 and the state's own CRC-32."""
-    state_at = SNAP_FIXED + _u16(data, 9) + 4
+    state_at = _SNAP_FIXED + _u16(data, 9) + 4
     return bytes(data[state_at - 4:state_at]) + bytes(data[len(data) - 4:])
 
 
@@ -114,7 +120,7 @@ def restore_snapshot(data):
 
 
 def journal_header(name):
-    h = JRN_MAGIC + bytes((FORMAT,)) + name
+    h = _JRN_MAGIC + bytes((FORMAT,)) + name
     return h + struct.pack("<H", crc16(h))
 
 
@@ -128,7 +134,7 @@ def journal_seed(data, name):
 
 def end_mark(seq):
     """The journal's last 3 bytes: the end mark and the seqno of the record that would follow."""
-    return bytes((END_MARK, seq & 255, (seq >> 8) & 255))
+    return bytes((_END_MARK, seq & 255, (seq >> 8) & 255))
 
 
 def _record_ok(data, at, seed, seq):
@@ -143,7 +149,7 @@ def _record_ok(data, at, seed, seq):
 
 def _ends_at(data, at, seq):
     """Whether the journal ends at ``at`` with the end mark for ``seq``: nothing cut off."""
-    return (len(data) == at + END_SIZE and data[at] == END_MARK
+    return (len(data) == at + END_SIZE and data[at] == _END_MARK
             and _u16(data, at + 1) == seq & 0xFFFF)
 
 
@@ -272,7 +278,7 @@ class Persist:
         b[3 + n] = c & 255
         b[4 + n] = c >> 8
         seq = (seq + 1) & 0xFFFF
-        b[5 + n] = END_MARK
+        b[5 + n] = _END_MARK
         b[6 + n] = seq & 255
         b[7 + n] = seq >> 8
         self._jf.seek(self._end)

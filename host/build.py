@@ -42,6 +42,14 @@ def board_sources(packages: tuple[str, ...] = PACKAGES) -> list[Path]:
     return out
 
 
+def module_name(rel: Path) -> str:
+    """``firmware/app.py`` -> ``firmware.app`` (a package's ``__init__.py``: the package). The
+    .mpy's source name, shown in tracebacks: the import interns the module's name anyway, so the
+    board holds one name per module instead of two (each costs a qstr pool entry)."""
+    parts = rel.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...] = PACKAGES,
                  progress: Callable[[Path], None] | None = None) -> list[Compiled]:
     """Compile every board source into ``dest`` (same relative paths, ``.mpy``)."""
@@ -49,7 +57,7 @@ def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...]
     for rel in board_sources(packages):
         target = dest / rel.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [MPY_CROSS, "-o", str(target), "-s", str(rel)]
+        cmd = [MPY_CROSS, "-o", str(target), "-s", module_name(rel)]
         if march:
             cmd.append("-march=" + march)
         res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)

@@ -18,6 +18,12 @@ The bridge plays the board's hardware:
   while code runs (code that never reads the link), the child gets SIGINT instead, which the
   unix port turns into KeyboardInterrupt; not while the code has turned kbd_intr off (the
   profile reports ``K -1``; each boot and each REPL execution turns it on again, as pyexec.c).
+- a ROM partition (``BOARD_DIR/rom.bin``, 256 KB; ``rom=False``/``--no-rom``: none): vrom answers
+  ``vfs.rom_ioctl`` from it, so ``mpremote romfs query/deploy`` and ``tapmat flash`` write a ROMFS
+  image there for real, and mounts the image found there at ``/rom`` at power-on. A new board's
+  partition comes holding the repository's modules (as if flashed at the factory); afterwards it
+  keeps what was deployed, as a board does. The unix port keeps the partition in the heap, so
+  ``-X heapsize`` is the board's heap plus the partition.
 - the physical world (tags on readers, bag clasps; host/vboard_world.py) sent to the firmware's
   virtual profile over a control pipe; its LEDs and buzzer reported back.
 
@@ -56,6 +62,9 @@ EXIT_SOFT_RESET_RAW = 81
 EXIT_HARD_RESET = 82
 
 FS_DIR = "fs"          # BOARD_DIR/fs: the board's filesystem
+ROM_FILE = "rom.bin"   # BOARD_DIR/rom.bin: the board's ROM partition (firmware/boards/vrom.py)
+ROM_SIZE = 256 * 1024
+ROM_ERASED = 0xFF
 TTY_LINK = "tty"       # BOARD_DIR/tty -> /dev/pts/N
 SOCKET_NAME = "ctl.sock"
 ENV_CTL_IN = "TAPMAT_VBOARD_CTL_IN"
@@ -66,9 +75,23 @@ ROM_CACHE = build.ROOT / "build" / "romfs"  # ROMFS images of the modules, one p
 
 
 def board_romfs() -> Path:
-    """The virtual board's ROM partition: the virtual target's modules as a ROMFS image."""
+    """The virtual target's modules as a ROMFS image (what a new board's partition holds)."""
     from host.image import EXCLUDE, VIRTUAL  # host.image imports this module
     return build.cached_romfs(EXCLUDE[VIRTUAL], ROM_CACHE)
+
+
+def rom_partition(board_dir: Path) -> Path:
+    """The board's ROM partition file; a missing one is made holding ``board_romfs()``."""
+    path = board_dir / ROM_FILE
+    if not path.exists():
+        image = board_romfs().read_bytes()
+        if len(image) > ROM_SIZE:
+            raise RuntimeError(f"the modules' ROMFS image ({len(image)} B) outgrew the virtual "
+                               f"board's {ROM_SIZE} B ROM partition (host/vboard.py ROM_SIZE)")
+        tmp = path.with_name(ROM_FILE + ".new")
+        tmp.write_bytes(image + bytes([ROM_ERASED]) * (ROM_SIZE - len(image)))
+        tmp.replace(path)
+    return path
 DEFAULT_OFF_MS = 200       # how long a power cut keeps the board dark
 CRASH_RESTART_S = 1.0      # an interpreter that died on its own is restarted after this
 INTERRUPT_GRACE_S = 0.3    # a 0x03 unread this long while code runs: SIGINT
@@ -141,8 +164,8 @@ class VirtualBoard:
         self.fs = self.dir / FS_DIR
         self.micropython = micropython or find_micropython()
         self.heap = heap
-        self.rom = rom  # a ROM partition holding the modules (ROMFS), else .mpy files / the repository
-        self.rom_image: Path | None = None
+        self.rom = rom  # a ROM partition (ROMFS), else .mpy files on fs/ or the repository
+        self.rom_file: Path | None = None
         self.log: Log = log or (lambda msg: print("tapmat board: " + msg, flush=True))
         self.fs.mkdir(parents=True, exist_ok=True)
         self._new_config = config  # saved by start(), once no other bridge owns the folder
@@ -186,9 +209,9 @@ class VirtualBoard:
             link.unlink()
         link.symlink_to(self.port)
         if self.rom:
-            self.rom_image = board_romfs()
-            self.log(f"ROM partition: {self.rom_image.stat().st_size} B ROMFS image of the "
-                     f"repository's modules (--no-rom: run from the filesystem and the repository)")
+            self.rom_file = rom_partition(self.dir)
+            self.log(f"ROM partition {self.rom_file} ({self.rom_file.stat().st_size} B; "
+                     f"--no-rom: run from the filesystem and the repository)")
         self._stdin_r, self._stdin_w = os.pipe()
         self._stdout_r, self._stdout_w = os.pipe()
         self._stderr_r, self._stderr_w = os.pipe()
@@ -431,11 +454,11 @@ class VirtualBoard:
 
     # -- the interpreter ---------------------------------------------------------------------
     def heap_bytes(self) -> int:
-        """The interpreter's heap: the board's, plus the ROM image the unix port keeps in it."""
+        """The interpreter's heap: the board's, plus the ROM partition the unix port keeps in it."""
         units = {"k": 1 << 10, "m": 1 << 20}
         h = self.heap.lower()
         size = int(h[:-1]) * units[h[-1]] if h[-1:] in units else int(h)
-        return size + (self.rom_image.stat().st_size + 1024 if self.rom_image else 0)
+        return size + (self.rom_file.stat().st_size + 1024 if self.rom_file else 0)
 
     def _spawn(self) -> None:
         raw = self._raw_next
@@ -446,8 +469,8 @@ class VirtualBoard:
         env[ENV_CTL_IN] = str(ci_r)
         env[ENV_CTL_OUT] = str(co_w)
         cmd = [self.micropython, "-X", "heapsize=%d" % self.heap_bytes(), str(VROM), str(self.fs)]
-        if self.rom_image is not None:
-            cmd.append("--rom=" + str(self.rom_image))
+        if self.rom_file is not None:
+            cmd.append("--rom=" + str(self.rom_file))
         proc = subprocess.Popen(cmd + (["--raw"] if raw else []), stdin=self._stdin_r,
                                 stdout=self._stdout_w, stderr=self._stderr_w,
                                 pass_fds=(ci_r, co_w), env=env, cwd=self.fs,

@@ -26,7 +26,7 @@ LIST = const(3)
 OBJ = const(4)
 
 ACTION_SIZE = const(128)
-ABSENT = const(255)
+_ABSENT = const(255)
 
 OK = const(0)
 MALFORMED = const(1)

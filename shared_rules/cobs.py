@@ -15,8 +15,8 @@ except ImportError:
         return x
 
 DLE = const(0x10)
-CTRL_C = const(0x03)
-ESC_XOR = const(0x20)
+_CTRL_C = const(0x03)
+_ESC_XOR = const(0x20)
 _BLOCK = const(254)  # longest run of non-zero bytes one COBS code byte (0xFF) covers
 
 # Error kinds of the stuffing layer; the frame layer (codec.py) numbers its own kinds after these.
@@ -37,9 +37,9 @@ def max_stuffed_len(n):
 
 def _put(out, w, b):
     """Write byte b at out[w], escaped if it is 0x03 or DLE; return the next write index."""
-    if b == CTRL_C or b == DLE:
+    if b == _CTRL_C or b == DLE:
         out[w] = DLE
-        out[w + 1] = b ^ ESC_XOR
+        out[w + 1] = b ^ _ESC_XOR
         return w + 2
     out[w] = b
     return w + 1
@@ -146,8 +146,8 @@ class Unstuffer:
                 continue
             if state == _ESC:
                 state = _DATA
-                if b == CTRL_C ^ ESC_XOR or b == DLE ^ ESC_XOR:
-                    b ^= ESC_XOR
+                if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
+                    b ^= _ESC_XOR
                 else:
                     self._error(ERR_ESCAPE)
                     state = _SKIP
@@ -155,7 +155,7 @@ class Unstuffer:
             elif b == DLE:
                 state = _ESC
                 continue
-            elif b == CTRL_C:
+            elif b == _CTRL_C:
                 self._error(ERR_ESCAPE)
                 state = _SKIP
                 continue

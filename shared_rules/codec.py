@@ -19,7 +19,7 @@ from shared_rules.crc import crc16
 
 PROTOCOL_VERSION = const(1)
 MAX_BODY = const(576)         # a Sheriff (with Merry Men modules: 559 B) referee snapshot fits
-BODY_OFFSET = const(3)        # type, seq
+_BODY_OFFSET = const(3)        # type, seq
 FRAME_OVERHEAD = const(5)     # type, seq, crc
 MAX_RAW = const(581)          # MAX_BODY + FRAME_OVERHEAD
 MAX_FRAME = max_stuffed_len(MAX_RAW)  # worst case on the wire, delimiter included
@@ -52,7 +52,7 @@ ERR_BODY = const(7)  # body does not match the type's layout
 ERROR_KINDS = const(8)
 ERROR_NAMES = ("", "cobs", "escape", "oversize", "short", "crc", "type", "body")
 
-RUN_HEADER = const(3)  # offset:u16 LE, len:u8
+_RUN_HEADER = const(3)  # offset:u16 LE, len:u8
 _MAX_RUN = const(255)
 
 
@@ -72,7 +72,7 @@ def encode_into(out, ftype, seq, body, body_len=-1):
     out[k] = ftype
     out[k + 1] = seq & 0xFF
     out[k + 2] = (seq >> 8) & 0xFF
-    p = k + BODY_OFFSET
+    p = k + _BODY_OFFSET
     for i in range(body_len):
         out[p + i] = body[i]
     p += body_len
@@ -97,7 +97,7 @@ class FrameReader(Unstuffer):
 
     def __init__(self):
         Unstuffer.__init__(self, MAX_RAW, ERROR_KINDS)
-        self.body = memoryview(self.buf)[BODY_OFFSET:]
+        self.body = memoryview(self.buf)[_BODY_OFFSET:]
         self.type = 0
         self.seq = 0
         self.body_len = 0
@@ -170,12 +170,12 @@ def diff_runs(old, new, out, n=-1, at=0):
             else:
                 j += 1
         size = stop - start
-        if w + RUN_HEADER + size > cap:
+        if w + _RUN_HEADER + size > cap:
             return -1
         out[w] = start & 0xFF
         out[w + 1] = start >> 8
         out[w + 2] = size
-        w += RUN_HEADER
+        w += _RUN_HEADER
         for k in range(start, stop):
             out[w] = new[k]
             w += 1
@@ -188,11 +188,11 @@ def _check_runs(buf, runs, start, end):
     count = 0
     size = len(buf)
     while start < end:
-        if start + RUN_HEADER > end:
+        if start + _RUN_HEADER > end:
             return -1
         offset = runs[start] | (runs[start + 1] << 8)
         length = runs[start + 2]
-        start += RUN_HEADER + length
+        start += _RUN_HEADER + length
         if length == 0 or offset + length > size or start > end:
             return -1
         count += 1
@@ -209,7 +209,7 @@ def apply_runs(buf, runs, start=0, end=-1):
     while start < end:
         offset = runs[start] | (runs[start + 1] << 8)
         length = runs[start + 2]
-        start += RUN_HEADER
+        start += _RUN_HEADER
         for k in range(length):
             buf[offset + k] = runs[start + k]
         start += length

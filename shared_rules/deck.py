@@ -40,7 +40,7 @@ HEADER_SIZE = const(8)
 RECORD_SIZE = const(12)
 CRC_SIZE = const(4)
 UID_LEN = const(7)
-MAX_RECORDS = const(65535)
+_MAX_RECORDS = const(65535)
 
 # Record byte offsets.
 R_GAME = const(7)
@@ -238,8 +238,8 @@ def pack(records):
     if not isinstance(records, (list, tuple)):
         raise DeckError("tag records must be a list, not %r" % (records,))
     rows = [_row(r) for r in records]
-    if len(rows) > MAX_RECORDS:
-        raise DeckError("%d tags: a registry holds at most %d" % (len(rows), MAX_RECORDS))
+    if len(rows) > _MAX_RECORDS:
+        raise DeckError("%d tags: a registry holds at most %d" % (len(rows), _MAX_RECORDS))
     rows.sort()
     held = {}
     for i in range(len(rows)):

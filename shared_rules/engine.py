@@ -47,7 +47,7 @@ COMMON_REASONS = (
 FIRST_GAME_REASON = const(16)
 
 SNAPSHOT_MAGIC = b"TM"
-SNAPSHOT_VERSION = const(1)
+_SNAPSHOT_VERSION = const(1)
 NO_SEAT = const(255)
 
 
@@ -107,7 +107,7 @@ class Game:
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):
         """State as bytes: magic, version, game id, state, CRC-32 of all before it."""
-        body = SNAPSHOT_MAGIC + bytes((SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
+        body = SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
         c = crc32(body)
         return body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
 
@@ -116,7 +116,7 @@ class Game:
         n = len(blob)
         if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != SNAPSHOT_MAGIC:
             return CORRUPT
-        if blob[2] != SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
+        if blob[2] != _SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
             return CORRUPT
         c = blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
         if crc32(blob[0:n - 4]) != c or not self.valid_state(blob[4:n - 4]):

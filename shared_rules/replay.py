@@ -10,7 +10,7 @@ import json
 import sys
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16
+from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import BAD_SEAT
 
 MAX_LINE = 4096     # bytes in a line, newline excluded: the longest real action is under 400
@@ -21,6 +21,7 @@ MAX_DEPTH = 4       # nesting of JSON containers in a line (an action needs 3: b
 MAX_HEADER = 16384
 HEADER_DEPTH = 6
 MALFORMED = 1
+_PIECE = 256        # bytes read at a time: real action lines fit in one piece
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -73,85 +74,6 @@ def _parse(raw, max_depth=MAX_DEPTH):
         return False, "not valid JSON"
 
 
-def _field_problem(f, obj):
-    """Why field ``f`` of an action object is malformed, or None."""
-    name, kind, table, optional, cap = f[0], f[1], f[2], f[3], f[4]
-    if name not in obj:
-        return None if optional else "missing field '%s'" % name
-    v = obj[name]
-    if kind == U8 or kind == U16:
-        top = 254 if kind == U8 else 65535
-        if not _is_int(v):
-            return "field '%s' is not a whole number" % name
-        if v < 0 or v > top:
-            return "field '%s' out of range 0..%d" % (name, top)
-    elif kind == NAME:
-        return _code_problem(name, table, v)
-    elif kind == LIST:
-        if not isinstance(v, list):
-            return "field '%s' is not a list" % name
-        if len(v) > cap:
-            return "field '%s' has more than %d items" % (name, cap)
-        for item in v:
-            why = _code_problem(name, table, item)
-            if why:
-                return why
-    elif kind == OBJ:
-        if not isinstance(v, dict):
-            return "field '%s' is not an object" % name
-        for key in v:
-            if key not in [sub[0] for sub in table]:
-                return "unknown field '%s.%s'" % (name, key)
-        for sub in table:
-            why = _field_problem(sub, v)
-            if why:
-                return name + "." + why
-    return None
-
-
-def _code_problem(name, table, v):
-    if table is None:
-        if not _is_int(v) or v < 0 or v > 254:
-            return "field '%s' holds a value out of range 0..254" % name
-        return None
-    if not isinstance(v, str):
-        return "field '%s' is not a code" % name
-    if v not in table:
-        return "field '%s': unknown code '%s'" % (name, v)
-    return None
-
-
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def explain(game, obj):
-    """What is wrong with an action object the vocabulary refused, in a few words."""
-    if not isinstance(obj, dict):
-        return "not a JSON object"
-    vocab = game.VOCAB
-    if "a" not in obj:
-        return "no action name ('a')"
-    k = vocab.kind(obj["a"])
-    if k < 0:
-        return "unknown action %s" % json.dumps(obj["a"])
-    p = obj.get("p")
-    if not isinstance(p, int) or isinstance(p, bool):
-        return "seat ('p') missing or not a whole number"
-    if p < 0 or p >= game.seats():
-        return "seat %d out of range 0..%d" % (p, game.seats() - 1)
-    fields = vocab.fields[k]
-    names = [f[0] for f in fields]
-    for key in obj:
-        if key != "a" and key != "p" and key not in names:
-            return "unknown field '%s' for %s" % (key, obj["a"])
-    for f in fields:
-        why = _field_problem(f, obj)
-        if why:
-            return why
-    return None
-
-
 class Replay:
     """Feeds log lines to a game; keeps the first ``MAX_LISTED`` refusals and counts them all."""
 
@@ -185,6 +107,7 @@ class Replay:
             return 0
         err = MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
+            from shared_rules.replay_why import explain  # only a refused line pays for it
             why = explain(self.game, obj)
         if not err:
             err = self.game.accept(self.rec)
@@ -209,19 +132,30 @@ class Replay:
 
 
 class Lines:
-    """Lines of a binary file, read ``MAX_LINE + 1`` bytes at most at a time: ``next()`` gives a
-    line (bytes), None for one too long (the rest of it is skipped unread), b"" at the end."""
+    """Lines of a binary file: ``next()`` gives a line (bytes), None for one longer than the
+    limit (the rest of it is skipped, never held), b"" at the end. Read ``_PIECE`` bytes at a
+    time: ``readline(n)`` reserves n bytes before it reads, so asking for the limit at once
+    would take a 4-16 KB block per line however short the line."""
 
     def __init__(self, f):
         self.f = f
 
     def next(self, limit=MAX_LINE):
-        raw = self.f.readline(limit + 1)
-        if len(raw) <= limit or raw[-1:] == b"\n":
+        raw = self.f.readline(_PIECE)
+        if len(raw) < _PIECE or raw[-1] == 10:
             return raw
-        while raw and raw[-1:] != b"\n":
-            raw = self.f.readline(limit + 1)
-        return None
+        parts = [raw]
+        n = len(raw)
+        while True:
+            piece = self.f.readline(_PIECE)
+            n += len(piece)
+            if n <= limit + 1:
+                parts.append(piece)
+            if len(piece) < _PIECE or piece[-1] == 10:
+                break
+        if n - (1 if piece[-1:] == b"\n" else 0) > limit:
+            return None
+        return b"".join(parts)
 
 
 def replay_file(path, strict=False):

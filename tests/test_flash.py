@@ -1,9 +1,12 @@
 """``make flash`` / ``tapmat flash`` against the virtual board, end to end, and its refusals.
 
-One virtual board (``tapmat board`` in a temporary folder) serves the module. The first test
-flashes it through ``make flash`` (a subprocess, as a user would), checks that it boots the new
-firmware into a game of Skull that answers HELLO and turns a placed disc into a DELTA, and that
-a second flash copies nothing. The other tests use the Python API with modules compiled once.
+Two virtual boards (``tapmat board`` in temporary folders) serve the module: ``board`` has a
+ROM partition, erased at the start, and ``plain`` has none (``--no-rom``, a stock board). The
+first test flashes ``board`` through ``make flash`` (a subprocess, as a user would): the modules
+go into its partition with the real ``mpremote romfs deploy``; it checks that the board boots the
+new firmware from /rom into a game of Skull that answers HELLO and turns a placed disc into a
+DELTA, and that a second flash copies and deploys nothing. The other tests use the Python API
+with modules compiled once.
 """
 from __future__ import annotations
 
@@ -17,11 +20,12 @@ from typing import Callable, Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host import image
+from host import build, image
 from host.cmd_flash import header_from, read_deck
 from host.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
 from host.image import DirFilesystem, ImageError, board_image, install_dir, sha256
 from host.mirror import Mirror
+from host.vboard import ROM_ERASED, ROM_FILE, ROM_SIZE
 from host.virtual_deck import VirtualDeck
 from vboards import Board, frames_until, running_board
 from shared_rules import deck
@@ -32,7 +36,18 @@ SKULL = {"game": "skull", "players": 4}
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
-    with running_board(tmp_path_factory.mktemp("flash") / "vboard") as b:
+    """A board with an erased ROM partition: a flash must deploy the modules there."""
+    path = tmp_path_factory.mktemp("flash") / "vboard"
+    path.mkdir()
+    (path / ROM_FILE).write_bytes(bytes([ROM_ERASED]) * ROM_SIZE)
+    with running_board(path) as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
+    """A board without a ROM partition: the modules go to its filesystem as .mpy files."""
+    with running_board(tmp_path_factory.mktemp("flash") / "plain", "--no-rom") as b:
         yield b
 
 
@@ -51,9 +66,13 @@ def test_make_flash_boots_a_game_and_reflash_copies_nothing(
                           "GAME=skull", "PLAYERS=4"], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "+ firmware/app.mpy" in res.stdout and "+ main.py" in res.stdout
+    assert f"modules: ROM partition ({ROM_SIZE} B): modules as a ROMFS image of" in res.stdout
+    assert "ROMFS image deployed" in res.stdout  # mpremote's own words
+    assert "+ firmware/app.mpy" not in res.stdout and "+ main.py" in res.stdout
     assert "board reset" in res.stdout
     board.wait_firmware(boots)
+    romfs = build.romfs(compiled("virtual"))
+    assert (board.dir / ROM_FILE).read_bytes()[:len(romfs)] == romfs
 
     mirror = Mirror()
     with serial.Serial(board.port, timeout=0.05, exclusive=True) as port:
@@ -71,13 +90,28 @@ def test_make_flash_boots_a_game_and_reflash_copies_nothing(
     again = flash(board.port, game=SKULL, compile=compiled)
     assert again.plan.write == [] and again.plan.remove == [] and again.plan.changes == 0
     assert len(again.plan.unchanged) == len(again.image.files)
+    assert again.storage.endswith(", unchanged")
     assert again.info.platform == "linux" and again.image.target == "virtual"
     board.wait_firmware(boots)
     assert (board.fs / "jrn.bin").exists()  # the same game goes on: its journal stays
+    with Connection(board.port) as c:
+        assert c.run("import firmware.app\nprint(firmware.app.__file__)").strip() == "/rom/firmware/app.mpy"
 
 
-def test_flash_repairs_only_what_differs(board: Board, compiled: Callable[[str], dict[str, bytes]]) -> None:
-    flash(board.port, game=SKULL, compile=compiled, reset=False)
+def test_romfs_flash_removes_module_files_that_would_shadow_the_rom(
+        board: Board, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    (board.fs / "firmware").mkdir(exist_ok=True)
+    (board.fs / "firmware" / "app.mpy").write_bytes(b"left by an earlier .mpy flash")
+    res = flash(board.port, game=SKULL, compile=compiled, reset=False)
+    assert res.plan.remove == ["firmware/app.mpy"] and res.storage.endswith(", unchanged")
+    assert not (board.fs / "firmware" / "app.mpy").exists()
+
+
+def test_flash_repairs_only_what_differs(plain: Board, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    board = plain
+    boots = board.client.status()["boots"]
+    flash(board.port, game=SKULL, compile=compiled)  # the game starts: a journal to remove later
+    board.wait_firmware(boots)
     (board.fs / "firmware" / "mat.mpy").write_bytes(b"damaged")
     (board.fs / "firmware" / "stale.py").write_text("raise ImportError('shadowing the .mpy')\n")
     (board.fs / "shared_rules" / "old").mkdir()
@@ -99,7 +133,8 @@ def test_flash_repairs_only_what_differs(board: Board, compiled: Callable[[str],
 
 
 def test_install_dir_and_flash_give_the_same_files(
-        board: Board, tmp_path: Path, compiled: Callable[[str], dict[str, bytes]]) -> None:
+        plain: Board, tmp_path: Path, compiled: Callable[[str], dict[str, bytes]]) -> None:
+    board = plain
     res = flash(board.port, game=SKULL, compile=compiled)
     assert res.storage == "no ROM partition: modules as .mpy files"
     install_dir(tmp_path, board_image("virtual", game=SKULL, modules=compiled("virtual")))

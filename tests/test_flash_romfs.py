@@ -14,6 +14,7 @@ from pathlib import Path
 
 from host import build
 from host.flash import PRELUDE, ROM_QUERY
+from host.vboard import ROM_SIZE
 
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
 
@@ -86,6 +87,9 @@ def test_virtual_board_runs_from_a_rom_partition_unless_asked_not_to(tmp_path: P
     with running_board(tmp_path / "rom") as board:
         with Connection(board.port) as c:
             assert c.run(probe).split() == ["/rom/firmware/app.mpy", "True"]
+        out = board.mpremote("romfs", "query")  # mpremote's own query, through vfs.rom_ioctl
+        assert f"ROMFS0 partition has size {ROM_SIZE} bytes" in out, out
+        assert "ROMFS image size: " in out and "Not a valid ROMFS" not in out, out
     with running_board(tmp_path / "plain", "--no-rom") as board:
         with Connection(board.port) as c:
             assert c.run(probe).split() == [str(build.ROOT / "firmware" / "app.py"), "False"]

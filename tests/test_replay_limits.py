@@ -108,3 +108,19 @@ def test_huge_and_garbage_logs_need_bounded_memory_and_output(tmp_path: Path,
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.endswith("... and %d more rejected lines (300001 in all)\n" % (300001 - MAX_LISTED))
+
+
+def test_lines_at_the_limit_are_read_whole_and_one_byte_more_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reader takes a line in small pieces: a line of exactly MAX_LINE bytes (with or without
+    its newline, at the end of the file) is one action, one of MAX_LINE + 1 is refused."""
+    def padded(action: dict, size: int) -> bytes:
+        text = json.dumps(action).encode()
+        return text + b" " * (size - len(text))
+    log = tmp_path / "limit.jsonl"
+    log.write_bytes(HEADER.encode() + padded({"a": "place", "p": 0, "disc": "flower"}, MAX_LINE) + b"\n"
+                    + padded({"a": "place", "p": 1, "disc": "flower"}, MAX_LINE + 1) + b"\n"
+                    + padded({"a": "place", "p": 1, "disc": "flower"}, MAX_LINE))
+    result = both(log, capsys)
+    assert result["rejected"] == [{"line": 3, "error": "malformed",
+                                   "detail": "line longer than %d bytes" % MAX_LINE}]

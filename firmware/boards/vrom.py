@@ -1,6 +1,6 @@
 """The virtual board's ROM: what MicroPython does at power-on, for the unix port.
 
-    micropython firmware/boards/vrom.py BOARD_DIR [--raw] [--rom=IMAGE]
+    micropython firmware/boards/vrom.py BOARD_DIR [--raw] [--rom=PARTITION_FILE]
 
 A real board boots, mounts its filesystem, runs ``boot.py`` then ``main.py`` and ends in the REPL
 on its USB serial port. This module does the same with stdin/stdout as that serial port
@@ -412,19 +412,75 @@ def install(rom):
     sys.modules["machine"] = Machine(machine)
 
 
+_ROMFS_HEADER = b"\xd2\xcd\x31"  # extmod/vfs_rom.c
+_ROM_BLOCK = const(4096)           # erase unit: what vfs.rom_ioctl(6) answers
+_ROM_MIN_WRITE = const(4)          # what a prepare answers: the smallest write
+_EINVAL = const(22)
+
+
+class RomPartition:
+    """One ROM partition kept in a file, behind ``vfs.rom_ioctl`` as extmod/vfs_rom_ioctl.c
+    defines it (1 count, 2 the partition's memory, 3 prepare = erase, 4 write, 5 end, 6 block
+    size), so that ``mpremote romfs query/deploy`` and ``tapmat flash`` run against it for real.
+    The unix port has no flash to map: the partition's bytes live in one heap buffer (the host
+    enlarges the heap by its size) and every write goes through to the file."""
+
+    def __init__(self, path):
+        self.path = path
+        self.mem = bytearray(os.stat(path)[6])
+        with open(path, "rb") as f:
+            f.readinto(self.mem)
+
+    def store(self, offset, data):
+        self.mem[offset:offset + len(data)] = data
+        with open(self.path, "r+b") as f:
+            f.seek(offset)
+            f.write(data)
+
+    def ioctl(self, op, rom_id=0, *args):
+        if op == 1:
+            return 1
+        if rom_id != 0:
+            return -_EINVAL
+        if op == 2:
+            return self.mem
+        if op == 3:  # prepare (length) or (offset, length): erased to 0xFF
+            offset, n = (0, args[0]) if len(args) == 1 else args
+            self.store(offset, b"\xff" * max(0, min(n, len(self.mem) - offset)))
+            return _ROM_MIN_WRITE
+        if op == 4:
+            self.store(args[0], args[1])
+            return 0
+        if op == 5:
+            return 0
+        if op == 6:
+            return _ROM_BLOCK
+        return -_EINVAL
+
+
+class Vfs:
+    """``vfs`` as the unix port has it, plus ``rom_ioctl`` for the board's ROM partition."""
+
+    def __init__(self, real, rom):
+        self._real = real
+        self.rom_ioctl = rom.ioctl
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
 def mount_rom(argv):
-    """``--rom=IMAGE``: the board's ROM partition, a ROMFS image mounted at ``/rom`` as a board
-    with one does at boot; its paths for ``sys.path``. The unix port has no ROM, so the image is
-    read into one heap buffer (host/vboard.py enlarges the heap by its size)."""
+    """``--rom=PARTITION_FILE``: the board has a ROM partition (``vfs.rom_ioctl``); a ROMFS image
+    found in it is mounted at ``/rom`` as a board with one does at boot. Returns the paths it
+    adds to ``sys.path``."""
     for arg in argv:
         if arg.startswith("--rom="):
             import vfs
-            path = arg[6:]
-            buf = bytearray(os.stat(path)[6])
-            with open(path, "rb") as f:
-                f.readinto(buf)
-            vfs.mount(vfs.VfsRom(buf), "/rom")
-            return ["/rom", "/rom/lib"]
+            rom = RomPartition(arg[6:])
+            sys.modules["vfs"] = Vfs(vfs, rom)
+            if rom.mem[:3] == _ROMFS_HEADER:
+                vfs.mount(vfs.VfsRom(rom.mem), "/rom")
+                return ["/rom", "/rom/lib"]
     return []
 
 
@@ -445,6 +501,6 @@ def power_on(argv):
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.stderr.write("usage: micropython vrom.py BOARD_DIR [--raw]\n")
+        sys.stderr.write("usage: micropython vrom.py BOARD_DIR [--raw] [--rom=PARTITION_FILE]\n")
         sys.exit(2)
     sys.exit(power_on(sys.argv))
