@@ -968,3 +968,35 @@ def test_with_deputies_either_deputy_logs_the_laws():
     assert got == [{"a": "deputy", "p": 0}, {"a": "deputy", "p": 1}, ["rejected", "not_the_sheriff", t.command],
                    {"a": "law", "p": 1, "keep": [3, 6], "bottom": 8}], got
     return got
+
+
+def merry_men_round(keep, bottom, stray):
+    """Orders up, setup, laws, seat 1 draws ``keep``/``bottom`` and taps ``stray`` around the
+    mat, markets, seat 1 loads its Merry Man with an apple: the public records, prompts and
+    mat refusals."""
+    t = cards_game()
+    ps = Players(t)
+    for o in (0, 4, 8, 12):
+        t.tap(t.command, order(o))
+    ps.perform(SETUP)
+    t.tap(t.command, law(2))
+    t.tap(t.command, law(0))
+    t.tap(t.draw, law(4))
+    t.tap(t.stand[1], merry(keep))
+    t.tap(t.stand[1], merry(bottom))
+    for pad in (t.pile_pad[0], t.pile_pad[1], t.command, t.draw, t.dock[2], t.stand[3], t.stand[1]):
+        t.tap(pad, merry(stray))
+    skip_markets(t, ps)
+    t.put(t.dock[1], ps.hand_card("apple"))
+    t.put(t.dock[1], merry(keep))
+    t.switch(1, True)
+    ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 2})
+    mat = [x for x in t.news() if isinstance(x, list)]
+    return [t.public, t.prompts, mat]
+
+
+def test_which_merry_man_is_drawn_held_or_bagged_never_shows():
+    a = merry_men_round(4, 7, 13)
+    b = merry_men_round(16, 2, 5)
+    assert a == b and {"a": "load", "p": 1} in a[0] and a[2] == [], a   # no Merry Man ever refused
+    return a
