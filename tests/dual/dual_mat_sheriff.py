@@ -950,7 +950,18 @@ def test_module_card_gestures_allocate_nothing():
     more = t.run_locked(t.schedule(steps))
     # 4 orders up; the law; the Merry Man draw; the claim outside the inspection refused.
     assert [accepted, other] == [4, 0] and more == [2, 1], [accepted, other, more]
-    return more
+    skip_markets(t, ps)
+    bags = [[ps.hand_card(c) for c in cards] for cards in (("pepper", "apple"), ("cheese",), ("cheese",))]
+    steps = [("put", t.dock[1], merry(4))]
+    for m in (1, 2, 3):
+        steps += [("put", t.dock[m], u) for u in bags[m - 1]] + [("clasp", t.clasp[m], True)]
+    for good, n in ((0, 3), (1, 1), (1, 1)):
+        steps += tap(t.command, token_uid(tokens.DECLARE0 + good)) + tap(t.command, token_uid(tokens.DIGIT0 + n))
+    steps += tap(t.stand[1], order(0)) + tap(t.command, token_uid(tokens.SEAT0 + 1)) + tap(t.command, token_uid(tokens.PASS))
+    last = t.run_locked(t.schedule(steps))
+    # 3 loads (seat 1's with its Merry Man), 3 declarations, the pass filling order 0.
+    assert last == [7, 0] and t.game.order_held(1) == [0], last
+    return [more, last, t.game.digest()]
 
 
 def test_with_deputies_either_deputy_logs_the_laws():
