@@ -58,6 +58,7 @@ check: $(STAMP)
 	$(BIN)/python -m pytest tests/test_static.py
 
 # make demo [GAME=sheriff PLAYERS=4 SPEED=2 SEED=7] [OPTIONS=...] [HEADER=...]: simulated players
-# on a virtual board, live scoreboard; MODULES=deputies,black_market for Sheriff's expansion (PLAYERS=6)
+# on a virtual board, live scoreboard; MODULES=deputies,black_market,laws,special_orders,merry_men
+# (any of them; deputies: PLAYERS=6) for Sheriff's expansion, PROFILE=deck.json (default: the sample)
 demo: $(STAMP)
-	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)") $(if $(MODULES),--modules "$(MODULES)")
+	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)") $(if $(MODULES),--modules "$(MODULES)") $(if $(PROFILE),--profile "$(PROFILE)")

@@ -18,7 +18,7 @@ from rich.table import Table
 from host.build import ROOT, compile_tree
 from bench.heap import Heap
 from host.build import board_sources, module_name
-from shared_rules.profile import for_modules
+from shared_rules.profile import encode as encode_profile, for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
 from replay_logs import write_log  # noqa: E402
@@ -44,8 +44,7 @@ GAME_CASES = [
                                 "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
 ]
 # Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
-# one with all five. Rules only: the board cannot take their header yet (HELLO/NEWGAME carry the
-# whole header, 1-6 KB with card sections), so they are not in the firmware bench.
+# one with all five; in the firmware bench too (NEWGAME names the board's profile.bin by digest).
 CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "modules": mods,
                                                "profile": for_modules(_SAMPLE, mods)}, 10)
               for n, label, mods in ((4, "laws", ["laws"]), (4, "special_orders", ["special_orders"]),
@@ -86,21 +85,27 @@ def bench_games(heap: Heap, tmp: Path) -> dict:
 
 
 def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) -> int:
-    """What a host sends for a whole game: NEWGAME, one ACTION per action, RESYNC; the count."""
+    """What a host sends for a whole game: a deck profile's PROFILE push (the board's journal
+    folder starts empty), NEWGAME, one ACTION per action, RESYNC; the action count."""
+    from host.mirror import Mirror, newgame_body
     from shared_rules import codec, games
     from shared_rules.actions import ACTION_SIZE
     from shared_rules.playout import Playout
-    out = bytearray(codec.encode(codec.NEWGAME, 0, json.dumps(header).encode()))
+    host = Mirror()
+    out = bytearray()
+    if isinstance(header.get("profile"), dict):
+        out += b"".join(host.profile_frames(encode_profile(header["profile"])))
+    out += host.frame(codec.NEWGAME, newgame_body(header))
     actions = Playout(header, seed).run() if with_actions else []
     vocab = games.from_header(header).VOCAB   # a header with modules has its own vocabulary
-    for i, action in enumerate(actions):
+    for action in actions:
         rec = bytearray(ACTION_SIZE)
         vocab.encode(action, rec)
         n = ACTION_SIZE
         while n > 2 and rec[n - 1] == 0:
             n -= 1
-        out += codec.encode(codec.ACTION, i + 1, bytes(rec[:n]))
-    out += codec.encode(codec.RESYNC, len(actions) + 1)
+        out += host.frame(codec.ACTION, bytes(rec[:n]))
+    out += host.frame(codec.RESYNC)
     path.write_bytes(out)
     return len(actions)
 
@@ -111,7 +116,7 @@ def bench_firmware(heap: Heap, tmp: Path) -> dict:
     fs = tmp / "fs"
     fs.mkdir()
     out = {}
-    for label, header, _ in GAME_CASES:
+    for label, header, _ in GAME_CASES + CARD_CASES:
         console.print("[bold]firmware %s[/]: event loop heap bisection, wire and journal bytes" % label)
         frames = tmp / (label + ".frames")
         actions = frames_file(frames, header, 1)

@@ -53,10 +53,17 @@ def read_json(root, name):
 
 def with_profile(root, header):
     """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
-    (written by ``make flash PROFILE=...``); the profile code is imported only then."""
+    (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
+    docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
         from shared_rules import profile
-        return profile.complete(header, _path(root, profile.FILE))
+        path = _path(root, games.PROFILE_FILE)
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            return header
+        header["profile"] = profile.Stored(blob, header["modules"], path).digest
     return header
 
 
@@ -67,6 +74,7 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
@@ -102,7 +110,12 @@ class App:
         game = None
         header = None
         if self.persist:
-            game, self.boot_info = self.persist.boot()
+            try:
+                game, self.boot_info = self.persist.boot()
+            except ValueError as e:   # profile.Missing: the game's deck profile is not here
+                self.referee.hello()
+                self.referee.message("%s; the stored game is kept, not restored" % e)
+                return False
             if game is not None:
                 header = self.persist.header
         if game is None:
@@ -125,7 +138,7 @@ class App:
     def _start(self, game, header):
         self.feedback = None
         mat = None
-        if self.sensors and self.layouts:
+        if self.sensors and self.layouts and getattr(game, "MAT_GESTURES", True):
             try:
                 layout = pick_layout(self.layouts, game.NAME, game.seats())
                 mat = self.sensors.start(game, layout)
@@ -172,8 +185,8 @@ class App:
             name = header.get("game") if isinstance(header, dict) else None
             if name not in games.names():
                 raise ValueError("unknown game")
-        except ValueError:
-            self.error(codec.ERR_BODY)
+        except ValueError as e:
+            self.refuse_game(e)
             return
         game = None
         old = self.referee.game
@@ -187,9 +200,9 @@ class App:
             game = games.from_header(header)
             if self.sensors and self.layouts:
                 gestures_for(name)  # its code next to the rules', before long-lived objects
-        except ValueError:
+        except ValueError as e:
             if game is None:
-                self.error(codec.ERR_BODY)
+                self.refuse_game(e)
                 if self.referee.game is None:
                     self.boot()  # the game let go of above, as journalled
                 return
@@ -219,9 +232,16 @@ class App:
             self.persist.forget()
         self.board.soft_reset()
 
+    def refuse_game(self, why):
+        """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
+        ERROR ``body``; the running game goes on."""
+        self.referee.message("new game refused: %s" % why)
+        self.error(codec.ERR_BODY)
+
     def _let_go(self, name):
         """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
-        ``firmware.mat_<name>``) from memory before another game is built (new_game collects)."""
+        ``firmware.mat_<name>``, the deck profile code) from memory before another game is built (new_game
+        collects)."""
         self.referee.game = None
         self.feedback = None
         if self.sensors:
@@ -229,7 +249,7 @@ class App:
         if self.persist:
             self.persist.close()
             self.persist.game = None
-        for prefix in ("shared_rules." + name, "firmware.mat_" + name):
+        for prefix in ("shared_rules." + name, "firmware.mat_" + name, "shared_rules.profile"):
             for mod in [m for m in sys.modules if m.startswith(prefix)]:
                 del sys.modules[mod]
                 package, _, leaf = mod.rpartition(".")
@@ -269,6 +289,9 @@ class App:
             self.host_action(body, n)
         elif t == codec.CONSOLE:
             self.hand_console_over()
+        elif t == codec.PROFILE:
+            from firmware import upload   # a deck profile pushed: code loaded only then
+            upload.receive(self, body, n)
         elif t == codec.NEWGAME:
             try:
                 self.new_game(bytes(body[:n]).decode())

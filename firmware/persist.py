@@ -103,10 +103,13 @@ def snapshot_name(data):
 
 
 def game_for(header):
-    """A new game from stored header bytes, or None if they no longer describe one."""
+    """A new game from stored header bytes, or None if they no longer describe one
+    (``profile.Missing`` raised when the deck profile the header names is not the board's)."""
     try:
         return games.from_header(json.loads(header.decode()))
-    except ValueError:
+    except ValueError as e:
+        if getattr(e, "keep", False):
+            raise   # intact, but the board's deck profile is gone or another: keep it (app.boot)
         return None
 
 

@@ -57,7 +57,7 @@ def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...]
     for rel in board_sources(packages):
         target = dest / rel.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [MPY_CROSS, "-o", str(target), "-s", module_name(rel)]
+        cmd = [MPY_CROSS, "-O1", "-o", str(target), "-s", module_name(rel)]
         if march:
             cmd.append("-march=" + march)
         res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from host.cmd_profile import load
 from host.monitor import watch
 
 NAME = "monitor"
@@ -33,11 +35,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="quit once the game is over, printing the final standings")
     p.add_argument("--no-screen", action="store_true",
                    help="draw in the terminal's normal buffer instead of the full screen")
+    p.add_argument("--profile", action="append", default=[], type=Path, metavar="FILE",
+                   help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen)
+        profiles = [load(f) for f in args.profile]
+    except ValueError as e:
+        print("tapmat monitor: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen,
+              profiles=profiles)
     except OSError as e:  # the port is busy, or is no serial port
         print("tapmat monitor: %s" % e, file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@ now); the owner of a copy fills it in from their cards. Schema: ``docs/rules-mer
 
     tapmat profile check deck.json
     tapmat profile build deck.json -o profile.bin
+    tapmat profile push deck.json --port /dev/ttyACM0    # over the link, no reflash
 """
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ SAMPLE = Path(__file__).parent / "profiles" / "sample.json"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("what", choices=("check", "build"), help="check: validate; build: write the binary form")
+    p.add_argument("what", choices=("check", "build", "push"),
+                   help="check: validate; build: write the binary form; push: write it to a board's profile.bin")
     p.add_argument("file", type=Path, metavar="FILE", help="a deck profile (JSON, or a profile.bin to check)")
     p.add_argument("-o", "--output", type=Path, metavar="OUT", help="where build writes (default: FILE with .bin)")
+    p.add_argument("--port", metavar="PORT", help="push: the board's serial port (a virtual board's BOARD_DIR/tty)")
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -70,12 +73,34 @@ def run(args: argparse.Namespace) -> int:
     if args.what == "check":
         print(f"{args.file}: ok: {describe(obj)}")
         return 0
-    out = args.output or args.file.with_suffix(".bin")
     blob = profile.encode(obj)
+    if args.what == "push":
+        return push(args.port, blob, describe(obj))
+    out = args.output or args.file.with_suffix(".bin")
     try:
         out.write_bytes(blob)
     except OSError as e:
         print(f"tapmat profile: {out}: {e.strerror}", file=sys.stderr)
         return 2
     print(f"{out}: {len(blob)} B: {describe(obj)}")
+    return 0
+
+
+def push(port: str | None, blob: bytes, what: str) -> int:
+    """Write the binary form to the board's profile.bin over the link (PROFILE frames)."""
+    from host.monitor import BoardRefused, Session, SessionTimeout
+    from host.portlock import PortBusy
+    if not port:
+        print("tapmat profile: push needs --port", file=sys.stderr)
+        return 2
+    session = Session(port)
+    try:
+        session.connect()
+        session.push_profile(blob)
+    except (BoardRefused, SessionTimeout, PortBusy, OSError) as e:
+        print(f"tapmat profile: {port}: {e}", file=sys.stderr)
+        return 2
+    finally:
+        session.close()
+    print(f"{port}: profile.bin: {len(blob)} B: {what}")
     return 0

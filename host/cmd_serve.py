@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
+from host.cmd_profile import load
 from host.hub import Hub
 from host.portlock import PortBusy
 
@@ -28,6 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the board's serial port (default: %(default)s, the virtual board's)")
     p.add_argument("--http", type=int, default=8765, metavar="N",
                    help="the web page's TCP port (default: %(default)s; 0: no web page)")
+    p.add_argument("--profile", action="append", default=[], type=Path, metavar="FILE",
+                   help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
 
@@ -47,6 +51,11 @@ async def _serve(hub: Hub, http: int, lan: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        profiles = [load(f) for f in args.profile]
+    except ValueError as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    try:
         hub = Hub(args.port, who="tapmat serve")
     except PortBusy as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
@@ -54,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
+    for prof in profiles:
+        hub.mirror.know_profile(prof)
     print("tapmat serve: holding %s; views attach with --port %s" % (args.port, args.port), flush=True)
     hub.start()
     try:

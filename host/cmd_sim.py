@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.mirror import newgame_body
+from host.mirror import header_text, newgame_body
 from host.monitor import SessionTimeout
 from host.sim import SimError, play
 from shared_rules import games
@@ -70,9 +70,10 @@ def add_header_arguments(p: argparse.ArgumentParser) -> None:
 def add_module_arguments(p: argparse.ArgumentParser) -> None:
     """--modules and --profile (Sheriff's Merry Men expansion), shared by sim and demo."""
     p.add_argument("--modules", metavar="LIST",
-                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market")
+                   help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market, laws, "
+                        "special_orders, merry_men")
     p.add_argument("--profile", metavar="FILE",
-                   help="deck profile for black_market (default: host/profiles/sample.json, placeholder values)")
+                   help="deck profile for the modules' card data (default: host/profiles/sample.json, placeholder values)")
 
 
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
@@ -120,8 +121,8 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
     try:
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:
-        raise ValueError("game header %s: %s" % (json.dumps(header), e)) from None
-    newgame_body(header)  # and the link whether the board can take it (card-module profiles: not yet)
+        raise ValueError("game header %s: %s" % (header_text(header), e)) from None
+    newgame_body(header)  # and whether its link form fits a frame
     return dict(header)
 
 

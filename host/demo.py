@@ -25,7 +25,7 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
     """Play one game on a fresh virtual board with the scoreboard live; returns the result
     (None if interrupted). Errors of the simulation are raised after the screen is restored."""
     console = console or Console()
-    with local_board() as folder:
+    with local_board(header=header) as folder:
         session = Session(str(folder / "tty"))
         session.name = "the demo's virtual board"
         try:

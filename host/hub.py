@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Deque
 
 from host import contract, portlock
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port
+from host.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
+                         profile_of_push)
 from shared_rules import codec
 
 READ_S = 0.05        # a client transport's read timeout (as the serial port's)
@@ -51,6 +52,7 @@ class Client:
     seq: int = 0
     line: bytearray = field(default_factory=bytearray)
     reader: codec.FrameReader = field(default_factory=codec.FrameReader)
+    pushed: bytearray = field(default_factory=bytearray)   # a PROFILE push passing by
 
     def send(self, ftype: int, body: bytes) -> None:
         data = codec.encode(ftype, self.seq, body)
@@ -301,6 +303,10 @@ class Hub:
                     self.board_view = c.view
                 elif ftype == codec.PING:
                     self.pingers.append(c)
+                elif ftype == codec.PROFILE:   # the hub's mirror names the game's profile too
+                    pushed = profile_of_push(c.pushed, body)
+                    if pushed is not None:
+                        self.mirror.know_profile(pushed)
                 self._forward(ftype, body)
 
     def _answer(self, c: Client) -> bool:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from host import build
+from host.mirror import header_text
 from host.vboard import FS_DIR
 from host.virtual_deck import VirtualDeck
 from shared_rules import deck as deck_file
@@ -97,7 +98,7 @@ def check_header(header: Any) -> None:
     try:
         games.from_header(header)
     except ValueError as e:
-        raise ImageError(f"game header {json.dumps(header)}: {e}") from None
+        raise ImageError(f"game header {header_text(header)}: {e}") from None
 
 
 def compile_modules(target: str) -> dict[str, bytes]:
@@ -144,9 +145,23 @@ def board_image(target: str, *, game: dict[str, Any] | None = None, deck: bytes 
             game = dict(game, profile=deck_profile.for_modules(deck_profile.decode(profile), game["modules"]))
     if game is not None:
         check_header(game)
+        if isinstance(game.get("profile"), dict):   # game.json names profile.bin by its digest
+            if profile is None:
+                add_profile(files, deck_profile.encode(game["profile"]))
+            game = link_game(game, files[deck_profile.FILE])
         files[GAME] = (json.dumps(game, sort_keys=True) + "\n").encode()
     files[MAIN] = MAIN_SOURCE.read_bytes()
     return Image(target, files)
+
+
+def link_game(game: dict[str, Any], blob: bytes) -> dict[str, Any]:
+    """``game`` in the link form (docs/protocol.md), checked against the ``profile.bin`` it names."""
+    link = deck_profile.link_header(game)
+    mine = deck_profile.Stored(blob, game.get("modules", ()), deck_profile.FILE).digest
+    if link["profile"] != mine:
+        raise ImageError(f"game.json's deck profile ({link['profile']}) is not profile.bin's ({mine}) "
+                         f"for its modules: give one profile")
+    return link
 
 
 def add_profile(files: dict[str, bytes], blob: bytes) -> None:

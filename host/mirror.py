@@ -9,6 +9,7 @@ decoded by ``shared_rules/codec.py``, the same module the board uses.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import stat
@@ -19,7 +20,8 @@ from typing import Any, Callable, Deque, Protocol
 
 from host import wording
 from host.portlock import PortBusy
-from shared_rules import codec, games
+from shared_rules import codec, games, sheriff_cards, sheriff_mm
+from shared_rules import profile as deck_profile
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import COMMON_REASONS, FIRST_GAME_REASON
 
@@ -33,28 +35,67 @@ for _name in games.names():
         GAME_CLASSES[_cls.GAME_ID] = _cls
     except ValueError:
         pass
+for _cls in (sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):   # Sheriff with modules
+    GAME_CLASSES[_cls.GAME_ID] = _cls
 
 
 def newgame_body(header: dict[str, Any]) -> bytes:
-    """A NEWGAME body; ``ValueError`` if the header does not fit one frame (a deck profile with
-    the laws, special orders and Merry Men sections inline does not, yet: issue 11)."""
-    body = json.dumps(header).encode()
+    """A NEWGAME body: the header in its link form (an inline deck profile replaced by its digest:
+    the board reads the card data from its own profile.bin, docs/protocol.md); ``ValueError`` if
+    even that does not fit one frame."""
+    body = json.dumps(deck_profile.link_header(header)).encode()
     if len(body) > codec.MAX_BODY:
-        raise ValueError("the header with its deck profile is %d bytes, a frame to the board carries at most %d: "
-                         "the board cannot referee laws, special orders or Merry Men yet (replay and tests can)"
-                         % (len(body), codec.MAX_BODY))
+        raise ValueError("the header is %d bytes, a frame to the board carries at most %d" % (len(body), codec.MAX_BODY))
     return body
+
+
+def header_text(header: Any) -> str:
+    """A header as JSON for messages, an inline deck profile shown by its name (it is kilobytes)."""
+    prof = header.get("profile") if isinstance(header, dict) else None
+    if isinstance(prof, dict):
+        header = dict(header, profile="<deck profile %r>" % prof.get("name"))
+    return json.dumps(header)
 
 
 def class_for(header: Any, default: Any) -> Any:
     """The class the board's header makes (a game with modules has its own: Sheriff with Merry
-    Men), else the class of the HELLO's game id."""
+    Men), else the class of the HELLO's game id (also for a header whose profile this host does
+    not know)."""
     if isinstance(header, dict) and header.get("modules"):
         try:
             return type(games.from_header(header))
         except ValueError:
             pass
     return default
+
+
+@functools.lru_cache(maxsize=1)
+def sample_profile() -> dict[str, Any]:
+    """The shipped sample deck profile (placeholder values): every host knows it."""
+    from host.cmd_profile import SAMPLE, load
+    return load(SAMPLE)
+
+
+def profile_of_push(chunks: bytearray, body: bytes) -> dict[str, Any] | None:
+    """Follow a PROFILE push passing by (the hub forwards a client's): collect its chunks in
+    ``chunks``; the profile once the last one is in (None before, or when it is not one)."""
+    if len(body) < 5:
+        return None
+    at, total = int.from_bytes(body[0:2], "little"), int.from_bytes(body[2:4], "little")
+    if at == 0:
+        chunks.clear()
+    if at != len(chunks):
+        chunks.clear()
+        return None
+    chunks.extend(body[4:])
+    if len(chunks) != total:
+        return None
+    blob = bytes(chunks)
+    chunks.clear()
+    try:
+        return deck_profile.decode(blob, "the pushed profile")
+    except ValueError:
+        return None
 
 
 class Transport(Protocol):
@@ -116,6 +157,9 @@ class Mirror:
         self.listeners: list[Callable[[Event], None]] = []
         self._outbox: list[bytes] = []
         self._asked = 0.0
+        # deck profiles this host knows: a HELLO header names its profile by digest (docs/protocol.md)
+        self.profiles: list[dict[str, Any]] = []
+        self.stored: tuple[int, int] | None = None   # the last STORED: a pushed profile's CRC-32, size
 
     # -- sending ---------------------------------------------------------------------------
     def frame(self, ftype: int, body: bytes = b"") -> bytes:
@@ -149,9 +193,43 @@ class Mirror:
             n -= 1
         return self.frame(codec.ACTION, bytes(rec[:n]))
 
+    def know_profile(self, profile: dict[str, Any]) -> None:
+        """Remember a deck profile (a whole one, or the part a header carries) for the HELLO
+        headers that name it by digest."""
+        if profile not in self.profiles:
+            self.profiles.append(profile)
+
     def newgame_bytes(self, header: dict[str, Any]) -> bytes:
         games.from_header(header)  # refuse locally what the board would refuse
+        if isinstance(header.get("profile"), dict):
+            self.know_profile(header["profile"])
         return self.frame(codec.NEWGAME, newgame_body(header))
+
+    def profile_frames(self, blob: bytes) -> list[bytes]:
+        """PROFILE frames that push a deck profile's binary form to the board's profile.bin."""
+        if not blob or len(blob) > 0xFFFF:
+            raise ValueError("a deck profile of %d bytes cannot be pushed" % len(blob))
+        step = codec.MAX_BODY - 4
+        total = len(blob).to_bytes(2, "little")
+        return [self.frame(codec.PROFILE, at.to_bytes(2, "little") + total + blob[at:at + step])
+                for at in range(0, len(blob), step)]
+
+    def log_header(self, header: Any) -> Any:
+        """A HELLO header in its log form: the deck profile its digest names put back inline, so
+        the log replays anywhere (unchanged, with a note, if this host does not know it)."""
+        digest = header.get("profile") if isinstance(header, dict) else None
+        if not isinstance(digest, str):
+            return header
+        modules = header.get("modules", ())
+        for prof in list(reversed(self.profiles)) + [sample_profile()]:
+            try:
+                if deck_profile.digest(prof, modules) == digest:
+                    return dict(header, profile=deck_profile.for_modules(prof, modules))
+            except ValueError:
+                continue   # a profile lacking what these modules need
+        self._note("error", "the board's game uses deck profile %s, which this host does not know: "
+                            "give the profile file (--profile)" % digest)
+        return header
 
     # -- receiving -------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -185,6 +263,9 @@ class Mirror:
             self._reader_health(body[1], body[2], body[3])
         elif ftype == codec.DIAG and body[:1] == bytes([codec.DIAG_MESSAGE]):
             self._note("error", "board: " + body[1:].decode("utf-8", "replace"))
+        elif ftype == codec.STORED and len(body) >= 6:
+            self.stored = (int.from_bytes(body[0:4], "little"), body[4] | body[5] << 8)
+            self._note("info", "board: deck profile stored (%d bytes, crc32:%08x)" % (self.stored[1], self.stored[0]))
         elif ftype == codec.ERROR:
             self.board_errors += 1
             kind = body[0] if body else 0
@@ -209,7 +290,7 @@ class Mirror:
         game_id = body[4] if len(body) > 5 else 0
         self.game_cls = GAME_CLASSES.get(game_id)
         try:
-            self.header = json.loads(body[6:].decode()) if len(body) > 6 else None
+            self.header = self.log_header(json.loads(body[6:].decode())) if len(body) > 6 else None
         except ValueError:
             self.header = None
         self.game_cls = class_for(self.header, self.game_cls)
@@ -298,7 +379,10 @@ class Mirror:
         if self.game_cls is None or self.view is None:
             return None
         if self.view_kind == REFEREE:
-            game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            try:
+                game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+            except ValueError:
+                return None   # a header naming a deck profile this host does not know
             if len(self.view) < len(game.s):
                 return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]

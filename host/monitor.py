@@ -20,6 +20,7 @@ from host import contract
 from host.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, open_serial
 from host.scoreboard import Picture, picture_of, render
 from shared_rules import codec
+from shared_rules import profile as deck_profile
 
 RESUBSCRIBE_S = 1.5   # a connection out of sync this long (without a break) subscribes again
 PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in a reboot)
@@ -27,6 +28,14 @@ PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in
 
 class SessionTimeout(TimeoutError):
     """The board did not do what was waited for in time."""
+
+
+class BoardRefused(RuntimeError):
+    """The board refused what was asked (a new game, a deck profile), saying why."""
+
+
+NEWGAME_REFUSED = "board: new game refused: "
+PROFILE_REFUSED = "board: deck profile refused: "
 
 
 class WireCount:
@@ -146,13 +155,44 @@ class Session:
                         raise SessionTimeout("the board stopped answering PING on %s" % self.port)
                     self.pump()
 
-    def new_game(self, header: dict[str, Any], timeout: float = 10.0) -> None:
-        """Start a game (NEWGAME) and wait until its first snapshot is mirrored."""
+    def new_game(self, header: dict[str, Any], timeout: float = 10.0, push_profile: bool = False) -> bool:
+        """Start a game (NEWGAME) and wait until its first snapshot is mirrored; ``BoardRefused``
+        with the board's reason. A board lacking the header's deck profile (or holding another)
+        gets it pushed first when ``push_profile``; returns whether that happened."""
         hellos = self.mirror.hellos
+        since = len(self.events)
         self.send(self.mirror.newgame_bytes(header))
-        self.wait(lambda: self.mirror.hellos > hellos and self.mirror.header == header
-                  and self.mirror.in_sync and self.mirror.view is not None,
-                  timeout, "the board to start %s" % header.get("game"))
+        try:
+            self.wait(lambda: not self._refused(since, NEWGAME_REFUSED) and self.mirror.hellos > hellos
+                      and self.mirror.header == header and self.mirror.in_sync and self.mirror.view is not None,
+                      timeout, "the board to start %s" % header.get("game"))
+            return False
+        except BoardRefused as e:
+            prof = header.get("profile")
+            if not (push_profile and "deck profile:" in str(e) and isinstance(prof, dict)):
+                raise
+        self.push_profile(deck_profile.encode(prof), timeout)
+        self.new_game(header, timeout)
+        return True
+
+    def push_profile(self, blob: bytes, timeout: float = 10.0) -> None:
+        """Write a deck profile's binary form to the board's profile.bin (PROFILE frames) and wait
+        for the board's STORED; ``BoardRefused`` with its reason."""
+        since = len(self.events)
+        with self.lock:
+            self.mirror.stored = None
+            for frame in self.mirror.profile_frames(blob):
+                self.link.send(frame)
+        want = (int.from_bytes(blob[-4:], "little"), len(blob))
+        self.wait(lambda: not self._refused(since, PROFILE_REFUSED) and self.mirror.stored == want,
+                  timeout, "the board to store the deck profile")
+
+    def _refused(self, since: int, prefix: str) -> bool:
+        """False, or ``BoardRefused`` raised when the board said ``prefix``... since event ``since``."""
+        for ev in self.events[since:]:
+            if ev.kind == "error" and ev.text.startswith(prefix):
+                raise BoardRefused(ev.text[len("board: "):])
+        return False
 
     def subscribe(self, view: int, timeout: float = 10.0) -> None:
         """Mirror another view (PUBLIC or REFEREE) from now on."""
@@ -214,9 +254,10 @@ class Session:
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
-          console: Any = None, fps: float = 10.0) -> dict[str, Any] | None:
+          console: Any = None, fps: float = 10.0, profiles: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
-    game is over with ``exit_at_end``; returns the final standings if the game ended. It attaches
+    game is over with ``exit_at_end``; returns the final standings if the game ended; ``profiles``:
+    deck profiles a card-module game may name (the shipped sample is always known). It attaches
     to the hub that owns the port, or becomes that hub itself (others may then attach to it);
     ``PortBusy`` if another program holds the port. The last picture stays on the terminal."""
     from rich.console import Console
@@ -227,6 +268,10 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
     console = console or Console()
     own = None if hubs.running(port) else hubs.Hub(port, who="tapmat monitor").start()
     session = Session(port, REFEREE if referee else PUBLIC)
+    for prof in profiles or ():   # the deck profiles the board's game may name by digest
+        session.mirror.know_profile(prof)
+        if own is not None:
+            own.mirror.know_profile(prof)
     final = None
     try:
         with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:

@@ -257,23 +257,59 @@ def merry_men_lines(d: dict[str, Any]) -> list[str]:
 
 
 def card_module_lines(d: dict[str, Any]) -> list[str]:
-    """Laws in force (profile numbers), special orders face up and filled, and how many Merry Men
-    each seat holds: a count, never which one (the public view does not carry it)."""
+    """Laws in force, special orders face up and filled (by profile number, and by name when the
+    state carries the header's ``card_names``), and how many Merry Men each seat holds: a count,
+    never which one (the public view does not carry it)."""
+    names = d.get("card_names") or {}
+    law = names.get("laws") or []
+    order = names.get("special_orders") or []
+
+    def law_text(n: int) -> str:
+        return "#%d %s" % (n, law[n]) if n < len(law) else "#%d" % n
+
+    def order_text(n: int) -> str:
+        return "#%d %s" % (n, order[n]) if n < len(order) else "#%d" % n
+
     lines = []
     if "laws" in d:
-        lines.append("laws in force: %s" % (" · ".join("#%d (position %d)" % (n, i + 1) for i, n in enumerate(d["laws"]))
+        lines.append("laws in force: %s" % (" · ".join("%d. %s" % (i + 1, law_text(n)) for i, n in enumerate(d["laws"]))
                                            or "none yet"))
     seats = d["seats"]
     if "orders_up" in d:
-        filled = ", ".join("seat %d %s" % (i, " ".join("#%d" % o for o in s["orders"]))
+        filled = ", ".join("seat %d %s" % (i, " ".join(order_text(o) for o in s["orders"]))
                            for i, s in enumerate(seats) if s.get("orders"))
-        lines.append("special orders face up: %s%s" % (" ".join("#%d" % o for o in d["orders_up"]) or "none",
+        lines.append("special orders face up: %s%s" % (" · ".join(order_text(o) for o in d["orders_up"]) or "none",
                                                        " · filled: " + filled if filled else ""))
     if seats and "merry_men" in seats[0]:
         lines.append("Merry Men held: " + ", ".join(
             "seat %d %d%s" % (i, s["merry_men"], " (draw %s)" % s["merry_draw"] if s["merry_draw"] else "")
             for i, s in enumerate(seats)))
     return lines
+
+
+def card_names(header: dict[str, Any] | None) -> dict[str, list[str]]:
+    """Public names of the laws and special orders of the header's inline deck profile (a law's
+    name; an order's two goods and reward), for the rows above. Merry Men names never: which
+    one a player holds is hidden."""
+    prof = (header or {}).get("profile")
+    if not isinstance(prof, dict):
+        return {}
+    out = {}
+    if isinstance(prof.get("laws"), list):
+        out["laws"] = [str(c.get("name", "?")) for c in prof["laws"]]
+    if isinstance(prof.get("special_orders"), list):
+        out["special_orders"] = ["%s+%s → %s" % (c.get("legal"), c.get("contraband"), c.get("reward"))
+                                 for c in prof["special_orders"]]
+    return out
+
+
+def state_of(p: "Picture") -> dict[str, Any] | None:
+    """The picture's state, with the card names its header's profile gives (Sheriff's card modules)."""
+    d = p.state
+    if d is None or not ("laws" in d or "orders_up" in d):
+        return d
+    names = card_names(p.header)
+    return dict(d, card_names=names) if names else d
 
 
 def generic_rows(d: dict[str, Any], wide: bool) -> Rows:
@@ -416,7 +452,7 @@ def model(p: Picture, wide: bool = True) -> dict[str, Any]:
     rich (``render``), the web page's table and phone views with HTML (``host/web.py``). A new
     row or column of a game (Sheriff's deputies, loot chest, Black Market) goes into that
     game's ``ROWS`` function and so reaches every view at once."""
-    d = p.state
+    d = state_of(p)
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
     out: dict[str, Any] = {"game": game, "title": TITLES.get(game, game or "no game"), "seats": seats,
@@ -482,7 +518,7 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     width = max(width, 40)
     measure = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     wide = width >= WIDE
-    d = p.state
+    d = state_of(p)
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
     title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"),

@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from host.mirror import Event
+from host.mirror import Event, header_text
 from host.monitor import Session, SessionTimeout
 from host.scoreboard import firmware_module, gestures
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
 from host.virtual_deck import VirtualDeck
 from shared_rules import codec, games
+from shared_rules import profile as deck_profile
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import OK
 from shared_rules.playout import pick, table_for
@@ -318,6 +319,8 @@ class Sim:
         self._after = b""
         self._before = b""
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
+        if cls is not None and not getattr(self.game, "MAT_GESTURES", True):
+            cls, self.layout, why = None, None, "host ACTION frames: the mat has no gestures for these modules yet"
         if board_dir is not None:  # even host actions start from a clear mat
             self.client = VirtualBoardClient(Path(board_dir), timeout=CLIENT_S)
             self.hands = Hands(session, self.client)
@@ -448,7 +451,8 @@ class Sim:
     def start(self) -> None:
         if self.hands is not None:
             self.hands.clear()
-        self.session.new_game(self.header)
+        if self.session.new_game(self.header, push_profile=True):
+            self.say("the board lacked this game's deck profile: pushed it to its profile.bin")
         self.mark()
         self.in_step()
 
@@ -545,9 +549,10 @@ def _modules() -> dict[str, bytes]:
 
 
 @contextlib.contextmanager
-def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
+def local_board(log: Callable[[str], None] | None = None, header: dict[str, Any] | None = None) -> Iterator[Path]:
     """A virtual board in a temporary folder, running in a thread of this process, with the
-    firmware image (no game yet: the sim sends NEWGAME). Yields the board folder."""
+    firmware image (no game yet: the sim sends NEWGAME) and the deck profile ``header`` carries,
+    as ``make flash PROFILE=`` writes it. Yields the board folder."""
     from host import image
     from host.vboard import VirtualBoard
 
@@ -555,7 +560,7 @@ def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
     board = None
     thread = None
     try:
-        image.install_dir(folder, image.board_image(image.VIRTUAL, modules=_modules()))
+        image.install_dir(folder, image.board_image(image.VIRTUAL, modules=_modules(), profile=profile_bin(header)))
         board = VirtualBoard(folder, log=log or (lambda _msg: None))
         board.start()
         thread = threading.Thread(target=board.serve, name="virtual-board", daemon=True)
@@ -569,6 +574,12 @@ def local_board(log: Callable[[str], None] | None = None) -> Iterator[Path]:
         if thread is not None:
             thread.join(10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def profile_bin(header: dict[str, Any] | None) -> bytes | None:
+    """The binary deck profile for a board that is to play ``header`` (None: it names none)."""
+    prof = (header or {}).get("profile")
+    return deck_profile.encode(prof) if isinstance(prof, dict) else None
 
 
 def board_dir_of(port: str) -> Path | None:
@@ -587,7 +598,7 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
     with contextlib.ExitStack() as stack:
         folder: Path | None
         if port is None:
-            own: Path = stack.enter_context(local_board())
+            own: Path = stack.enter_context(local_board(header=header))
             folder, port = own, str(own / "tty")
         else:
             folder = board_dir_of(port)
@@ -599,7 +610,7 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
         sim = Sim(session, header, seed, board_dir=folder, host_only=host_only, pace=pace,
                   mistakes=mistakes, on_step=on_step, say=say)
         stack.callback(sim.close)
-        say and say("%s, seed %d: %s" % (json.dumps(header), seed, sim.note))
+        say and say("%s, seed %d: %s" % (header_text(header), seed, sim.note))
         return sim.run(max_actions)
 
 

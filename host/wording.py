@@ -53,14 +53,40 @@ def _bribe(bribe: dict[str, Any] | None) -> str:
     return " for a bribe of " + " and ".join(parts) if parts else ""
 
 
+def _pass(p: int, a: dict[str, Any]) -> str:
+    text = "Sheriff (seat %d) lets seat %d pass%s" % (p, a.get("target", -1), _bribe(a.get("bribe")))
+    if a.get("orders"):
+        text += "; seat %d fills special order%s %s" % (
+            a.get("target", -1), "s" if len(a["orders"]) > 1 else "", " and ".join("#%d" % o for o in a["orders"]))
+    give = [(i, g) for i, g in enumerate(a.get("give") or []) if g]
+    if give:
+        text += "; the stolen gold shared: " + ", ".join("seat %d %d" % (i, g) for i, g in give)
+    return text
+
+
+def _law(p: int, a: dict[str, Any]) -> str:
+    keep = a.get("keep") or []
+    return "Sheriff (seat %d) puts law%s %s in force, law #%d to the bottom" % (
+        p, "s" if len(keep) > 1 else "", " and ".join("#%d" % n for n in keep), a.get("bottom", -1))
+
+
 SHERIFF: dict[str, Phrase] = {
     "setup": lambda p, a: "seat %d turned up the two discard piles" % p,
     "market": _market,
     "load": lambda p, a: "seat %d loaded and closed their bag" % p,
     "declare": lambda p, a: "seat %d declares %d %s" % (p, a.get("count", 0), str(a.get("good")).replace("_", " ")),
-    "pass": lambda p, a: "Sheriff (seat %d) lets seat %d pass%s" % (p, a.get("target", -1), _bribe(a.get("bribe"))),
+    "pass": _pass,
     "inspect": lambda p, a: "Sheriff (seat %d) opens seat %d's bag%s" % (
         p, a.get("target", -1), ", debt paid with " + _goods(a["pay_with"]) if a.get("pay_with") else ""),
+    # the Merry Men expansion
+    "deputy": lambda p, a: "seat %d is revealed as a deputy" % p,
+    "loot": lambda p, a: "the deputies %s the loot chest's remainder" % (
+        "split" if a.get("split") == "agreed" else "discard"),
+    "claim": lambda p, a: "seat %d claims a Black Market %s card" % (p, a.get("good")),
+    "law": _law,
+    "order_up": lambda p, a: "special order #%d is turned face up" % a.get("order", -1),
+    # which Merry Men were drawn, kept and bottomed is hidden: the public record has none of it
+    "merry": lambda p, a: "seat %d draws two Merry Men and keeps one" % p,
 }
 SKULL: dict[str, Phrase] = {
     "place": lambda p, a: "seat %d places a disc" % p,
@@ -125,6 +151,10 @@ def outcome(game: str, action: dict[str, Any] | None, before: dict[str, Any] | N
     if game == "deadmans" and a == "collect":
         gained = len(seats_a[p]["bank"]) - len(seats_b[p]["bank"])
         return "seat %d banks %s" % (p, _n(gained, "card")) if gained > 0 else ""
+    if game == "sheriff" and a == "pass" and (action.get("give") or seats_a[p].get("merry_men") is not None):
+        change = [(i, seats_a[i]["gold"] - seats_b[i]["gold"]) for i in range(len(seats_a))]
+        moved = ["%s %+d" % ("the Sheriff" if i == p else "seat %d" % i, n) for i, n in change if n]
+        return "gold: " + ", ".join(moved) if moved else ""
     if game == "sheriff" and a == "inspect":
         paid = [(i, seats_b[i]["gold"] - seats_a[i]["gold"]) for i in range(len(seats_a))]
         payers = [(i, n) for i, n in paid if n > 0]

@@ -18,10 +18,10 @@ from shared_rules.cobs import (  # noqa: F401  (error kinds re-exported for user
 from shared_rules.crc import crc16
 
 PROTOCOL_VERSION = const(1)
-MAX_BODY = const(576)         # a Sheriff (with Merry Men modules: 559 B) referee snapshot fits
+MAX_BODY = const(640)         # a referee snapshot fits: Sheriff with the card modules, 623-byte state
 _BODY_OFFSET = const(3)        # type, seq
 FRAME_OVERHEAD = const(5)     # type, seq, crc
-MAX_RAW = const(581)          # MAX_BODY + FRAME_OVERHEAD
+MAX_RAW = const(645)          # MAX_BODY + FRAME_OVERHEAD
 MAX_FRAME = max_stuffed_len(MAX_RAW)  # worst case on the wire, delimiter included
 
 # Message types: the high bit tells the direction; no type is 0x03 or 0x10, which would cost an
@@ -34,6 +34,7 @@ PROMPT = const(0x45)
 DIAG = const(0x46)
 PONG = const(0x47)
 ERROR = const(0x48)
+STORED = const(0x49)     # a pushed deck profile is the board's profile.bin now: crc32:u32, size:u16
 DIAG_MESSAGE = const(1)  # DIAG body: this kind, then a UTF-8 line for the people at the table
 DIAG_READER = const(2)   # DIAG body: this kind, reader:u8, state:u8 (0 ok, 1 down, 2 stuck), VersionReg:u8
 SUBSCRIBE = const(0x81)  # host -> board
@@ -42,6 +43,7 @@ ACTION = const(0x83)
 NEWGAME = const(0x84)
 PING = const(0x85)
 CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a while
+PROFILE = const(0x87)   # a chunk of a deck profile's binary form: offset:u16, total:u16, data
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.

@@ -20,10 +20,9 @@ except ImportError:
         return x
 import binascii
 
-try:
+_TYPING = const(0)
+if _TYPING:  # for mypy only: a const false test, so MicroPython compiles no trace of it
     from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
-except ImportError:
-    pass
 
 OK = const(0)
 MALFORMED = const(1)
@@ -46,7 +45,7 @@ COMMON_REASONS = (
 )
 FIRST_GAME_REASON = const(16)
 
-SNAPSHOT_MAGIC = b"TM"
+_SNAPSHOT_MAGIC = const(b"TM")
 _SNAPSHOT_VERSION = const(1)
 NO_SEAT = const(255)
 
@@ -107,14 +106,14 @@ class Game:
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):
         """State as bytes: magic, version, game id, state, CRC-32 of all before it."""
-        body = SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
+        body = _SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
         c = crc32(body)
         return body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
 
     def restore(self, blob):
         """Load a snapshot of this game; return OK or CORRUPT (state unchanged on CORRUPT)."""
         n = len(blob)
-        if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != SNAPSHOT_MAGIC:
+        if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != _SNAPSHOT_MAGIC:
             return CORRUPT
         if blob[2] != _SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
             return CORRUPT

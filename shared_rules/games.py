@@ -2,6 +2,8 @@
 
 MODULES = (("skull", "shared_rules.skull"), ("deadmans", "shared_rules.deadmans"),
            ("sheriff", "shared_rules.sheriff"))
+PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
+board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 
 def names():

@@ -1,17 +1,22 @@
-"""Deck profile: the Merry Men expansion's per-card data that is not public (Black Market values
-now; law, special order and Merry Man data later), filled in by the owner of a physical copy.
+"""Deck profile: the Merry Men expansion's per-card data that is not public (Black Market values,
+law, special order and Merry Man cards), filled in by the owner of a physical copy.
 
 Three forms of one thing: the JSON file the owner edits (schema in ``docs/rules-merry-men.md``,
 "Deck profile"), the same object inline in a log header (so a log replays anywhere), and a compact
-binary form ``make flash`` writes to the board (``profile.bin``). ``check`` validates any parsed
-profile and names the file and field of every error. Runs on both interpreters; only header
-parsing and flashing use it, never the accept path.
+binary form the board keeps (``profile.bin``: ``make flash PROFILE=``, or pushed over the link).
+On the link and on the board a header names that file by the digest of the sections it uses
+(``link_header``, ``Stored``, ``load``; docs/protocol.md section 10). Games are always built from
+the binary form. ``check`` validates any parsed profile and names the file and field of every
+error. Runs on both interpreters; only header parsing, pushes and flashing use it, never the
+accept path.
 """
 import binascii
 
+from shared_rules import games
+
 FORMAT = 1
 MAGIC = b"TPRF"
-FILE = "profile.bin"   # on the board, beside game.json
+FILE = games.PROFILE_FILE   # on the board, beside game.json
 BLACK_MARKET_GOODS = ("pepper", "mead", "silk")
 FIELDS = ("format", "name", "placeholders", "black_market", "laws", "special_orders", "merry_men")
 _NAME_MAX = 64
@@ -89,17 +94,27 @@ def encode(obj):
     return bytes(body)
 
 
-def decode(blob, where="profile.bin"):
-    """The profile object of a binary form (``ValueError`` naming ``where`` if it is damaged)."""
+def _verified(blob, where):
+    """The offset of the first section of an intact binary form (``ValueError`` naming ``where``)."""
     n = len(blob)
     if n < 11 or blob[0:4] != MAGIC:
         _bad(where, "(file)", "not a tapmat deck profile")
-    c = blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
-    if binascii.crc32(blob[0:n - 4]) & 0xFFFFFFFF != c:
+    if _crc(blob) != binascii.crc32(blob[0:n - 4]) & 0xFFFFFFFF:
         _bad(where, "(file)", "damaged (checksum)")
     if blob[4] != FORMAT:
         _bad(where, "format", "must be %d" % FORMAT)
-    at = 7 + blob[6]
+    return 7 + blob[6]
+
+
+def _crc(blob):
+    n = len(blob)
+    return blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
+
+
+def decode(blob, where="profile.bin"):
+    """The profile object of a binary form (``ValueError`` naming ``where`` if it is damaged)."""
+    n = len(blob)
+    at = _verified(blob, where)
     obj = {"format": FORMAT, "name": bytes(blob[7:at]).decode(), "placeholders": bool(blob[5] & _F_PLACEHOLDERS)}
     while at < n - 4:
         tag = blob[at]
@@ -131,17 +146,102 @@ def for_modules(obj, modules):
     return out
 
 
-def complete(header, path):
-    """A header naming modules but no profile gets the profile stored at ``path`` (the board's
-    ``profile.bin``), so the journalled header replays anywhere. Unchanged without the file;
-    ``ValueError`` naming the file if it is damaged."""
-    try:
-        f = open(path, "rb")
-    except OSError:
+# -- the link form: a header names the board's profile by its digest (docs/protocol.md) ---------
+DIGEST = "crc32:"
+SECTION_TAGS = (("black_market", _S_BLACK_MARKET), ("laws", 2), ("special_orders", 3), ("merry_men", 4))
+
+
+def digest(obj, modules):
+    """``"crc32:xxxxxxxx"``: the CRC-32 of the binary form of the part of ``obj`` that a header
+    naming ``modules`` uses. A board computes the same from its ``profile.bin`` (``Stored``)."""
+    return DIGEST + "%08x" % _crc(encode(for_modules(obj, modules)))
+
+
+def link_header(header):
+    """The header as NEWGAME and HELLO carry it: an inline profile replaced by its digest (the
+    card sections do not fit a frame; the board reads them from its own ``profile.bin``)."""
+    prof = header.get("profile")
+    if not isinstance(prof, dict):
         return header
+    out = dict(header)
+    out["profile"] = digest(prof, header.get("modules", ()))
+    return out
+
+
+class Stored:
+    """A binary profile read for one header's ``modules``: its digest over the sections they use,
+    their places in the blob (read on demand by ``profile_cards``), the Black Market values. Holds
+    the blob, never the JSON objects (the board's heap)."""
+
+    def __init__(self, blob, modules, where):
+        n = len(blob)
+        at = _verified(blob, where)
+        self.blob = blob
+        self.where = where
+        self.name = bytes(blob[7:at]).decode()
+        self.places = {}    # type: dict[int, list[tuple[int, int]]]  # tag -> (start, size) of the modules' sections
+        keep = [tag for key, tag in SECTION_TAGS if key in modules]
+        crc = binascii.crc32(blob[0:at])
+        while at < n - 4:
+            tag = blob[at]
+            size = blob[at + 1]
+            if at + 2 + size > n - 4:
+                _bad(where, "(section %d)" % tag, "cut short")
+            if tag in keep:
+                crc = binascii.crc32(blob[at:at + 2 + size], crc)
+                if tag not in self.places:
+                    self.places[tag] = []
+                self.places[tag].append((at + 2, size))
+            at += 2 + size
+        self.digest = DIGEST + "%08x" % (crc & 0xFFFFFFFF)
+
+    def black_market_values(self):
+        """Six values (pepper top, lower, mead top, lower, silk top, lower), or None."""
+        places = self.places.get(_S_BLACK_MARKET)
+        if not places or places[0][1] != 6:
+            return None
+        start = places[0][0]
+        return bytes(self.blob[start:start + 6])
+
+    def sections(self, tag):
+        """The data of each section with ``tag`` (memoryviews into the blob)."""
+        view = memoryview(self.blob)
+        return [view[start:start + size] for start, size in self.places.get(tag, ())]
+
+
+class Missing(ValueError):
+    """The board's profile.bin is missing or is not the deck profile a header names: the game is
+    refused, or, journalled, kept and not restored until the right profile is written (``keep``:
+    ``firmware/persist.py`` tells it so from other refusals without importing this module)."""
+    keep = True
+
+
+_WRITE = "push the game's profile (tapmat profile push deck.json --port PORT) or flash it (make flash PROFILE=deck.json)"
+
+
+def load(prof, modules, where="header profile"):
+    """The ``Stored`` profile a header's ``profile`` names for ``modules``: an inline profile
+    (checked; a log), or the digest of the board's ``profile.bin`` (the link form; ``ValueError``
+    naming both digests when the board's profile is missing or serves this game differently)."""
+    if isinstance(prof, dict):
+        check(prof, where)
+        return Stored(encode(for_modules(prof, modules)), modules, where)
+    if not isinstance(prof, str) or not prof.startswith(DIGEST) or len(prof) != len(DIGEST) + 8:
+        _bad(where, "profile", "the deck profile object (or, on the link to a board, its \"crc32:xxxxxxxx\" digest)")
+    path = games.board_profile
+    if path is None:
+        raise ValueError("%s: profile: %s names a board's profile.bin by its digest; a log carries the profile itself" % (
+            where, prof))
     try:
-        blob = f.read()
-    finally:
-        f.close()
-    header["profile"] = for_modules(decode(blob, path), header.get("modules", ()))
-    return header
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError:
+        raise Missing("deck profile: this game needs %s and the board has no %s: %s" % (prof, FILE, _WRITE))
+    try:
+        stored = Stored(blob, modules, path)
+    except ValueError as e:
+        raise Missing("deck profile: this game needs %s; %s: %s" % (prof, e, _WRITE))
+    if stored.digest != prof:
+        raise Missing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: %s" % (
+            prof, FILE, stored.name, stored.digest, _WRITE))
+    return stored

@@ -105,43 +105,62 @@ def check(obj, where):
             _effects_or_why(cards[j], ("value", "penalty"), fx.MERRY_OPS, where, at)
 
 
-def refusal(obj, section):
-    """Why a module cannot be played with this profile (None if it can): the section is missing,
-    or a card says the primitives cannot express it."""
-    if section not in obj:
+_TAGS = (_S_LAW, _S_ORDERS, _S_MERRY)   # per SECTIONS
+
+
+def refusal(stored, section):
+    """Why a module cannot be played with this profile (``profile.Stored`` or None; None if it
+    can): the section is missing or incomplete, or a card says the primitives cannot express it."""
+    i = SECTIONS.index(section)
+    data = stored.sections(_TAGS[i]) if stored is not None else []
+    if not data:
         return "%s needs its cards in the deck profile: a header 'profile' with '%s'" % (section, section)
+    count = len(data[0]) // ORDER_ROW if section == "special_orders" else len(data)
+    if count != COUNTS[i] or section == "special_orders" and len(data) != 1:
+        return "%s: %s holds %d cards, the deck has %d" % (stored.where, section, count, COUNTS[i])
     if section == "special_orders":
+        rows = data[0]
+        for j in range(0, len(rows), ORDER_ROW):
+            if rows[j] >= len(CODES) or SHERIFF_KIND[rows[j]] != LEGAL or rows[j + 1] >= len(CODES) or SHERIFF_KIND[rows[j + 1]] == LEGAL:
+                return "%s: special_orders[%d]: damaged (goods)" % (stored.where, j // ORDER_ROW)
         return None
-    for j in range(len(obj[section])):
-        c = obj[section][j]
-        if "unsupported" in c:
+    for j in range(count):
+        if data[j][0] & _UNSUPPORTED:
+            c = _card(_TAGS[i], data[j])
             return "%s: card %d (%s) cannot be expressed with the effect primitives (%s): the referee will not guess its rules" % (
                 section, j, c["name"], c["unsupported"])
     return None
 
 
-# -- tables the modules read ---------------------------------------------------------------
-def law_table(obj):
-    """24 rows: mark (0, 1 = "4+", 2 = "5"), primitives zero padded."""
+def table(stored, section):
+    """The game table of a section ``refusal`` accepted, read card by card from the binary form:
+    laws 24 rows (mark 0, 1 = "4+", 2 = "5"; primitives zero padded), Merry Men 18 rows (value,
+    penalty, primitives), special orders 15 rows (legal good code, contraband good code, reward).
+    The primitives are checked again (``ValueError`` naming the file and card)."""
+    i = SECTIONS.index(section)
+    data = stored.sections(_TAGS[i])
+    if section == "special_orders":
+        return bytes(data[0])
     out = bytearray()
-    for c in obj["laws"]:
-        out.append(MARKS.index(c.get("mark", "")))
-        _pad(out, fx.encode(c["effects"], fx.LAW_OPS, "law"), 1 + fx.SIZE * fx.MAX_EFFECTS)
-    return bytes(out)
-
-
-def merry_table(obj):
-    """18 rows: value, penalty, primitives zero padded."""
-    out = bytearray()
-    for c in obj["merry_men"]:
-        out.append(c["value"])
-        out.append(c["penalty"])
-        _pad(out, fx.encode(c["effects"], fx.MERRY_OPS, "merry man"), 2 + fx.SIZE * fx.MAX_EFFECTS)
+    for j in range(len(data)):
+        at = "%s: %s[%d]" % (stored.where, section, j)
+        try:
+            c = _card(_TAGS[i], data[j])
+            at += " (%s)" % c["name"]
+            if section == "laws":
+                out.append(MARKS.index(c.get("mark", "")))
+                _pad(out, fx.encode(c["effects"], fx.LAW_OPS, at), LAW_ROW)
+            else:
+                out.append(c["value"])
+                out.append(c["penalty"])
+                _pad(out, fx.encode(c["effects"], fx.MERRY_OPS, at), MERRY_ROW)
+        except (IndexError, KeyError, UnicodeError):
+            raise ValueError(at + ": damaged")
     return bytes(out)
 
 
 def order_table(obj):
-    """15 rows: legal good code, contraband good code, reward."""
+    """15 rows from the JSON form: legal good code, contraband good code, reward."""
     return bytes([v for c in obj["special_orders"]
                   for v in (CODES.index(c["legal"]), CODES.index(c["contraband"]), c["reward"])])
 
@@ -188,6 +207,15 @@ def decode_section(tag, data, obj):
         return True
     if tag != _S_LAW and tag != _S_MERRY:
         return False
+    key = "laws" if tag == _S_LAW else "merry_men"
+    if key not in obj:
+        obj[key] = []
+    obj[key].append(_card(tag, data))
+    return True
+
+
+def _card(tag, data):
+    """One law or Merry Man section as the profile's JSON object."""
     first = data[0]
     at = 1
     card = {}
@@ -204,8 +232,4 @@ def decode_section(tag, data, obj):
         card["unsupported"] = bytes(rest).decode()
     else:
         card["effects"] = fx.decode(rest)
-    key = "laws" if tag == _S_LAW else "merry_men"
-    if key not in obj:
-        obj[key] = []
-    obj[key].append(card)
-    return True
+    return card

@@ -52,8 +52,8 @@ _A_PASS = const(4)
 
 # Debts settled in goods, by default: legal goods by ascending value, then contraband the same
 # way; ties by card code (``spec/action-log.md``, Sheriff details).
-PAY_ORDER = bytes(sorted(range(KINDS), key=lambda g: (
-    SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], CODES[g])))
+# (tests/dual/dual_sheriff_rules.py derives it from the catalogue)
+_PAY_ORDER = const(b"\x00\x02\x01\x03\x08\x09\x0a\x04\x0c\x05\x0e\x06\x0b\x07\x0d")
 
 
 def _tally(names):
@@ -117,15 +117,15 @@ class SheriffVocabulary(Vocabulary):
         return obj
 
 
-BRIBE = (field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
-         field("bag", LIST, None, optional=True, cap=KINDS))
 VOCAB = SheriffVocabulary((
     ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
     ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
                 field("to", U8, optional=True))),
     ("load", (field("cards", LIST, CODES, cap=_LIST_CAP, hidden=True),)),
     ("declare", (field("good", NAME, CODES), field("count", U8))),
-    ("pass", (field("target", U8), field("bribe", OBJ, BRIBE, optional=True))),
+    ("pass", (field("target", U8), field("bribe", OBJ, (
+        field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
+        field("bag", LIST, None, optional=True, cap=KINDS)), optional=True))),
     ("inspect", (field("target", U8), field("to", U8, optional=True),
                  field("order", LIST, CODES, optional=True, cap=_LIST_CAP),
                  field("pay_with", LIST, CODES, optional=True, cap=_PAY_CAP))),
@@ -155,7 +155,7 @@ assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_CO
     VOCAB.offset("declare", "good"), VOCAB.offset("declare", "count"), VOCAB.offset("pass", "target"),
     VOCAB.offset("pass", "bribe"), VOCAB.offset("inspect", "to"), VOCAB.offset("inspect", "order"),
     VOCAB.offset("inspect", "pay_with")]
-assert _offsets(BRIBE, _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
+assert _offsets(VOCAB.fields[_A_PASS][1][2], _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
 
 REASONS = (
     "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
@@ -215,7 +215,7 @@ PHASES = ("setup", "market", "load", "declare", "inspect", "over")
 R_SEATS = const(0)
 R_PHASE = const(1)
 R_SHERIFF = const(2)
-R_FIRST = const(3)
+_R_FIRST = const(3)
 R_ROUND = const(4)
 R_ROUNDS = const(5)
 R_TURN = const(6)
@@ -277,7 +277,7 @@ class Sheriff(engine.Game):
         engine.Game.__init__(self)
         s = self.s
         s[R_SEATS] = seats
-        s[R_FIRST] = first
+        s[_R_FIRST] = first
         s[R_SHERIFF] = first
         s[R_ROYAL] = 1 if royal else 0
         s[R_ROUNDS] = self._rounds_total()
@@ -838,7 +838,7 @@ class Sheriff(engine.Game):
             return
         stand = self._at(debtor) + _STAND
         for j in range(KINDS):
-            g = PAY_ORDER[j]
+            g = _PAY_ORDER[j]
             while rest > 0 and s[stand + g]:
                 self._give(debtor, creditor, g)
                 rest -= SHERIFF_VALUE[g]

@@ -150,20 +150,21 @@ assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_LAWS
 
 
 def make(seats, first, royal, mods, values, prof):
-    """The game for a header naming a card module; ``ValueError`` saying why a module cannot be
+    """The game for a header naming a card module (``prof``: its ``profile.Stored``, or None);
+    ``ValueError`` saying why a module cannot be
     played (its cards missing from the profile, a card the primitives cannot express, or a
     module whose rules core is not built yet)."""
     for i in range(3):
         if mods & (LAWS << i):
             name = mm.MODULES[2 + i]
-            why = profile_cards.refusal(prof or {}, name)
+            why = profile_cards.refusal(prof, name)
             if why:
                 raise ValueError(why)
             if not (LAWS << i) & _READY:
                 raise ValueError("module %r is not supported yet (deputies, black_market, special_orders are)" % name)
-    orders = profile_cards.order_table(prof) if mods & ORDERS else b""
-    merry = profile_cards.merry_table(prof) if mods & MERRY_MEN else b""
-    laws = profile_cards.law_table(prof) if mods & LAWS else b""
+    orders = profile_cards.table(prof, "special_orders") if mods & ORDERS else b""
+    merry = profile_cards.table(prof, "merry_men") if mods & MERRY_MEN else b""
+    laws = profile_cards.table(prof, "laws") if mods & LAWS else b""
     return SheriffCards(seats, first, royal, mods, values, orders, merry, laws)
 
 
@@ -174,6 +175,7 @@ class SheriffCards(mm.SheriffMM):
     PUBLIC_SIZE = PUB_SIZE
     VOCAB = VOCAB
     REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
+    MAT_GESTURES = False   # firmware/mat_sheriff.py has no laws / orders / Merry Men gestures yet: host actions only
 
     def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)

@@ -163,8 +163,10 @@ def from_header(header):
         if mods & bit:
             raise ValueError("module %r is listed twice" % (m,))
         mods |= bit
-    prof = profile.check(header["profile"], "header profile") if "profile" in header else None
-    values = profile.black_market_values(prof) if prof else None
+    # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
+    # binary form either way, so the board and a replay build the game from the same bytes.
+    prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
+    values = prof.black_market_values() if prof else None
     if mods & BLACK_MARKET and values is None:
         raise ValueError("black_market needs the Black Market values: a header 'profile' with 'black_market'")
     if mods & DEPUTIES:

@@ -105,6 +105,20 @@ def test_make_demo_sheriff_six_players_with_modules() -> None:
     assert "deputies: seat" in screen and "loot chest:" in screen and "Black Market left:" in screen
 
 
+def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
+    """The board referees the card modules (host actions); the screen names the laws in force and
+    the face-up orders from the profile, and counts the Merry Men held, never which."""
+    code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=4",
+                                    "MODULES=laws,special_orders,merry_men", "PROFILE=host/profiles/sample.json",
+                                    "SPEED=1000", "SEED=2"], timeout=240)
+    assert code == 0, screen[-2000:]
+    final = screen[screen.rindex("Final standings"):]
+    assert "WINNER" in final and "mistakes refused" in final
+    assert "laws in force: 1. #" in screen and "placeholder law" in screen, screen[-3000:]
+    assert "special orders face up:" in screen and "Merry Men held: seat 0" in screen
+    assert "Robin Hood" not in screen and "placeholder man" not in screen
+
+
 @pytest.mark.parametrize("screen", [[], ["--no-screen"]])
 def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path) -> None:
     """Ctrl-C ends the live view; the last picture is drawn again below it and stays (the

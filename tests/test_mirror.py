@@ -141,3 +141,59 @@ def test_reader_health_is_mirrored_and_shown_with_its_pad_and_since_when():
     assert "pad 4: reader down since " in screen and "pad 7: scans failing" in screen
     m.feed(codec.encode(codec.DIAG, 2, bytes([codec.DIAG_READER, 4, 0, 0x92])))
     assert set(m.reader_faults) == {7} and m.events[-1].text == "board: reader 4 works again"
+
+
+def test_a_card_module_game_is_mirrored_with_its_profile_put_back_inline() -> None:
+    """NEWGAME carries the profile's digest, the board's HELLO names it so; the mirror that sent
+    it puts the profile back (the log replays anywhere). A mirror that never saw the profile says
+    so, still mirrors the public view by the HELLO's game id, and shows no referee picture; told
+    the profile (monitor --profile, a push through the hub), it names it again."""
+    from host.cmd_profile import SAMPLE, load
+    from shared_rules import profile
+    mods = ["laws", "special_orders", "merry_men"]
+    owners = load(SAMPLE)
+    owners["laws"][0]["name"] = "the owner's law"        # not the shipped sample, which every host knows
+    header = {"game": "sheriff", "players": 4, "modules": mods, "profile": profile.for_modules(owners, mods)}
+    board = FakeBoard()
+    (Path(board.fs_root) / "profile.bin").write_bytes(profile.encode(owners))
+    app = App(board, sensors=None)
+    app.boot()
+    m = Mirror(REFEREE)
+    board.link.push(m.hello_bytes())
+    board.link.push(m.newgame_bytes(header))
+    pump(app, board, m)
+    assert m.header == header and m.in_sync and m.game_cls.GAME_ID == 5
+    assert m.state() is not None and m.state()["laws"] is not None
+    stranger = Mirror(PUBLIC)
+    board.link.push(stranger.hello_bytes())
+    pump(app, board, stranger)
+    assert stranger.header == profile.link_header(header) and stranger.game_cls.GAME_ID == 5
+    assert stranger.state() is not None
+    assert any("which this host does not know" in e.text for e in stranger.events)
+    stranger.know_profile(owners)
+    board.link.push(stranger.hello_bytes())
+    pump(app, board, stranger)
+    assert stranger.header == header
+    # the shipped sample needs no introduction
+    sample = dict(header, profile=profile.for_modules(load(SAMPLE), mods))
+    (Path(board.fs_root) / "profile.bin").write_bytes(profile.encode(load(SAMPLE)))
+    board.link.push(m.newgame_bytes(sample))
+    pump(app, board, m)
+    fresh = Mirror(PUBLIC)
+    board.link.push(fresh.hello_bytes())
+    pump(app, board, fresh)
+    assert fresh.header == sample
+
+
+def test_profile_pushes_passing_the_hub_are_followed() -> None:
+    from host.cmd_profile import SAMPLE, load
+    from host.mirror import profile_of_push
+    from shared_rules import codec, profile
+    m = Mirror(PUBLIC)
+    blob = profile.encode(load(SAMPLE))
+    chunks = bytearray()
+    bodies = [body for frame in m.profile_frames(blob) for _, _, body in codec.FrameReader().frames(frame)]
+    got = [profile_of_push(chunks, body) for body in bodies]
+    assert got[:-1] == [None] * (len(got) - 1) and got[-1] == load(SAMPLE) and len(got) > 1
+    assert profile_of_push(chunks, (100).to_bytes(2, "little") + b"\x00\x10xx") is None and not chunks
+

@@ -48,26 +48,64 @@ def test_errors_name_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert where in capsys.readouterr().err.replace(str(tmp_path) + "/", "")
 
 
-def test_image_writes_profile_bin_and_a_self_contained_game_json() -> None:
+def test_image_writes_profile_bin_and_a_game_json_naming_it_by_digest() -> None:
     blob = profile.encode(load(SAMPLE))
     im = board_image("virtual", game=HEADER, profile=blob, modules={})
     assert im.files["profile.bin"] == blob
     header = json.loads(im.files["game.json"])
-    assert header["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"])   # only what it uses
-    assert "laws" not in header["profile"] and isinstance(games.from_header(header), sheriff_mm.SheriffMM)
+    digest = profile.digest(load(SAMPLE), HEADER["modules"])
+    assert header == dict(HEADER, profile=digest)                       # the link form: it fits a frame
+    assert digest == profile.Stored(blob, HEADER["modules"], "profile.bin").digest
     with pytest.raises(ImageError, match="deck profile"):
         board_image("virtual", profile=blob[:-1] + b"\0", modules={})
     with pytest.raises(ImageError, match="black_market needs"):
         board_image("virtual", game=HEADER, modules={})
+    # a header with its profile inline brings its own profile.bin (only what it uses)
+    inline = dict(HEADER, profile=profile.for_modules(load(SAMPLE), HEADER["modules"]))
+    im = board_image("virtual", game=inline, modules={})
+    assert json.loads(im.files["game.json"])["profile"] == digest and len(im.files["profile.bin"]) < len(blob)
+    other = dict(load(SAMPLE), black_market={"pepper": [9, 8], "mead": [9, 8], "silk": [9, 8]})
+    with pytest.raises(ImageError, match="is not profile.bin's"):
+        board_image("virtual", game=dict(HEADER, profile=other), profile=blob, modules={})
 
 
-def test_board_fills_a_header_from_profile_bin(tmp_path: Path) -> None:
+def test_board_names_its_profile_bin_by_digest(tmp_path: Path) -> None:
     assert with_profile(str(tmp_path), dict(HEADER)) == HEADER          # no file: unchanged
     (tmp_path / "profile.bin").write_bytes(profile.encode(load(SAMPLE)))
     filled = with_profile(str(tmp_path), dict(HEADER))
-    assert filled["profile"] == profile.for_modules(load(SAMPLE), HEADER["modules"]) and "black_market" in filled["profile"]
+    assert filled["profile"] == profile.digest(load(SAMPLE), HEADER["modules"])
     plain = {"game": "sheriff", "players": 4}
     assert with_profile(str(tmp_path), plain) == plain                 # base games never read it
     (tmp_path / "profile.bin").write_bytes(b"TPRF broken")
     with pytest.raises(ValueError, match="profile.bin"):
         with_profile(str(tmp_path), dict(HEADER))
+
+
+def test_digest_covers_only_the_sections_a_header_uses() -> None:
+    whole = load(SAMPLE)
+    bm = profile.digest(whole, ["black_market"])
+    assert bm == profile.digest(profile.for_modules(whole, ["black_market"]), ["black_market"])
+    assert bm == profile.Stored(profile.encode(whole), ["black_market"], "p").digest
+    changed = dict(whole, laws=[dict(c) for c in whole["laws"]])
+    changed["laws"][3]["name"] = "another name"
+    assert profile.digest(changed, ["black_market"]) == bm             # laws are not in this header
+    assert profile.digest(changed, ["laws"]) != profile.digest(whole, ["laws"])
+
+
+def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "board_profile", None)   # a host, a replay: no board's profile.bin
+    header = profile.link_header(dict(HEADER, profile=load(SAMPLE)))
+    assert header["profile"].startswith("crc32:") and len(json.dumps(header)) < 200
+    with pytest.raises(ValueError, match="a log carries the profile itself"):
+        games.from_header(header)
+
+
+def test_profile_push_writes_a_boards_profile_bin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tapmat profile push: PROFILE frames over the link, answered by STORED; no reflash."""
+    from host.sim import local_board
+    assert main(["profile", "push", str(SAMPLE)]) == 2
+    assert "push needs --port" in capsys.readouterr().err
+    with local_board() as folder:
+        assert main(["profile", "push", str(SAMPLE), "--port", str(folder / "tty")]) == 0
+        assert (folder / "fs" / "profile.bin").read_bytes() == profile.encode(load(SAMPLE))
+    assert "profile.bin: %d B" % len(profile.encode(load(SAMPLE))) in capsys.readouterr().out

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from host.cli import main
-from shared_rules.replay import MAX_LINE, MAX_LISTED
+from shared_rules.replay import _MAX_LINE as MAX_LINE, _MAX_LISTED as MAX_LISTED  # private const()s
 
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")

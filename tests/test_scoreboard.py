@@ -26,6 +26,7 @@ from firmware.app import App  # noqa: E402
 from host import contract  # noqa: E402
 from host.mirror import PUBLIC, REFEREE, Event, Mirror, Prompt  # noqa: E402
 from host.scoreboard import picture_of, render  # noqa: E402
+from shared_rules import profile as deck_profile  # noqa: E402
 from shared_rules.playout import Playout  # noqa: E402
 
 SNAPSHOTS = Path(__file__).parent / "test_scoreboard_snapshots"
@@ -41,6 +42,8 @@ def utc(monkeypatch: pytest.MonkeyPatch) -> None:
 def mirrored(header: dict, actions: list[dict], view: int = PUBLIC) -> tuple[App, Mirror]:
     """A board that played ``actions`` (host ACTION frames, some refused) and its mirror."""
     board = FakeBoard()
+    if isinstance(header.get("profile"), dict):   # the board's profile.bin, as make flash PROFILE= writes it
+        (Path(board.fs_root) / "profile.bin").write_bytes(deck_profile.encode(header["profile"]))
     app = App(board, sensors=None)
     app.boot()
     m = Mirror(view, history=200)
@@ -229,9 +232,16 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
     assert screens[0] == screens[1]
     ref = g.referee()   # the debug view (never mirrored by default) does say which
     assert [s["merry_man_held"] for s in ref["seats"]] == [5, 6, 7] and "merry_man_held" not in g.describe(view)["seats"][0]
-    assert screens[0] == ["laws in force: #8 (position 1) · #12 (position 2)",
-                          "special orders face up: #0 #1 #3 #4",
+    assert screens[0] == ["laws in force: 1. #8 · 2. #12",
+                          "special orders face up: #0 · #1 · #3 · #4",
                           "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
+    # on the screens the header's profile names the laws and orders, never a Merry Man
+    from host.scoreboard import Picture, model
+    m = model(Picture(connected=True, in_sync=True, header=header, state=g.describe(view)))
+    info = "\n".join(m["info"])
+    assert "1. #8 placeholder law 09 · 2. #12 placeholder law 13" in info, info
+    assert "#0 apple+pepper → 4 · #1 cheese+pepper → 5" in info, info
+    assert "Robin Hood" not in info and "placeholder man" not in info
 
 
 def test_standings_follow_the_rules_order() -> None:

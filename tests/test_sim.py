@@ -19,6 +19,7 @@ from host.monitor import Session
 from host.sim import Sim, local_board, measure, physical_player, play
 from host.vboard_client import VirtualBoardClient
 from shared_rules import codec
+from shared_rules import profile as deck_profile
 from shared_rules.playout import Playout
 
 
@@ -231,11 +232,56 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
     assert {"(wrong_phase)", "(not_now)", "(not_a_merchant)"} <= {line.split()[-1] for line in refused}, err
 
 
-def test_card_module_headers_are_refused_with_the_reason_until_the_board_can_take_them(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """A header with the laws / special orders / Merry Men sections inline does not fit a frame to
-    the board: the sim says so (exit status 2) instead of failing inside the link."""
-    assert main(["sim", "--game", "sheriff", "--modules", "laws,special_orders,merry_men",
-                     "--profile", "host/profiles/sample.json"]) == 2
-    err = capsys.readouterr().err
-    assert "a frame to the board carries at most" in err and "laws, special orders or Merry Men" in err, err
+@pytest.mark.parametrize("players, modules, seed", [
+    (4, "laws,special_orders,merry_men", 1),
+    (3, "laws", 2),
+    (5, "special_orders,black_market", 3),
+    (4, "merry_men", 4),
+])
+def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     players: int, modules: str, seed: int) -> None:
+    """Laws, special orders and Merry Men refereed by the board (its profile.bin: the sim's own
+    board gets the header's profile as make flash PROFILE= writes it), every action a host
+    ACTION frame, mistakes refused; the log carries the profile inline and replays to the same end."""
+    log = tmp_path / "cards.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", str(players), "--modules", modules, "--seed", str(seed),
+                    "--until-over", "--json", "--log", str(log)], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["sim"]["refused"] >= 1
+    for key in ("scores", "winners", "gold"):
+        assert sim[key] == replay[key], key
+    header = json.loads(log.read_text().splitlines()[0])
+    mods = modules.split(",")
+    assert header["modules"] == mods and set(header["profile"]) == {"format", "name", "placeholders"} | set(mods)
+    kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
+    want = {"laws": {"law"}, "special_orders": {"order_up"}, "merry_men": {"merry"}, "black_market": set()}
+    assert set().union(*(want[m] for m in mods)) <= kinds, kinds
+    assert sim["sim"]["mode"] == "host"
+
+
+def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board without the game's profile refuses the NEWGAME naming the digests; the sim pushes
+    the header's profile (PROFILE frames, STORED) and the game is refereed with all five modules.
+    The board's journal, restored with its profile.bin, ends where the replay of the host's log
+    does."""
+    import shutil
+    from firmware.persist import Persist
+    from shared_rules import games
+    log = tmp_path / "five.jsonl"
+    with local_board() as folder:
+        assert not (folder / "fs" / "profile.bin").exists()
+        sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--seed", "5", "--until-over", "--json",
+                        "--modules", "deputies,black_market,laws,special_orders,merry_men",
+                        "--log", str(log), "--port", str(folder / "tty")], capsys)
+        shutil.copytree(folder / "fs", tmp_path / "fs", ignore=shutil.ignore_patterns("firmware", "shared_rules"))
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
+    header = json.loads(log.read_text().splitlines()[0])
+    assert (tmp_path / "fs" / "profile.bin").read_bytes() == deck_profile.encode(header["profile"])
+    monkeypatch.setattr(games, "board_profile", str(tmp_path / "fs" / "profile.bin"))
+    journal = Persist(str(tmp_path / "fs"))
+    game, info = journal.boot()
+    assert game is not None and not info["damage"], info
+    assert json.loads(journal.header) == deck_profile.link_header(header)
+    assert game.summary()["scores"] == replay["scores"] and game.summary()["gold"] == replay["gold"]

@@ -66,3 +66,33 @@ def test_sheriff_events_in_words():
 def test_unknown_actions_still_shown_field_by_field():
     assert wording.sentence("nogame", {"a": "jump", "p": 2, "n": 3}) == "seat 2: jump n=3"
     assert wording.sentence("skull", {"a": "bid", "p": 1, "n": 4}) == "seat 1 bids 4"
+
+
+def test_sheriff_expansion_events_in_words_never_name_a_merry_man() -> None:
+    """Every action of the five modules is phrased (no field dump); a Merry Man draw says how
+    many, never which, even from the full record; a pass that moves gold says who gained what."""
+    from host.cmd_profile import SAMPLE, load
+    from shared_rules import profile
+    mods = ["deputies", "black_market", "laws", "special_orders", "merry_men"]
+    lines = said({"game": "sheriff", "players": 6, "modules": mods, "profile": profile.for_modules(load(SAMPLE), mods)}, 2)
+    kinds = {a["a"] for a, *_ in lines}
+    assert {"deputy", "law", "merry", "order_up"} <= kinds, kinds
+    assert wording.sentence("sheriff", {"a": "claim", "p": 2, "good": "silk"}) == "seat 2 claims a Black Market silk card"
+    texts = [t for _a, t, _o, _b, _c in lines]
+    assert not any("=" in t for t in texts), [t for t in texts if "=" in t][:3]
+    for action, text, _o, _b, _c in lines:
+        if action["a"] == "merry":
+            assert text == "seat %d draws two Merry Men and keeps one" % action["p"]
+            assert str(action["keep"]) not in text.replace(str(action["p"]), "")
+        if action["a"] == "law":
+            assert all("#%d" % n in text for n in action["keep"]) and "#%d to the bottom" % action["bottom"] in text
+        if action["a"] == "pass" and action.get("orders"):
+            assert "fills special order" in text and all("#%d" % n in text for n in action["orders"]), text
+        if action["a"] == "pass" and any(action.get("give") or ()):
+            assert "the stolen gold shared: " in text, text
+    passes = [(a, o, b, c) for a, _t, o, b, c in lines if a["a"] == "pass" and o]
+    assert passes
+    for action, outcome, before, after in passes:
+        for i, (sb, sa) in enumerate(zip(before["seats"], after["seats"])):
+            if sa["gold"] != sb["gold"]:
+                assert "%+d" % (sa["gold"] - sb["gold"]) in outcome, (action, outcome)

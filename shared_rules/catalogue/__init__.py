@@ -9,10 +9,17 @@ expansion's module cards in ``sheriff_modules.py``), loaded on first
 use: ``from shared_rules.catalogue import DMD_CODES`` works as with one module, but a board
 playing Skull never holds the Sheriff's tables in RAM.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
-_SECTIONS = (("SKULL_", "skull"), ("DMD_", "deadmans"), ("dmd_", "deadmans"), ("SHERIFF_MODULE", "sheriff_modules"),
-             ("sheriff_module", "sheriff_modules"), ("SHERIFF_", "sheriff"),
-             ("sheriff_", "sheriff"), ("LEGAL", "sheriff"), ("CONTRABAND", "sheriff"), ("ROYAL", "sheriff"))
+# Name prefix -> section; a game's first entry is the prefix of its ``*_CODES``. A const tuple:
+# its strings are objects in the module's constants, never interned as names.
+_SECTIONS = const((("SKULL_", "skull"), ("DMD_", "deadmans"), ("dmd_", "deadmans"), ("SHERIFF_MODULE", "sheriff_modules"),
+                   ("sheriff_module", "sheriff_modules"), ("SHERIFF_", "sheriff"), ("sheriff_", "sheriff"),
+                   ("LEGAL", "sheriff"), ("CONTRABAND", "sheriff"), ("ROYAL", "sheriff")))
 
 
 def section(game):
@@ -30,11 +37,9 @@ def __getattr__(name):
 
 
 def codes(game):
-    """The card codes of a game (what a tag in that game's deck may stand for)."""
-    if game == "skull":
-        return section("skull").SKULL_CODES
-    if game == "deadmans":
-        return section("deadmans").DMD_CODES
-    if game == "sheriff":
-        return section("sheriff").SHERIFF_CODES
+    """The card codes of a game (what a tag in that game's deck may stand for): its section's
+    ``<PREFIX>CODES``, the prefix being the game's first in ``_SECTIONS``."""
+    for prefix, name in _SECTIONS:
+        if name == game:
+            return getattr(section(game), prefix + "CODES")
     raise ValueError("unknown game %r" % (game,))

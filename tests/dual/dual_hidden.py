@@ -175,3 +175,23 @@ def test_sheriff_bag_content_never_changes_a_public_frame():
 
 def test_sheriff_five_players_no_royal():
     return _assert_both(_run({"game": "sheriff", "players": 5, "royal": False}, (3,), 4), "sheriff5")
+
+
+def _cards_header(players, modules):
+    """A header with Sheriff's card modules and the sample profile inline (only their sections)."""
+    import json
+    from shared_rules import profile
+    with open("host/profiles/sample.json") as f:
+        whole = json.load(f)
+    return {"game": "sheriff", "players": players, "modules": modules, "profile": profile.for_modules(whole, modules)}
+
+
+def test_sheriff_merry_man_held_or_in_a_bag_never_changes_a_public_frame():
+    """Which Merry Man a seat draws, keeps or bottoms, and whether and which one rides in a bag:
+    hidden fields of ``merry`` and ``load``; laws and special orders ride along."""
+    return _assert_both(_run(_cards_header(4, ["laws", "special_orders", "merry_men"]), (1, 2), 3), "sheriff-cards")
+
+
+def test_sheriff_all_five_modules_with_deputies():
+    return _assert_both(_run(_cards_header(6, ["deputies", "black_market", "laws", "special_orders", "merry_men"]),
+                             (4,), 4), "sheriff-cards-6")

@@ -56,9 +56,10 @@ def with_change(section, j, card):
 def test_profile_card_sections_round_trip_through_the_binary_form():
     blob = profile.encode(PROFILE)
     assert profile.decode(blob) == PROFILE
-    assert len(profile_cards.law_table(PROFILE)) == 24 * profile_cards.LAW_ROW
-    assert profile_cards.order_table(PROFILE)[:3] == bytes((CODES.index("apple"), CODES.index("pepper"), 5))
-    assert profile_cards.merry_table(PROFILE)[:6] == bytes((10, 5, fx.STEAL, fx.SHERIFF, 6, 3))
+    stored = profile.load(PROFILE, profile_cards.SECTIONS)
+    assert len(profile_cards.table(stored, "laws")) == 24 * profile_cards.LAW_ROW
+    assert profile_cards.table(stored, "special_orders")[:3] == bytes((CODES.index("apple"), CODES.index("pepper"), 5))
+    assert profile_cards.table(stored, "merry_men")[:6] == bytes((10, 5, fx.STEAL, fx.SHERIFF, 6, 3))
     return len(blob)
 
 
@@ -120,7 +121,7 @@ def test_unsupported_card_refuses_its_module_with_a_clear_message():
 def test_seed_robin_hood_is_expressible():
     """Robin Hood (seed): value 10 from the bank; takes 6 gold from the Sheriff, keeps 3, gives
     the rest away: one ``steal`` primitive."""
-    row = profile_cards.merry_table(PROFILE)[:profile_cards.MERRY_ROW]
+    row = profile_cards.table(profile.load(PROFILE, ("merry_men",)), "merry_men")[:profile_cards.MERRY_ROW]
     assert row[0] == 10 and row[2:6] == bytes((fx.STEAL, fx.SHERIFF, 6, 3)) and not any(row[6:])
     return list(row[:6])
 

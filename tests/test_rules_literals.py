@@ -1,0 +1,16 @@
+"""Tables the rules take as literal ``const()`` values, so that a board neither computes them at
+import nor keeps a name for them, agree with what they stand for.
+
+CPython only: a private ``const()`` name leaves no trace in a MicroPython module, so there is
+nothing to read there; the CPython stand-in keeps it as a plain global.
+"""
+from __future__ import annotations
+
+from shared_rules import sheriff
+from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE
+
+
+def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -> None:
+    order = sorted(range(len(SHERIFF_CODES)),
+                   key=lambda g: (SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], SHERIFF_CODES[g]))
+    assert sheriff._PAY_ORDER == bytes(order)
