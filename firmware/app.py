@@ -138,7 +138,7 @@ class App:
     def _start(self, game, header):
         self.feedback = None
         mat = None
-        if self.sensors and self.layouts and getattr(game, "MAT_GESTURES", True):
+        if self.sensors and self.layouts:
             try:
                 layout = pick_layout(self.layouts, game.NAME, game.seats())
                 mat = self.sensors.start(game, layout)

@@ -241,11 +241,14 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
 def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      players: int, modules: str, seed: int) -> None:
     """Laws, special orders and Merry Men refereed by the board (its profile.bin: the sim's own
-    board gets the header's profile as make flash PROFILE= writes it), every action a host
-    ACTION frame, mistakes refused; the log carries the profile inline and replays to the same end."""
+    board gets the header's profile as make flash PROFILE= writes it), played with the tagged
+    module cards on the virtual board (docs/mat-sheriff.md 8c), deliberate mistakes refused; the
+    log carries the profile inline and replays to the same end."""
     log = tmp_path / "cards.jsonl"
-    sim = cli_json(["sim", "--game", "sheriff", "--players", str(players), "--modules", modules, "--seed", str(seed),
-                    "--until-over", "--json", "--log", str(log)], capsys)
+    assert main(["sim", "--game", "sheriff", "--players", str(players), "--modules", modules, "--seed", str(seed),
+                 "--mistakes", "0.2", "--until-over", "--json", "--log", str(log)]) == 0
+    out, err = capsys.readouterr()
+    sim = json.loads(out)
     replay = cli_json(["replay", str(log), "--json"], capsys)
     assert sim["over"] and replay["rejected"] == [] and sim["sim"]["refused"] >= 1
     for key in ("scores", "winners", "gold"):
@@ -256,7 +259,11 @@ def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pyt
     kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
     want = {"laws": {"law"}, "special_orders": {"order_up"}, "merry_men": {"merry"}, "black_market": set()}
     assert set().union(*(want[m] for m in mods)) <= kinds, kinds
-    assert sim["sim"]["mode"] == "host"
+    assert sim["sim"]["mode"] == "physical"
+    mistakes = {"laws": "a law on the command pad outside the laws phase (wrong_phase)",
+                "special_orders": "an order that is not face up (order_not_up)"}
+    for m in mods:
+        assert m not in mistakes or mistakes[m] in err, (m, err)
 
 
 def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(
