@@ -232,6 +232,24 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
     assert {"(wrong_phase)", "(not_now)", "(not_a_merchant)"} <= {line.split()[-1] for line in refused}, err
 
 
+def test_sim_plays_all_five_modules_with_deputies_physically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """6 players, all five modules: deputies log the laws (the second one names themself with
+    their seat token), orders and Merry Men as module-card gestures; the log replays equal."""
+    log = tmp_path / "all5.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--modules",
+                    "deputies,black_market,laws,special_orders,merry_men", "--seed", "4", "--until-over", "--json",
+                    "--log", str(log)], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["sim"]["mode"] == "physical"
+    for key in ("scores", "winners", "gold"):
+        assert sim[key] == replay[key], key
+    actions = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    firsts = [a["p"] for a in actions if a["a"] == "deputy"][0::2]   # each round's first deputy
+    laws = [a["p"] for a in actions if a["a"] == "law"]
+    assert any(p != firsts[i] for i, p in enumerate(laws)), (laws, firsts)   # the second deputy logged one
+    assert {"order_up", "merry", "law", "loot"} <= {a["a"] for a in actions}   # claims: the Black Market tests
+
+
 @pytest.mark.parametrize("players, modules, seed", [
     (4, "laws,special_orders,merry_men", 1),
     (3, "laws", 2),
