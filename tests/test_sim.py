@@ -282,6 +282,8 @@ def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pyt
                 "special_orders": "an order that is not face up (order_not_up)"}
     for m in mods:
         assert m not in mistakes or mistakes[m] in err, (m, err)
+    lines = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert "special_orders" not in mods or any("orders" in a for a in lines)   # claimed on a stand pad
 
 
 def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(
