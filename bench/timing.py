@@ -123,30 +123,36 @@ def _uid(pad: int, k: int) -> bytes:
     return bytes((4, 0x7A, pad, k, 0x31, 0x42, 0x53))
 
 
-# (label, header, {pad: tags lying on it}); the expected pad is the first the game's prompt
-# awaits at the start, "anywhere" is pad 11 (free in every layout)
+# (label, header, {pad: tags lying on it}, closed clasps); the expected pad is the first the
+# game's prompt awaits at the start (the rules' first prompt), "anywhere" is the command pad 15
+# (in every layout, never awaited at the start), "spare" pad 11 (in no layout of these states)
+_BAGS = {p: 5 for p in (1, 3, 5, 7, 9)}
 STATES = [
-    ("empty mat, 16 pads", {"game": "skull", "players": 6}, {}),
+    ("empty mat, 16 pads", {"game": "skull", "players": 6}, {}, ()),
     ("Skull 6 seats, stacks of 4", {"game": "skull", "players": 6},
-     {p: 4 for p in (0, 2, 4, 6, 8, 10)}),
-    ("Sheriff load phase, 5 bags of 5", {"game": "sheriff", "players": 5},
-     {p: 5 for p in (1, 3, 5, 7, 9)}),
+     {p: 4 for p in (0, 2, 4, 6, 8, 10)}, ()),
+    ("Sheriff, 5 bags of 5, clasps open", {"game": "sheriff", "players": 5}, _BAGS, ()),
+    ("Sheriff, 5 bags of 5, clasps closed", {"game": "sheriff", "players": 5}, _BAGS,
+     (0, 1, 2, 3, 4)),
     ("Dead Man's Draw 4 seats, 5 in play, banks of 3", {"game": "deadmans", "players": 4},
-     {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}),
+     {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}, ()),
 ]
-ANYWHERE = 11
+ANYWHERE = 15
+SPARE = 11
+SWITCHES = 6
 POLICIES = ("round_robin", "scheduled")
 
 
 class Board:
-    """What ``firmware.sensors.Sensors`` needs of a board, on the metered bus."""
+    """What ``firmware.sensors.Sensors`` needs of a board, on the metered bus; the hall switches
+    read 1 (clasp closed) for the docks in ``closed``."""
 
-    def __init__(self, clock: Clock, cost: dict) -> None:
+    def __init__(self, clock: Clock, cost: dict, closed: tuple = ()) -> None:
         from firmware.drivers.mfrc522 import Mfrc522
         self.bus = MeteredBus(clock, cost)
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
-        self.switches: list = []
+        self.switches = [EmuPin(1 if i in closed else 0) for i in range(SWITCHES)]
 
 
 class Rig:
@@ -156,11 +162,11 @@ class Rig:
         from shared_rules import games
         from firmware.mat import pick_layout
         from firmware.sensors import Sensors
-        label, header, piles = state
+        label, header, piles, closed = state
         self.free = ANYWHERE
         self.cost = cost
         self.clock = Clock()
-        self.board = Board(self.clock, cost)
+        self.board = Board(self.clock, cost, closed)
         for pad, n in piles.items():
             for k in range(n):
                 self.board.emus[pad].add_tag(NtagTag(_uid(pad, k)))
@@ -184,6 +190,13 @@ class Rig:
             rr._pick = pick  # type: ignore[method-assign]
             rr.presence.known = lambda reader, out: 0  # type: ignore[method-assign]
         self.events: list[tuple[int, int, bytes, float]] = []
+        self.scan_starts: list[tuple[int, float]] = []  # (reader, clock) of every scan begun
+        scan = self.sensors._scan
+
+        def timed_scan(r: int) -> None:
+            self.scan_starts.append((r, self.clock.us))
+            scan(r)
+        self.sensors._scan = timed_scan  # type: ignore[method-assign]
         pres = self.sensors.presence
         inner = pres.pop
 
@@ -222,15 +235,9 @@ class Rig:
 
     def scan_gaps(self, pad: int, span_us: float) -> float:
         """Longest time between two scans of ``pad`` starting during the next ``span_us``."""
-        starts = []
-        sensors = self.sensors
-        end = self.clock.us + span_us
-        while self.clock.us < end:
-            before = sensors.scans
-            t = self.clock.us
-            self.step()
-            if sensors.scans != before and sensors.last_reader == pad:
-                starts.append(t)
+        self.scan_starts.clear()
+        self.run_until(self.clock.us + span_us)
+        starts = [t for r, t in self.scan_starts if r == pad]
         return max(b - a for a, b in zip(starts, starts[1:]))
 
 
@@ -256,6 +263,16 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
             lifts.append(rig.wait_event(LEAVE, pad, uid) - t0)
         out["tap_%s_ms" % name] = round(max(taps) / 1000, 1)
         out["lift_%s_ms" % name] = round(max(lifts) / 1000, 1)
+    taps = []
+    for i in range(phases):
+        rig.run_until(rig.clock.us + 1000 + 7919 * i)
+        uid = bytes((4, 0x7C, SPARE, i, 1, 2, 3))
+        t0 = rig.clock.us
+        rig.board.emus[SPARE].add_tag(NtagTag(uid))
+        taps.append(rig.wait_event(ARRIVE, SPARE, uid) - t0)
+        rig.board.emus[SPARE].remove_tag(uid)
+        rig.wait_event(LEAVE, SPARE, uid, 20e6)
+    out["tap_spare_ms"] = round(max(taps) / 1000, 1)
     out["taps_100ms_missed"] = short_taps(rig, rig.free, 100_000, phases)
     return out
 

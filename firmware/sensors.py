@@ -7,11 +7,23 @@ here allocates once built.
 
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
-scan in ``HOT_EVERY`` when there are at most ``HOT_MAX`` of them (more gain nothing); the other
-pads share the rest round robin. A pad with tags is scanned incrementally: its known inventory is
-confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``). A tag arriving
-while another pad still lists it makes that pad be scanned again first, so a card moved from a
-pad scanned less often is not taken for one UID on two pads.
+scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
+back within four scans). Three to ``HOT_MAX`` awaited pads holding at most ``SWEEP_TAGS`` tags
+in all are *swept*: every step scans all of them and one other pad, up to ``SWEEP_FIELDS``
+fields on at once so their power-up guards overlap (``_sweep``); with more tags on them they
+share the round like the others (their tags, confirmed one by one, cost far more than a
+guard). The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
+are not scanned by the schedule: what lies on a dock counts only when its clasp closes
+(docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
+its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
+out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
+the mat; their turn in ``RARE_EVERY`` is a health check (one register read). A closed bag
+cannot change: its dock is *sealed* until the clasp opens. A pad with tags is scanned
+incrementally: its known inventory is confirmed by SELECTs, then arrivals are looked for
+(``Mfrc522.scan(known=...)``). A tag arriving while another pad (a spare pad or a dock too)
+still lists it makes that pad be scanned again first, so a card moved from a pad scanned less
+often is not taken for one UID on two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
@@ -27,8 +39,18 @@ from firmware.presence import Presence, NONE, ARRIVE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
-HOT_MAX = 2         # more awaited pads than this share the round like the others
-HOT_EVERY = 2       # awaited pads take one scan in HOT_EVERY
+HOT_MAX = 6         # more awaited pads than this share the round like the others
+HOT_EVERY = b"\xff\x03\x02"  # one or two awaited pads: one of them every HOT_EVERY[n] steps
+HOT_ROTATE = 2      # up to this many awaited pads take their turns one at a time; more are
+SWEEP_TAGS = 2      # swept together while they hold at most SWEEP_TAGS tags in all (else
+# they share the round like the others: confirming their tags costs far more than the guard)
+SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
+RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
+NO_DOCK = 255
+_SPARE = 1          # rare[r]
+_DOCK = 2
+_AT_HOT = 0         # cursors
+_AT_RARE = 1
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -51,6 +73,9 @@ class Sensors:
         self.clasp = bytearray(len(self.switches))
         self.clasp_seen = bytearray(len(self.switches))
         self.clasp_count = bytearray(len(self.switches))
+        self.dock = bytearray([NO_DOCK] * len(self.switches))  # each switch's dock reader
+        self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
+        # closing clasp reaches the mat
         self.mat = None
         self.reader = 255
         self.uid = None
@@ -59,8 +84,13 @@ class Sensors:
         self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
-        self.next_hot = 0
+        self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
+        self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
+        self.rare_turn = 0
+        self.cursor = bytearray(2)   # the next HOT / RARE pad to try
         self.turn = 0                # scans since the last hot one
+        self.hot_every = 0           # HOT_EVERY for the awaited pads now
+        self.hot_n = 0               # how many pads are awaited
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -93,14 +123,26 @@ class Sensors:
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
         self.lying = 0
+        for r in range(len(self.readers)):
+            self.sealed[r] = 0
+            self.rare[r] = 0
+        for i in range(len(self.switches)):
+            self.dock[i] = NO_DOCK
+            self.closing[i] = 0
         if layout is not None and self.registry is not None:
-            self.mat = Mat(game, layout, self.registry, self.presence)
+            m = self.mat = Mat(game, layout, self.registry, self.presence)
             p = self.presence
             for r in range(len(self.readers)):
+                self.rare[r] = _SPARE if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
                 while p.pop() != NONE:
                     self.lying += 1
-                    self.mat.on_present(p.reader, p.uid)
+                    m.on_present(p.reader, p.uid)
+            for i in range(len(self.switches)):
+                if i < len(m.dock_seat) and m.dock_seat[i] != NO_SEAT:
+                    d = self.dock[i] = m.dock_reader[i]
+                    self.rare[d] = _DOCK
+                    self.sealed[d] = self.clasp[i]  # just read: a closed bag is as it is
         return self.mat
 
     def poll(self):
@@ -182,40 +224,104 @@ class Sensors:
                 h = 1 if r == m.wait_reader else 0
             elif r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != NO_SEAT:
                 h = (m.wait_seats >> m.seat_of[r]) & 1
+            if self.rare[r] == _DOCK:
+                h = 0  # awaited for its clasp, read when it closes
             self.hot[r] = h
             count += h
         if count > HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
+            count = 0
+        self.hot_every = HOT_EVERY[count] if count <= HOT_ROTATE else 255
+        self.hot_n = count
 
     def _pick(self):
-        """The next reader to scan (module docstring), or -1 when every reader is down."""
+        """The next reader to scan (module docstring), or -1 when none can be scanned."""
         n = len(self.readers)
         self.steps += 1
         if self.down:
             self._revive()
             if self.down == n:
                 return -1
+        for i in range(len(self.closing)):
+            if self.closing[i] > 1:  # a bag being closed is read first
+                d = self.dock[i]
+                if self.state[d] != READER_DOWN:
+                    return d
+                self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
+        if self.hot_n > HOT_ROTATE:
+            if self._hot_tags() <= SWEEP_TAGS:
+                self._sweep(self._other(True))
+                return -1
+            return self._other(False)  # the awaited pads join the round
         self.turn += 1
-        if self.turn >= HOT_EVERY:
+        if self.turn >= self.hot_every:
             self.turn = 0
-            r = self._next_hot()
+            r = self._next(_AT_HOT, self.hot)
             if r >= 0:
                 return r
+        return self._other(True)
+
+    def _other(self, served):
+        """The next pad that is not awaited (or, ``served`` False, awaited ones too): a spare
+        pad on its rare turn, else the next in the round; -1 when none can be scanned."""
+        n = len(self.readers)
+        self.rare_turn += 1
+        if self.rare_turn >= RARE_EVERY:
+            self.rare_turn = 0
+            r = self._next(_AT_RARE, self.rare)
+            if r >= 0 and self.rare[r] != _DOCK:
+                return r
+            if r >= 0 and not self.readers[r].healthy():
+                self._set(r, READER_DOWN)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not self.hot[r] and self.state[r] != READER_DOWN:
+            if not ((self.hot[r] and served) or self.rare[r] or self.sealed[r]) \
+                    and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
-        return self._next_hot()  # every pad left is awaited: hot turns only
+        r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
+        return r if r >= 0 else self._next(_AT_RARE, self.rare)
 
-    def _next_hot(self):
+    def _hot_tags(self):
+        n = 0
+        for r in range(len(self.hot)):
+            if self.hot[r]:
+                n += self.presence.count(r)
+        return n
+
+    def _sweep(self, other):
+        """Scan every awaited pad and pad ``other`` (-1: none) in one step, with up to
+        ``SWEEP_FIELDS`` fields on at once: each pad's field goes on as soon as there is room,
+        before the pads ahead of it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC
+        14443-3 §5.2.1, on each chip's own timer) run while other pads are read (docs/nfc.md,
+        "Scan schedule"; docs/hardware.md: why no more fields at once)."""
         n = len(self.readers)
+        ahead = 0  # the next pad to switch on
+        lit = 0
+        for r in range(n):
+            if not self._swept(r, other):
+                continue
+            while lit < SWEEP_FIELDS and ahead < n:
+                if self._swept(ahead, other):
+                    self.readers[ahead].antenna_on()
+                    lit += 1
+                ahead += 1
+            self._scan(r)  # and its field off
+            lit -= 1
+
+    def _swept(self, r, other):
+        return (self.hot[r] or r == other) and self.state[r] != READER_DOWN
+
+    def _next(self, which, flags):
+        """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
+        n = len(self.readers)
+        at = self.cursor[which]
         for i in range(n):
-            r = (self.next_hot + i) % n
-            if self.hot[r] and self.state[r] != READER_DOWN:
-                self.next_hot = (r + 1) % n
+            r = (at + i) % n
+            if flags[r] and not self.sealed[r] and self.state[r] != READER_DOWN:
+                self.cursor[which] = (r + 1) % n
                 return r
         return -1
 
@@ -223,6 +329,7 @@ class Sensors:
         self.last_reader = r
         reader = self.readers[r]
         if not reader.healthy():
+            reader.antenna_off()  # if a sweep switched it on
             self._set(r, READER_DOWN)
             return
         reader.antenna_on()
@@ -243,6 +350,10 @@ class Sensors:
             self._set(r, READER_STUCK)
             ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
+        if ok:
+            for i in range(len(self.closing)):
+                if self.closing[i] > 1 and self.dock[i] == r:
+                    self.closing[i] -= 1
 
     def _clasps(self):
         """Debounced clasp changes, one at a time, to the mat."""
@@ -253,10 +364,24 @@ class Sensors:
                 self.clasp_count[i] = 1
             elif self.clasp_count[i] < CLASP_STABLE:
                 self.clasp_count[i] += 1
+            d = self.dock[i]
             if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
-                self.uid = None
-                code = self.mat.on_switch(i, v == 1)
-                self.reader = self.mat.reader
-                return code
+                self.closing[i] = 0
+                if d != NO_DOCK:
+                    self.sealed[d] = 0
+                    if v == 1:  # read the bag exactly first (module docstring)
+                        self.closing[i] = 2 + self.presence.misses
+                        continue
+                return self._switch(i, v)
+            if self.closing[i] == 1:
+                self.closing[i] = 0
+                self.sealed[d] = 1
+                return self._switch(i, 1)
         return NOTHING
+
+    def _switch(self, i, v):
+        self.uid = None
+        code = self.mat.on_switch(i, v == 1)
+        self.reader = self.mat.reader
+        return code

@@ -53,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
 MISSES = 3            # complete scans without a tag before the board counts it gone (firmware/presence.py)
 CLASP_STABLE = 2      # equal reads before a clasp change counts (firmware/sensors.py)
+CLOSING_SCANS = MISSES + 1  # dock scans before a closing counts (firmware/sensors.py)
 ANSWER_S = 10.0       # longest wait for the board's answer once it has seen the move
 RESYNC_AFTER_S = 0.5  # no answer this long: ask for a snapshot (the answer may have been lost)
 MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
@@ -123,15 +124,29 @@ class Hands:
     gone after ``MISSES`` more scans (firmware/presence.py); a clasp once read ``CLASP_STABLE``
     times (firmware/sensors.py). The firmware turns what it found into events in order, one a
     loop step, before it scans again; so moves that each wait for the one before reach the mat
-    in the order they were made, however the machine schedules the board and the sim."""
+    in the order they were made, however the machine schedules the board and the sim.
 
-    def __init__(self, session: Session, client: Any) -> None:
+    Bag docks (``docks``: clasp switch -> dock reader, the game's) are the exception: the
+    firmware reads a dock only when its clasp closes (docs/nfc.md, "Scan schedule"), so a card
+    put into or taken out of a bag is never waited for. What the firmware guarantees instead:
+    once a closing is debounced it scans the dock and nothing else until ``MISSES + 1`` complete
+    scans are done (a card taken out has left, a card put in has a slot), and hands the closing
+    to the mat at its next look at the clasps, before any other pad is scanned and before any
+    later clasp change can be debounced (that takes ``CLASP_STABLE`` reads). So a closing is
+    seen after ``CLASP_STABLE`` reads of its clasp and ``CLOSING_SCANS`` scans of its dock; a
+    board that restarts meanwhile reads the dock once at start and seals a closed bag as it is,
+    so after a restart only the clasp reads are waited for."""
+
+    def __init__(self, session: Session, client: Any, docks: dict[int, int] | None = None) -> None:
         self.session = session
         self.client = client
+        self.docks: dict[int, int] = dict(docks or {})
         self.on: dict[str, int] = {}
         self.clasps: list[bool] = client.status()["switches"]
         self.lifted: set[str] = set()  # lifted, not yet seen gone
-        self.pending: list[tuple[str, int, int, int, int]] = []  # (counter, index, base, more, boots)
+        # (counter, index, base, more, boots, again): counter[index] >= base + more, or >= again
+        # when the board has restarted since (it counts from power-on)
+        self.pending: list[tuple[str, int, int, int, int, int]] = []
         self.last_move = 0.0
 
     def _counts(self) -> dict[str, Any] | None:
@@ -142,18 +157,23 @@ class Hands:
         except VirtualBoardError:
             return None
 
-    def _expect(self, counter: str, index: int, more: int) -> None:
-        """The move just made is seen once ``counter[index]`` grew by ``more``."""
-        now = self._counts()
-        if now is None:  # restarting: a fresh power-on counts from 0
-            self.pending.append((counter, index, 0, more, -1))
+    def _expect(self, counter: str, index: int, more: int, again: int | None = None) -> None:
+        """The move just made is seen once ``counter[index]`` grew by ``more`` from the counters
+        read now, after the move (what the board counted before the move reached it does not
+        count), or, should the board restart, reached ``again`` (default ``more``) from power-on."""
+        self._pend(self._counts(), counter, index, more, more if again is None else again)
+
+    def _pend(self, counts: dict[str, Any] | None, counter: str, index: int, more: int, again: int) -> None:
+        """``_expect`` from a given reading of the counters (None: the board was restarting)."""
+        if counts is None:  # a fresh power-on counts from 0
+            self.pending.append((counter, index, 0, again, -1, again))
         else:
-            self.pending.append((counter, index, now[counter][index], more, now["boots"]))
+            self.pending.append((counter, index, counts[counter][index], more, counts["boots"], again))
 
     def _done(self, counts: dict[str, Any]) -> bool:
         """Whether every pending move is seen (after a restart: counted again from power-on)."""
-        return all(counts[counter][index] >= (base if boots == counts["boots"] else 0) + more
-                   for counter, index, base, more, boots in self.pending)
+        return all(counts[counter][index] >= (base + more if boots == counts["boots"] else again)
+                   for counter, index, base, more, boots, again in self.pending)
 
     def settle(self) -> None:
         """Wait until the board has seen every move made so far. ``SimError`` if its loop stops
@@ -173,8 +193,10 @@ class Hands:
                 if mark is None or mark[0] != counts["boots"]:
                     first = counts["steps"]
                 elif counts["steps"] - first > STALL_STEPS:
-                    raise SimError("the board ran %d loop steps without scanning where a hand moved"
-                                   % STALL_STEPS)
+                    late = ["%s %d: %d of %d" % (c, i, counts[c][i], (b + m if n == counts["boots"] else a))
+                            for c, i, b, m, n, a in self.pending]
+                    raise SimError("the board ran %d loop steps without scanning where a hand moved (%s)"
+                                   % (STALL_STEPS, ", ".join(late)))
                 if mark != (counts["boots"], counts["steps"]):
                     mark = (counts["boots"], counts["steps"])
                     since = time.monotonic()
@@ -192,7 +214,8 @@ class Hands:
         self.settle()
         self.client.place(reader, uid)
         self.on[uid] = reader
-        self._expect("fields", reader, 1)
+        if reader not in self.docks.values():
+            self._expect("fields", reader, 1)
         self._moved()
 
     def lift(self, uid: str) -> None:
@@ -203,7 +226,8 @@ class Hands:
         del self.on[uid]
         self.client.remove(uid)
         self.lifted.add(uid)
-        self._expect("fields", reader, MISSES)
+        if reader not in self.docks.values():
+            self._expect("fields", reader, MISSES)
         self._moved()
 
     def seen(self, uid: str) -> None:
@@ -216,19 +240,26 @@ class Hands:
             return  # already so: no move (and no game may be running to see one)
         self.settle()
         self.clasps[index] = closed
+        dock = self.docks.get(index) if closed else None
+        # a closing's dock scans may begin before the board answers a reading made after the
+        # move, and no more come: they are counted from a reading made before it (the open
+        # dock is not scanned meanwhile)
+        before = self._counts() if dock is not None else None
         self.client.switch(index, closed)
         self._expect("switch_reads", index, CLASP_STABLE)
+        if dock is not None:
+            self._pend(before, "fields", dock, CLOSING_SCANS, 0)
         self._moved()
 
     def clear(self) -> None:
-        """Take every tag off the mat and let the board see them gone."""
+        """Take every tag off the mat before a new game. Nothing is waited for but the change
+        itself (a ``scans`` request is answered after it is applied): the board's new game
+        forgets every tag and reads every pad, docks too, before it counts a move
+        (``Sensors.start``), whatever game ran before and whichever pads it scanned."""
         self.settle()
-        lying = self.client.status()["tags"]
         self.client.clear()
         self.on.clear()
-        for reader in sorted({t["reader"] for t in lying.values()}):
-            self._expect("fields", reader, MISSES)
-        self.settle()
+        self._counts()
 
     def _moved(self) -> None:
         self.last_move = time.time()
@@ -321,7 +352,8 @@ class Sim:
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
         if board_dir is not None:  # even host actions start from a clear mat
             self.client = VirtualBoardClient(Path(board_dir), timeout=CLIENT_S)
-            self.hands = Hands(session, self.client)
+            docks = self.layout["zones"].get("dock", [])[:self.game.seats()] if self.layout else []
+            self.hands = Hands(session, self.client, {switch: reader for reader, switch in docks})
         self.player: Any = cls(self) if cls is not None else HostPlayer(self)
         self.mode = self.player.MODE
         self.note = why

@@ -16,8 +16,10 @@ import pytest
 
 from host.cli import main
 from host.monitor import Session
-from host.sim import Sim, local_board, measure, physical_player, play
+from host.sim import (CLOSING_SCANS, Hands, Sim, board_layout, local_board, measure, physical_player,
+                      play)
 from host.vboard_client import VirtualBoardClient
+from host.virtual_deck import VirtualDeck
 from shared_rules import codec
 from shared_rules import profile as deck_profile
 from shared_rules.playout import Playout
@@ -73,6 +75,42 @@ def test_every_physical_player_plays(board: Path, game: str) -> None:
     result = play({"game": game, "players": 3}, 11, port=str(board / "tty"), max_actions=30)
     assert result.mode == "physical" and len(result.actions) == 30
     assert result.checked == len(result.actions) + len(result.rejected) + 1
+
+
+def test_the_hands_wait_for_a_bag_at_its_closing_not_for_the_cards_put_in(board: Path) -> None:
+    # The firmware reads a dock only when its clasp closes (docs/nfc.md): the puts into the open
+    # bag are not waited for; the closing is seen after its dock's CLOSING_SCANS scans, which are
+    # all the dock gets (a closed bag is sealed), so they must be counted from before the move.
+    session = Session(str(board / "tty"))
+    try:
+        session.connect()
+        session.new_game({"game": "sheriff", "players": 3})
+        with VirtualBoardClient(board) as client:
+            layout = board_layout(board, "sheriff", 3)
+            assert layout is not None
+            reader, switch = layout["zones"]["dock"][0]
+            hands = Hands(session, client, {switch: reader})
+            hands.clear()
+            hands.switch(switch, False)
+            hands.settle()
+            deck = VirtualDeck()
+            before = client.scans()["fields"][reader]
+            for copy in range(3):
+                hands.put(reader, deck.card("sheriff", "apple", copy))
+            assert not hands.pending
+            hands.switch(switch, True)
+            hands.settle()
+            seen = client.scans()
+            assert seen["fields"][reader] == before + CLOSING_SCANS
+            steps = seen["steps"]
+            while (now := client.scans())["steps"] < steps + 200:
+                pass
+            assert now["fields"][reader] == before + CLOSING_SCANS  # sealed
+            hands.switch(switch, False)
+            hands.clear()
+            assert not client.status()["tags"]
+    finally:
+        session.close()
 
 
 class Lossy:

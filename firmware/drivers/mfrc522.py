@@ -117,7 +117,10 @@ _RF_CFG_RESERVED = const(0x08)  # RFCfgReg bits 3..0 keep their reset value
 
 # Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us per tick.
 _PRESCALER = const(169)
-_T_SHORT = const(40)   # 1 ms: an ISO 14443-3 answer starts ~86 us after the frame
+# 300 us: an ISO 14443-3 answer to REQA/WUPA/ANTICOLLISION/SELECT starts exactly 1172/fc or
+# 1236/fc (91 us) after the frame (FDT, n = 9), and with TAuto the timer stops at the answer's
+# 5th bit (data sheet TModeReg): 138 us suffice, twice that is kept. HLTA is never answered.
+_T_SHORT = const(11)
 _T_LONG = const(204)   # 5.1 ms: NTAG READ answers within 5 ms; also field-off and power-up guard
 _T_WRITE = const(404)  # 10.1 ms: NTAG WRITE answers within 10 ms (§10.4, WRITE timing)
 _POLL_MAX = const(1000)  # status polls per wait: far longer than 5.1 ms on any SPI clock
@@ -635,7 +638,9 @@ class Mfrc522:
         return OK
 
     def halt(self):
-        """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3)."""
+        """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3 counts
+        modulation within 1 ms as a NAK; an NTAG never sends one, and scan() does not use the
+        outcome, so the 300 us answer timeout serves here too)."""
         f = self._b.ftx
         f[1] = _HLTA
         f[2] = 0

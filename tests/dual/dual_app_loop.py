@@ -14,6 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
+from firmware.sensors import RARE_EVERY, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -22,6 +23,8 @@ except ImportError:
 
 READERS = 16
 SEAT_PADS = (0, 2, 4, 6)  # hardware/mat_layout.json, Skull 3-6 seats
+BOX, COMMAND = 13, 15
+USED = SEAT_PADS + (BOX, COMMAND)  # the other ten pads are spare in this game
 
 
 def disc_uid(seat, disc, copy):
@@ -29,13 +32,14 @@ def disc_uid(seat, disc, copy):
 
 
 class Stub:
-    """Switches read open; LEDs and buzzer count what they are told."""
+    """Switches read ``v`` (0: clasp open); LEDs and buzzer count what they are told."""
 
     def __init__(self):
         self.calls = 0
+        self.v = 0
 
     def value(self):
-        return 0
+        return self.v
 
     def set(self, i, r, g, b):
         self.calls += 1
@@ -60,7 +64,7 @@ class EmulatedBoard(FakeBoard):
         self.buzzer = Stub()
 
 
-def board_with_game():
+def board_with_game(header=None, closed=()):
     root = scratch_dir("loop-" + sys.implementation.name)
     with open("hardware/mat_layout.json") as f:
         layout = f.read()
@@ -77,8 +81,10 @@ def board_with_game():
                      "code": tokens.CODES[t]})
     deck.write(root + "/deck.bin", recs)
     with open(root + "/game.json", "w") as f:
-        f.write(json.dumps({"game": "skull", "players": 4}))
+        f.write(json.dumps(header or {"game": "skull", "players": 4}))
     board = EmulatedBoard(root)
+    for i in closed:
+        board.switches[i].v = 1
     return board, started(board)
 
 
@@ -203,17 +209,21 @@ def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
     board, app = board_with_game()
     run(app, 2 * READERS, False)
     _reader_diags(board)
-    emu = board.emus[3]
+    emu = board.emus[BOX]
     board.bus.readers.remove(emu)  # cable pulled: MISO reads the pull-down's 00h
-    run(app, 2 * READERS, False)   # within one round of the schedule
-    assert _reader_diags(board) == [[3, 1, 0x92]] and app.sensors.state[3] == 1
+    run(app, 2 * len(USED), False)   # within one round of the schedule
+    assert _reader_diags(board) == [[BOX, 1, 0x92]] and app.sensors.state[BOX] == 1
     falls = emu.cs.falls
     run(app, 200, False)
     tries = emu.cs.falls - falls   # only the re-inits with back-off touch it (1, 16, 32, 64 steps)
-    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != 3
+    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != BOX
     board.bus.readers.append(emu)  # plugged back
     run(app, 300, False)
-    assert _reader_diags(board) == [[3, 0, 0x92]] and app.sensors.state[3] == 0
+    assert _reader_diags(board) == [[BOX, 0, 0x92]] and app.sensors.state[BOX] == 0
+    # a spare pad's reader (no zone in this game) is checked on its rare visits
+    board.bus.readers.remove(board.emus[3])
+    run(app, RARE_EVERY * (READERS - len(USED)) + 2 * len(USED), False)
+    assert _reader_diags(board) == [[3, 1, 0x92]]
     return tries
 
 
@@ -221,11 +231,11 @@ def test_a_reader_that_resets_is_found_within_a_round_and_configured_again():
     board, app = board_with_game()
     run(app, 2 * READERS, False)
     _reader_diags(board)
-    board.emus[5]._soft_reset()    # a brown-out: TModeReg back to 00h, antenna off
-    run(app, 2 * READERS, False)
-    assert _reader_diags(board) == [[5, 1, 0x92], [5, 0, 0x92]]
-    assert board.emus[5].regs[0x2A] == 0x80  # TAuto again
-    return app.sensors.state[5]
+    board.emus[COMMAND]._soft_reset()    # a brown-out: TModeReg back to 00h, antenna off
+    run(app, 2 * len(USED), False)
+    assert _reader_diags(board) == [[COMMAND, 1, 0x92], [COMMAND, 0, 0x92]]
+    assert board.emus[COMMAND].regs[0x2A] == 0x80  # TAuto again
+    return app.sensors.state[COMMAND]
 
 
 def test_a_reader_missing_at_boot_is_announced_with_the_game():
@@ -267,13 +277,13 @@ def test_a_bad_tag_does_not_hide_the_other_tags_on_its_pad():
 
 # --- scan schedule ------------------------------------------------------------------------
 
-def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate():
+def test_an_awaited_pad_takes_one_scan_in_three_and_a_moved_disc_is_no_duplicate():
     from shared_rules.engine import DUPLICATE_TAG
     board, app = board_with_game()
     s = app.sensors
     mat = s.mat
     pad = SEAT_PADS[0]
-    board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a pad nobody waits on
+    board.emus[5].add_tag(NtagTag(disc_uid(0, 0, 0)))  # a disc lying on a spare pad
     run(app, 3 * READERS, False)
     mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
     run(app, 2 * READERS, True)  # the schedule allocates nothing either
@@ -284,7 +294,9 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
         if s.scans != before:
             order.append(s.last_reader)
     hot = len([r for r in order if r == pad])
-    assert hot * 2 >= len(order) - 1 and all(r in order for r in range(READERS))
+    spare = len([r for r in order if r not in USED])
+    assert hot * 3 >= len(order) - 2 and all(r in order for r in USED)
+    assert 0 < spare * RARE_EVERY <= len(order) - hot + RARE_EVERY
     board.link.frames()
     # the disc moved from pad 5 to the awaited pad: seen there long before pad 5 is scanned again
     board.emus[5].remove_tag(disc_uid(0, 0, 0))
@@ -293,6 +305,43 @@ def test_an_awaited_pad_takes_every_other_scan_and_a_moved_disc_is_no_duplicate(
     refused = [body[0] for t, _, body in board.link.frames() if t == codec.REJECT]
     assert DUPLICATE_TAG not in refused and s.presence.find(disc_uid(0, 0, 0), pad, True) == -1
     return [hot, len(order)]
+
+
+def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
+    board, app = board_with_game()
+    s = app.sensors
+    run(app, 3 * READERS, False)
+    assert s.hot_n == len(SEAT_PADS)  # the start: every seat places a disc
+    first = s.readers[SEAT_PADS[0]]
+    inner = first.scan
+    lit = []
+
+    def scan(*args):  # the fields on when the first awaited pad is scanned
+        lit.append([p for p in range(READERS) if board.emus[p].rf_on()])
+        return inner(*args)
+    first.scan = scan
+    run(app, 2, False)
+    assert len(lit[0]) == SWEEP_FIELDS and SEAT_PADS[0] in lit[0]
+    del first.scan
+    before = [board.emus[p].fields for p in range(READERS)]
+    run(app, 1, True)  # a step: every awaited pad and one other, allocation-free
+    after = [board.emus[p].fields for p in range(READERS)]
+    assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in SEAT_PADS) == 1
+    assert not any(e.rf_on() for e in board.emus)  # every field off again
+    # awaited pads holding more tags than SWEEP_TAGS share the round like the others
+    for k in range(SWEEP_TAGS + 1):
+        board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
+    run(app, 4 * READERS, False)
+    assert s.presence.count(SEAT_PADS[0]) == SWEEP_TAGS + 1 and s.hot_n == len(SEAT_PADS)
+    order = []
+    for _ in range(2 * len(USED)):
+        before = s.scans
+        app.step()
+        if s.scans != before:
+            order.append(s.last_reader)
+    assert all(r in order for r in USED)
+    return [lit[0], s.hot_n]
 
 
 class FloodPort(FakePort):
@@ -375,3 +424,63 @@ def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
     started(board)
     assert messages(board) == []
     return app.referee.game.digest()
+
+
+def _scans_of(app, steps):
+    """Readers scanned during ``steps`` loop steps, in order."""
+    s = app.sensors
+    order = []
+    for _ in range(steps):
+        before = s.scans
+        app.step()
+        if s.scans != before:
+            order.append(s.last_reader)
+    return order
+
+
+def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
+    docks = (1, 3, 5, 7, 9)  # hardware/mat_layout.json, Sheriff 3-5 seats: dock of seat s, switch s
+    stands = (0, 2, 4, 6, 8)
+    board, app = board_with_game({"game": "sheriff", "players": 5}, closed=(0,))
+    s = app.sensors
+    card = [bytes((4, 0xBA, 0x60, k, 2, 3, 4)) for k in range(3)]
+    board.emus[docks[2]].add_tag(NtagTag(card[0]))
+    board.emus[docks[2]].add_tag(NtagTag(card[1]))
+    run(app, 4, False)
+    order = _scans_of(app, 12 * READERS)
+    # docks are not scanned (what lies there counts when the clasp closes), the stands are
+    assert not [d for d in docks if d in order] and all(p in order for p in stands)
+    assert s.presence.count(docks[2]) == 0  # put in after the start: nothing read them yet
+    # a bag docked already closed, and a card taken out of a bag just before its clasp closes:
+    # each dock is read until the bag is exact, before the closing counts; then sealed
+    board.emus[docks[1]].add_tag(NtagTag(card[2]))
+    board.switches[1].v = 1
+    board.emus[docks[2]].remove_tag(card[1])
+    board.switches[2].v = 1
+    seen = bytearray(2 * READERS)  # readers scanned, in order
+    k = 0
+    if micropython:  # allocation-free (the sensors alone: the fake link allocates)
+        micropython.heap_lock()
+    try:
+        for _ in range(2 * READERS):
+            before = s.scans
+            s.poll()
+            if s.scans != before:
+                seen[k] = s.last_reader
+                k += 1
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    reads = [r for r in seen[:k] if r in docks]
+    first = list(seen[:k]).index(docks[1])
+    assert reads == [docks[1]] * 4 + [docks[2]] * 4 and list(seen[first:first + 8]) == reads
+    assert s.presence.find(card[2], docks[0], True) == docks[1]
+    assert s.presence.count(docks[2]) == 1 and s.presence.find(card[0], docks[0], True) == docks[2]
+    order = _scans_of(app, 12 * READERS)
+    assert not [d for d in docks[:3] if d in order]
+    board.switches[0].v = 0  # opened (or the bag lifted out), then closed again: read again
+    run(app, 4, False)
+    board.switches[0].v = 1
+    order = _scans_of(app, 12 * READERS)
+    assert [r for r in order if r in docks] == [docks[0]] * 4
+    return len(order)

@@ -127,11 +127,11 @@ def test_init_checks_version_and_crc_coprocessor():
 def test_init_configures_timer_modulation_crc_and_gain():
     _, chip, rdr, _ = _rig()
     r = chip.regs
-    # TModeReg TAuto + prescaler 169 (25 us ticks), 1 ms reload, 100 % ASK, ModeReg 3Dh
+    # TModeReg TAuto + prescaler 169 (25 us ticks), 300 us reload, 100 % ASK, ModeReg 3Dh
     # (TxWaitRF, CRC preset 6363h), 48 dB RX gain, ValuesAfterColl off, antenna off
     regs = [r[0x2A], r[0x2B], r[0x2C], r[0x2D], r[0x15], r[0x11], r[0x26], r[0x0E] & 0x80,
             r[0x14]]
-    assert regs == [0x80, 169, 0, 40, 0x40, 0x3D, 0x78, 0, 0x80]
+    assert regs == [0x80, 169, 0, 11, 0x40, 0x3D, 0x78, 0, 0x80]
     bus = EmuSpiBus()
     quiet = bus.add_reader()
     assert drv.Mfrc522(bus, quiet.cs, gain=4).init() == drv.OK and quiet.regs[0x26] == 0x48
@@ -154,6 +154,26 @@ class _ZeroSpi:
         self.transactions += 1
         for i in range(len(rx)):
             rx[i] = 0
+
+
+def test_answer_timeout_covers_the_latest_iso_answer_and_no_more():
+    # REQA/ANTICOLLISION/SELECT answers start 1172/fc or 1236/fc after the frame (FDT, n = 9) and
+    # TAuto stops the timer at the answer's 5th bit: the 300 us reload must cover 1236 + 5 * 128 fc
+    _, chip, rdr, _ = _rig()
+    period = (2 * 169 + 1) * (chip.regs[0x2D] + 1)
+    assert period >= 1236 + 5 * 128 and chip.regs[0x2D] == 11
+    late = NtagTag(_uid(9, 9, 9, 9, 9, 9), delay_fc=1236)
+    chip.add_tag(late)
+    rdr.antenna_on()
+    heard = _scan(rdr)
+    rdr.antenna_off()
+    chip.remove_tag(late.uid)
+    chip.add_tag(NtagTag(_uid(8, 8, 8, 8, 8, 8), delay_fc=period + 1))  # answers too late
+    rdr.antenna_on()
+    missed = _scan(rdr)
+    rdr.antenna_off()
+    assert heard == [_hex(late.uid)] and missed == []
+    return [period, heard, missed]
 
 
 def test_absent_chip_gives_chip_error_after_bounded_polling():
@@ -711,8 +731,8 @@ def test_write_waits_10_ms_for_the_ack():
     f[1], f[2], f[3], f[4], f[5], f[6] = 0xA2, 5, 0x45, 0x46, 0x47, 0x48
     assert rdr._transceive(rdr._append_crc(6), 0, 0, 204) == drv.TIMEOUT
     assert bytes(tag.mem[20:24]) == b"EFGH"  # programmed all the same: why a lost ACK is checked
-    assert _scan(rdr) == [_hex(tag.uid)]       # the next scan goes back to 1 ms timeouts
-    assert [chip.regs[0x2C], chip.regs[0x2D]] == [0, 40]
+    assert _scan(rdr) == [_hex(tag.uid)]       # the next scan goes back to 300 us timeouts
+    assert [chip.regs[0x2C], chip.regs[0x2D]] == [0, 11]
     return [404, 204]
 
 
