@@ -249,10 +249,7 @@ def heap_only(heap: Heap, tmp: Path) -> dict:
     """``python -m bench heap``: only the heap figures, merged into the last results."""
     from shared_rules.replay import replay_file
     results = json.loads(RESULTS.read_text())
-    # Card modules: replay only (the board cannot take their header yet, see CARD_CASES).
-    cases = [(label, header, True) for label, header, _ in GAME_CASES]
-    cases += [(label, header, False) for label, header, _ in CARD_CASES]
-    for label, header, on_board in cases:
+    for label, header, _ in GAME_CASES + CARD_CASES:
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)
         expect = replay_file(str(log))
@@ -260,8 +257,6 @@ def heap_only(heap: Heap, tmp: Path) -> dict:
         game = results["games"].setdefault(label, {"header": header})
         for mode in ("romfs", "mpy"):
             game["min_heap_replay_" + mode] = heap.replay(mode, log, expect)
-        if not on_board:
-            continue
         frames = tmp / (label + ".frames")
         frames_file(frames, header, 1)
         fs = tmp / "fs"

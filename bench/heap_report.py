@@ -11,7 +11,7 @@ from bench.__main__ import RESULTS
 
 NAMES = {"skull-6": "Skull, 6", "skull-12": "Skull, 12", "deadmans-4": "Dead Man's Draw, 4",
          "deadmans-8": "Dead Man's Draw, 8 (2 decks)", "sheriff-5": "Sheriff, 5"}
-# Sheriff with Merry Men modules (sample profile); the card modules have no firmware line yet.
+# Sheriff with Merry Men modules (sample profile values).
 MODULE_NAMES = {"sheriff-6-deputies": "Sheriff, 6: deputies", "sheriff-5-black_market": "Sheriff, 5: black_market",
                 "sheriff-6-mm": "Sheriff, 6: deputies + black_market", "sheriff-4-laws": "Sheriff, 4: laws",
                 "sheriff-4-special_orders": "Sheriff, 4: special_orders", "sheriff-4-merry_men": "Sheriff, 4: merry_men",

@@ -25,6 +25,10 @@ What the chip does while the driver waits (timer, answers) is modelled as a dead
 driver's next ComIrqReg read returns once the clock has reached it, which is how its polling
 loop behaves on the board (one poll transaction of granularity included).
 
+Hands move at a time on the clock, in the middle of a loop step as on a real table: a tag put
+down or lifted at t is in the field from the first SPI transaction at or after t (``Rig.at``);
+an RF exchange already under way is not changed by it.
+
 Not modelled: CPU time of the rules core (measured separately: actions/s in bench/results.json),
 interrupts, garbage collection (the loop allocates nothing).
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
@@ -106,6 +111,7 @@ class MeteredBus(EmuSpiBus):
         super().__init__()
         self.clock = clock
         self.cost = cost
+        self.due: list[tuple[float, Callable[[], object]]] = []  # hands' moves, by time
 
     def add_reader(self, version: int = 0x92) -> Mfrc522Emu:
         reader = MeteredEmu(EmuPin(1), self.clock)
@@ -114,7 +120,13 @@ class MeteredBus(EmuSpiBus):
 
     def write_readinto(self, tx, rx) -> None:
         self.clock.us += self.cost["spi_txn_us"] + self.cost["spi_byte_us"] * len(tx)
+        self.happen()
         super().write_readinto(tx, rx)
+
+    def happen(self) -> None:
+        """Make the moves whose time has come."""
+        while self.due and self.due[0][0] <= self.clock.us:
+            self.due.pop(0)[1]()
 
 
 # --- the mat in a game state -----------------------------------------------------------------
@@ -123,19 +135,24 @@ def _uid(pad: int, k: int) -> bytes:
     return bytes((4, 0x7A, pad, k, 0x31, 0x42, 0x53))
 
 
-# (label, header, {pad: tags lying on it}, closed clasps); the expected pad is the first the
-# game's prompt awaits at the start (the rules' first prompt), "anywhere" is the command pad 15
-# (in every layout, never awaited at the start), "spare" pad 11 (in no layout of these states)
+# (label, header, {pad: tags lying on it}, closed clasps, actions played before): the expected
+# pad is the first the game's prompt awaits in that state (the rules' first prompt on an empty
+# table; with Skull stacks of 4 every seat has placed all its discs and seat 0 is to add or bid:
+# its pad; in Dead Man's Draw seat 0 has drawn and may draw again: the play pad 13), "anywhere"
+# is the command pad 15 (in every layout, not awaited in these states), "spare" pad 11 (in no
+# layout of these states)
 _BAGS = {p: 5 for p in (1, 3, 5, 7, 9)}
+_SKULL_STACKS = [{"a": "place", "p": seat, "disc": "skull" if n == 0 else "flower"}
+                 for n in range(4) for seat in range(6)]
 STATES = [
-    ("empty mat, 16 pads", {"game": "skull", "players": 6}, {}, ()),
+    ("empty mat, 16 pads", {"game": "skull", "players": 6}, {}, (), []),
     ("Skull 6 seats, stacks of 4", {"game": "skull", "players": 6},
-     {p: 4 for p in (0, 2, 4, 6, 8, 10)}, ()),
-    ("Sheriff, 5 bags of 5, clasps open", {"game": "sheriff", "players": 5}, _BAGS, ()),
+     {p: 4 for p in (0, 2, 4, 6, 8, 10)}, (), _SKULL_STACKS),
+    ("Sheriff, 5 bags of 5, clasps open", {"game": "sheriff", "players": 5}, _BAGS, (), []),
     ("Sheriff, 5 bags of 5, clasps closed", {"game": "sheriff", "players": 5}, _BAGS,
-     (0, 1, 2, 3, 4)),
+     (0, 1, 2, 3, 4), []),
     ("Dead Man's Draw 4 seats, 5 in play, banks of 3", {"game": "deadmans", "players": 4},
-     {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}, ()),
+     {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}, (), [{"a": "draw", "p": 0, "card": "chest5"}]),
 ]
 ANYWHERE = 15
 SPARE = 11
@@ -162,7 +179,7 @@ class Rig:
         from shared_rules import games
         from firmware.mat import pick_layout
         from firmware.sensors import Sensors
-        label, header, piles, closed = state
+        label, header, piles, closed, played = state
         self.free = ANYWHERE
         self.cost = cost
         self.clock = Clock()
@@ -173,6 +190,7 @@ class Rig:
         self.sensors = Sensors(self.board, registry)
         layout_doc = json.loads((Path(__file__).resolve().parent.parent / "hardware" / "mat_layout.json").read_text())
         game = games.from_header(header)
+        play(game, played)
         self.mat = self.sensors.start(game, pick_layout(layout_doc, game.NAME, game.seats()))
         self.mat.prompt()
         self.sensors._hot_pads()
@@ -214,8 +232,23 @@ class Rig:
         return r < len(m.zone_of) and m.zone_of[r] == m.wait_zone and m.seat_of[r] != 255 \
             and bool(m.wait_seats >> m.seat_of[r] & 1)
 
+    def at(self, t_us: float, move: Callable[[], object]) -> None:
+        """Make ``move`` (a tag put down or lifted) at clock time ``t_us``."""
+        due = self.board.bus.due
+        due.append((t_us, move))
+        due.sort(key=lambda d: d[0])
+
+    def put(self, t_us: float, pad: int, uid: bytes) -> float:
+        self.at(t_us, lambda: self.board.emus[pad].add_tag(NtagTag(uid)))
+        return t_us
+
+    def lift(self, t_us: float, pad: int, uid: bytes) -> float:
+        self.at(t_us, lambda: self.board.emus[pad].remove_tag(uid))
+        return t_us
+
     def step(self) -> None:
         self.clock.us += self.cost["step_us"]
+        self.board.bus.happen()
         self.sensors.poll()
 
     def run_until(self, t_us: float) -> None:
@@ -241,6 +274,16 @@ class Rig:
         return max(b - a for a, b in zip(starts, starts[1:]))
 
 
+def play(game, actions: list) -> None:
+    """Bring ``game`` to a state of the table by playing ``actions`` (each must be legal)."""
+    from shared_rules.actions import ACTION_SIZE
+    rec = bytearray(ACTION_SIZE)
+    for action in actions:
+        if type(game).VOCAB.encode(action, rec) or game.check(rec):
+            raise ValueError("timing state: %r is not legal here" % (action,))
+        game.apply(rec)
+
+
 def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 12) -> dict:
     from firmware.presence import ARRIVE, LEAVE
     rig = Rig(state, cost, registry, policy)
@@ -252,25 +295,19 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
         taps = []
         lifts = []
         for i in range(phases):
-            rig.run_until(rig.clock.us + round_us * (i + 1) / phases)
             uid = bytes((4, 0x7E, pad, i, 1, 2, 3))
-            t0 = rig.clock.us
-            rig.board.emus[pad].add_tag(NtagTag(uid))
+            t0 = rig.put(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
             taps.append(rig.wait_event(ARRIVE, pad, uid) - t0)
-            rig.run_until(rig.clock.us + round_us * (i + 1) / phases)
-            t0 = rig.clock.us
-            rig.board.emus[pad].remove_tag(uid)
+            t0 = rig.lift(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
             lifts.append(rig.wait_event(LEAVE, pad, uid) - t0)
         out["tap_%s_ms" % name] = round(max(taps) / 1000, 1)
         out["lift_%s_ms" % name] = round(max(lifts) / 1000, 1)
     taps = []
     for i in range(phases):
-        rig.run_until(rig.clock.us + 1000 + 7919 * i)
         uid = bytes((4, 0x7C, SPARE, i, 1, 2, 3))
-        t0 = rig.clock.us
-        rig.board.emus[SPARE].add_tag(NtagTag(uid))
+        t0 = rig.put(rig.clock.us + 1000 + 7919 * i, SPARE, uid)
         taps.append(rig.wait_event(ARRIVE, SPARE, uid) - t0)
-        rig.board.emus[SPARE].remove_tag(uid)
+        rig.lift(rig.clock.us, SPARE, uid)
         rig.wait_event(LEAVE, SPARE, uid, 20e6)
     out["tap_spare_ms"] = round(max(taps) / 1000, 1)
     out["taps_100ms_missed"] = short_taps(rig, rig.free, 100_000, phases)
@@ -282,13 +319,11 @@ def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
     from firmware.presence import ARRIVE
     missed = 0
     for i in range(phases):
-        rig.run_until(rig.clock.us + 1000 + 7919 * i)
         uid = bytes((4, 0x7D, pad, i, 1, 2, 3))
         rig.events.clear()
-        rig.board.emus[pad].add_tag(NtagTag(uid))
-        rig.run_until(rig.clock.us + hold_us)
-        rig.board.emus[pad].remove_tag(uid)
-        rig.run_until(rig.clock.us + 1_000_000)
+        t0 = rig.put(rig.clock.us + 1000 + 7919 * i, pad, uid)
+        rig.lift(t0 + hold_us, pad, uid)
+        rig.run_until(t0 + hold_us + 1_000_000)
         missed += not any(k == ARRIVE and u == uid for k, _, u, _ in rig.events)
         rig.events.clear()
     return missed

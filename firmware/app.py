@@ -20,9 +20,7 @@ from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import NO_GAME, OK
 
-from firmware.feedback import Feedback
 from firmware.link import BoardLink
-from firmware.mat import NOTHING, READY, gestures_for, pick_layout
 from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
@@ -33,6 +31,8 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 _RESTART_FILE = const("restart.txt")  # why the firmware restarted itself, told to the host at the next boot
 STEADY_STEPS = 500  # loop steps after a restart before its note is dropped
 _AGAIN = const("again: ")  # a restart note's prefix when the start after a restart failed too
+_NOTHING = const(0)  # firmware.mat's poll results (tests/test_rules_literals.py): the mat module
+_READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
@@ -57,6 +57,8 @@ def with_profile(root, header):
     docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
         from shared_rules import profile
+        if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
+            return header   # deputies alone read no card data: the game must not depend on the file
         path = _path(root, games.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
@@ -112,7 +114,10 @@ class App:
         if self.persist:
             try:
                 game, self.boot_info = self.persist.boot()
-            except ValueError as e:   # profile.Missing: the game's deck profile is not here
+            except ValueError as e:
+                if not getattr(e, "keep", False):
+                    raise
+                # profile.Missing: the stored game's deck profile is gone or another
                 self.referee.hello()
                 self.referee.message("%s; the stored game is kept, not restored" % e)
                 return False
@@ -139,6 +144,9 @@ class App:
         self.feedback = None
         mat = None
         if self.sensors and self.layouts:
+            # The gesture layer and the LEDs serve a board that reads tags: imported only then.
+            from firmware.feedback import Feedback
+            from firmware.mat import pick_layout
             try:
                 layout = pick_layout(self.layouts, game.NAME, game.seats())
                 mat = self.sensors.start(game, layout)
@@ -199,6 +207,7 @@ class App:
         try:
             game = games.from_header(header)
             if self.sensors and self.layouts:
+                from firmware.mat import gestures_for
                 gestures_for(name)  # its code next to the rules', before long-lived objects
         except ValueError as e:
             if game is None:
@@ -386,9 +395,9 @@ class App:
         s = self.sensors
         if s is not None and s.mat is not None and self.referee.game is not None:
             code = s.poll()
-            if code == READY:
+            if code == _READY:
                 self._judge(self.referee.submit(s.mat.rec, s.reader), s.reader)
-            elif code != NOTHING:
+            elif code != _NOTHING:
                 self.referee.refuse(code, None, s.reader, s.uid)
                 self._judge(code, s.reader)
         if self.feedback is not None:

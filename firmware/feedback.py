@@ -13,13 +13,25 @@ Flashes end in ``tick(now)``; times are the board's ``ticks_ms()`` passed in by 
 tests need no clock. Buzzer ids: ``firmware/sounds.py``.
 Only changed LEDs are written, and ``show()`` is called only when one changed. No allocation.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from array import array
 
 from firmware.mat import PROMPT_OVER, NO_ZONE
 
 from firmware.sounds import OK as PATTERN_OK, REJECT as PATTERN_REJECT, TURN as PATTERN_TURN, END as PATTERN_END
 
-OFF, GREEN, RED, BLUE, AMBER, GOLD, MAGENTA = range(7)
+_OFF = const(0)
+_GREEN = const(1)
+_RED = const(2)
+_BLUE = const(3)
+_AMBER = const(4)
+_GOLD = const(5)
+_MAGENTA = const(6)
 COLOURS = bytes((
     0, 0, 0,
     0, 255, 0,
@@ -29,7 +41,7 @@ COLOURS = bytes((
     255, 200, 40,
     255, 0, 160,
 ))
-_TICKS_MASK = 0x3FFFFFFF  # ticks_ms wraps at 2**30 on 32-bit ports
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on 32-bit ports
 
 
 def elapsed(now, then):
@@ -54,7 +66,7 @@ class Feedback:
             self.station[seat] = self.led_of[pad if isinstance(pad, int) else pad[0]]
         self.hold = hold_ms
         self.base = bytearray(n)     # steady colour per LED
-        self.flash = bytearray(n)    # flash colour per LED (OFF: none)
+        self.flash = bytearray(n)    # flash colour per LED (_OFF: none)
         self.faulty = bytearray(n)   # 1: the pad's reader is down or stuck
         self.since = array("i", [0] * n)
         self.shown = bytearray([255] * n)  # colour last written (255: never)
@@ -62,11 +74,11 @@ class Feedback:
         self.over = False
 
     def accepted(self, reader, now):
-        self._flash(reader, GREEN, now)
+        self._flash(reader, _GREEN, now)
         self.buzzer.play(PATTERN_OK)
 
     def rejected(self, reader, now):
-        self._flash(reader, RED, now)
+        self._flash(reader, _RED, now)
         self.buzzer.play(PATTERN_REJECT)
 
     def prompt(self, what, seats, reader, now, amber=NO_ZONE):
@@ -78,15 +90,15 @@ class Feedback:
             return
         base = self.base
         for i in range(len(base)):
-            base[i] = OFF
-        colour = GOLD if what == PROMPT_OVER else BLUE
+            base[i] = _OFF
+        colour = _GOLD if what == PROMPT_OVER else _BLUE
         for seat in range(len(self.station)):
             if seats >> seat & 1:
                 base[self.station[seat]] = colour
         if reader < len(self.led_of):
             base[self.led_of[reader]] = colour
         if amber < len(self.led_of):
-            base[self.led_of[amber]] = AMBER
+            base[self.led_of[amber]] = _AMBER
         if what == PROMPT_OVER:
             self.over = True
             self.buzzer.play(PATTERN_END)
@@ -105,7 +117,7 @@ class Feedback:
         """End the flashes whose time is up (call from the event loop)."""
         for i in range(len(self.flash)):
             if self.flash[i] and elapsed(now, self.since[i]) >= self.hold:
-                self.flash[i] = OFF
+                self.flash[i] = _OFF
         self._render()
 
     def fault(self, reader, on):
@@ -124,7 +136,7 @@ class Feedback:
     def _render(self):
         changed = False
         for i in range(len(self.base)):
-            c = self.flash[i] or (MAGENTA if self.faulty[i] else self.base[i])
+            c = self.flash[i] or (_MAGENTA if self.faulty[i] else self.base[i])
             if c != self.shown[i]:
                 self.shown[i] = c
                 self.leds.set(i, COLOURS[3 * c], COLOURS[3 * c + 1], COLOURS[3 * c + 2])

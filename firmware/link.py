@@ -4,9 +4,15 @@ Framing and CRC are ``shared_rules/codec.py`` (the host imports the same file); 
 owns the board's sequence counter, its receive and send buffers and the body layouts of the
 board's messages (docs/protocol.md, section 6). Nothing here allocates once constructed.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from shared_rules import codec
 
-RX_CHUNK = 64
+_RX_CHUNK = const(64)
 MAX_CHUNKS = 8   # at most 512 bytes read per poll(): a frame may take several loop steps
 
 
@@ -15,7 +21,7 @@ class BoardLink:
         """``port``: the board profile's link (``readinto(buf) -> n``, ``write(buf, n)``)."""
         self.port = port
         self.reader = codec.FrameReader()
-        self.rx = bytearray(RX_CHUNK)
+        self.rx = bytearray(_RX_CHUNK)
         self.rx_len = 0
         self.rx_pos = 0
         self.out = bytearray(codec.MAX_FRAME)

@@ -8,11 +8,17 @@ here allocates once built.
 Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
 ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
 scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
-back within four scans). Three to ``HOT_MAX`` awaited pads holding at most ``SWEEP_TAGS`` tags
-in all are *swept*: every step scans all of them and one other pad, up to ``SWEEP_FIELDS``
-fields on at once so their power-up guards overlap (``_sweep``); with more tags on them they
-share the round like the others (their tags, confirmed one by one, cost far more than a
-guard). The other pads of the game's layout share the rest round robin. *Spare* pads, with no zone in this
+back within four scans). Three to ``HOT_MAX`` awaited pads are *swept* (``_sweep``): every
+step scans the next pad of the round, the next spare pad and, while the awaited pads hold at
+most ``SWEEP_TAGS`` tags in all, every awaited pad, else one of them every other step (their
+tags, confirmed one by one, cost far more than the guards saved), up to ``SWEEP_FIELDS`` fields
+on at once so the pads' power-up guards overlap. Otherwise the other pads of the game's layout
+share the rest round robin. *One* awaited pad holding tags (the stack or pile of the seat whose
+turn it is) keeps its field on (``_keep``): its tags stay HALT, so each step one REQA finds a
+newcomer there (``Mfrc522.arrivals``), one step in ``KEEP_CONFIRM`` confirms its tags by WUPA
+and SELECTs (lifts) while a light pad of the round is read, and the other steps sweep a pad of the round holding at most
+``SWEEP_TAGS`` tags with, in turn, another such pad, a spare pad, another one, or a fuller pad
+of the round (another seat's stack: a move out of turn is answered, later). *Spare* pads, with no zone in this
 game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
 are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
@@ -42,11 +48,13 @@ UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 6         # more awaited pads than this share the round like the others
 HOT_EVERY = b"\xff\x03\x02"  # one or two awaited pads: one of them every HOT_EVERY[n] steps
 HOT_ROTATE = 2      # up to this many awaited pads take their turns one at a time; more are
-SWEEP_TAGS = 2      # swept together while they hold at most SWEEP_TAGS tags in all (else
-# they share the round like the others: confirming their tags costs far more than the guard)
+SWEEP_TAGS = 2      # all swept every step while they hold at most SWEEP_TAGS tags in all
+# (else one of them every other step: confirming their tags costs far more than the guards)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
+KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: a full scan one step in this
 RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
+NO_KEEP = 255
 _SPARE = 1          # rare[r]
 _DOCK = 2
 _AT_HOT = 0         # cursors
@@ -87,10 +95,12 @@ class Sensors:
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.rare_turn = 0
-        self.cursor = bytearray(2)   # the next HOT / RARE pad to try
+        self.cursor = bytearray(3)   # the next HOT / RARE / empty round pad to try
         self.turn = 0                # scans since the last hot one
         self.hot_every = 0           # HOT_EVERY for the awaited pads now
         self.hot_n = 0               # how many pads are awaited
+        self.hot_one = NO_KEEP       # the awaited pad when there is one
+        self.kept = NO_KEEP          # the pad whose field stays on between scans
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -120,6 +130,7 @@ class Sensors:
         The caller announces the game after this returns, so every later gesture counts."""
         self.presence.clear()
         self.mat = None
+        self._release()
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
         self.lying = 0
@@ -218,6 +229,7 @@ class Sensors:
         self._wz = m.wait_zone
         self._wr = m.wait_reader
         count = 0
+        self.hot_one = NO_KEEP
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -228,11 +240,15 @@ class Sensors:
                 h = 0  # awaited for its clasp, read when it closes
             self.hot[r] = h
             count += h
+            if h:
+                self.hot_one = r
         if count > HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
         self.hot_every = HOT_EVERY[count] if count <= HOT_ROTATE else 255
+        if count != 1:
+            self.hot_one = NO_KEEP
         self.hot_n = count
 
     def _pick(self):
@@ -250,35 +266,112 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
+        k = self.hot_one
+        if k != NO_KEEP and self.presence.count(k) and not self.sealed[k] \
+                and self.state[k] != READER_DOWN:
+            return self._keep(k)
+        self._release()
         if self.hot_n > HOT_ROTATE:
-            if self._hot_tags() <= SWEEP_TAGS:
-                self._sweep(self._other(True))
-                return -1
-            return self._other(False)  # the awaited pads join the round
+            every = self._hot_tags() <= SWEEP_TAGS
+            self.turn ^= 1
+            one = -1 if every or self.turn else self._next(_AT_HOT, self.hot)
+            self._sweep(every, one, self._round(), self._spare())
+            return -1
         self.turn += 1
         if self.turn >= self.hot_every:
             self.turn = 0
             r = self._next(_AT_HOT, self.hot)
             if r >= 0:
                 return r
-        return self._other(True)
-
-    def _other(self, served):
-        """The next pad that is not awaited (or, ``served`` False, awaited ones too): a spare
-        pad on its rare turn, else the next in the round; -1 when none can be scanned."""
-        n = len(self.readers)
         self.rare_turn += 1
         if self.rare_turn >= RARE_EVERY:
             self.rare_turn = 0
-            r = self._next(_AT_RARE, self.rare)
-            if r >= 0 and self.rare[r] != _DOCK:
+            r = self._spare()
+            if r >= 0:
                 return r
-            if r >= 0 and not self.readers[r].healthy():
+        return self._round()
+
+    def _keep(self, k):
+        """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
+        each step finds a newcomer (``Mfrc522.arrivals``); one step in ``KEEP_CONFIRM`` confirms
+        its tags (WUPA + SELECTs, no guard: lifts), the others scan another pad as usual."""
+        if self.kept != k:
+            self._release()
+            self.kept = k
+        reader = self.readers[k]
+        if not reader.antenna_is_on():
+            return k  # a full scan switches it on
+        if not reader.healthy():
+            self._release()
+            self._set(k, READER_DOWN)
+            return -1
+        self.last_reader = k
+        n = reader.arrivals(self.uids)
+        if reader.status == mfrc522.CHIP_ERR:
+            self._release()
+            self._set(k, READER_DOWN)
+            return -1
+        self.presence.feed(k, n, self.uids, False)
+        if n:
+            return -1  # hand the arrival on first
+        self.turn += 1
+        if self.turn >= KEEP_CONFIRM:  # with a light pad of the round, its guard overlapping
+            self.turn = 0
+            self._sweep(False, k, self._light(False), -1)
+            return -1
+        # the other steps sweep a light pad of the round (``_light``) with, in turn, another
+        # one, a spare pad, another one or a full pad of the round (a stack nobody is to add to
+        # now: confirming its tags costs a step)
+        self.rare_turn = (self.rare_turn + 1) & 3
+        light = self._light(False)
+        if self.rare_turn & 1:
+            other = self._light(False)
+        else:
+            other = self._spare() if self.rare_turn else self._light(True)
+        if light < 0:
+            light = self._round()
+        self._sweep(False, -1, light, other)
+        return -1
+
+    def _light(self, loaded):
+        """The next pad of the round holding more (``loaded``) or no more than ``SWEEP_TAGS``
+        tags, or -1. A pad of an awaited seat counts as light however full (a Dead Man's Draw
+        collect is a tap on the turn seat's bank)."""
+        n = len(self.readers)
+        p = self.presence
+        m = self.mat
+        at = self.cursor[_AT_HOT if loaded else _AT_RARE + 1]
+        for i in range(n):
+            r = (at + i) % n
+            full = p.count(r) > SWEEP_TAGS and not (
+                r < len(m.seat_of) and m.seat_of[r] != NO_SEAT and (m.wait_seats >> m.seat_of[r]) & 1)
+            if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
+                    and self.state[r] != READER_DOWN and full == loaded:
+                self.cursor[_AT_HOT if loaded else _AT_RARE + 1] = (r + 1) % n
+                return r
+        return -1
+
+    def _release(self):
+        """Switch off the field kept on, if any."""
+        if self.kept != NO_KEEP:
+            self.readers[self.kept].antenna_off()
+            self.kept = NO_KEEP
+
+    def _spare(self):
+        """The next spare pad, or -1: a dock's turn is a health check (one register read)."""
+        r = self._next(_AT_RARE, self.rare)
+        if r >= 0 and self.rare[r] == _DOCK:
+            if not self.readers[r].healthy():
                 self._set(r, READER_DOWN)
+            return -1
+        return r
+
+    def _round(self):
+        """The next pad in the round (not awaited, spare or sealed), or -1."""
+        n = len(self.readers)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not ((self.hot[r] and served) or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN:
+            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
         r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
@@ -291,28 +384,30 @@ class Sensors:
                 n += self.presence.count(r)
         return n
 
-    def _sweep(self, other):
-        """Scan every awaited pad and pad ``other`` (-1: none) in one step, with up to
-        ``SWEEP_FIELDS`` fields on at once: each pad's field goes on as soon as there is room,
-        before the pads ahead of it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC
-        14443-3 §5.2.1, on each chip's own timer) run while other pads are read (docs/nfc.md,
-        "Scan schedule"; docs/hardware.md: why no more fields at once)."""
+    def _sweep(self, every, one, other, spare):
+        """Scan in one step every awaited pad (``every``) or awaited pad ``one``, the next pad of
+        the round ``other`` and spare pad ``spare`` (-1: none), with up to ``SWEEP_FIELDS`` fields
+        on at once: each pad's field goes on as soon as there is room, before the pads ahead of
+        it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC 14443-3 §5.2.1, on each
+        chip's own timer) run while other pads are read (docs/nfc.md, "Scan schedule";
+        docs/hardware.md: why no more fields at once)."""
         n = len(self.readers)
         ahead = 0  # the next pad to switch on
         lit = 0
         for r in range(n):
-            if not self._swept(r, other):
+            if not self._swept(r, every, one, other, spare):
                 continue
             while lit < SWEEP_FIELDS and ahead < n:
-                if self._swept(ahead, other):
+                if self._swept(ahead, every, one, other, spare):
                     self.readers[ahead].antenna_on()
                     lit += 1
                 ahead += 1
             self._scan(r)  # and its field off
             lit -= 1
 
-    def _swept(self, r, other):
-        return (self.hot[r] or r == other) and self.state[r] != READER_DOWN
+    def _swept(self, r, every, one, other, spare):
+        return ((every and self.hot[r]) or r == one or r == other or r == spare) \
+            and self.state[r] != READER_DOWN
 
     def _next(self, which, flags):
         """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
@@ -332,9 +427,11 @@ class Sensors:
             reader.antenna_off()  # if a sweep switched it on
             self._set(r, READER_DOWN)
             return
+        keep = r == self.kept
         reader.antenna_on()
-        n = reader.scan(self.uids, None, 0, self.presence.known(r, self.uids))
-        reader.antenna_off()
+        n = reader.scan(self.uids, None, 0, self.presence.known(r, self.uids), keep)
+        if not keep:
+            reader.antenna_off()
         self.scans += 1
         st = reader.status
         if st == mfrc522.CHIP_ERR:

@@ -1,9 +1,9 @@
 """A deck profile pushed over the link (PROFILE frames, docs/protocol.md section 6): written to
 ``profile.new`` chunk by chunk, checked whole, then renamed over ``profile.bin`` in one step.
 
-Imported on the first PROFILE frame only. A push never changes a game: it is refused while the
-running game names another profile (its journal could no longer be restored after a power cut),
-and a damaged or incomplete upload leaves ``profile.bin`` as it was.
+Imported on the first PROFILE frame only. A push never changes a game: it is refused while a game
+in play names another profile (its journal could no longer be restored after a power cut), and a
+damaged or incomplete upload leaves ``profile.bin`` as it was.
 """
 import json
 import os
@@ -24,7 +24,8 @@ def receive(app, body, n):
         up = app.upload = Upload(app.root)
     ref = app.referee
     try:
-        blob = up.chunk(body, n, ref.header if ref.game is not None else b"")
+        # a finished game changes no more: its profile may go (its standings stay on the screens)
+        blob = up.chunk(body, n, ref.header if ref.game is not None and not ref.game.over() else b"")
     except (ValueError, OSError) as e:
         ref.message("deck profile refused: %s" % e)
         app.error(codec.ERR_BODY)

@@ -32,7 +32,7 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
             session.connect()
             sim = Sim(session, header, seed, board_dir=folder, pace=PACE_S / speed, mistakes=mistakes)
             note = "simulated players, seed %d%s" % (
-                seed, ", moving tags on the virtual board" if sim.mode == "physical" else ", host actions")
+                seed, ", tags on the virtual board" if sim.mode == "physical" else ", host actions")
             outcome: dict[str, Any] = {}
 
             def play() -> None:

@@ -139,6 +139,7 @@ class Mirror:
         self.game_cls: Any = None
         self.header: dict[str, Any] | None = None
         self.view: bytearray | None = None
+        self.view_of = view     # the kind of view ``view`` holds (a subscription switch lags)
         self.in_sync = False
         self.last_seq: int | None = None
         self.out_seq = 0
@@ -294,6 +295,7 @@ class Mirror:
         except ValueError:
             self.header = None
         self.game_cls = class_for(self.header, self.game_cls)
+        self.view = None   # the last game's view means nothing to this game's class: wait for its snapshot
         self.in_sync = False
 
     def _snapshot(self, body: bytes) -> None:
@@ -307,6 +309,7 @@ class Mirror:
             self._resync()
             return
         self.view = bytearray(body[2:])
+        self.view_of = body[0]
         self.snapshots += 1
         self.in_sync = True
         self._asked = 0.0
@@ -376,18 +379,24 @@ class Mirror:
     # -- what the scoreboard shows ---------------------------------------------------------
     def state(self) -> dict[str, Any] | None:
         """The mirrored view as a dict (the game's ``describe``), or None before a snapshot."""
-        if self.game_cls is None or self.view is None:
-            return None
+        if self.game_cls is None or self.view is None or self.view_of != self.view_kind:
+            return None   # (or still the other view: the switched subscription's snapshot is on its way)
         if self.view_kind == REFEREE:
             try:
                 game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
             except ValueError:
                 return None   # a header naming a deck profile this host does not know
-            if len(self.view) < len(game.s):
-                return None   # still the public view: the referee snapshot is on its way
             game.s[:] = self.view[:len(game.s)]
             return game.referee()
-        return self.game_cls.describe(self.view)
+        try:
+            return self.game_cls.describe(self.view)
+        except (IndexError, KeyError, ValueError):
+            # A view this game's class cannot read (a board out of step with its HELLO): say so and
+            # ask again rather than take the scoreboard down.
+            self.view = None
+            self._note("link", "the mirrored view does not fit %s: asked for a new snapshot" % self.game_cls.NAME)
+            self._resync()
+            return None
 
 
 def describe_action(action: dict[str, Any] | None) -> str:

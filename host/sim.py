@@ -118,8 +118,9 @@ class Hands:
     board, never a guess at its timing).
 
     The virtual board counts what its firmware looks at (``VirtualBoardClient.scans``): per reader
-    the times its field went on (one per scan; the world changes only between loop steps, so a
-    field switched on after a change scans the changed pad), per clasp the times it was read. A
+    the complete scans begun (``Mfrc522.inventories``: the world changes only between loop
+    steps, so a scan begun after a change sees the changed pad; a pad whose field the mat keeps
+    on is scanned without switching it on again), per clasp the times it was read. A
     tag put down is seen once its reader has been scanned after the put; a lifted one is seen
     gone after ``MISSES`` more scans (firmware/presence.py); a clasp once read ``CLASP_STABLE``
     times (firmware/sensors.py). The firmware turns what it found into events in order, one a
@@ -215,7 +216,7 @@ class Hands:
         self.client.place(reader, uid)
         self.on[uid] = reader
         if reader not in self.docks.values():
-            self._expect("fields", reader, 1)
+            self._expect("scans", reader, 1)
         self._moved()
 
     def lift(self, uid: str) -> None:
@@ -227,7 +228,7 @@ class Hands:
         self.client.remove(uid)
         self.lifted.add(uid)
         if reader not in self.docks.values():
-            self._expect("fields", reader, MISSES)
+            self._expect("scans", reader, MISSES)
         self._moved()
 
     def seen(self, uid: str) -> None:
@@ -248,7 +249,7 @@ class Hands:
         self.client.switch(index, closed)
         self._expect("switch_reads", index, CLASP_STABLE)
         if dock is not None:
-            self._pend(before, "fields", dock, CLOSING_SCANS, 0)
+            self._pend(before, "scans", dock, CLOSING_SCANS, 0)
         self._moved()
 
     def clear(self) -> None:

@@ -625,7 +625,7 @@ class VirtualBoard:
             raise ValueError("N")
         counts = [[int(n) for n in w.split(",") if n] for w in (words + ["", ""])[1:3]]
         self._send_client(child.queries.popleft(), {"ok": True, "boots": self.boots,
-                                                    "steps": int(words[0]), "fields": counts[0],
+                                                    "steps": int(words[0]), "scans": counts[0],
                                                     "switch_reads": counts[1]})
 
     def _firmware_up(self, readers: int, switches: int, leds: int) -> None:

@@ -102,7 +102,7 @@ class VirtualBoardClient:
 
     def scans(self) -> dict[str, Any]:
         """What the firmware has looked at since power-on (docs/virtual-board.md, ``scans``):
-        ``boots``, ``steps``, ``fields`` per reader, ``switch_reads`` per clasp switch."""
+        ``boots``, ``steps``, ``scans`` per reader, ``switch_reads`` per clasp switch."""
         return self.request("scans")
 
     # -- what the board shows ----------------------------------------------------------------

@@ -13,15 +13,6 @@ from shared_rules.catalogue import (
 KINDS = len(SHERIFF_CODES)
 
 
-def for_bonus(game, seat, good):
-    """How many of a legal good a seat counts for King/Queen (royal goods count 2 or 3)."""
-    n = 0
-    for g in range(KINDS):
-        if SHERIFF_AS_GOOD[g] == good:
-            n += game.stand(seat, g) * SHERIFF_AS_MANY[g]
-    return n
-
-
 def bonuses(game):
     """King and Queen bonuses per seat. Tied Kings share King + Queen (rounded down) and no
     Queen is paid; tied Queens share the Queen bonus. At least one good is needed to qualify."""
@@ -30,7 +21,12 @@ def bonuses(game):
     for good in range(KINDS):
         if SHERIFF_KIND[good] != LEGAL:
             continue
-        counts = [for_bonus(game, seat, good) for seat in range(n)]
+        # royal goods count 2 or 3 for the legal good they stand for
+        counts = [0] * n
+        for seat in range(n):
+            for g in range(KINDS):
+                if SHERIFF_AS_GOOD[g] == good:
+                    counts[seat] += game.stand(seat, g) * SHERIFF_AS_MANY[g]
         top = max(counts)
         if not top:
             continue
@@ -49,13 +45,6 @@ def bonuses(game):
     return out
 
 
-def stand_value(game, seat):
-    v = 0
-    for g in range(KINDS):
-        v += game.stand(seat, g) * SHERIFF_VALUE[g]
-    return v
-
-
 def cards(game, seat, legal):
     """Legal-good cards (royal goods are contraband cards) or contraband cards on a stand."""
     n = 0
@@ -65,22 +54,22 @@ def cards(game, seat, legal):
     return n
 
 
-def _extra(game, name, seat):
-    f = getattr(game, name, None)
-    return f(seat) if f else 0
-
-
 def scores(game):
     """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
-    b = bonuses(game)
-    return [game.gold(seat) + stand_value(game, seat) + b[seat] + _extra(game, "extra_value", seat)
-            for seat in range(game.seats())]
+    out = bonuses(game)
+    extra = getattr(game, "extra_value", None)
+    for seat in range(game.seats()):
+        out[seat] += game.gold(seat) + (extra(seat) if extra else 0)
+        for g in range(KINDS):
+            out[seat] += game.stand(seat, g) * SHERIFF_VALUE[g]
+    return out
 
 
 def winners(game):
     """Highest score; ties broken by legal-good cards, then contraband cards; else shared."""
     sc = scores(game)
-    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False) + _extra(game, "extra_contraband", seat)]
+    extra = getattr(game, "extra_contraband", None)
+    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False) + (extra(seat) if extra else 0)]
             for seat in range(game.seats())]
     best = max(keys)
     return [seat for seat in range(game.seats()) if keys[seat] == best]

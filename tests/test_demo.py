@@ -65,7 +65,7 @@ def test_make_demo_reaches_the_final_standings() -> None:
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
     assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
-    assert "moving tags on the virtual board" in screen  # physical gestures, not host actions
+    assert "tags on the virtual board" in screen  # physical gestures, not host actions (fits 80 columns)
     assert "/tmp/" not in screen and "host/players_" not in screen  # no developer paths
 
 

@@ -197,3 +197,41 @@ def test_profile_pushes_passing_the_hub_are_followed() -> None:
     assert got[:-1] == [None] * (len(got) - 1) and got[-1] == load(SAMPLE) and len(got) > 1
     assert profile_of_push(chunks, (100).to_bytes(2, "little") + b"\x00\x10xx") is None and not chunks
 
+
+
+def test_a_switched_subscription_shows_nothing_until_its_own_snapshot() -> None:
+    """After the referee snapshot the final standings needed, a switch back to the public view
+    must not read those bytes as a public view (they are the whole state): no picture until the
+    public snapshot arrives."""
+    app, board, m = connect(REFEREE, {"game": "sheriff", "players": 4})
+    assert m.view_of == REFEREE and m.state() is not None
+    m.view_kind = PUBLIC          # what Session.subscribe does first
+    m.in_sync = False
+    assert m.state() is None
+    board.link.push(m.hello_bytes())
+    pump(app, board, m)
+    assert m.view_of == PUBLIC and m.state() is not None and m.state()["phase"]
+
+
+def test_a_view_the_game_cannot_read_is_asked_again_not_a_crash():
+    """A mirrored view out of step with its game (here: a discard pile count past the deck) makes
+    the scoreboard ask for a snapshot and say why; the next snapshot puts it right."""
+    from shared_rules.sheriff import R_PILE1
+    app, board, m = connect(header={"game": "sheriff", "players": 4})
+    notes: list[str] = []
+    m.listeners.append(lambda e: notes.append(e.text))
+    m.view[R_PILE1] = 250
+    assert m.state() is None and not m.in_sync
+    assert any("does not fit sheriff" in n for n in notes)
+    pump(app, board, m)
+    assert m.in_sync and bytes(m.view) == public(app) and m.state()["game"] == "sheriff"
+
+
+def test_a_new_hello_drops_the_last_games_view():
+    app, board, m = connect(header=HEADER)
+    board.link.push(m.newgame_bytes({"game": "sheriff", "players": 4}))
+    app.step()
+    sent, board.link.sent = board.link.sent, []
+    for chunk in sent[:1]:   # the HELLO of the new game only, its snapshot not yet here
+        m.feed(chunk)
+    assert m.game_cls.NAME == "sheriff" and m.view is None and m.state() is None

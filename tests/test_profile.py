@@ -76,6 +76,8 @@ def test_board_names_its_profile_bin_by_digest(tmp_path: Path) -> None:
     assert filled["profile"] == profile.digest(load(SAMPLE), HEADER["modules"])
     plain = {"game": "sheriff", "players": 4}
     assert with_profile(str(tmp_path), plain) == plain                 # base games never read it
+    deputies = {"game": "sheriff", "players": 6, "modules": ["deputies"]}
+    assert with_profile(str(tmp_path), dict(deputies)) == deputies     # nor modules without card data
     (tmp_path / "profile.bin").write_bytes(b"TPRF broken")
     with pytest.raises(ValueError, match="profile.bin"):
         with_profile(str(tmp_path), dict(HEADER))

@@ -1,5 +1,5 @@
-"""Tables the rules take as literal ``const()`` values, so that a board neither computes them at
-import nor keeps a name for them, agree with what they stand for.
+"""Values the board's modules take as literal ``const()``s, so that a board neither computes them
+at import nor keeps (or imports) a name for them, agree with where they come from.
 
 CPython only: a private ``const()`` name leaves no trace in a MicroPython module, so there is
 nothing to read there; the CPython stand-in keeps it as a plain global.
@@ -14,3 +14,8 @@ def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -
     order = sorted(range(len(SHERIFF_CODES)),
                    key=lambda g: (SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], SHERIFF_CODES[g]))
     assert sheriff._PAY_ORDER == bytes(order)
+
+
+def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
+    from firmware import app, mat
+    assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)

@@ -94,18 +94,18 @@ def test_the_hands_wait_for_a_bag_at_its_closing_not_for_the_cards_put_in(board:
             hands.switch(switch, False)
             hands.settle()
             deck = VirtualDeck()
-            before = client.scans()["fields"][reader]
+            before = client.scans()["scans"][reader]
             for copy in range(3):
                 hands.put(reader, deck.card("sheriff", "apple", copy))
             assert not hands.pending
             hands.switch(switch, True)
             hands.settle()
             seen = client.scans()
-            assert seen["fields"][reader] == before + CLOSING_SCANS
+            assert seen["scans"][reader] == before + CLOSING_SCANS
             steps = seen["steps"]
             while (now := client.scans())["steps"] < steps + 200:
                 pass
-            assert now["fields"][reader] == before + CLOSING_SCANS  # sealed
+            assert now["scans"][reader] == before + CLOSING_SCANS  # sealed
             hands.switch(switch, False)
             hands.clear()
             assert not client.status()["tags"]

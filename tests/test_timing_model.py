@@ -36,3 +36,22 @@ def test_fields_switched_on_together_share_their_guard() -> None:
     assert found == [0, 0, 1]
     # one guard instead of three; the RF work itself is the same
     assert together >= GUARD_US and alone - together >= 2 * GUARD_US - 100
+
+
+def test_a_hand_moves_at_its_time_in_the_middle_of_a_scan() -> None:
+    """Rig.at: a tag put down at t is in the field from the first SPI transaction at or after
+    t, so a tap can land inside a loop step (during a guard: that scan finds it; after the
+    scan's last request: it waits for the next one)."""
+    clock = Clock()
+    board = Board(clock, COSTS["low"])
+    r = board.readers[0]
+    assert r.init() == mfrc522.OK
+    uids = bytearray(6 * 7)
+    early = bytes((4, 0x7A, 0, 1, 0x31, 0x42, 0x53))
+    late = bytes((4, 0x7A, 0, 2, 0x31, 0x42, 0x53))
+    board.bus.due.append((clock.us + 3000, lambda: board.emus[0].add_tag(NtagTag(early))))
+    board.bus.due.append((clock.us + 20000, lambda: board.emus[0].add_tag(NtagTag(late))))
+    r.antenna_on()  # the guard runs until about 5.1 ms: the early tag is there by then
+    assert r.scan(uids) == 1 and bytes(uids[:7]) == early and len(board.bus.due) == 1
+    r.antenna_off()
+    assert clock.us < board.bus.due[0][0] and len(board.emus[0].tags()) == 1

@@ -34,8 +34,9 @@ TAPMAT_VBOARD_CTL_IN), one ASCII command per line, applied by ``idle()``:
 
 What the mat shows goes back on TAPMAT_VBOARD_CTL_OUT: ``H <readers> <switches> <leds>`` when
 the profile is up, ``L <rgb hex>`` when show() changes the LEDs, ``P <id>`` for play(),
-``T <hz> <ms>`` for tone() (hex), ``N <steps> <fields> <reads>`` for N (decimal: loop steps,
-then per reader the times its field went on, per clasp switch the times value() was read, each
+``T <hz> <ms>`` for tone() (hex), ``N <steps> <scans> <reads>`` for N (decimal: loop steps,
+then per reader the scans begun (``Mfrc522.inventories``: each sees every tag in the field at
+its start; a field kept on makes scans without switching it on again), per clasp switch the times value() was read, each
 list comma-separated; a simulated hand waits on these before its next move: host/sim.py
 ``Hands``), ``K 3``/``K -1`` for kbd_intr() (the bridge sends SIGINT for
 an unread 0x03 only while it is 3), ``X <line>`` for a command it could not apply. Without those
@@ -193,9 +194,10 @@ class Buzzer:
 class Control:
     """The host's commands (module docstring): tags on readers, clasps, emulator faults."""
 
-    def __init__(self, src, emulators, switches, reporter):
+    def __init__(self, src, emulators, readers, switches, reporter):
         self._src = src
         self._emus = emulators
+        self._readers = readers
         self._switches = switches
         self._reporter = reporter
         self._line = bytearray(LINE_MAX)
@@ -236,7 +238,7 @@ class Control:
             self._switches[_index(words[1], len(self._switches))].closed = v
         elif op == "N":
             self._reporter.send(("N %d %s %s\n" % (
-                steps, ",".join(str(e.fields) for e in self._emus),
+                steps, ",".join(str(r.inventories) for r in self._readers),
                 ",".join(str(w.reads) for w in self._switches))).encode())
         elif op == "C" and words[1] == "*":
             for emu in self._emus:
@@ -305,7 +307,7 @@ leds = Leds(_n_leds, _reporter)
 buzzer = Buzzer(_reporter)
 link = StdioLink(sys.stdin.buffer, sys.stdout.buffer, interrupt=True)
 _ctl_in = _open_fd("TAPMAT_VBOARD_CTL_IN", "rb")
-control = Control(_ctl_in, emulators, switches, _reporter)
+control = Control(_ctl_in, emulators, readers, switches, _reporter)
 _wait = select.poll()  # idle() wakes on serial input or a host command
 _wait.register(sys.stdin.buffer, select.POLLIN)
 if _ctl_in is not None:

@@ -244,6 +244,8 @@ class Mfrc522:
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
         self._unsettled = False  # _confirm() may have left tags READY
+        self._lost = False   # a scan of a kept field failed a SELECT: a tag may be stuck HALT
+        self.inventories = 0  # scans begun: each sees every tag in the field at its start
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -808,7 +810,7 @@ class Mfrc522:
         return OK if self.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0, known=0):
+    def scan(self, uids_out, data_out=None, page=0, known=0, keep=False):
         """Find every NTAG in the field, each once; return how many.
 
         UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
@@ -820,6 +822,13 @@ class Mfrc522:
         `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
         tag instead of 6 and more), then the usual REQA loop finds what else is in the field,
         so a tag that arrived, or one whose confirmation failed, is still found.
+
+        `keep` (with `known`): the field may have stayed on since the last scan of this reader,
+        which left every tag in it HALT (ISO/IEC 14443-3 §6.3: HALT lasts while the tag is
+        powered). The known tags are then woken by WUPA instead of a field reset (no 5.1 ms
+        off, no 5.1 ms guard); a tag whose SELECT fails falls back to HALT (it was woken from
+        HALT), where the REQA loop cannot find it, so after a scan that did not confirm every
+        known tag the next one resets the field. Without known tags, or with as many as fit, the field is reset as usual.
         """
         cap = len(uids_out) // UID_LEN
         if data_out is not None and len(data_out) < cap * PAGE_BYTES:
@@ -829,16 +838,40 @@ class Mfrc522:
         if not self._txctl & _TX_RF_EN:
             self.status = NO_TAG
             return 0
-        if not self._fresh:
+        halted = keep and not self._fresh and 0 < known < cap and data_out is None \
+            and not self._lost
+        if not (self._fresh or halted):
             self._field_reset()
+        self.inventories += 1
         found = 0
         retry = False
-        st = OK
         wake = True
         if known and data_out is None:
-            found = self._confirm(uids_out, known if known < cap else cap)
+            found = self._confirm(uids_out, known if known < cap else cap, halted)
             wake = False  # WUPA would wake the tags just confirmed and halted
             retry = self._unsettled  # tags left READY hear the next REQA as an error: ask twice
+        self._lost = halted and (found < known or self.errors > 0)
+        return self._inventory(uids_out, data_out, page, found, wake, retry)
+
+    def arrivals(self, uids_out):
+        """The tags that came into a field kept on since the last ``scan`` of this reader: that
+        scan halted every tag it found, and HALT tags do not answer REQA (ISO/IEC 14443-3
+        §6.4.1), so one REQA meeting silence (~1 ms) says nothing arrived; a newcomer powers
+        up IDLE (§6.3) and is singled out and halted as in ``scan``. Returns how many, UIDs in
+        uids_out from slot 0; .status as for ``scan``. It says nothing about the tags that
+        left (the caller's presence must not count it as a complete scan)."""
+        self.errors = 0
+        self.foreign = 0
+        if not self._txctl & _TX_RF_EN:
+            self.status = NO_TAG
+            return 0
+        return self._inventory(uids_out, None, 0, 0, False, False)
+
+    def _inventory(self, uids_out, data_out, page, found, wake, retry):
+        """The request loop of ``scan``: every tag answering REQA (WUPA first when ``wake``)
+        after the first ``found`` slots; sets .status, returns the new count."""
+        cap = len(uids_out) // UID_LEN
+        st = OK
         for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
             st = self.request(wake)
             wake = False
@@ -876,19 +909,20 @@ class Mfrc522:
         self.status = st
         return found
 
-    def _confirm(self, uids, known):
+    def _confirm(self, uids, known, halted=False):
         """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
 
-        One REQA brings every IDLE tag to READY1; a SELECT CL1 naming an absent tag meets
-        silence and leaves the others READY1, so the next SELECT needs no new REQA. After a
-        tag is halted the others have fallen back to IDLE (SELECT CL2 was not for them).
+        One REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
+        HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
+        READY1, so the next SELECT needs no new request. After a tag is halted the others have
+        fallen back to IDLE, or HALT if woken from it (SELECT CL2 was not for them).
         """
         found = 0
         ready = False
         self._unsettled = False
         for k in range(known):
             if not ready:
-                if self.request(False) != OK:
+                if self.request(halted) != OK:
                     break  # no IDLE tag answers: the remaining known tags have left
                 ready = True
             st = self._select_part(uids, k * UID_LEN, 0)

@@ -14,7 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
-from firmware.sensors import RARE_EVERY, SWEEP_FIELDS, SWEEP_TAGS
+from firmware.sensors import KEEP_CONFIRM, RARE_EVERY, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -324,23 +324,25 @@ def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
     assert len(lit[0]) == SWEEP_FIELDS and SEAT_PADS[0] in lit[0]
     del first.scan
     before = [board.emus[p].fields for p in range(READERS)]
-    run(app, 1, True)  # a step: every awaited pad and one other, allocation-free
+    run(app, 1, True)  # a step: every awaited pad, one of the round, one spare; allocation-free
     after = [board.emus[p].fields for p in range(READERS)]
     assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
-    assert sum(after[p] - before[p] for p in range(READERS) if p not in SEAT_PADS) == 1
+    assert sum(after[p] - before[p] for p in USED if p not in SEAT_PADS) == 1
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 1
     assert not any(e.rf_on() for e in board.emus)  # every field off again
-    # awaited pads holding more tags than SWEEP_TAGS share the round like the others
+    # awaited pads holding more tags than SWEEP_TAGS: one of them every other step, with the
+    # step's pad of the round and spare pad
     for k in range(SWEEP_TAGS + 1):
         board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
     run(app, 4 * READERS, False)
     assert s.presence.count(SEAT_PADS[0]) == SWEEP_TAGS + 1 and s.hot_n == len(SEAT_PADS)
-    order = []
-    for _ in range(2 * len(USED)):
-        before = s.scans
-        app.step()
-        if s.scans != before:
-            order.append(s.last_reader)
-    assert all(r in order for r in USED)
+    before = [board.emus[p].fields for p in range(READERS)]
+    run(app, 2 * len(SEAT_PADS), True)
+    after = [board.emus[p].fields for p in range(READERS)]
+    assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
+    assert sum(after[p] - before[p] for p in USED if p not in SEAT_PADS) == 2 * len(SEAT_PADS)
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 2 * len(SEAT_PADS)
+    assert all(after[p] > before[p] for p in (BOX, COMMAND))
     return [lit[0], s.hot_n]
 
 
@@ -484,3 +486,44 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     order = _scans_of(app, 12 * READERS)
     assert [r for r in order if r in docks] == [docks[0]] * 4
     return len(order)
+
+
+def test_one_awaited_pad_holding_tags_keeps_its_field_on():
+    """The turn seat's stack (one awaited pad with tags): its field stays on, every step asks
+    it for arrivals with one REQA and one step in KEEP_CONFIRM confirms its tags (a complete
+    scan, counted in ``inventories`` though no field goes on); the field goes off when the
+    prompt moves on. Heap-locked steps."""
+    board, app = board_with_game()
+    s = app.sensors
+    pad = SEAT_PADS[0]
+    emu = board.emus[pad]
+    stack = [bytes((4, 0xEE, 1, k, 2, 3, 4)) for k in range(4)]  # unknown tags: refused, kept
+    for u in stack:
+        emu.add_tag(NtagTag(u))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None  # refusals go to the host: no frames kept
+    s.mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
+    run(app, 2 * READERS, True)
+    assert s.kept == pad and emu.rf_on()
+    fields = emu.fields
+    scans = s.readers[pad].inventories
+    for _ in range(4 * KEEP_CONFIRM):
+        run(app, 1, True)
+        lit = [p for p in range(READERS) if board.emus[p].rf_on()]
+        assert pad in lit and len(lit) == 1, lit  # the sweep of the other pads is over
+    assert emu.fields == fields and s.readers[pad].inventories - scans == 4
+    new = bytes((4, 0xEE, 1, 9, 2, 3, 4))
+    emu.add_tag(NtagTag(new))
+    run(app, 1, True)  # the next step's REQA finds it
+    assert s.presence.find(new, 255) == pad
+    run(app, 2, True)
+    emu.remove_tag(stack[0])
+    steps = 0
+    while s.presence.find(stack[0], 255) == pad:
+        run(app, 1, True)
+        steps += 1
+    assert steps <= (s.presence.misses + 1) * KEEP_CONFIRM + 2
+    s.mat.wait_reader = 255  # the prompt moves on: every seat awaited again
+    run(app, 4, True)  # events of the lift handed on first
+    assert s.kept == 255 and not emu.rf_on()
+    return [steps]

@@ -1219,3 +1219,54 @@ def test_a_known_inventory_is_confirmed_with_fewer_exchanges():
             assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == truth, (name, after)
     out.append(m)
     return out
+
+
+def test_a_field_kept_on_finds_arrivals_with_one_request_and_confirms_tags_by_wupa():
+    """Field kept on (the mat's awaited pad): every tag the last scan found stays HALT while it
+    is powered, so arrivals() is one unanswered REQA when nothing came and finds a newcomer
+    (powered up IDLE); scan(known, keep=True) wakes the known tags by WUPA without a field
+    reset; a failed confirmation resets the field at the next scan, never a wrong UID."""
+    out = []
+    _, chip, rdr, _ = _bag_reader(BAG[:3])
+    buf = bytearray(7 * 6)
+    rdr.antenna_on()
+    n = rdr.scan(buf)
+    fields = chip.fields
+    x0 = chip.transceives
+    assert rdr.arrivals(buf) == 0 and rdr.status == drv.OK
+    assert chip.transceives - x0 == 1 and all(t.state_name() == "HALT" for t in chip.tags())
+    new = _uid(0x55, 0x44, 0x33, 0x22, 0x11, 0x00)
+    chip.add_tag(NtagTag(new))
+    assert rdr.arrivals(buf) == 1 and _hex(buf[:7]) == _hex(new) and rdr.status == drv.OK
+    assert rdr.inventories == 1  # arrivals() is no complete scan
+    for i in range(n):
+        buf[7 + 7 * i:14 + 7 * i] = BAG[i]
+    m = rdr.scan(buf, known=n + 1, keep=True)
+    truth = _hexes(BAG[:3] + (new,))
+    assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == truth
+    assert rdr.status == drv.OK and chip.fields == fields and rdr.inventories == 2
+    out.append([n, m])
+    # one left, one came: both seen by a kept-field scan, still no field reset
+    chip.remove_tag(BAG[1])
+    other = _uid(0x56, 0x44, 0x33, 0x22, 0x11, 0x01)
+    chip.add_tag(NtagTag(other))
+    m = rdr.scan(buf, known=m, keep=True)
+    truth = _hexes((BAG[0], BAG[2], new, other))
+    assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == truth
+    assert chip.fields == fields and rdr.status == drv.OK
+    # every fault during a kept-field scan: never a wrong UID, the next scan is exact again
+    for kind, name in FAULTS:
+        for after in range(0, 24, 3):
+            chip.inject(kind, 1, after, after % 7)
+            k = rdr.scan(buf, known=m, keep=True)
+            seen = _hexes([buf[7 * i:7 * i + 7] for i in range(k)])
+            assert all(u in truth for u in seen), (name, after)
+            chip.inject(kind, 0)
+            k = rdr.scan(buf, known=k, keep=True)
+            k = rdr.scan(buf, known=k, keep=True)
+            got = sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(k)]))
+            assert got == truth, (name, after, got)
+            m = k
+    rdr.antenna_off()
+    out.append(chip.fields - fields)
+    return out

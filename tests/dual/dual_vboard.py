@@ -48,7 +48,7 @@ def _rig(n_readers=3, n_switches=2, src=None):
     for r in readers:
         assert r.init() == drv.OK
     switches = [virtual.Switch() for _ in range(n_switches)]
-    ctl = virtual.Control(src, emus, switches, virtual.Reporter(sink))
+    ctl = virtual.Control(src, emus, readers, switches, virtual.Reporter(sink))
     return ctl, readers, switches, sink
 
 
