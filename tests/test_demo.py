@@ -117,7 +117,7 @@ def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
     assert "WINNER" in final and "mistakes refused" in final
     assert "laws in force: 1. #" in screen and "placeholder law" in screen, screen[-3000:]
     assert "special orders face up:" in screen and "Merry Men held: seat 0" in screen
-    assert "moving tags" in screen  # physical gestures, not host actions (the title line is cut short)
+    assert "tags on the virtual board" in screen  # physical gestures, not host actions
     assert "Robin Hood" not in screen and "placeholder man" not in screen
 
 
