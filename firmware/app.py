@@ -143,7 +143,7 @@ class App:
     def _start(self, game, header):
         self.feedback = None
         mat = None
-        if self.sensors and self.layouts and getattr(game, "MAT_GESTURES", True):
+        if self.sensors and self.layouts:
             # The gesture layer and the LEDs serve a board that reads tags: imported only then.
             from firmware.feedback import Feedback
             from firmware.mat import pick_layout

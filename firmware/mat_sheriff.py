@@ -31,11 +31,12 @@ from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
 
 ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command", "loot")
 STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND, LOOT = range(7)
-PROMPTS = ("over", "setup", "market", "load", "declare", "decide", "confiscate", "reveal", "loot")
-P_OVER, P_SETUP, P_MARKET, P_LOAD, P_DECLARE, P_DECIDE, P_CONFISCATE, P_REVEAL, P_LOOT = range(9)
+PROMPTS = ("over", "setup", "market", "load", "declare", "decide", "confiscate", "reveal", "loot", "laws")
+P_OVER, P_SETUP, P_MARKET, P_LOAD, P_DECLARE, P_DECIDE, P_CONFISCATE, P_REVEAL, P_LOOT, P_LAWS = range(10)
 SEATS = 6                    # 3-5 players, 6 with the Merry Men deputies
 REVEAL = 6                   # the deputies module's phases (shared_rules.sheriff_mm)
 LOOT_PHASE = 7
+LAWS_PHASE = 8               # the laws module's phase (shared_rules.sheriff_cards)
 
 
 def reason(name, reasons=k.REASONS):
@@ -53,6 +54,7 @@ BAD_PILE = reason("bad_pile")
 EMPTY_PILE = reason("empty_pile")
 BAD_ORDER = reason("bad_order")
 NOT_A_MERCHANT = reason("not_a_merchant")
+NOT_THE_SHERIFF = reason("not_the_sheriff")
 
 V = k.VOCAB
 A_SETUP = V.kind("setup")
@@ -185,6 +187,8 @@ class Gestures(BaseGestures):
         self.aside_n = 0
         self.take_n = 0
         self._clear_decisions()
+        if self.cards is not None:
+            self.cards.clear()
         turn = s[k.R_TURN]
         if s[k.R_PHASE] == k.MARKET and turn < SEATS and self.presence is not None:
             r = self.stand_of[turn]
@@ -209,29 +213,20 @@ class Gestures(BaseGestures):
     def _inspector(self):
         return self.actor if self.deputies else self.game.s[k.R_SHERIFF]
 
-    def _settles(self, t):
-        """Whether the inspector's inspect opens the bag now (deputies: both open, or the lone
-        deputy who wanted to open acts); a first stance opens nothing."""
+    def _settles(self, t, want=2):
+        """Whether the inspector's inspect (``want`` 2; a pass: 1) settles the bag now (deputies:
+        both agree, or the lone deputy who wanted to open acts); a first stance settles nothing."""
         if not self.deputies:
             return True
         both = self.game._stances(self.actor, t)
-        return bool(both >> 2) or both & 3 == 2
+        return bool(both >> 2) or both & 3 == want
 
-    def _card_at(self, reader, slot):
-        """Whether a card of this game lies in a presence slot of a reader (the registry then
-        describes it)."""
+    def _card_at(self, reader, slot, kind=deck.CARD):
+        """Whether a card of this game (a goods card, or ``kind``) lies in a presence slot of a
+        reader (the registry then describes it)."""
         reg = self.registry
         return (reader != NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
-                and reg.game == self.mat.game_id and reg.kind == deck.CARD)
-
-    def on_pad(self, reader, code):
-        """How many cards of good ``code`` lie on a pad (the registry's fields are reused)."""
-        n = 0
-        if self.presence is not None:
-            for slot in range(self.presence.slots):
-                if self._card_at(reader, slot) and self.registry.code == code:
-                    n += 1
-        return n
+                and reg.game == self.mat.game_id and reg.kind == kind)
 
     def _note_aside(self, tag):
         for i in range(self.aside_n):
@@ -383,6 +378,8 @@ class Gestures(BaseGestures):
                     self.bag_code[at + n] = code
                 n += 1
         rec[F_CARDS] = n if n < LIST_CAP else LIST_CAP
+        if self.cards is not None:
+            self.cards.fill_load(rec, reader)   # a Merry Man in the bag: the hidden flag
         if not done:
             self.bag_n[seat] = n if n <= k.BAG_MAX else 0
         if not n:
@@ -464,8 +461,9 @@ class Gestures(BaseGestures):
 
     def _deputy_token(self, t):
         """Deputies: a seat token in the reveal phase reveals that seat's deputy card; before the
-        market opens it names the opening merchant; ``confirm`` in the loot phase discards the
-        chest's odd remainder (an agreed split is a host action). NOT_NOW: not one of these."""
+        market opens it names the opening merchant; in the laws phase the deputy who logs the
+        laws; ``confirm`` in the loot phase discards the chest's odd remainder (an agreed split
+        is a host action). NOT_NOW: not one of these."""
         s = self.game.s
         phase = s[k.R_PHASE]
         seat = tokens.seat(t)
@@ -479,6 +477,11 @@ class Gestures(BaseGestures):
                 return NOT_A_MERCHANT
             self.actor = seat
             return NOTHING
+        if phase == LAWS_PHASE and seat >= 0:
+            if not self.game._is_merchant(seat) and seat < self.game.seats():
+                self.actor = seat   # the deputy who logs the laws both chose
+                return NOTHING
+            return NOT_THE_SHERIFF
         if phase == LOOT_PHASE and t == tokens.CONFIRM:
             rec = self.mat.start(self.a_loot, s[k.R_SHERIFF])
             rec[self.f_split] = 1   # discard
@@ -497,6 +500,8 @@ class Gestures(BaseGestures):
         if self.verdict == tokens.PASS:
             rec = self.mat.start(A_PASS, self._inspector())
             rec[F_PASS_TARGET] = t
+            if self.cards is not None:   # special orders tapped for this bag
+                self.cards.fill_pass(rec, t, self._settles(t, 1))
             self._clear_decisions()
             return READY
         rec = self.mat.start(A_INSPECT, self._inspector())
@@ -504,6 +509,8 @@ class Gestures(BaseGestures):
         if g.check(rec) != OK or not self._settles(t):
             self._clear_decisions()
             return READY   # the rules say why (bad_target, ...), or a deputy's stance only
+        if self.cards is not None:
+            self.cards.opening(t)   # the bag is opened: its order claims lapse
         need = self._rules_bag_n(t) - self._rules_bag_count(t, self._declared(t))
         if not need:
             self._clear_decisions()
@@ -596,6 +603,10 @@ class Gestures(BaseGestures):
             mat.wait_seats = (1 << g.seats()) - 1
             mat.wait_zone = DISCARD1 if n1 < k.PILE_START else DISCARD2
             return P_SETUP
+        if phase == LAWS_PHASE:
+            mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[k.R_SHERIFF]
+            mat.wait_zone = COMMAND
+            return P_LAWS
         if phase == REVEAL or phase == LOOT_PHASE:
             mat.wait_seats = (1 << g.seats()) - 1 if phase == REVEAL else self._deputy_mask()
             mat.wait_zone = COMMAND

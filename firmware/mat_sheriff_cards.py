@@ -2,12 +2,24 @@
 ``module``): gestures of ``docs/mat-sheriff.md`` §8c. ``firmware.mat_sheriff`` imports this only
 when a header enables a module, so a base game carries none of it.
 
-Black Market: a merchant puts the three contraband cards of one type on their stand pad and taps
-the Black Market card of that type there: the claim. The mat reads the three cards on the pad (so
-a claim shows the cards it removes), and the card tapped must be the one the rules hand out next
-(the top card of the pair, then the lower one): the player keeps the card they tapped. Module
-cards are public, so refusing them reveals nothing; the contraband cards on the pad are never
-signalled (as every card on a stand pad).
+- Black Market: a merchant puts three contraband cards of one type on their stand pad and taps
+  the Black Market card of that type there: the claim. The mat reads the cards on the pad (a
+  claim shows the cards it removes), and the card tapped must be the one the rules hand out next
+  (the top card of the pair, then the lower one): the player keeps the card they tapped.
+- Laws: in the laws phase the Sheriff taps each kept law on the command pad (position 1 first),
+  then the law put back on the draw pad (the law deck's bottom): that tap is the ``law`` action.
+- Special orders: an order card tapped on the command pad turns it face up (``order_up``); in the
+  inspection, a merchant taps face-up orders on their stand pad before the Sheriff's decision on
+  their bag: a pass that lets the bag through then fills them (``pass`` ``orders``); an inspection
+  lets the claim lapse.
+- Merry Men: a player owed a draw taps the card they keep on their stand pad, then the one they
+  put back: ``merry`` (both hidden fields). A Merry Man in a bag on its dock when the clasp closes
+  is the ``load``'s hidden ``merry`` flag.
+
+Privacy: module cards other than Merry Men are public, so refusing them reveals nothing. A Merry
+Man card is never refused by the mat (silent where it means nothing, as a hidden goods card): a
+refusal would say that a Merry Man was read there. Its identity only reaches the rules, in hidden
+fields; the rules' own refusals of a ``merry`` or ``load`` carry those fields masked.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -15,18 +27,28 @@ except ImportError:
     def const(x):
         return x
 
+from shared_rules import deck
 from shared_rules import sheriff as k
 from shared_rules import sheriff_mm as mm
-from shared_rules.engine import NOT_NOW
-from firmware.mat import READY
-from firmware.mat_sheriff import STAND, NOT_A_MERCHANT, reason
+from shared_rules.engine import NOT_NOW, NO_SEAT
+from firmware.mat import NOTHING, READY
+from firmware.mat_sheriff import STAND, DRAW, COMMAND, SEATS, LAWS_PHASE, NOT_A_MERCHANT, reason
 
-_BM_CARDS = const(6)   # catalogue.SHERIFF_MODULE_CARDS: per type the top card, then the lower one
+# catalogue.SHERIFF_MODULE_OF: where each module's cards start (tests/dual/dual_mat_sheriff.py)
+BM_CARDS = const(6)
+LAW0 = const(6)
+ORDER0 = const(30)
+MERRY0 = const(45)
 _CLAIM_CARDS = const(3)
+_ORDERS_PER_BAG = const(2)
+_ORD = const(559)      # sheriff_cards' order places: 0 in the deck, 1 face up, 2 + seat filled
+_O_UP = const(1)
 
 NEED_THREE = reason("need_three", mm.REASONS)
 MARKET_EXHAUSTED = reason("market_exhausted", mm.REASONS)
 MODULE_OFF = reason("module_off", mm.REASONS)
+ALREADY_RESOLVED = reason("already_resolved")
+TOO_MANY_CARDS = reason("too_many_cards")
 
 
 class ModuleCards:
@@ -34,22 +56,74 @@ class ModuleCards:
 
     def __init__(self, g):
         self.g = g
-        vocab = g.game.VOCAB
+        game = g.game
+        self.mods = game.modules()
+        vocab = game.VOCAB
         self.a_claim = vocab.kind("claim")
         self.f_claim = vocab.offset("claim", "good")
+        cards = vocab.kind("law") >= 0   # sheriff_cards' vocabulary (laws, orders, Merry Men)
+        self.a_law = vocab.kind("law")
+        self.a_order_up = vocab.kind("order_up")
+        self.a_merry = vocab.kind("merry")
+        self.f_law_keep = vocab.offset("law", "keep") if cards else 0
+        self.f_law_bottom = vocab.offset("law", "bottom") if cards else 0
+        self.f_order = vocab.offset("order_up", "order") if cards else 0
+        self.f_merry_keep = vocab.offset("merry", "keep") if cards else 0
+        self.f_merry_bottom = vocab.offset("merry", "bottom") if cards else 0
+        self.f_load_merry = vocab.offset("load", "merry") if cards else 0
+        self.f_pass_orders = vocab.offset("pass", "orders") if cards else 0
+        if cards:
+            from shared_rules import sheriff_cards as sc
+            self.LAW_NOT_IN_DECK = reason("law_not_in_deck", sc.REASONS)
+            self.KEEP_COUNT = reason("keep_count", sc.REASONS)
+            self.ORDER_NOT_UP = reason("order_not_up", sc.REASONS)
+            self.BAG_OPENED = reason("bag_opened", sc.REASONS)
+        self.keep = bytearray(2)            # laws kept so far this laws phase
+        self.keep_n = 0
+        self.drawn = bytearray([NO_SEAT] * SEATS)   # per seat: the Merry Man kept, its pair to come
+        self.orders = bytearray([NO_SEAT] * (SEATS * _ORDERS_PER_BAG))   # per seat: orders to fill
+        self.opened = 0                     # seats whose bag the mat saw opened this round
+
+    def _on_pad(self, reader, kind, code):
+        """How many cards lie on a pad: goods cards of good ``code``, or module cards numbered
+        ``code`` or above (the registry's fields are reused)."""
+        g = self.g
+        reg = g.registry
+        n = 0
+        for slot in range(g.presence.slots):
+            if g._card_at(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
+                n += 1
+        return n
+
+    def clear(self):
+        """The rules moved on (round, phase or turn): drop half-made choices."""
+        self.keep_n = 0
+        for i in range(SEATS):
+            self.drawn[i] = NO_SEAT
+        if self.g.game.s[k.R_PHASE] != k.INSPECT:
+            for i in range(len(self.orders)):
+                self.orders[i] = NO_SEAT
+            self.opened = 0
 
     def arrive(self, zone, seat, code):
         """A module card arrived on a pad (``code``: its number in SHERIFF_MODULE_CARDS)."""
-        if code < _BM_CARDS:
+        if code < BM_CARDS:
             return self._claim(zone, seat, code)
-        return NOT_NOW
+        if code >= MERRY0:
+            return self._merry(zone, seat, code - MERRY0)
+        if not self.mods & (4 if code < ORDER0 else 8):   # sheriff_cards.LAWS, ORDERS
+            return MODULE_OFF
+        if code < ORDER0:
+            return self._law(zone, code - LAW0)
+        return self._order(zone, seat, code - ORDER0)
 
+    # -- Black Market ---------------------------------------------------------------------
     def _claim(self, zone, seat, code):
         g = self.g
         game = g.game
         if zone != STAND:
             return NOT_NOW
-        if not game.modules() & mm.BLACK_MARKET:
+        if not self.mods & mm.BLACK_MARKET:
             return MODULE_OFF
         err = g._in_phase(k.INSPECT)
         if err:
@@ -63,8 +137,118 @@ class ModuleCards:
         if code & 1 != 2 - left:
             return NOT_NOW   # the top card of the pair goes first, then the lower one
         good = mm.BM_GOODS[i]
-        if g.on_pad(g.stand_of[seat], good) < _CLAIM_CARDS:
+        if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
             return NEED_THREE
         rec = g.mat.start(self.a_claim, seat)
         rec[self.f_claim] = good
         return READY
+
+    # -- laws -----------------------------------------------------------------------------
+    def _law(self, zone, law):
+        """Kept laws on the command pad, then the one put back on the draw pad."""
+        g = self.g
+        err = g._in_phase(LAWS_PHASE)
+        if err:
+            return err
+        if zone != COMMAND and zone != DRAW:
+            return NOT_NOW
+        for i in range(self.keep_n):
+            if self.keep[i] == law:
+                return NOTHING if zone == COMMAND else self.LAW_NOT_IN_DECK   # tapped twice
+        if zone == COMMAND:
+            if self.keep_n >= 2:
+                return self.KEEP_COUNT
+            self.keep[self.keep_n] = law
+            self.keep_n += 1
+            return NOTHING
+        p = g.game.s[k.R_SHERIFF] if g.actor == NO_SEAT else g.actor   # deputies: either may log it
+        rec = g.mat.start(self.a_law, p)
+        f = self.f_law_keep
+        rec[f] = self.keep_n
+        for i in range(self.keep_n):
+            rec[f + 1 + i] = self.keep[i]
+        rec[self.f_law_bottom] = law
+        self.keep_n = 0   # refused: the choice is tapped again
+        return READY
+
+    # -- special orders ---------------------------------------------------------------------
+    def _order(self, zone, seat, order):
+        g = self.g
+        game = g.game
+        if zone == COMMAND:
+            sheriff = game.s[k.R_SHERIFF]
+            rec = g.mat.start(self.a_order_up, 0 if sheriff == NO_SEAT else sheriff)
+            rec[self.f_order] = order
+            return READY   # the rules say order_not_in_deck, orders_full ...
+        if zone != STAND:
+            return NOT_NOW
+        err = g._in_phase(k.INSPECT)
+        if err:
+            return err
+        if not game._is_merchant(seat):
+            return NOT_A_MERCHANT
+        if game.flags(seat) & k.DONE:
+            return self.BAG_OPENED if self.opened >> seat & 1 else ALREADY_RESOLVED
+        if game.s[_ORD + order] != _O_UP:
+            return self.ORDER_NOT_UP
+        at = seat * _ORDERS_PER_BAG
+        free = -1
+        for i in range(at, at + _ORDERS_PER_BAG):
+            if self.orders[i] == order:
+                return NOTHING   # tapped twice
+            if self.orders[i] == NO_SEAT and free < 0:
+                free = i
+        if free < 0:
+            return TOO_MANY_CARDS   # a bag of 5 cards fills at most two orders
+        self.orders[free] = order
+        return NOTHING   # waits for the Sheriff's pass
+
+    def fill_pass(self, rec, t, settles):
+        """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
+        lets it through (a deputy's first stance does not)."""
+        at = t * _ORDERS_PER_BAG
+        f = self.f_pass_orders
+        n = 0
+        for i in range(at, at + _ORDERS_PER_BAG):
+            if self.orders[i] != NO_SEAT and settles:
+                rec[f + 1 + n] = self.orders[i]
+                n += 1
+        if n:
+            rec[f - 1] = 1
+            rec[f] = n
+            self.drop_orders(t)   # refused (goods_missing ...): the next pass goes without them
+
+    def drop_orders(self, t):
+        for i in range(t * _ORDERS_PER_BAG, (t + 1) * _ORDERS_PER_BAG):
+            self.orders[i] = NO_SEAT
+
+    def opening(self, t):
+        """The mat makes an inspection that opens ``t``'s bag: its order claims lapse."""
+        self.drop_orders(t)
+        self.opened |= 1 << t
+
+    # -- Merry Men --------------------------------------------------------------------------
+    def _merry(self, zone, seat, card):
+        """Never refused (which Merry Man a player holds is hidden): silent unless it completes a
+        draw on the player's own stand pad."""
+        if not self.mods & 16 or zone != STAND or seat >= SEATS:   # sheriff_cards.MERRY_MEN
+            return NOTHING
+        kept = self.drawn[seat]
+        if kept == NO_SEAT or kept == card:
+            self.drawn[seat] = card
+            return NOTHING
+        self.drawn[seat] = NO_SEAT
+        rec = self.g.mat.start(self.a_merry, seat)
+        rec[self.f_merry_keep] = kept
+        rec[self.f_merry_bottom] = card
+        return READY
+
+    def fill_load(self, rec, reader):
+        """A clasp closing on a bag: a Merry Man card on the dock is the load's hidden flag (two
+        make the rules refuse the load: ``bag_size``)."""
+        if not self.mods & 16:
+            return
+        n = self._on_pad(reader, deck.MODULE, MERRY0)
+        if n:
+            rec[self.f_load_merry - 1] = 1
+            rec[self.f_load_merry] = n

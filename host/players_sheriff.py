@@ -34,7 +34,10 @@ from shared_rules import sheriff as sh
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 from shared_rules.profile import BLACK_MARKET_GOODS
 
-BLACK_MARKET = 2   # shared_rules.sheriff_mm module bit
+BLACK_MARKET = 2   # module bits: shared_rules.sheriff_mm, sheriff_cards
+LAWS = 4
+ORDERS = 8
+LAWS_PHASE = 8     # shared_rules.sheriff_cards.LAWS_PHASE
 
 
 class Player(PhysicalPlayer):
@@ -46,13 +49,15 @@ class Player(PhysicalPlayer):
         self.dock: list[int] = [d[0] for d in zones["dock"][:n]]
         self.clasp: list[int] = [d[1] for d in zones["dock"][:n]]
         self.pile_pad: list[int] = [zones["discard1"], zones.get("discard2", -1)]   # 6 seats: one pile pad
-        modules = getattr(sim.game, "modules", lambda: 0)()
-        self.deputies = bool(modules & 1)
-        self.black_market = bool(modules & BLACK_MARKET)
+        self.modules: int = getattr(sim.game, "modules", lambda: 0)()
+        self.deputies = bool(self.modules & 1)
+        self.black_market = bool(self.modules & BLACK_MARKET)
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
         self.removed: set[str] = set()    # out of the game (Black Market claims)
+        self.held: list[int] = [-1] * n   # the Merry Man each seat holds (the sim knows)
+        self.draw: int = zones["draw"]
         self.declared = [""] * n
         self.closed = [False] * n
         self.resolved: int | None = None  # the bag to empty once its pass or inspection is in
@@ -97,9 +102,10 @@ class Player(PhysicalPlayer):
             return self.market(p, a)
         if name == "load":
             uids = [self.card(c) for c in a["cards"]]
-            for u in uids:
+            merry = [self.merry_card(self.held[p])] if a.get("merry") else []
+            for u in uids + merry:
                 self.hands.put(self.dock[p], u)
-            self.hands.seen(uids[-1])
+            self.hands.seen((uids + merry)[-1])
             self.bags[p] = uids
             self.closed[p] = True
             self.hands.switch(self.clasp[p], True)
@@ -111,8 +117,10 @@ class Player(PhysicalPlayer):
         if name == "pass":
             if self.settles(a):
                 self.resolved = a["target"]
-            if "bribe" in a:
+            if "bribe" in a or "give" in a:   # a steal's rest shared by choice: no gesture
                 return self.sim.host_action(a)
+            for o in a.get("orders", []):          # claimed on the merchant's stand pad first
+                self.tap(self.stand[a["target"]], self.order_card(o), False)
             self.name_deputy(p)
             self.part("seat%d" % a["target"])
             return self.word("pass")
@@ -120,6 +128,21 @@ class Player(PhysicalPlayer):
             return self.inspect(a)
         if name == "claim":
             return self.claim(p, a["good"])
+        if name == "order_up":
+            sheriff = self.sim.game.s[sh.R_SHERIFF]
+            if p != (0 if sheriff == 255 else sheriff):   # the mat names the Sheriff: anyone else types it
+                return self.sim.host_action(a)
+            return self.answered(self.tap(self.command, self.order_card(a["order"]), True))
+        if name == "law":   # kept on the command pad, the one put back on the draw pad
+            if self.deputies and p != self.sim.game.s[sh.R_SHERIFF]:
+                self.part("seat%d" % p)   # the second deputy logs the laws both chose
+            for law in a["keep"]:
+                self.tap(self.command, self.law_card(law), False)
+            return self.answered(self.tap(self.draw, self.law_card(a["bottom"]), True))
+        if name == "merry":   # kept, then put back: both on the player's stand pad
+            self.held[p] = a["keep"]
+            self.tap(self.stand[p], self.merry_card(a["keep"]), False)
+            return self.answered(self.tap(self.stand[p], self.merry_card(a["bottom"]), True))
         raise SimError("Sheriff of Nottingham has no action %r" % name)
 
     def market(self, p: int, a: dict[str, Any]) -> Event:
@@ -191,6 +214,15 @@ class Player(PhysicalPlayer):
         if lower is None:
             lower = self.sim.game.black_market_left(BLACK_MARKET_GOODS.index(good)) < 2
         return self.sim.deck.module_card("black_market_%s_%s" % (good, "lower" if lower else "top"))
+
+    def law_card(self, law: int) -> str:
+        return self.sim.deck.module_card("law_%02d" % (law + 1))
+
+    def order_card(self, order: int) -> str:
+        return self.sim.deck.module_card("special_order_%02d" % (order + 1))
+
+    def merry_card(self, man: int) -> str:
+        return self.sim.deck.module_card("merry_man_%02d" % (man + 1))
 
     def spent(self, good: str) -> str:
         """A tag of ``good`` already in play but on no pile, in no bag, on no pad and still in
@@ -272,6 +304,27 @@ class Player(PhysicalPlayer):
                                       self.token("declare_apple")))
         if self.black_market:
             out += self.black_market_mistakes(phase)
+        if self.modules & (LAWS | ORDERS):
+            out += self.card_mistakes(phase)
+        return out
+
+    def card_mistakes(self, phase: int) -> list[Attempt]:
+        """A law where no law means anything; an order that is not face up claimed."""
+        g = self.sim.game
+        out = []
+        merchants = [m for m in range(g.seats()) if g._is_merchant(m)]
+        if self.modules & LAWS and phase == LAWS_PHASE:
+            out.append(self.misplaced("a law on seat %d's stand pad" % merchants[0], "not_now",
+                                      self.stand[merchants[0]], self.law_card(0)))
+        elif self.modules & LAWS:
+            out.append(self.misplaced("a law on the command pad outside the laws phase", "wrong_phase",
+                                      self.command, self.law_card(0)))
+        waiting = [m for m in merchants if not g.flags(m) & sh.DONE]
+        filled = set(g.orders_up()) | {o for m in range(g.seats()) for o in g.order_held(m)}
+        down = [o for o in range(15) if o not in filled]
+        if self.modules & ORDERS and phase == sh.INSPECT and waiting and down:
+            out.append(self.misplaced("seat %d claims an order that is not face up" % waiting[0], "order_not_up",
+                                      self.stand[waiting[0]], self.order_card(down[0])))
         return out
 
     def black_market_mistakes(self, phase: int) -> list[Attempt]:

@@ -351,8 +351,6 @@ class Sim:
         self._after = b""
         self._before = b""
         cls, self.layout, why = choose_player(self.game.NAME, self.game.seats(), board_dir, host_only)
-        if cls is not None and not getattr(self.game, "MAT_GESTURES", True):
-            cls, self.layout, why = None, None, "host ACTION frames: the mat has no gestures for these modules yet"
         if board_dir is not None:  # even host actions start from a clear mat
             self.client = VirtualBoardClient(Path(board_dir), timeout=CLIENT_S)
             docks = self.layout["zones"].get("dock", [])[:self.game.seats()] if self.layout else []

@@ -175,7 +175,6 @@ class SheriffCards(mm.SheriffMM):
     PUBLIC_SIZE = PUB_SIZE
     VOCAB = VOCAB
     REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
-    MAT_GESTURES = False   # firmware/mat_sheriff.py has no laws / orders / Merry Men gestures yet: host actions only
 
     def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)

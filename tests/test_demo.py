@@ -106,8 +106,9 @@ def test_make_demo_sheriff_six_players_with_modules() -> None:
 
 
 def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
-    """The board referees the card modules (host actions); the screen names the laws in force and
-    the face-up orders from the profile, and counts the Merry Men held, never which."""
+    """The board referees the card modules, played with the tagged module cards; the screen names
+    the laws in force and the face-up orders from the profile, and counts the Merry Men held,
+    never which."""
     code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=4",
                                     "MODULES=laws,special_orders,merry_men", "PROFILE=host/profiles/sample.json",
                                     "SPEED=1000", "SEED=2"], timeout=240)
@@ -116,6 +117,7 @@ def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
     assert "WINNER" in final and "mistakes refused" in final
     assert "laws in force: 1. #" in screen and "placeholder law" in screen, screen[-3000:]
     assert "special orders face up:" in screen and "Merry Men held: seat 0" in screen
+    assert "tags on the virtual board" in screen  # physical gestures, not host actions
     assert "Robin Hood" not in screen and "placeholder man" not in screen
 
 

@@ -270,6 +270,24 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
     assert {"(wrong_phase)", "(not_now)", "(not_a_merchant)"} <= {line.split()[-1] for line in refused}, err
 
 
+def test_sim_plays_all_five_modules_with_deputies_physically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """6 players, all five modules: deputies log the laws (the second one names themself with
+    their seat token), orders and Merry Men as module-card gestures; the log replays equal."""
+    log = tmp_path / "all5.jsonl"
+    sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--modules",
+                    "deputies,black_market,laws,special_orders,merry_men", "--seed", "4", "--until-over", "--json",
+                    "--log", str(log)], capsys)
+    replay = cli_json(["replay", str(log), "--json"], capsys)
+    assert sim["over"] and replay["rejected"] == [] and sim["sim"]["mode"] == "physical"
+    for key in ("scores", "winners", "gold"):
+        assert sim[key] == replay[key], key
+    actions = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    firsts = [a["p"] for a in actions if a["a"] == "deputy"][0::2]   # each round's first deputy
+    laws = [a["p"] for a in actions if a["a"] == "law"]
+    assert any(p != firsts[i] for i, p in enumerate(laws)), (laws, firsts)   # the second deputy logged one
+    assert {"order_up", "merry", "law", "loot"} <= {a["a"] for a in actions}   # claims: the Black Market tests
+
+
 @pytest.mark.parametrize("players, modules, seed", [
     (4, "laws,special_orders,merry_men", 1),
     (3, "laws", 2),
@@ -279,11 +297,14 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
 def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      players: int, modules: str, seed: int) -> None:
     """Laws, special orders and Merry Men refereed by the board (its profile.bin: the sim's own
-    board gets the header's profile as make flash PROFILE= writes it), every action a host
-    ACTION frame, mistakes refused; the log carries the profile inline and replays to the same end."""
+    board gets the header's profile as make flash PROFILE= writes it), played with the tagged
+    module cards on the virtual board (docs/mat-sheriff.md 8c), deliberate mistakes refused; the
+    log carries the profile inline and replays to the same end."""
     log = tmp_path / "cards.jsonl"
-    sim = cli_json(["sim", "--game", "sheriff", "--players", str(players), "--modules", modules, "--seed", str(seed),
-                    "--until-over", "--json", "--log", str(log)], capsys)
+    assert main(["sim", "--game", "sheriff", "--players", str(players), "--modules", modules, "--seed", str(seed),
+                 "--mistakes", "0.2", "--until-over", "--json", "--log", str(log)]) == 0
+    out, err = capsys.readouterr()
+    sim = json.loads(out)
     replay = cli_json(["replay", str(log), "--json"], capsys)
     assert sim["over"] and replay["rejected"] == [] and sim["sim"]["refused"] >= 1
     for key in ("scores", "winners", "gold"):
@@ -294,7 +315,13 @@ def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pyt
     kinds = {json.loads(line)["a"] for line in log.read_text().splitlines()[1:]}
     want = {"laws": {"law"}, "special_orders": {"order_up"}, "merry_men": {"merry"}, "black_market": set()}
     assert set().union(*(want[m] for m in mods)) <= kinds, kinds
-    assert sim["sim"]["mode"] == "host"
+    assert sim["sim"]["mode"] == "physical"
+    mistakes = {"laws": "a law on the command pad outside the laws phase (wrong_phase)",
+                "special_orders": "an order that is not face up (order_not_up)"}
+    for m in mods:
+        assert m not in mistakes or mistakes[m] in err, (m, err)
+    lines = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert "special_orders" not in mods or any("orders" in a for a in lines)   # claimed on a stand pad
 
 
 def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(

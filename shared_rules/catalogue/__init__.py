@@ -4,7 +4,8 @@ The rules cores, the deck registry (tag UID -> card), the host display and the s
 read their card codes, counts and values from here. Codes are the lower-case strings of the
 rules files; a card's number in a game is its index in that game's ``*_CODES`` tuple.
 
-One section per game (``catalogue/skull.py``, ``deadmans.py``, ``sheriff.py``), loaded on first
+One section per game (``catalogue/skull.py``, ``deadmans.py``, ``sheriff.py``; the Sheriff
+expansion's module cards in ``sheriff_modules.py``), loaded on first
 use: ``from shared_rules.catalogue import DMD_CODES`` works as with one module, but a board
 playing Skull never holds the Sheriff's tables in RAM.
 """
@@ -16,9 +17,9 @@ except ImportError:
 
 # Name prefix -> section; a game's first entry is the prefix of its ``*_CODES``. A const tuple:
 # its strings are objects in the module's constants, never interned as names.
-_SECTIONS = const((("SKULL_", "skull"), ("DMD_", "deadmans"), ("dmd_", "deadmans"), ("SHERIFF_", "sheriff"),
-                   ("sheriff_", "sheriff"), ("LEGAL", "sheriff"), ("CONTRABAND", "sheriff"),
-                   ("ROYAL", "sheriff")))
+_SECTIONS = const((("SKULL_", "skull"), ("DMD_", "deadmans"), ("dmd_", "deadmans"), ("SHERIFF_MODULE", "sheriff_modules"),
+                   ("sheriff_module", "sheriff_modules"), ("SHERIFF_", "sheriff"), ("sheriff_", "sheriff"),
+                   ("LEGAL", "sheriff"), ("CONTRABAND", "sheriff"), ("ROYAL", "sheriff")))
 
 
 def section(game):

@@ -24,13 +24,6 @@ SHERIFF_GOODS = (
 )
 SHERIFF_CODES = tuple(g[0] for g in SHERIFF_GOODS)
 SHERIFF_LEGAL_KINDS = 4
-# The Merry Men expansion's module cards (deck registry kind "module", one tag per card). Their
-# printed data is not public: values come from the deck profile (shared_rules/profile.py), whose
-# order they follow. A card's number is its index here, so this table only grows at the end.
-# Black Market: per type (pepper, mead, silk) the top card (higher value), then the lower one.
-SHERIFF_MODULE_CARDS = ("black_market_pepper_top", "black_market_pepper_lower", "black_market_mead_top",
-                        "black_market_mead_lower", "black_market_silk_top", "black_market_silk_lower")
-SHERIFF_MODULE_OF = (("black_market", 0, 6),)   # module, its first card number, its card count
 # The same columns as byte strings, so the rules core reads them without allocating.
 SHERIFF_KIND = bytes(g[1] for g in SHERIFF_GOODS)
 SHERIFF_VALUE = bytes(g[4] for g in SHERIFF_GOODS)
@@ -55,11 +48,3 @@ def sheriff_deck_size(players, royal):
     for good in range(len(SHERIFF_GOODS)):
         n += sheriff_count(good, players, royal)
     return n
-
-
-def sheriff_module_cards(module):
-    """The module card codes of one Merry Men module (none for deputies: seat tokens reveal them)."""
-    for name, first, n in SHERIFF_MODULE_OF:
-        if name == module:
-            return SHERIFF_MODULE_CARDS[first:first + n]
-    return ()

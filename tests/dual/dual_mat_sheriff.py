@@ -811,3 +811,208 @@ def test_a_black_market_claim_allocates_nothing():
     accepted, other = t.run_locked(t.schedule(steps))
     assert [accepted, other] == [1, 1] and t.game.black_market(1) == [(CODES.index("pepper"), 12)]
     return [accepted, other, t.game.digest()]
+
+
+def test_module_card_numbers_are_the_catalogues():
+    from firmware import mat_sheriff_cards as mc
+    from shared_rules.catalogue import SHERIFF_MODULE_OF
+    starts = [mc.BM_CARDS, mc.ORDER0, mc.MERRY0, len(SHERIFF_MODULE_CARDS)]
+    assert [[m[0], m[1], m[1] + m[2]] for m in SHERIFF_MODULE_OF] == [
+        ["black_market", 0, mc.LAW0], ["laws", mc.LAW0, starts[1]], ["special_orders", mc.ORDER0, starts[2]],
+        ["merry_men", mc.MERRY0, starts[3]]]
+    return starts
+
+
+def cards_game():
+    """4 seats, Sheriff 0, laws + special orders + Merry Men (the rules tests' profile)."""
+    from dual_sheriff_cards_rules import PROFILE
+    return Table({"game": "sheriff", "players": 4, "modules": ["laws", "special_orders", "merry_men"],
+                  "profile": PROFILE})
+
+
+def law(i):
+    return module_uid("law_%02d" % (i + 1))
+
+
+def order(i):
+    return module_uid("special_order_%02d" % (i + 1))
+
+
+def merry(i):
+    return module_uid("merry_man_%02d" % (i + 1))
+
+
+def test_orders_turned_up_laws_chosen_and_merry_men_drawn():
+    t = cards_game()
+    ps = Players(t)
+    for o in (0, 4, 8, 12, 1):
+        t.tap(t.command, order(o))                 # the fifth: four are up already
+    t.tap(t.stand[1], order(0))                    # a claim outside the inspection
+    ps.perform(SETUP)
+    got = t.news()
+    assert got == [{"a": "order_up", "p": 0, "order": o} for o in (0, 4, 8, 12)] + [
+        ["refused", "orders_full"], ["rejected", "wrong_phase", t.stand[1]], SETUP], got
+    assert t.game.phase() == 8 and t.prompts[-1] == ["laws", 1, t.command], t.prompts[-1]
+    t.tap(t.stand[0], law(2))                      # a law on a stand pad
+    t.tap(t.command, law(2))
+    t.tap(t.command, law(2))                       # tapped twice: counts once
+    t.tap(t.command, law(0))
+    t.tap(t.command, law(7))                       # a third law kept
+    t.tap(t.draw, law(4))                          # put back: the choice is made
+    t.tap(t.command, law(9))                       # the laws phase is over
+    got = t.news()
+    assert got == [["rejected", "not_now", t.stand[0]], ["rejected", "keep_count", t.command],
+                   {"a": "law", "p": 0, "keep": [2, 0], "bottom": 4}, ["rejected", "wrong_phase", t.command]], got
+    for seat, keep, bottom in ((1, 4, 7), (2, 0, 9)):
+        t.tap(t.stand[seat], merry(keep))          # kept, then put back
+        t.tap(t.stand[seat], merry(bottom))
+    t.tap(t.stand[1], merry(11))                   # seat 1 owes no draw any more ...
+    t.tap(t.stand[1], merry(12))
+    t.tap(t.pile_pad[0], merry(13))                # Merry Men are never refused by the mat
+    t.tap(t.command, merry(13))
+    got = t.news()
+    assert got == [{"a": "merry", "p": 1, "keep": 4, "bottom": 7}, {"a": "merry", "p": 2, "keep": 0, "bottom": 9},
+                   ["refused", "no_draw_owed"]], got
+    assert t.public[-2:] == [{"a": "merry", "p": 1}, {"a": "merry", "p": 2}], t.public[-2:]
+    return [got, t.game.digest()]
+
+
+def test_special_order_claims_and_merry_men_in_bags():
+    t = cards_game()
+    ps = Players(t)
+    for o in (0, 4, 8, 12):                        # apple and pepper orders
+        t.tap(t.command, order(o))
+    ps.perform(SETUP)
+    t.tap(t.command, law(2))
+    t.tap(t.draw, law(4))
+    t.tap(t.command, law(0))                       # 2 kept: a law action needs both first
+    t.tap(t.command, law(1))
+    t.tap(t.draw, law(5))
+    for seat, keep, bottom in ((1, 4, 7), (2, 0, 9)):
+        t.tap(t.stand[seat], merry(keep))
+        t.tap(t.stand[seat], merry(bottom))
+    news = t.news()
+    assert news[5] == ["refused", "keep_count"] and news[6]["a"] == "law" and len(news) == 9, news
+    skip_markets(t, ps)
+    bags = {1: ["pepper", "apple"], 2: ["apple", "apple"], 3: ["cheese"]}
+    for m in (1, 2, 3):
+        uids = [ps.hand_card(c) for c in bags[m]]
+        for u in uids:
+            t.put(t.dock[m], u)
+        if m == 1:
+            t.put(t.dock[1], merry(4))             # seat 1's Merry Man travels in the bag
+        ps.bags[m] = uids
+        t.switch(m, True)
+    got = t.news()
+    assert got[0] == {"a": "load", "p": 1, "cards": ["pepper", "apple"], "merry": 1}, got
+    assert t.public[-3] == {"a": "load", "p": 1}, t.public[-3]
+    for m, good, n in ((1, "apple", 3), (2, "apple", 2), (3, "cheese", 1)):
+        ps.perform({"a": "declare", "p": m, "good": good, "count": n})
+    t.news()
+    t.tap(t.stand[1], order(1))                    # not face up
+    t.tap(t.stand[1], order(0))
+    t.tap(t.stand[1], order(4))
+    t.tap(t.stand[1], order(8))                    # a bag fills at most two orders
+    t.tap(t.stand[0], order(0))                    # the Sheriff has no bag
+    ps.decide(1, tokens.PASS)                      # two orders, one pepper in the bag
+    t.tap(t.stand[1], order(0))
+    ps.decide(1, tokens.PASS)                      # one order: filled
+    got = t.news()
+    assert got == [["rejected", "order_not_up", t.stand[1]], ["rejected", "too_many_cards", t.stand[1]],
+                   ["rejected", "not_a_merchant", t.stand[0]], ["refused", "goods_missing"],
+                   {"a": "pass", "p": 0, "target": 1, "orders": [0]}], got
+    ps.empty_bag(1, [])
+    t.take(t.dock[1], merry(4))                    # revealed, to the bottom of the deck
+    t.tap(t.stand[2], order(4))
+    ps.perform({"a": "inspect", "p": 0, "target": 2})   # an honest bag, opened: the claim lapses
+    t.tap(t.stand[2], order(4))
+    t.tap(t.stand[1], order(4))                    # seat 1's bag went through already
+    t.tap(t.stand[1], merry(4))                    # smuggled: seat 1 draws again at once
+    t.tap(t.stand[1], merry(10))
+    got = t.news()
+    assert got == [{"a": "inspect", "p": 0, "target": 2}, ["rejected", "bag_opened", t.stand[2]],
+                   ["rejected", "already_resolved", t.stand[1]], {"a": "merry", "p": 1, "keep": 4, "bottom": 10}], got
+    assert t.game.order_held(1) == [0]
+    return [got, t.game.digest()]
+
+
+def test_module_card_gestures_allocate_nothing():
+    t = cards_game()
+    steps = []
+    for o in (0, 4, 8, 12):
+        steps += tap(t.command, order(o))
+    accepted, other = t.run_locked(t.schedule(steps))
+    ps = Players(t)
+    ps.perform(SETUP)
+    steps = tap(t.command, law(2)) + tap(t.command, law(0)) + tap(t.draw, law(4))
+    steps += tap(t.stand[1], merry(4)) + tap(t.stand[1], merry(7)) + tap(t.pile_pad[0], merry(3))
+    steps += tap(t.stand[2], order(0))
+    more = t.run_locked(t.schedule(steps))
+    # 4 orders up; the law; the Merry Man draw; the claim outside the inspection refused.
+    assert [accepted, other] == [4, 0] and more == [2, 1], [accepted, other, more]
+    skip_markets(t, ps)
+    bags = [[ps.hand_card(c) for c in cards] for cards in (("pepper", "apple"), ("cheese",), ("cheese",))]
+    steps = [("put", t.dock[1], merry(4))]
+    for m in (1, 2, 3):
+        steps += [("put", t.dock[m], u) for u in bags[m - 1]] + [("clasp", t.clasp[m], True)]
+    for good, n in ((0, 3), (1, 1), (1, 1)):
+        steps += tap(t.command, token_uid(tokens.DECLARE0 + good)) + tap(t.command, token_uid(tokens.DIGIT0 + n))
+    steps += tap(t.stand[1], order(0)) + tap(t.command, token_uid(tokens.SEAT0 + 1)) + tap(t.command, token_uid(tokens.PASS))
+    last = t.run_locked(t.schedule(steps))
+    # 3 loads (seat 1's with its Merry Man), 3 declarations, the pass filling order 0.
+    assert last == [7, 0] and t.game.order_held(1) == [0], last
+    return [more, last, t.game.digest()]
+
+
+def test_with_deputies_either_deputy_logs_the_laws():
+    from dual_sheriff_cards_rules import PROFILE
+    t = Table({"game": "sheriff", "players": 6, "modules": ["deputies", "laws"], "profile": PROFILE})
+    for seat in (0, 1):
+        t.token(tokens.SEAT0 + seat)               # deputy cards revealed: the laws phase
+    assert t.game.phase() == 8 and t.prompts[-1] == ["laws", 3, t.command], t.prompts[-1]
+    t.token(tokens.SEAT0 + 4)                      # a merchant cannot log the laws
+    t.token(tokens.SEAT0 + 1)                      # the second deputy logs them
+    t.tap(t.command, law(3))
+    t.tap(t.command, law(6))
+    t.tap(t.draw, law(8))
+    got = t.news()
+    assert got == [{"a": "deputy", "p": 0}, {"a": "deputy", "p": 1}, ["rejected", "not_the_sheriff", t.command],
+                   {"a": "law", "p": 1, "keep": [3, 6], "bottom": 8}], got
+    return got
+
+
+def merry_men_round(keep, bottom, stray):
+    """Orders up, setup, laws, seat 1 draws ``keep``/``bottom`` and taps ``stray`` around the
+    mat, markets, seat 1 loads its Merry Man with an apple: the public records, prompts and
+    mat refusals."""
+    t = cards_game()
+    ps = Players(t)
+    for o in (0, 4, 8, 12):
+        t.tap(t.command, order(o))
+    ps.perform(SETUP)
+    t.tap(t.command, law(2))
+    t.tap(t.command, law(0))
+    t.tap(t.draw, law(4))
+    t.tap(t.stand[1], merry(keep))
+    t.tap(t.stand[1], merry(bottom))
+    for pad in (t.pile_pad[0], t.pile_pad[1], t.command, t.draw, t.dock[2], t.stand[3], t.stand[1]):
+        t.tap(pad, merry(stray))
+    skip_markets(t, ps)
+    t.put(t.dock[1], ps.hand_card("apple"))
+    t.put(t.dock[1], merry(keep))
+    t.switch(1, True)
+    for m in (2, 3):
+        ps.perform({"a": "load", "p": m, "cards": ["cheese"]})
+    ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 2})
+    assert t.game.phase() == k.DECLARE and t.public[-4:] == [
+        {"a": "load", "p": 1}, {"a": "load", "p": 2}, {"a": "load", "p": 3}, {"a": "declare", "p": 1, "good": "apple",
+                                                                              "count": 2}], t.public[-4:]
+    mat = [x for x in t.news() if isinstance(x, list)]
+    return [t.public, t.prompts, mat]
+
+
+def test_which_merry_man_is_drawn_held_or_bagged_never_shows():
+    a = merry_men_round(4, 7, 13)
+    b = merry_men_round(16, 2, 5)
+    assert a == b and a[2] == [], a   # no Merry Man ever refused
+    return a
