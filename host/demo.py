@@ -31,8 +31,8 @@ def run_demo(header: dict[str, Any], seed: int, speed: float = 1.0, console: Con
         try:
             session.connect()
             sim = Sim(session, header, seed, board_dir=folder, pace=PACE_S / speed, mistakes=mistakes)
-            note = "simulated players, seed %d%s" % (
-                seed, ", tags on the virtual board" if sim.mode == "physical" else ", host actions")
+            note = "sim seed %d, %s" % (   # short: the title line is cut at 80 columns
+                seed, "tags moved on the mat" if sim.mode == "physical" else "host actions")
             outcome: dict[str, Any] = {}
 
             def play() -> None:

@@ -65,7 +65,7 @@ def test_make_demo_reaches_the_final_standings() -> None:
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
     assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
-    assert "tags on the virtual board" in screen  # physical gestures, not host actions (fits 80 columns)
+    assert "tags moved on the mat" in screen  # physical gestures, not host actions (fits 80 columns)
     assert "/tmp/" not in screen and "host/players_" not in screen  # no developer paths
 
 
@@ -117,7 +117,7 @@ def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
     assert "WINNER" in final and "mistakes refused" in final
     assert "laws in force: 1. #" in screen and "placeholder law" in screen, screen[-3000:]
     assert "special orders face up:" in screen and "Merry Men held: seat 0" in screen
-    assert "tags on the virtual board" in screen  # physical gestures, not host actions
+    assert "tags moved on the mat" in screen  # physical gestures, not host actions (fits 80 columns)
     assert "Robin Hood" not in screen and "placeholder man" not in screen
 
 
