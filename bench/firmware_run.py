@@ -1,10 +1,14 @@
-"""One whole game through the firmware's event loop: ``firmware_run.py FRAMES_FILE FS_DIR``.
+"""One whole game through the firmware's event loop: ``firmware_run.py FRAMES_FILE FS_DIR [mat]``.
 
 MicroPython-compatible, run from a folder of ``.mpy`` modules. The host side is precomputed:
 ``FRAMES_FILE`` holds the encoded frames a host would send (NEWGAME, one ACTION per action,
-RESYNC), read in small chunks as from a serial line; the board has no readers; the journal is
-real (in ``FS_DIR``). So ``-X heapsize`` bisection (bench/__main__.py) measures the firmware's
-own heap, and the counts below its wire and journal bytes. Prints JSON.
+RESYNC), read in small chunks as from a serial line; the journal is real (in ``FS_DIR``). So
+``-X heapsize`` bisection (bench/__main__.py) measures the firmware's own heap, and the counts
+below its wire and journal bytes. Prints JSON.
+
+Without ``mat`` the board has no readers (host actions only). With it the board is a mat
+(``bench/mat_board.py``): the firmware imports and builds its whole reader stack, gesture layer
+and feedback; the actions still come as host frames.
 """
 import sys
 import json
@@ -33,17 +37,21 @@ class Board:
     readers = []
     switches = []
 
-    def __init__(self, frames, root):
+    def __init__(self, link, root):
         self.fs_root = root
-        self.link = FilePort(frames)
+        self.link = link
 
     def idle(self):
         pass
 
 
-def main(frames, root):
-    board = Board(frames, root)
-    app = App(board, sensors=None)
+def main(frames, root, mat):
+    if mat:
+        from mat_board import MatBoard   # its classes cost heap: only on a mat
+        board = MatBoard(FilePort(frames), root)
+    else:
+        board = Board(FilePort(frames), root)
+    app = App(board, sensors=True if mat else None)
     app.boot()
     link = app.link
     end = board.link.f.seek(0, 2)
@@ -53,8 +61,9 @@ def main(frames, root):
     app.step()
     game = app.referee.game
     print(json.dumps({"over": game.over(), "accepted": app.referee.accepted,
+                      "mat": app.sensors is not None and app.sensors.mat is not None,
                       "wire_bytes": board.link.written, "last_write": board.link.last,
                       "journal": app.persist.stats()}))
 
 
-main(sys.argv[1], sys.argv[2])
+main(sys.argv[1], sys.argv[2], sys.argv[3:] == ["mat"])

@@ -32,7 +32,7 @@ sys.path.insert(0, "/rom")
 _PLAIN = "import sys\nsys.path.insert(0, '')\n"
 _ALLOC = "import gc\ngc.collect()\nprint(gc.mem_alloc())\n"
 REPLAY = "from shared_rules import replay\nsys.exit(replay.main(['replay', %r]))\n"
-FIRMWARE = "del sys.argv[:]\nsys.argv.extend(['firmware_run', %r, %r])\nimport firmware_run\n"
+FIRMWARE = "del sys.argv[:]\nsys.argv.extend(%r)\nimport firmware_run\n"
 # One process imports every module, cheapest first (so a module's dependencies are in
 # already), and prints each one's own heap cost; a module that cannot import here says why.
 IMPORTS = """import gc
@@ -47,6 +47,18 @@ def _cost(name):
     return gc.mem_alloc() - a
 print(repr([(n, _cost(n)) for n in %r]))
 """
+
+
+def _argv(frames: Path, fs: Path, mat: dict | None) -> list[str]:
+    return ["firmware_run", str(frames), str(fs)] + (["mat"] if mat is not None else [])
+
+
+def _refill(folder: Path, files: dict[str, bytes] | None) -> None:
+    """Empty ``folder`` (a board filesystem), then write ``files`` into it."""
+    for f in folder.glob("*"):
+        f.unlink()
+    for name, data in (files or {}).items():
+        (folder / name).write_bytes(data)
 
 
 def smallest_heap(ok: Callable[[int], bool], lo: int, hi: int, step: int = 256) -> int:
@@ -84,12 +96,13 @@ class Heap:
                               cwd=self.mpy_dir, capture_output=True, text=True, timeout=300)
 
     def smallest(self, mode: str, code: str, ok: Callable[[subprocess.CompletedProcess], bool],
-                 lo: int = 4096, step: int = 256, fresh: Path | None = None) -> int:
+                 lo: int = 4096, step: int = 256, fresh: Path | None = None,
+                 seed: dict[str, bytes] | None = None) -> int:
         """Smallest heap for ``code`` in ``mode``, without the ROMFS image's own allocation;
-        ``fresh``: a folder emptied before each run."""
+        ``fresh``: a folder emptied before each run, then given the files of ``seed``."""
         def run(heap: int) -> bool:
-            for f in fresh.glob("*") if fresh else ():
-                f.unlink()
+            if fresh:
+                _refill(fresh, seed)
             return ok(self.run(mode, code, heap))
         return smallest_heap(run, lo, 1 << 22, step) - (self.image_heap if mode == "romfs" else 0)
 
@@ -97,14 +110,15 @@ class Heap:
         return self.smallest(mode, REPLAY % str(log),
                              lambda r: r.returncode == 0 and json.loads(r.stdout) == expect)
 
-    def firmware(self, mode: str, frames: Path, fs: Path, expect: dict) -> int:
-        return self.smallest(mode, FIRMWARE % (str(frames), str(fs)),
-                             lambda r: r.returncode == 0 and json.loads(r.stdout) == expect, 8192, 512, fs)
+    def firmware(self, mode: str, frames: Path, fs: Path, expect: dict,
+                 mat: dict[str, bytes] | None = None) -> int:
+        """``mat``: the board reads tags (bench/firmware_run.py), with these files on ``fs``."""
+        return self.smallest(mode, FIRMWARE % _argv(frames, fs, mat),
+                             lambda r: r.returncode == 0 and json.loads(r.stdout) == expect, 8192, 512, fs, mat)
 
-    def firmware_once(self, mode: str, frames: Path, fs: Path) -> dict | None:
-        for f in fs.glob("*"):
-            f.unlink()
-        r = self.run(mode, FIRMWARE % (str(frames), str(fs)), 1 << 22)
+    def firmware_once(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes] | None = None) -> dict | None:
+        _refill(fs, mat)
+        r = self.run(mode, FIRMWARE % _argv(frames, fs, mat), 1 << 22)
         return json.loads(r.stdout) if r.returncode == 0 else None
 
     def imports(self, modules: list[str]) -> dict[str, dict]:

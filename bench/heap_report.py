@@ -23,14 +23,14 @@ def kb(n: int | str) -> str:
 
 
 def tables(r: dict) -> str:
-    out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy |",
-           "|---|---|---|---|---|"]
+    out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy "
+           "| on a mat, ROMFS | on a mat, .mpy |",
+           "|---|---|---|---|---|---|---|"]
     for label, name in {**NAMES, **MODULE_NAMES}.items():
         g, f = r["games"].get(label, {}), r["firmware"].get(label, {})
-        out.append("| %s | %s | %s | %s | %s |" % (name, kb(g.get("min_heap_replay_romfs", "")),
-                                                   kb(g.get("min_heap_replay_mpy", "")),
-                                                   kb(f.get("min_heap_firmware_romfs", "")),
-                                                   kb(f.get("min_heap_firmware_mpy", ""))))
+        out.append("| %s | %s |" % (name, " | ".join(kb(d.get(key, "")) for d, key in (
+            (g, "min_heap_replay_romfs"), (g, "min_heap_replay_mpy"), (f, "min_heap_firmware_romfs"),
+            (f, "min_heap_firmware_mpy"), (f, "min_heap_firmware_mat_romfs"), (f, "min_heap_firmware_mat_mpy")))))
     out += ["", "The firmware loop's wire and journal bytes (same runs):", "",
             "| case | DELTA frame B/action | SNAPSHOT frame B | journal B/action | snapshot file B |",
             "|---|---|---|---|---|"]
