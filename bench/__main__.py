@@ -159,7 +159,11 @@ def firmware_mat(heap: Heap, label: str, frames: Path, fs: Path, actions: int) -
     full = heap.firmware_once("mpy", frames, fs, files)
     assert full and full["over"] and full["mat"] and full["accepted"] == actions, full
     assert heap.firmware_once("romfs", frames, fs, files) == full
-    return {"min_heap_firmware_mat_" + mode: heap.firmware(mode, frames, fs, full, files) for mode in ("romfs", "mpy")}
+    out = {}
+    for mode in ("romfs", "mpy"):
+        out["min_heap_firmware_mat_" + mode] = heap.firmware(mode, frames, fs, full, files)
+        out["firmware_mat_restarts_" + mode] = heap.restarts
+    return out
 
 
 def bench_build(mpy_dir: Path) -> Heap:

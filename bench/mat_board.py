@@ -1,4 +1,4 @@
-"""A mat for the firmware-loop bench (bench/firmware_run.py ``mat``), MicroPython-compatible.
+"""The parts of a mat for the firmware-loop bench (bench/firmware_run.py ``mat``), MicroPython-compatible.
 
 16 real MFRC522 drivers and 6 bag switches on a bus that answers zeros (no emulator's heap is
 counted: a board has none), LEDs and a buzzer; ``mat_layout.json`` and ``deck.bin`` must be on
@@ -27,22 +27,10 @@ class Quiet:
         pass
 
 
-class MatBoard:
-    name = "bench-mat"
-
-    def __init__(self, link, root):
-        self.fs_root = root
-        self.link = link
-        self.t = 0
-        q = Quiet()
-        self.readers = [Mfrc522(q, q) for _ in range(16)]
-        self.switches = [q] * 6
-        self.leds = q
-        self.buzzer = q
-
-    def ticks_ms(self):
-        self.t += 5
-        return self.t
-
-    def idle(self):
-        pass
+def equip(board):
+    """Make ``board`` (bench/firmware_run.py) a mat."""
+    q = Quiet()
+    board.readers = [Mfrc522(q, q) for _ in range(16)]
+    board.switches = [q] * 6
+    board.leds = q
+    board.buzzer = q
