@@ -56,6 +56,10 @@ CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "
 MAT_CASES = ("skull-6", "deadmans-4", "sheriff-5")
 
 
+# Games one after another on one board (NEWGAME, its actions, NEWGAME, ...), as heap_switch does.
+SWITCH = ("switch", ("skull-6", "sheriff-5", "deadmans-4"))
+
+
 def mat_files() -> dict[str, bytes]:
     """A mat's filesystem before its first game: the layouts and the deck registry (every piece)."""
     from host.virtual_deck import VirtualDeck
@@ -149,6 +153,30 @@ def bench_firmware(heap: Heap, tmp: Path) -> dict:
         }
         if label in MAT_CASES:
             out[label].update(firmware_mat(heap, label, frames, fs, actions))
+    return out
+
+
+def bench_switch(heap: Heap, tmp: Path) -> dict:
+    """Whole games one after another on one board (SWITCH), without readers and on a mat: the
+    smallest heap both ways and how often the firmware restarted into the next game there."""
+    label, seq = SWITCH
+    console.print("[bold]firmware %s[/]: %s, heap bisection" % (label, " -> ".join(seq)))
+    headers = {c[0]: c[1] for c in GAME_CASES}
+    frames = tmp / (label + ".frames")
+    data = b""
+    for i, case in enumerate(seq):
+        frames_file(frames, headers[case], i + 1)
+        data += frames.read_bytes()
+    frames.write_bytes(data)
+    fs = tmp / "fs"
+    fs.mkdir(exist_ok=True)
+    out: dict = {"sequence": list(seq)}
+    for kind, files in (("", None), ("mat_", mat_files())):
+        full = heap.firmware_once("mpy", frames, fs, files)
+        assert full and full["over"] and full["restarts"] == 0, full
+        for mode in ("romfs", "mpy"):
+            out["min_heap_firmware_%s%s" % (kind, mode)] = heap.firmware(mode, frames, fs, full, files)
+            out["firmware_%srestarts_%s" % (kind, mode)] = heap.restarts
     return out
 
 
@@ -281,10 +309,12 @@ def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
     from shared_rules.replay import replay_file
     results = json.loads(RESULTS.read_text())
     cases = [c for c in GAME_CASES + CARD_CASES if not only or c[0] in only]
-    unknown = set(only) - {c[0] for c in cases}
+    unknown = set(only) - {c[0] for c in cases} - {SWITCH[0]}
     if unknown:
-        raise SystemExit("no such case: %s (cases: %s)" % (", ".join(sorted(unknown)),
-                                                           ", ".join(c[0] for c in GAME_CASES + CARD_CASES)))
+        raise SystemExit("no such case: %s (cases: %s)" % (", ".join(sorted(unknown)), ", ".join(
+            [c[0] for c in GAME_CASES + CARD_CASES] + [SWITCH[0]])))
+    if not only or SWITCH[0] in only:
+        results["firmware"][SWITCH[0]] = bench_switch(heap, tmp)
     for label, header, _ in cases:
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)
@@ -324,7 +354,7 @@ def main() -> int:
         results = {
             "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
             "games": bench_games(heap, tmp),
-            "firmware": bench_firmware(heap, tmp),
+            "firmware": {**bench_firmware(heap, tmp), SWITCH[0]: bench_switch(heap, tmp)},
             "imports": bench_imports(heap),
             "scan": bench_scan(),
             "timing": bench_timing(),
