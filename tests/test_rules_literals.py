@@ -25,3 +25,9 @@ def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> N
     from shared_rules import deck
     assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
                                       for k in range(len(deck.KINDS)))
+
+
+def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
+    from firmware import persist, recover
+    assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
+        persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
