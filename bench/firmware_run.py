@@ -5,7 +5,7 @@ MicroPython-compatible, run from a folder of ``.mpy`` modules. The host side is 
 RESYNC), read in small chunks as from a serial line; the journal is real (in ``FS_DIR``). So
 ``-X heapsize`` bisection (bench/__main__.py) measures the firmware's own heap, and the counts
 below its wire and journal bytes. Prints JSON. A restart of the firmware (``board.soft_reset()``) ends the
-process with status 80: the bench then runs it again (``_restart``).
+process with status 80: the bench then runs it again (``Board.soft_reset``).
 
 Without ``mat`` the board has no readers (host actions only). With it the board is a mat
 (``bench/mat_board.py``): the firmware imports and builds its whole reader stack, gesture layer
@@ -51,51 +51,50 @@ class Board:
         pass
 
     def soft_reset(self):
-        _restart(self)
+        """The firmware restarts with a fresh heap (e.g. a new game that found no room beside the
+        last one's garbage): note how far the host's frames were handled, what was accepted so far
+        and the restarts in ``FS_DIR/bench.run``, end with status 80; the bench runs the next
+        process on the same filesystem, which boots as a board does and reads on from there."""
+        link = _run[0].link
+        with open(self.fs_root + "/bench.run", "w") as f:
+            f.write("%d %d %d" % (self.link.f.tell() - (link.rx_len - link.rx_pos),
+                                  _run[1] + _run[0].referee.accepted, _run[2] + 1))
+        sys.exit(80)
 
 
-def _restart(board):
-    """The firmware restarts with a fresh heap (``board.soft_reset()``, e.g. a new game that
-    found no room beside the last one's garbage): note how far the host's frames were handled
-    and what was accepted so far in ``FS_DIR/bench.run``, end with status 80; the bench runs the
-    next process on the same filesystem, which boots as a board does and reads on from there."""
-    app = _app[0]
-    link = app.link
-    done = board.link.f.tell() - (link.rx_len - link.rx_pos)
-    with open(board.fs_root + "/bench.run", "w") as f:
-        f.write("%d %d %d" % (done, _past[0] + app.referee.accepted, _past[1] + 1))
-    sys.exit(80)
+# The app, then what the runs before this one accepted and how often they restarted. Few names:
+# every name the bench interns counts in the qstr pools (docs/performance.md, "Names").
+_run = [None, 0, 0]
 
 
-_app = [None]
-_past = [0, 0]   # actions accepted by the runs before this one, restarts before this one
-
-
-def main(frames, root, mat):
-    board = Board(FilePort(frames), root)
+def main():
+    board = Board(FilePort(sys.argv[1]), sys.argv[2])
+    mat = sys.argv[3:] == ["mat"]
     if mat:
         from mat_board import equip   # its classes cost heap: only on a mat
         equip(board)
-    start = 0
     try:
-        with open(root + "/bench.run") as f:
-            start, _past[0], _past[1] = [int(w) for w in f.read().split()]
+        with open(board.fs_root + "/bench.run") as f:
+            _run[:] = [int(w) for w in f.read().split()]
     except OSError:
-        pass   # the first run
+        _run[:] = [0, 0, 0]   # the first run
+    at = _run[0]
     app = App(board, sensors=True if mat else None)
-    _app[0] = app
+    _run[0] = app
     link = app.link
     end = board.link.f.seek(0, 2)
-    board.link.f.seek(start)
+    board.link.f.seek(at)
     app.boot()
     while board.link.f.tell() < end or link.rx_pos < link.rx_len:
         app.step()
     app.step()
+    # "over" also says that a mat started its gesture layer (a mat that did not would play the
+    # game from host frames all the same).
     game = app.referee.game
-    print(json.dumps({"over": game.over(), "accepted": _past[0] + app.referee.accepted, "restarts": _past[1],
-                      "mat": app.sensors is not None and app.sensors.mat is not None,
+    print(json.dumps({"over": game.over() and (not mat or app.sensors.mat is not None),
+                      "accepted": _run[1] + app.referee.accepted, "restarts": _run[2],
                       "wire_bytes": board.link.written, "last_write": board.link.last,
                       "journal": app.persist.stats()}))
 
 
-main(sys.argv[1], sys.argv[2], sys.argv[3:] == ["mat"])
+main()

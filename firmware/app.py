@@ -25,11 +25,11 @@ from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
 from firmware import sounds
 
-FRAMES_PER_STEP = 2  # host frames handled per loop step (docs/protocol.md, section 5)
-CONSOLE_MS = 30000  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
+_FRAMES_PER_STEP = const(2)  # host frames handled per loop step (docs/protocol.md, section 5)
+_CONSOLE_MS = const(30000)  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 _RESTART_FILE = const("restart.txt")  # why the firmware restarted itself, told to the host at the next boot
-STEADY_STEPS = 500  # loop steps after a restart before its note is dropped
+_STEADY_STEPS = const(500)  # loop steps after a restart before its note is dropped
 _AGAIN = const("again: ")  # a restart note's prefix when the start after a restart failed too
 _NOTHING = const(0)  # firmware.mat's poll results (tests/test_rules_literals.py): the mat module
 _READY = const(1)    # itself is imported only with readers
@@ -320,15 +320,15 @@ class App:
             kbd_intr(3 if interrupt else -1)
 
     def hand_console_over(self):
-        """CONSOLE from the host: for CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the
+        """CONSOLE from the host: for _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the
         REPL); then 0x03 is a plain byte again."""
-        self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (CONSOLE_MS // 1000))
+        self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
         self.console(True)
         self.console_since = self.board.ticks_ms()
 
     def _console_timeout(self):
         since = self.console_since
-        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= CONSOLE_MS:
+        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
             self.console_since = -1
             self.console(False)
 
@@ -346,11 +346,11 @@ class App:
         self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
 
     def service_link(self):
-        """Handle at most FRAMES_PER_STEP frames (each poll reads at most link.MAX_CHUNKS chunks):
+        """Handle at most _FRAMES_PER_STEP frames (each poll reads at most link._MAX_CHUNKS chunks):
         a flood of host frames only slows the loop by a bounded amount, and the readers are
         still scanned once per step. Report bad frames with ERROR."""
         link = self.link
-        for _ in range(FRAMES_PER_STEP):
+        for _ in range(_FRAMES_PER_STEP):
             if not link.poll():
                 break
             self.on_frame()
@@ -414,7 +414,7 @@ class App:
     def run(self):
         self.console(False)  # line noise or another program must not stop a game
         self.boot()
-        for _ in range(STEADY_STEPS):
+        for _ in range(_STEADY_STEPS):
             self.step()
         if self.note_told:
             _take_restart_note(self.root)  # the restart worked: a later error is a first one

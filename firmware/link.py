@@ -13,7 +13,7 @@ except ImportError:
 from shared_rules import codec
 
 _RX_CHUNK = const(64)
-MAX_CHUNKS = 8   # at most 512 bytes read per poll(): a frame may take several loop steps
+_MAX_CHUNKS = const(8)   # at most 512 bytes read per poll(): a frame may take several loop steps
 
 
 class BoardLink:
@@ -31,10 +31,10 @@ class BoardLink:
 
     def poll(self):
         """Read from the line until a frame is complete (True, in ``self.reader``), the line is
-        empty, or ``MAX_CHUNKS`` reads were spent. The caller bounds the polls per loop step
+        empty, or ``_MAX_CHUNKS`` reads were spent. The caller bounds the polls per loop step
         (``App.service_link``), so a flood cannot stall the loop."""
         reader = self.reader
-        for _ in range(MAX_CHUNKS):
+        for _ in range(_MAX_CHUNKS):
             if self.rx_pos >= self.rx_len:
                 self.rx_len = self.port.readinto(self.rx)
                 self.rx_pos = 0

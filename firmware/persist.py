@@ -48,16 +48,17 @@ from shared_rules.actions import ACTION_SIZE
 from shared_rules.crc import crc16
 from shared_rules.engine import crc32
 
-FORMAT = 1
+# Private: firmware.recover has its own copies and tests/test_rules_literals.py checks they agree.
+_FORMAT = const(1)
 _SNAP_MAGIC = const(b"TP")
 _JRN_MAGIC = const(b"TJ")
 _PREFIX = const("<2sBHIH")  # magic, format, gen, count (actions since the new game), header length
 _SNAP_FIXED = const(11)      # struct.calcsize(_PREFIX); the header JSON follows
-JRN_HEADER = 13      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
-REC_OVERHEAD = 5     # length 1, seqno 2, CRC-16 2
+_JRN_HEADER = const(13)      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
+_REC_OVERHEAD = const(5)     # length 1, seqno 2, CRC-16 2
 _END_MARK = const(0xFF)      # the end mark: 0xFF, then the seqno the next record will have (u16)
-END_SIZE = 3
-NAMES = ("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played")
+_END_SIZE = const(3)
+_NAMES = const(("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played"))
 
 if sys.implementation.name == "micropython":
     def _write(f, buf, n):
@@ -78,7 +79,7 @@ def snapshot_file(gen, count, header, game):
     No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
     over a prefix plus such data depends only on the prefix and the length (CRC residue), so it
     could not tell two states apart. The prefix gets its own CRC-32 instead."""
-    prefix = struct.pack(_PREFIX, _SNAP_MAGIC, FORMAT, gen, count, len(header)) + header
+    prefix = struct.pack(_PREFIX, _SNAP_MAGIC, _FORMAT, gen, count, len(header)) + header
     return prefix + struct.pack("<I", crc32(prefix)) + game.snapshot()
 
 
@@ -89,7 +90,7 @@ def snapshot_name(data):
 
 
 def journal_header(name):
-    h = _JRN_MAGIC + bytes((FORMAT,)) + name
+    h = _JRN_MAGIC + bytes((_FORMAT,)) + name
     return h + struct.pack("<H", crc16(h))
 
 
@@ -119,7 +120,7 @@ class Persist:
             raise ValueError("every must be a whole number >= 1")
         self.every = every
         p = {}
-        for name in NAMES:
+        for name in _NAMES:
             p[name] = root + "/" + name
         self.path = p
         self.game = None
@@ -130,7 +131,7 @@ class Persist:
         self._jf = None
         self._seed = 0
         self._end = 0           # offset of the journal's end mark
-        self._buf = bytearray(ACTION_SIZE + REC_OVERHEAD + END_SIZE)
+        self._buf = bytearray(ACTION_SIZE + _REC_OVERHEAD + _END_SIZE)
         self.records = 0        # statistics since construction
         self.record_bytes = 0
         self.snapshots = 0
@@ -186,13 +187,13 @@ class Persist:
         b[6 + n] = seq & 255
         b[7 + n] = seq >> 8
         self._jf.seek(self._end)
-        _write(self._jf, b, n + REC_OVERHEAD + END_SIZE)
+        _write(self._jf, b, n + _REC_OVERHEAD + _END_SIZE)
         self._jf.flush()
-        self._end += n + REC_OVERHEAD
+        self._end += n + _REC_OVERHEAD
         self.count += 1
         self.in_journal += 1
         self.records += 1
-        self.record_bytes += n + REC_OVERHEAD
+        self.record_bytes += n + _REC_OVERHEAD
 
     def tidy(self):
         """Snapshot when the journal holds ``every`` actions. Call between actions (the event
@@ -233,12 +234,12 @@ class Persist:
         self.gen = gen
         self.snapshots += 1
         self.snapshot_bytes = len(data)
-        self._open_journal(name, 0, JRN_HEADER)
+        self._open_journal(name, 0, _JRN_HEADER)
 
     def _open_journal(self, name, records, end):
         """Keep ``jrn.bin`` (``records`` long, continuing snapshot ``name``, its end mark at
         ``end``) open to append."""
-        self._seed = _u16(journal_header(name), JRN_HEADER - 2)
+        self._seed = _u16(journal_header(name), _JRN_HEADER - 2)
         self.in_journal = records
         self._end = end
         self._jf = open(self.path["jrn.bin"], "r+b")
@@ -247,7 +248,7 @@ class Persist:
         """Remove every file of the stored game (a new game was asked for and starts at boot)."""
         self.close()
         self.game = None
-        for name in NAMES:
+        for name in _NAMES:
             _remove(self.path[name])
 
     def close(self):
@@ -274,7 +275,7 @@ class Persist:
         return {"records": r, "record_bytes": self.record_bytes,
                 "bytes_per_action_x100": self.record_bytes * 100 // r if r else 0,
                 "snapshots": self.snapshots, "snapshot_bytes": self.snapshot_bytes,
-                "journal_header_bytes": JRN_HEADER}
+                "journal_header_bytes": _JRN_HEADER}
 
 
 def trouble(info):

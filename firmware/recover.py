@@ -16,14 +16,17 @@ from shared_rules import games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.crc import crc16
 from shared_rules.engine import OK, crc32
-from firmware.persist import (END_SIZE, FORMAT, JRN_HEADER, REC_OVERHEAD, _exists, _u16, journal_header,
-                              snapshot_file, snapshot_name)
+from firmware.persist import _exists, _u16, journal_header, snapshot_file, snapshot_name
 
-# persist's own private constants (tests/test_rules_literals.py checks they are the same).
+# persist's private constants (tests/test_rules_literals.py checks they are the same).
+_FORMAT = const(1)
 _SNAP_MAGIC = const(b"TP")
 _PREFIX = const("<2sBHIH")
 _SNAP_FIXED = const(11)
+_JRN_HEADER = const(13)
+_REC_OVERHEAD = const(5)
 _END_MARK = const(0xFF)
+_END_SIZE = const(3)
 
 
 def read_prefix(data):
@@ -32,7 +35,7 @@ def read_prefix(data):
         return None
     magic, fmt, gen, count, size = struct.unpack_from(_PREFIX, data, 0)
     end = _SNAP_FIXED + size
-    if magic != _SNAP_MAGIC or fmt != FORMAT or len(data) < end + 4:
+    if magic != _SNAP_MAGIC or fmt != _FORMAT or len(data) < end + 4:
         return None
     if crc32(data[0:end]) != struct.unpack_from("<I", data, end)[0]:
         return None
@@ -64,14 +67,14 @@ def restore_snapshot(data):
 def journal_seed(data, name):
     """The record CRC seed if ``data`` is a journal that continues snapshot ``name``, else -1."""
     h = journal_header(name)
-    if data is None or len(data) < JRN_HEADER or data[0:JRN_HEADER] != h:
+    if data is None or len(data) < _JRN_HEADER or data[0:_JRN_HEADER] != h:
         return -1
-    return _u16(h, JRN_HEADER - 2)
+    return _u16(h, _JRN_HEADER - 2)
 
 
 def _record_ok(data, at, seed, seq):
     """Whether a whole record with seqno ``seq`` and a good CRC starts at ``at``."""
-    if at + REC_OVERHEAD > len(data):
+    if at + _REC_OVERHEAD > len(data):
         return False
     n = data[at]
     end = at + 3 + n
@@ -81,7 +84,7 @@ def _record_ok(data, at, seed, seq):
 
 def _ends_at(data, at, seq):
     """Whether the journal ends at ``at`` with the end mark for ``seq``: nothing cut off."""
-    return (len(data) == at + END_SIZE and data[at] == _END_MARK
+    return (len(data) == at + _END_SIZE and data[at] == _END_MARK
             and _u16(data, at + 1) == seq & 0xFFFF)
 
 
@@ -93,7 +96,7 @@ def replay(game, data, seed, count):
     journal ends right there with its end mark, so no record was cut off (a cut at a record
     boundary leaves no end mark)."""
     rec = bytearray(ACTION_SIZE)
-    at = JRN_HEADER
+    at = _JRN_HEADER
     done = 0
     while _record_ok(data, at, seed, count + done):
         n = data[at]
@@ -102,7 +105,7 @@ def replay(game, data, seed, count):
         if game.accept(rec) != OK:
             break
         done += 1
-        at += n + REC_OVERHEAD
+        at += n + _REC_OVERHEAD
     return done, at, _ends_at(data, at, count + done)
 
 
@@ -110,10 +113,10 @@ def journal_continues(data, name, count):
     """The record CRC seed if ``data`` continues snapshot ``name`` (at ``count`` actions) even
     though its header is damaged: its first record (or its end mark, when it has none) must
     carry seqno ``count`` and, for a record, a CRC seeded by that snapshot's name. Else -1."""
-    if data is None or len(data) < JRN_HEADER + END_SIZE:
+    if data is None or len(data) < _JRN_HEADER + _END_SIZE:
         return -1
-    seed = _u16(journal_header(name), JRN_HEADER - 2)
-    if _record_ok(data, JRN_HEADER, seed, count) or _ends_at(data, JRN_HEADER, count):
+    seed = _u16(journal_header(name), _JRN_HEADER - 2)
+    if _record_ok(data, _JRN_HEADER, seed, count) or _ends_at(data, _JRN_HEADER, count):
         return seed
     return -1
 
@@ -126,7 +129,7 @@ def _read(path):
         return None
 
 
-def boot(store):
+def boot(persist):
     """Restore the newest recoverable game: ``(game or None, info)``.
 
     Base: ``snap.bin`` if valid, else ``snap.old``, else a new game from the self-checked
@@ -141,8 +144,8 @@ def boot(store):
     a torn or damaged tail), ``actions`` (since the new game), ``gen``, ``damage`` (what was
     found damaged or missing, short phrases), ``lost`` (acknowledged actions may be missing)
     and ``repaired`` (a fresh snapshot + journal were written). ``trouble(info)`` words it."""
-    store.close()
-    p = store.path
+    persist.close()
+    p = persist.path
     info = {"source": None, "journals": [], "replayed": 0, "dropped": 0, "actions": 0,
             "gen": 0, "lost": False, "repaired": False, "damage": []}
     damage = info["damage"]
@@ -176,7 +179,7 @@ def boot(store):
     count, last_gen, last_name, next_name, ended = _chain(game, gen, count, header, name,
                                                           journals, info)
     used = info["journals"]
-    store.game, store.header, store.count, store.gen = game, header, count, last_gen
+    persist.game, persist.header, persist.count, persist.gen = game, header, count, last_gen
     info["source"], info["actions"] = source, count
     if used and not ended:
         damage.append("%s: %d bytes unreadable" % (used[-1], info["dropped"]) if info["dropped"]
@@ -185,7 +188,7 @@ def boot(store):
     elif not used or used[-1] not in ("jrn.bin", "jrn.new"):
         # The chain stopped short of the newest journal: fine only after a power cut inside
         # a checkpoint, when the snapshot it was writing carries the chain's next name.
-        if not _cut_in_checkpoint(store, next_name if used else name):
+        if not _cut_in_checkpoint(persist, next_name if used else name):
             damage.append("jrn.bin missing or damaged")
             info["lost"] = True
     ordinary = (source == "snap.bin" and used == ["jrn.bin"] and ended and not damage
@@ -194,24 +197,27 @@ def boot(store):
         damage.append("the fallback snap.old/jrn.old damaged")
         ordinary = False
     if ordinary:
-        store._open_journal(last_name, info["replayed"], len(journals[0][1]) - END_SIZE)
+        persist._open_journal(last_name, info["replayed"], len(journals[0][1]) - _END_SIZE)
     else:
         if snap is not None and source in ("snap.old", "header"):
             os.remove(p["snap.bin"])    # damaged: keep the valid snap.old as the fallback
-        store.checkpoint()
+        persist.checkpoint()
         info["repaired"] = True
-    info["gen"] = store.gen
+    info["gen"] = persist.gen
     return game, info
 
-def _cut_in_checkpoint(store, final):
-    """Whether the chain's end (snapshot name ``final``) is a checkpoint that a power cut
-    stopped before its journal became ``jrn.bin``: ``snap.new`` carries that name."""
-    data = _read(store.path["snap.new"])
-    return data is not None and read_prefix(data) is not None and snapshot_name(data) == final
 
-def _base_from_header(snap, old):
-    """A new game from the first intact snapshot header, named like the file it came from."""
-    for data in (snap, old):
+def _cut_in_checkpoint(persist, name):
+    """Whether the chain's end (snapshot name ``name``) is a checkpoint that a power cut
+    stopped before its journal became ``jrn.bin``: ``snap.new`` carries that name."""
+    data = _read(persist.path["snap.new"])
+    return data is not None and read_prefix(data) is not None and snapshot_name(data) == name
+
+
+def _base_from_header(new, old):
+    """A new game from the first intact snapshot header (of ``snap.bin``'s bytes ``new``, else
+    ``snap.old``'s), named like the file it came from."""
+    for data in (new, old):
         head = read_prefix(data)
         game = game_for(head[2]) if head else None
         if game is not None:
@@ -232,7 +238,7 @@ def _chain(game, gen, count, header, name, journals, info):
         done, end, ended = replay(game, data, seed, count)
         count += done
         info["replayed"] += done
-        info["dropped"] += len(data) - end - (END_SIZE if ended else 0)
+        info["dropped"] += len(data) - end - (_END_SIZE if ended else 0)
         used.append(file)
         last_gen, last_name = gen, name
         gen = (gen + 1) & 0xFFFF
@@ -248,29 +254,29 @@ def _finished_snapshot(data, journal):
     if data is None or journal is None:
         return None
     base = restore_snapshot(data)
-    if base is None or journal_seed(journal, base[4]) < 0 or not _ends_at(journal, JRN_HEADER, base[2]):
+    if base is None or journal_seed(journal, base[4]) < 0 or not _ends_at(journal, _JRN_HEADER, base[2]):
         return None
     return base
 
 
-def _fallback_ok(old, jrn_old):
+def _fallback_ok(old, journal):
     """Whether the fallback pair is intact without building a game: ``snap.old``'s prefix and
     state CRCs, ``jrn.old`` naming it, whole records to its end mark (or neither file)."""
-    if old is None or jrn_old is None:
-        return old is None and jrn_old is None
+    if old is None or journal is None:
+        return old is None and journal is None
     head = read_prefix(old)
     if head is None or len(old) < head[3] + 8:
         return False
     n = len(old)
     if crc32(old[head[3]:n - 4]) != old[n - 4] | (old[n - 3] << 8) | (old[n - 2] << 16) | (old[n - 1] << 24):
         return False
-    seed = journal_seed(jrn_old, snapshot_name(old))
-    at = JRN_HEADER
+    seed = journal_seed(journal, snapshot_name(old))
+    at = _JRN_HEADER
     seq = head[1]
-    while seed >= 0 and _record_ok(jrn_old, at, seed, seq):
-        at += jrn_old[at] + REC_OVERHEAD
+    while seed >= 0 and _record_ok(journal, at, seed, seq):
+        at += journal[at] + _REC_OVERHEAD
         seq += 1
-    return seed >= 0 and _ends_at(jrn_old, at, seq)
+    return seed >= 0 and _ends_at(journal, at, seq)
 
 
 def _journal_for(journals, used, name, count, info):

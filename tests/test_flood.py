@@ -2,7 +2,7 @@
 
 A thread writes PING frames as fast as the line takes them while a disc is put on a pad; the
 disc must be reported as quickly as on a quiet line would allow (the loop bounds the link work
-of each step, firmware/app.py FRAMES_PER_STEP), and PINGs are still answered.
+of each step, firmware/app.py _FRAMES_PER_STEP), and PINGs are still answered.
 """
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_bad_inputs_are_refused_with_reasons(modules: dict[str, dict[str, bytes]
 
 
 def test_journal_names_match_the_firmware() -> None:
-    assert tuple(image.JOURNAL_FILES) == tuple(persist.NAMES)
+    assert tuple(image.JOURNAL_FILES) == tuple(persist._NAMES)
 
 
 def test_plan_writes_changed_removes_stale_and_keeps_foreign_files() -> None:

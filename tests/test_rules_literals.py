@@ -6,6 +6,10 @@ nothing to read there; the CPython stand-in keeps it as a plain global.
 """
 from __future__ import annotations
 
+import struct
+import sys
+from pathlib import Path
+
 from shared_rules import sheriff
 from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE
 
@@ -29,5 +33,19 @@ def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> N
 
 def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
     from firmware import persist, recover
-    assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
-        persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
+    names = ("_FORMAT", "_SNAP_MAGIC", "_PREFIX", "_SNAP_FIXED", "_JRN_HEADER", "_REC_OVERHEAD", "_END_MARK",
+             "_END_SIZE")
+    assert [getattr(recover, n) for n in names] == [getattr(persist, n) for n in names]
+    assert struct.calcsize(persist._PREFIX) == persist._SNAP_FIXED
+    # The journal and record layouts the power-cut tests (tests/dual/dual_persist.py) walk files by.
+    sys.path.insert(0, str(Path(__file__).parent / "dual"))
+    import dual_persist
+    assert (dual_persist.JRN_HEADER, dual_persist.REC_OVERHEAD, dual_persist.END_SIZE) == (
+        persist._JRN_HEADER, persist._REC_OVERHEAD, persist._END_SIZE)
+
+
+def test_the_console_tests_use_the_firmwares_hand_over_time_and_steady_steps() -> None:
+    from firmware import app
+    sys.path.insert(0, str(Path(__file__).parent / "dual"))
+    import dual_console
+    assert (dual_console.CONSOLE_MS, dual_console.STEADY_STEPS) == (app._CONSOLE_MS, app._STEADY_STEPS)

@@ -7,7 +7,11 @@ from fakeboard import FakeBoard, scratch_dir
 from shared_rules import codec
 
 from firmware import app as app_mod
-from firmware.app import CONSOLE_MS, App
+from firmware.app import App
+
+# firmware/app.py's private _CONSOLE_MS and _STEADY_STEPS (tests/test_rules_literals.py checks them).
+CONSOLE_MS = 30000
+STEADY_STEPS = 500
 
 
 class ConsoleBoard(FakeBoard):
@@ -92,7 +96,7 @@ def test_a_memory_error_restarts_and_a_second_one_in_a_row_starts_no_game():
     with open(root + "/game.json", "w") as f:
         f.write(json.dumps({"game": "skull", "players": 3}))
     told = []
-    for steps in (app_mod.STEADY_STEPS + 5, 5):
+    for steps in (STEADY_STEPS + 5, 5):
         board = FailingBoard(root, steps)
         try:
             app_mod.run_board(board, lambda b: App(b, sensors=None))

@@ -9,13 +9,19 @@ import os
 import sys
 
 from firmware import persist
-from firmware.persist import END_SIZE, JRN_HEADER, REC_OVERHEAD, Persist
+from firmware.persist import Persist
 from shared_rules import games
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.crc import crc16
 from shared_rules.engine import crc32
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
+
+# The journal layout (docs/persistence.md; firmware/persist.py keeps these as private consts,
+# tests/test_rules_literals.py checks they agree): header, per-record overhead, end mark.
+JRN_HEADER = 13
+REC_OVERHEAD = 5
+END_SIZE = 3
 
 try:
     import micropython
