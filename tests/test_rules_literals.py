@@ -19,3 +19,9 @@ def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
     from firmware import app, mat
     assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)
+
+
+def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
+    from shared_rules import deck
+    assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
+                                      for k in range(len(deck.KINDS)))
