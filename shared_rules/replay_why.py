@@ -24,14 +24,12 @@ def _field_problem(f, obj):
         if v < 0 or v > top:
             return "field '%s' out of range 0..%d" % (name, top)
     elif kind == NAME or kind == LIST:
-        items = (v,)
         if kind == LIST:
             if not isinstance(v, list):
                 return "field '%s' is not a list" % name
             if len(v) > cap:
                 return "field '%s' has more than %d items" % (name, cap)
-            items = v
-        for item in items:
+        for item in (v if kind == LIST else [v]):
             if table is None:
                 if not _is_int(item) or item < 0 or item > 254:
                     return "field '%s' holds a value out of range 0..254" % name
