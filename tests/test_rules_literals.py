@@ -19,3 +19,9 @@ def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
     from firmware import app, mat
     assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)
+
+
+def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
+    from shared_rules import cobs, codec
+    assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
+    assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
