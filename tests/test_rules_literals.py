@@ -25,3 +25,9 @@ def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> N
     from shared_rules import deck
     assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
                                       for k in range(len(deck.KINDS)))
+
+
+def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
+    from shared_rules import cobs, codec
+    assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
+    assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
