@@ -167,3 +167,9 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
     assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
     assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
     assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
+
+
+def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
+    from firmware import persist, recover
+    assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
+        persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
