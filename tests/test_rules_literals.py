@@ -25,3 +25,9 @@ def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_
     from shared_rules import cobs, codec
     assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
     assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
+
+
+def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants() -> None:
+    from shared_rules import actions, engine, replay
+    assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
+    assert replay._ACTION_SIZE == actions.ACTION_SIZE
