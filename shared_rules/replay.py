@@ -167,25 +167,23 @@ def replay_file(path, strict=False):
             limit = _MAX_LINE if r.game else _MAX_HEADER
             try:
                 raw = f.readline(_PIECE)
+                line = raw  # type: bytes | None
                 if len(raw) == _PIECE and raw[-1] != 10:
                     parts = [raw]
                     n = len(raw)
                     while True:
-                        piece = f.readline(_PIECE)
-                        n += len(piece)
+                        raw = f.readline(_PIECE)
+                        n += len(raw)
                         if n <= limit + 1:
-                            parts.append(piece)
-                        if len(piece) < _PIECE or piece[-1] == 10:
+                            parts.append(raw)
+                        if len(raw) < _PIECE or raw[-1] == 10:
                             break
-                    if n - (1 if piece[-1:] == b"\n" else 0) > limit:
-                        raw = None
-                    else:
-                        raw = b"".join(parts)
+                    line = None if n - (1 if raw[-1:] == b"\n" else 0) > limit else b"".join(parts)
             except OSError:
                 raise LogError("%s:%d: cannot read the file" % (path, r.line + 1))
-            if raw == b"":
+            if line == b"":
                 break
-            if r.feed(raw) and strict:
+            if r.feed(line) and strict:
                 break
     finally:
         f.close()
