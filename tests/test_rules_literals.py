@@ -173,3 +173,9 @@ def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_wi
     from firmware import persist, recover
     assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
         persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
+
+
+def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants() -> None:
+    from shared_rules import actions, engine, replay
+    assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
+    assert replay._ACTION_SIZE == actions.ACTION_SIZE
