@@ -180,21 +180,6 @@ class Skull(engine.Game):
         phase = s[_R_PHASE]
         if s[o + _FLAGS] & _ELIMINATED and kind != _A_FIRST:
             return _ELIMINATED_SEAT
-        if kind == _A_PLACE:
-            if phase == _PREP:
-                if s[o + _STACK]:
-                    return _ALREADY_PLACED
-            elif phase != _ADD:
-                return _WRONG_PHASE
-            elif p != s[_R_TURN]:
-                return _NOT_YOUR_TURN
-            return _OK if s[o + (_H_SKULL if rec[_F_DISC] == _SKULL else _H_FLOWERS)] else _NO_SUCH_DISC
-        if kind == _A_LOSE:
-            if phase != _LOSE:
-                return _WRONG_PHASE
-            if p != s[_R_CHALLENGER]:
-                return _NOT_YOUR_TURN
-            return _OK if s[o + (_H_SKULL if rec[_F_DISC] == _SKULL else _H_FLOWERS)] else _NO_SUCH_DISC
         if kind == _A_BID:
             if phase != _ADD and phase != _BIDDING:
                 return _WRONG_PHASE
@@ -208,25 +193,39 @@ class Skull(engine.Game):
             if phase != _BIDDING:
                 return _WRONG_PHASE
             return _OK if p == s[_R_TURN] else _NOT_YOUR_TURN
-        # flip or first: the challenger names a seat in play
-        if phase != (_FLIP if kind == _A_FLIP else _CHOOSE):
-            return _WRONG_PHASE
-        if p != s[_R_CHALLENGER]:
-            return _NOT_YOUR_TURN
-        t = rec[_F_TARGET]
-        if t >= s[_R_SEATS] or s[_SEAT_BASE + _SEAT_BYTES * t + _FLAGS] & _ELIMINATED:
-            return _BAD_TARGET
-        if kind == _A_FIRST:
+        if kind == _A_FLIP or kind == _A_FIRST:   # the challenger names a seat in play
+            if phase != (_FLIP if kind == _A_FLIP else _CHOOSE):
+                return _WRONG_PHASE
+            if p != s[_R_CHALLENGER]:
+                return _NOT_YOUR_TURN
+            t = rec[_F_TARGET]
+            if t >= s[_R_SEATS] or s[_SEAT_BASE + _SEAT_BYTES * t + _FLAGS] & _ELIMINATED:
+                return _BAD_TARGET
+            if kind == _A_FIRST:
+                return _OK
+            if t != p and s[o + _FLIPPED] < s[o + _STACK]:
+                return _OWN_STACK_FIRST
+            q = _SEAT_BASE + _SEAT_BYTES * t
+            top = s[q + _STACK] - 1 - s[q + _FLIPPED]
+            if top < 0:
+                return _NOTHING_TO_FLIP
+            if rec[_F_FLIP_HAS_DISC] and rec[_F_FLIP_DISC] != (_SKULL if top == s[q + _SKULL_AT] else _FLOWER):
+                return _DISC_MISMATCH
             return _OK
-        if t != p and s[o + _FLIPPED] < s[o + _STACK]:
-            return _OWN_STACK_FIRST
-        q = _SEAT_BASE + _SEAT_BYTES * t
-        top = s[q + _STACK] - 1 - s[q + _FLIPPED]
-        if top < 0:
-            return _NOTHING_TO_FLIP
-        if rec[_F_FLIP_HAS_DISC] and rec[_F_FLIP_DISC] != (_SKULL if top == s[q + _SKULL_AT] else _FLOWER):
-            return _DISC_MISMATCH
-        return _OK
+        if kind == _A_LOSE:
+            if phase != _LOSE:
+                return _WRONG_PHASE
+            if p != s[_R_CHALLENGER]:
+                return _NOT_YOUR_TURN
+        elif phase == _PREP:   # place
+            if s[o + _STACK]:
+                return _ALREADY_PLACED
+        elif phase != _ADD:
+            return _WRONG_PHASE
+        elif p != s[_R_TURN]:
+            return _NOT_YOUR_TURN
+        # place or lose: the seat must hold the disc it names
+        return _OK if s[o + (_H_SKULL if rec[_F_DISC] == _SKULL else _H_FLOWERS)] else _NO_SUCH_DISC
 
     # -- applying ---------------------------------------------------------------------
     def apply(self, rec):
