@@ -257,23 +257,28 @@ class _Vocabulary(Vocabulary):
         return obj
 
 
+# Fields some actions share (one tuple each instead of one per action; deleted after use).
+_card = (field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
+_aimed = (field("target", _FIELD_U8), _card[0])  # cannon, sword
+_target = field("target", _FIELD_U8, optional=True)  # trait, bonus
+
+
 class DeadMans(engine.Game):
     NAME = "deadmans"
     GAME_ID = 2
     STATE_SIZE = _STATE_SIZE
     PUBLIC_SIZE = _STATE_SIZE
     VOCAB = _Vocabulary((
-        ("trait", (field("trait", _FIELD_NAME, DMD_TRAITS), field("target", _FIELD_U8, optional=True))),
-        ("draw", (field("card", _FIELD_NAME, DMD_CODES),)),
+        ("trait", (field("trait", _FIELD_NAME, DMD_TRAITS), _target)),
+        ("draw", _card),
         ("collect", ()),
-        ("hook", (field("card", _FIELD_NAME, DMD_CODES),)),
-        ("cannon", (field("target", _FIELD_U8), field("card", _FIELD_NAME, DMD_CODES))),
-        ("sword", (field("target", _FIELD_U8), field("card", _FIELD_NAME, DMD_CODES))),
+        ("hook", _card),
+        ("cannon", _aimed),
+        ("sword", _aimed),
         ("map", (field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
                  field("pick", _FIELD_NAME, DMD_CODES))),
         ("oracle", (field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
-        ("bonus", (field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS),
-                   field("target", _FIELD_U8, optional=True))),
+        ("bonus", (field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
     ))
     REASONS = (
         "choice_pending",       # 16 an ability choice must be logged first
@@ -704,30 +709,9 @@ class DeadMans(engine.Game):
 
     @staticmethod
     def describe(view):
-        """Public view bytes -> dict for the scoreboard."""
-        seats = []
-        for seat in range(view[_R_SEATS]):
-            bank = []
-            for i in range(_NCODES * view[_R_DECKS]):
-                if view[_LOC + i] == _BANK + seat:
-                    bank.append(DMD_CODES[i % _NCODES])
-            bank.sort()
-            trait = view[_R_TRAIT + seat]
-            dj = view[_R_DJ + seat]
-            seats.append({
-                "trait": None if trait == _NONE else DMD_TRAITS[trait], "davy_jones": None if dj == _NONE else dj,
-                "bank": bank, "score": score(view, seat),
-            })
-        pending = view[_R_PENDING]
-        return {
-            "game": "deadmans", "players": view[_R_SEATS], "decks": view[_R_DECKS],
-            "phase": ("setup", "play", "over")[view[_R_PHASE]], "turn": view[_R_TURN],
-            "pending": DeadMans.VOCAB.names[pending] if pending else None,
-            "kraken": view[_R_KRAKEN], "draw_pile": view[_R_DRAW_N], "discard_pile": view[_R_DISCARD_N],
-            "play": [DMD_CODES[view[_R_PLAY + i]] for i in range(view[_R_PLAY_N])],
-            "protected": [i for i in range(view[_R_PLAY_N]) if view[_R_SAFE + (i >> 3)] & (1 << (i & 7))],
-            "seats": seats,
-        }
+        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
+        from shared_rules import deadmans_view
+        return deadmans_view.describe(view)
 
     def summary(self):
         """Best score, then most bank cards, wins; still tied: a shared win."""
@@ -747,13 +731,9 @@ class DeadMans(engine.Game):
 
     def referee(self):
         """Everything the referee knows, the peek queue and the discard pile included (debug)."""
-        s = self.s
-        view = bytearray(_STATE_SIZE)
-        self.public(view)
-        d = self.describe(view)
-        d["peek"] = [DMD_CODES[s[_R_PEEK + i]] for i in range(s[_R_PEEK_N])]
-        d["discard"] = [DMD_CODES[i % _NCODES] for i in range(_NCODES * s[_R_DECKS]) if s[_LOC + i] == _DISCARD]
-        return d
+        from shared_rules import deadmans_view
+        return deadmans_view.referee(self)
 
 
+del _card, _aimed, _target
 GAME = DeadMans

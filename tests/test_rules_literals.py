@@ -82,3 +82,12 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
             assert g.Gestures.PROMPTS[value] == name[2:].lower()
         else:
             assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
+
+
+def test_dead_mans_views_take_the_rules_values() -> None:
+    from pathlib import Path
+
+    from host.layout import ROOT, constants
+    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    assert mine and all(value == rules[name] for name, value in mine.items())
