@@ -325,7 +325,7 @@ class DeadMans(engine.Game):
 
     @classmethod
     def from_header(cls, header):
-        engine.check_options(header, ("game", "players", "first", "decks"))
+        engine.check_options(header, ["game", "players", "first", "decks"])  # a list: no constant tuple held
         seats = engine.int_option(header, "players", 0, 2, _MAX_SEATS)
         decks = 2 if seats > 4 else 1
         if seats > 4 and "decks" not in header:
