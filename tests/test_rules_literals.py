@@ -6,6 +6,8 @@ nothing to read there; the CPython stand-in keeps it as a plain global.
 """
 from __future__ import annotations
 
+import pytest
+
 from shared_rules import sheriff
 from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE
 
@@ -19,6 +21,18 @@ def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
     from firmware import app, mat
     assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)
+
+
+def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
+    from shared_rules import deck
+    assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
+                                      for k in range(len(deck.KINDS)))
+
+
+def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
+    from shared_rules import cobs, codec
+    assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
+    assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
 
 
 def _named(module: object, name: str) -> object:
@@ -91,3 +105,74 @@ def test_dead_mans_views_take_the_rules_values() -> None:
     mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
     rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
     assert mine and all(value == rules[name] for name, value in mine.items())
+
+
+def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> None:
+    from shared_rules import actions, engine
+    from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
+    assert (sheriff._OK, sheriff._MALFORMED, sheriff._UNKNOWN_CODE, sheriff._WRONG_PHASE, sheriff._NOT_YOUR_TURN,
+            sheriff._NO_SEAT) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE, engine.WRONG_PHASE,
+                                  engine.NOT_YOUR_TURN, engine.NO_SEAT)
+    assert (actions.OK, actions.MALFORMED, actions.UNKNOWN_CODE) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE)
+    assert (sheriff._U8, sheriff._U16, sheriff._NAME, sheriff._LIST, sheriff._OBJ) == (
+        actions.U8, actions.U16, actions.NAME, actions.LIST, actions.OBJ)
+    assert sheriff.CODES == SHERIFF_CODES and sheriff._KINDS == len(SHERIFF_CODES)
+    kinds = [g[1] for g in SHERIFF_GOODS]
+    assert kinds == [LEGAL] * sheriff._LEGAL_KINDS + [CONTRABAND] * (sheriff._ROYAL_FIRST - sheriff._LEGAL_KINDS) \
+        + [ROYAL] * (sheriff._KINDS - sheriff._ROYAL_FIRST)
+    assert sheriff._COUNT == bytes(g[2] for g in SHERIFF_GOODS) and sheriff._MARKED == bytes(g[3] for g in SHERIFF_GOODS)
+    assert sheriff._VALUE == SHERIFF_VALUE and sheriff._PENALTY == SHERIFF_PENALTY
+    assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
+
+
+def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> None:
+    from shared_rules import engine
+    from shared_rules.actions import _offsets
+    s = sheriff
+    vocab = s.Sheriff.VOCAB
+    assert vocab.names[s._A_SETUP:s._A_PASS + 1] == ("setup", "market", "load", "declare", "pass")
+    assert [s._F_PILE1, s._F_PILE2, s._F_DISCARD, s._F_TAKE, s._F_TO, s._F_CARDS, s._F_GOOD, s._F_COUNT,
+            s._F_TARGET, s._F_BRIBE, s._F_ITO, s._F_ORDER, s._F_PAY] == [
+        vocab.offset("setup", "pile1"), vocab.offset("setup", "pile2"), vocab.offset("market", "discard"),
+        vocab.offset("market", "take"), vocab.offset("market", "to"), vocab.offset("load", "cards"),
+        vocab.offset("declare", "good"), vocab.offset("declare", "count"), vocab.offset("pass", "target"),
+        vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
+                                                                      s._F_BRIBE_BAG]
+    reasons = s.Sheriff.REASONS
+    named = {name[1:]: value for name, value in vars(s).items()
+             if name.startswith("_") and name[1:].lower() in reasons and isinstance(value, int)}
+    assert len(named) == len(reasons) == 21
+    assert all(reasons[code - engine.FIRST_GAME_REASON] == name.lower() for name, code in named.items())
+    assert s._SEAT_BASE == s._POOL + s._KINDS and s._STAND == s._KNOWN + s._KINDS
+    assert s._SEAT_BYTES == s._STAND + s._KINDS and s._DECL_GOOD == s._BAG + s._BAG_MAX
+    assert s._PILES == s._SEAT_BASE + s._SEAT_BYTES * s._MAX_SEATS and s._PILES_END == s._PILES + s._PILE_CAP
+    assert s._PUB_PILES == s._PUB_REGS + s._PUB_SEAT * s._MAX_SEATS
+    from shared_rules import sheriff_view
+    assert sheriff_view.PHASES[:s._OVER + 1] == ("setup", "market", "load", "declare", "inspect", "over")
+    assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
+
+
+@pytest.mark.parametrize("module", ["shared_rules/sheriff_mm.py", "shared_rules/sheriff_cards.py",
+                                    "shared_rules/sheriff_view.py", "firmware/mat_sheriff.py",
+                                    "firmware/mat_sheriff_cards.py"])
+def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str) -> None:
+    """A board module beside the referee restates the registers, flags and offsets it reads as its
+    own private consts (no import of the layout on a board): same name, same value."""
+    from host.layout import ROOT, constants
+    base = constants(ROOT / "shared_rules/sheriff.py")
+    mine = constants(ROOT / module)
+    shared = set(mine) & set(base)
+    assert shared and {n: mine[n] for n in shared} == {n: base[n] for n in shared}
+
+
+def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
+    from shared_rules import sheriff_score as sc
+    from shared_rules.catalogue import (SHERIFF_AS_GOOD, SHERIFF_AS_MANY, SHERIFF_KING, SHERIFF_QUEEN,
+                                        SHERIFF_LEGAL_KINDS)
+    assert sc._KINDS == len(SHERIFF_CODES) and sc._LEGAL_KINDS == SHERIFF_LEGAL_KINDS
+    assert [g for g in range(sc._KINDS) if SHERIFF_KIND[g] == LEGAL] == list(range(sc._LEGAL_KINDS))
+    assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
+    assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
+    assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
