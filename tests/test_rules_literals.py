@@ -98,6 +98,15 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
             assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
 
 
+def test_dead_mans_views_take_the_rules_values() -> None:
+    from pathlib import Path
+
+    from host.layout import ROOT, constants
+    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    assert mine and all(value == rules[name] for name, value in mine.items())
+
+
 def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> None:
     from shared_rules import actions, engine
     from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
