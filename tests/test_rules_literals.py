@@ -70,17 +70,54 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
     assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
 
 
-@pytest.mark.parametrize("module", ["shared_rules/sheriff_mm.py", "shared_rules/sheriff_cards.py",
-                                    "shared_rules/sheriff_view.py", "firmware/mat_sheriff.py",
-                                    "firmware/mat_sheriff_cards.py"])
-def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str) -> None:
-    """A board module beside the referee restates the registers, flags and offsets it reads as its
-    own private consts (no import of the layout on a board): same name, same value."""
+def _consts(module: str) -> dict:
     from host.layout import ROOT, constants
-    base = constants(ROOT / "shared_rules/sheriff.py")
-    mine = constants(ROOT / module)
-    shared = set(mine) & set(base)
-    assert shared and {n: mine[n] for n in shared} == {n: base[n] for n in shared}
+    return constants(ROOT / module)
+
+
+_MM = "shared_rules/sheriff_mm.py"
+_CARDS = "shared_rules/sheriff_cards.py"
+_MAT = "firmware/mat_sheriff.py"
+_MAT_CARDS = "firmware/mat_sheriff_cards.py"
+
+
+@pytest.mark.parametrize("module, sources", [
+    (_MM, ["shared_rules/sheriff.py"]),
+    (_CARDS, ["shared_rules/sheriff.py"]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py"]),
+    (_MAT, ["shared_rules/sheriff.py", "engine", "mat"]),
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
+])
+def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
+    """A board module beside the referee restates the registers, flags, offsets and codes it reads
+    as its own private consts (no import of the layout on a board): same name, same value."""
+    from firmware import mat
+    from shared_rules import engine
+    mine = _consts(module)
+    for source in sources:
+        if source in ("engine", "mat"):
+            theirs = {n: v for n, v in vars(engine if source == "engine" else mat).items()
+                      if n.isupper() and isinstance(v, int)}
+        else:
+            theirs = _consts(source)
+        shared = set(mine) & set(theirs)
+        assert shared and {n: mine[n] for n in shared} == {n: theirs[n] for n in shared}, source
+
+
+def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
+    from firmware.mat_sheriff import Gestures
+    from shared_rules import sheriff_cards, sheriff_mm
+    for module in (_MAT, _MAT_CARDS):
+        c = _consts(module)
+        assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
+        assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
+        assert c["LAWS_PHASE"] == sheriff_cards.LAWS_PHASE and c["SEATS"] == sheriff_mm.SEATS6
+    c = _consts(_MAT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm.REVEAL, sheriff_mm.LOOT)
+    assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
+    cards = _consts(_CARDS)
+    mat_cards = _consts(_MAT_CARDS)
+    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (cards["ORDER_NOT_UP"], cards["BAG_OPENED"])
 
 
 def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
