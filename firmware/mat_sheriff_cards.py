@@ -59,6 +59,8 @@ _ORDER_NOT_UP = const(50)   # sheriff_cards
 _BAG_OPENED = const(52)
 _LAW_NOT_IN_DECK = const(58)   # sheriff_laws
 _KEEP_COUNT = const(59)
+_BLACK_MARKET = const(2)      # sheriff_mm
+_BM_GOODS = const(b"\x04\x05\x06")
 _NOT_NOW = const(11)
 _NO_SEAT = const(255)
 _NOTHING = const(0)
@@ -136,7 +138,7 @@ class ModuleCards:
         game = g.game
         if zone != _Z_STAND:
             return _NOT_NOW
-        if not self.mods & mm.BLACK_MARKET:
+        if not self.mods & _BLACK_MARKET:
             return _MODULE_OFF
         err = g._in_phase(_INSPECT)
         if err:
@@ -149,7 +151,7 @@ class ModuleCards:
             return _MARKET_EXHAUSTED
         if code & 1 != 2 - left:
             return _NOT_NOW   # the top card of the pair goes first, then the lower one
-        good = mm.BM_GOODS[i]
+        good = _BM_GOODS[i]
         if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
             return _NEED_THREE
         rec = g.mat.start(self.a_claim, seat)

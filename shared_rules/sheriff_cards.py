@@ -48,6 +48,16 @@ _BAG_MAX = const(5)
 _R_ROUND = const(4)
 _R_SEATS = const(0)
 
+# The Merry Men layout (sheriff_mm: private consts there, restated; tests/test_rules_literals.py).
+_MM_STATE_END = const(559)
+_MM_PUB_SIZE = const(324)
+_SEATS6 = const(6)
+_CHEST = const(6)
+_R_DEPUTY2 = const(12)
+_R_MODULES = const(14)
+_DEPUTIES = const(1)
+_CARD_MODULES = const(28)
+
 LAWS = const(4)
 ORDERS = const(8)
 MERRY_MEN = const(16)
@@ -63,15 +73,15 @@ _ORD = const(559)
 _MEN = const(574)            # sheriff_merry's region: 18 card places, 6 seat statuses
 _LAW = const(598)            # sheriff_laws' region: 24 card places, the round whose laws are chosen
 STATE_END = const(623)
-assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and _LAW == _MEN + 18 + mm.SEATS6
+assert _ORD == _MM_STATE_END and _MEN == _ORD + _ORDER_CARDS and _LAW == _MEN + 18 + _SEATS6
 assert STATE_END == _LAW + 25
 LAWS_PHASE = const(8)
 _O_DECK = const(0)
 _O_UP = const(1)
 _O_SEAT = const(2)
 
-_names = mm.VOCAB.names
-_fields = list(mm.VOCAB.fields)
+_names = mm.SheriffMM.VOCAB.names
+_fields = list(mm.SheriffMM.VOCAB.fields)
 _A_MARKET = const(1)
 _A_LOAD = const(2)
 _A_PASS = const(4)
@@ -81,7 +91,7 @@ _A_MERRY = const(10)
 _A_LAW = const(11)
 _ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
 _fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
-_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=mm.SEATS6))
+_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=_SEATS6))
 _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
 VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
@@ -109,7 +119,7 @@ assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER_UP, _F_LOAD_MERRY, _F_GIVE, 
     VOCAB.offset("inspect", "pay_with")]
 del _names, _fields
 
-REASONS = mm.REASONS + (
+REASONS = mm.SheriffMM.REASONS + (
     "no_such_order",      # 46 an order number outside the profile's 15 cards
     "order_not_in_deck",  # 47 that order is already face up or filled
     "orders_full",        # 48 four orders are already face up
@@ -157,7 +167,7 @@ PUB_ORD = const(324)
 PUB_MEN = const(339)
 PUB_LAWS = const(345)        # the laws in force: position 1, position 2 (255: none)
 PUB_SIZE = const(347)
-assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_LAWS == PUB_MEN + mm.SEATS6
+assert PUB_ORD == _MM_PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_LAWS == PUB_MEN + _SEATS6
 
 
 def make(seats, first, royal, mods, values, prof):
@@ -243,12 +253,12 @@ class SheriffCards(mm.SheriffMM):
                 return _MODULE_OFF
             if s[_R_PHASE] != LAWS_PHASE:
                 return WRONG_PHASE
-            deputy2 = s[mm.R_DEPUTY2] if s[mm.R_MODULES] & mm.DEPUTIES else NO_SEAT
+            deputy2 = s[_R_DEPUTY2] if s[_R_MODULES] & _DEPUTIES else NO_SEAT
             return self._lw.check_law(self, rec, s[_R_SHERIFF], deputy2)
         orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
         give = kind == _A_PASS and rec[_F_GIVE - 1]
         if orders or give:
-            if orders and not s[mm.R_MODULES] & ORDERS or give and not self._men:
+            if orders and not s[_R_MODULES] & ORDERS or give and not self._men:
                 return _MODULE_OFF
             if s[_R_PHASE] != _INSPECT:
                 return WRONG_PHASE
@@ -257,13 +267,13 @@ class SheriffCards(mm.SheriffMM):
                 return err
             if kind == _A_INSPECT:
                 return _BAG_OPENED
-            if s[mm.R_MODULES] & mm.DEPUTIES:
+            if s[_R_MODULES] & _DEPUTIES:
                 both = self._stances(rec[1], rec[_F_TARGET])
                 if not both >> 2 and both & 3 != 1:
                     return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
             err = self._check_orders(rec) if orders else OK
             return self._men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
-        if kind == _A_MARKET and s[mm.R_MODULES] & ORDERS and s[_R_PHASE] == _MARKET:
+        if kind == _A_MARKET and s[_R_MODULES] & ORDERS and s[_R_PHASE] == _MARKET:
             n = self._count_orders(_O_UP)
             if n < _FACE_UP and self._count_orders(_O_DECK):
                 return _REVEAL_ORDERS
@@ -271,7 +281,7 @@ class SheriffCards(mm.SheriffMM):
 
     def _check_order_up(self, rec):
         s = self.s
-        if not s[mm.R_MODULES] & ORDERS:
+        if not s[_R_MODULES] & ORDERS:
             return _MODULE_OFF
         o = rec[_F_ORDER_UP]
         if o >= _ORDER_CARDS:
@@ -365,7 +375,7 @@ class SheriffCards(mm.SheriffMM):
 
     def _law_sheriff(self):
         """Who a law's ``sheriff`` is: the Sheriff, or with deputies the loot chest."""
-        return mm.CHEST if self.s[mm.R_MODULES] & mm.DEPUTIES else self.s[_R_SHERIFF]
+        return _CHEST if self.s[_R_MODULES] & _DEPUTIES else self.s[_R_SHERIFF]
 
     def _check_bribe(self, rec):
         err = mm.SheriffMM._check_bribe(self, rec)
@@ -482,7 +492,7 @@ class SheriffCards(mm.SheriffMM):
 
     # -- what may be seen --------------------------------------------------------------------
     def valid_state(self, state):
-        if not state[mm.R_MODULES] & mm.CARD_MODULES:
+        if not state[_R_MODULES] & _CARD_MODULES:
             return False
         for i in range(_ORDER_CARDS):
             if state[_ORD + i] >= _O_SEAT + state[_R_SEATS]:
@@ -490,7 +500,7 @@ class SheriffCards(mm.SheriffMM):
         for i in range(18):
             if state[_MEN + i] > state[_R_SEATS]:
                 return False
-        for i in range(mm.SEATS6):
+        for i in range(_SEATS6):
             if state[_MEN + 18 + i] > 7:
                 return False
         for i in range(24):
@@ -507,7 +517,7 @@ class SheriffCards(mm.SheriffMM):
         s = self.s
         for i in range(_ORDER_CARDS):
             out[PUB_ORD + i] = s[_ORD + i]
-        for seat in range(mm.SEATS6):
+        for seat in range(_SEATS6):
             out[PUB_MEN + seat] = (s[_MEN + 18 + seat] & 3) << 1
         for i in range(18):
             if s[_MEN + i]:

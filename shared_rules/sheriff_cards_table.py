@@ -11,7 +11,7 @@ asking the referee's ``check``; the playout tests check the invariants independe
 """
 from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules import sheriff_mm_table as mmt
 from shared_rules.actions import ACTION_SIZE
 
@@ -93,7 +93,7 @@ class Table(mmt.Table):
         g = self.game
         first = not [i for i in range(lw.LAWS) if lw.where(g, i) == lw.POS1]
         drawn = self.law_deck[-3:] if first else self.law_deck[-2:]
-        seats = [g.s[K.R_SHERIFF]] + ([g.s[mm.R_DEPUTY2]] if g.modules() & mm.DEPUTIES else [])
+        seats = [g.s[K.R_SHERIFF]] + ([g.s[KM.R_DEPUTY2]] if g.modules() & KM.DEPUTIES else [])
         out = []
         for b in drawn:
             keep = [c for c in drawn if c != b]

@@ -83,8 +83,8 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 
 @pytest.mark.parametrize("module, sources", [
     (_MM, ["shared_rules/sheriff.py"]),
-    (_CARDS, ["shared_rules/sheriff.py"]),
-    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py"]),
+    (_CARDS, ["shared_rules/sheriff.py", _MM]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM]),
     (_MAT, ["shared_rules/sheriff.py", "engine", "mat"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
 ])
@@ -100,6 +100,8 @@ def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: 
                       if n.isupper() and isinstance(v, int)}
         else:
             theirs = _consts(source)
+        if module == _CARDS and source == _MM:   # the cards' own state and view go further
+            theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
         shared = set(mine) & set(theirs)
         assert shared and {n: mine[n] for n in shared} == {n: theirs[n] for n in shared}, source
 
@@ -111,9 +113,9 @@ def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> No
         c = _consts(module)
         assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
         assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
-        assert c["LAWS_PHASE"] == sheriff_cards.LAWS_PHASE and c["SEATS"] == sheriff_mm.SEATS6
+        assert c["LAWS_PHASE"] == sheriff_cards.LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
     c = _consts(_MAT)
-    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm.REVEAL, sheriff_mm.LOOT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
     assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
     cards = _consts(_CARDS)
     mat_cards = _consts(_MAT_CARDS)
@@ -129,3 +131,30 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
     assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
     assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
     assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
+
+
+def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
+    from shared_rules import profile, sheriff_mm as mm
+    from shared_rules.catalogue import sheriff_deck_size
+    vocab = mm.SheriffMM.VOCAB
+    reasons = mm.SheriffMM.REASONS
+    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
+    assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
+    assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
+    assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
+            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, mm._F_CLAIM_GOOD] == [
+        vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
+        vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
+        vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
+        vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
+    named = {n[1:]: v for n, v in vars(mm).items() if n.startswith("_") and n[1:].lower() in reasons}
+    assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
+    assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
+    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == mm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
+    assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
+    assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
+    assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
+    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
+    from shared_rules import sheriff_cards, sheriff_view
+    assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
+        mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)

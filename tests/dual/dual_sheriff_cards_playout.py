@@ -12,7 +12,7 @@ from dual_sheriff_playout import check_cards
 from shared_rules import games
 from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.playout import Playout
 from dual_sheriff_cards_rules import PROFILE, LPROFILE
 
@@ -41,7 +41,7 @@ def check(po, log):
     g = po.game
     t = po.table
     mods = g.modules()
-    chest = (lambda c: g.stand(mm.CHEST, c)) if mods & mm.DEPUTIES else (lambda c: 0)
+    chest = (lambda c: g.stand(KM.CHEST, c)) if mods & KM.DEPUTIES else (lambda c: 0)
     check_cards(po, lambda c: chest(c) + g.removed(c) + (_under(g, c) if mods & sc.ORDERS else 0))
     for s in range(g.seats()):
         assert g.gold(s) < 5000, (s, g.gold(s))

@@ -6,7 +6,7 @@ from kit import play, errors, act
 from shared_rules import games, profile, profile_cards, sheriff_effects as fx
 from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 LEGAL = ("apple", "cheese", "bread", "chicken")
@@ -214,7 +214,7 @@ def test_snapshot_restores_and_public_view_shows_orders():
     assert g2.restore(blob) == 0 and g2.digest() == g.digest()
     assert games.from_header({"game": "sheriff", "players": 3}).restore(blob) != 0
     bad = bytearray(blob)
-    bad[4 + mm.STATE_END] = 9   # an order under a seat that does not exist
+    bad[4 + KM.STATE_END] = 9   # an order under a seat that does not exist
     assert g2.restore(bytes(bad)) != 0 and g2.digest() == g.digest()
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
@@ -281,7 +281,7 @@ def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
     g = r.game
     from shared_rules import sheriff_merry as men
     assert [g.gold(s) for s in range(4)] == [50 + 8 - 6, 50 - 8 + 10 + 3, 52, 51]
-    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[mm.STATE_END + 15] == 0
+    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[KM.STATE_END + 15] == 0
     r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8)])   # Robin Hood again: it is in the deck
     assert errors(r2) == [] and men.held(r2.game, MINH) == 0
     # Without `give`: one coin at a time clockwise from Minh's left (Yến, Trung, Đông).
@@ -534,12 +534,12 @@ def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
     r = play(h, log)
     assert errors(r) == [[4, "wrong_phase"], [5, "not_the_sheriff"]], errors(r)
     g = r.game
-    assert g.gold(mm.CHEST) == 3 + 4 * 2 and [g.gold(s) for s in range(6)] == [50, 50, 48, 48, 48, 48]
+    assert g.gold(KM.CHEST) == 3 + 4 * 2 and [g.gold(s) for s in range(6)] == [50, 50, 48, 48, 48, 48]
     log += [act(k, d, target=m) for m in (2, 3, 4, 5) for k, d in (("pass", 0), ("pass", 1))]
     r2 = play(h, log)
     g2 = r2.game
     assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
-    assert g2.gold(mm.CHEST) == 1 and g2.phase() == mm.LOOT               # the odd coin awaits them
+    assert g2.gold(KM.CHEST) == 1 and g2.phase() == KM.LOOT               # the odd coin awaits them
     return [g2.gold(s) for s in range(6)]
 
 
