@@ -87,6 +87,9 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM]),
     (_MAT, ["shared_rules/sheriff.py", "engine", "mat"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
 ])
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
     """A board module beside the referee restates the registers, flags, offsets and codes it reads
@@ -158,3 +161,14 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     from shared_rules import sheriff_cards, sheriff_view
     assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
         mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
+
+
+def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -> None:
+    from shared_rules import profile_cards, profile_effects as pe
+    fx = _consts("shared_rules/sheriff_effects.py")
+    ops = {n[3:].lower(): v for n, v in fx.items() if n.startswith("OP_")}
+    assert ops == {pe.NAMES[i]: i for i in range(1, len(pe.NAMES))}
+    parties = {n.lower(): fx[n] for n in ("BANK", "SHERIFF", "SELF", "EACH_MERCHANT", "EACH_OTHER")}
+    assert parties == {pe.PARTIES[i]: i for i in range(len(pe.PARTIES))}
+    assert profile_cards.LAW_ROW == 1 + fx["SIZE"] * fx["MAX_EFFECTS"]
+    assert profile_cards.MERRY_ROW == 2 + fx["SIZE"] * fx["MAX_EFFECTS"]

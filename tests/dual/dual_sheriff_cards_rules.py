@@ -3,7 +3,7 @@ effect primitives, one test per rule and per refusal of ``docs/rules-merry-men.m
 interpreters through the real replay path."""
 from kit import play, errors, act
 
-from shared_rules import games, profile, profile_cards, sheriff_effects as fx
+from shared_rules import games, profile, profile_cards, profile_effects as pe
 from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
 from shared_rules import sheriff_mm_layout as KM
@@ -59,7 +59,8 @@ def test_profile_card_sections_round_trip_through_the_binary_form():
     stored = profile.load(PROFILE, profile_cards.SECTIONS)
     assert len(profile_cards.table(stored, "laws")) == 24 * profile_cards.LAW_ROW
     assert profile_cards.table(stored, "special_orders")[:3] == bytes((CODES.index("apple"), CODES.index("pepper"), 5))
-    assert profile_cards.table(stored, "merry_men")[:6] == bytes((10, 5, fx.STEAL, fx.SHERIFF, 6, 3))
+    steal = bytes((pe.NAMES.index("steal"), pe.PARTIES.index("sheriff")))
+    assert profile_cards.table(stored, "merry_men")[:6] == bytes((10, 5)) + steal + bytes((6, 3))
     return len(blob)
 
 
@@ -122,7 +123,8 @@ def test_seed_robin_hood_is_expressible():
     """Robin Hood (seed): value 10 from the bank; takes 6 gold from the Sheriff, keeps 3, gives
     the rest away: one ``steal`` primitive."""
     row = profile_cards.table(profile.load(PROFILE, ("merry_men",)), "merry_men")[:profile_cards.MERRY_ROW]
-    assert row[0] == 10 and row[2:6] == bytes((fx.STEAL, fx.SHERIFF, 6, 3)) and not any(row[6:])
+    steal = bytes((pe.NAMES.index("steal"), pe.PARTIES.index("sheriff")))
+    assert row[0] == 10 and row[2:6] == steal + bytes((6, 3)) and not any(row[6:])
     return list(row[:6])
 
 
