@@ -44,6 +44,13 @@ _MM_PUB_SIZE = const(324)
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 _BM_GOODS = const(b"\x04\x05\x06")
+# ... and the card modules' (sheriff_cards).
+_LAWS = const(4)
+_ORDERS = const(8)
+_MERRY_MEN = const(16)
+_PUB_ORD = const(324)
+_PUB_MEN = const(339)
+_PUB_LAWS = const(345)
 
 # Phase names; the last three only the modules reach (deputies, laws).
 PHASES = ("setup", "market", "load", "declare", "inspect", "over", "reveal", "loot", "laws")
@@ -118,15 +125,15 @@ def _cards(view, d):
     from shared_rules import sheriff_cards as sc
     mods = view[_PUB_MM]
     seats = d["seats"]
-    if mods & sc.LAWS:
-        d["laws"] = [view[sc.PUB_LAWS + i] for i in range(2) if view[sc.PUB_LAWS + i] != NO_SEAT]
-    if mods & sc.ORDERS:
-        d["orders_up"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 1]
+    if mods & _LAWS:
+        d["laws"] = [view[_PUB_LAWS + i] for i in range(2) if view[_PUB_LAWS + i] != NO_SEAT]
+    if mods & _ORDERS:
+        d["orders_up"] = [i for i in range(15) if view[_PUB_ORD + i] == 1]
         for seat in range(len(seats)):
-            seats[seat]["orders"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 2 + seat]
-    if mods & sc.MERRY_MEN:
+            seats[seat]["orders"] = [i for i in range(15) if view[_PUB_ORD + i] == 2 + seat]
+    if mods & _MERRY_MEN:
         for seat in range(len(seats)):
-            bits = view[sc.PUB_MEN + seat]
+            bits = view[_PUB_MEN + seat]
             seats[seat]["merry_men"] = bits & 1
             seats[seat]["merry_draw"] = "owed" if bits & 2 else ("waiting" if bits & 4 else None)
 

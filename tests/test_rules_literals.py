@@ -84,7 +84,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 @pytest.mark.parametrize("module, sources", [
     (_MM, ["shared_rules/sheriff.py"]),
     (_CARDS, ["shared_rules/sheriff.py", _MM]),
-    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
     (_MAT, ["shared_rules/sheriff.py", "engine", "mat"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
     ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
@@ -116,7 +116,7 @@ def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> No
         c = _consts(module)
         assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
         assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
-        assert c["LAWS_PHASE"] == sheriff_cards.LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
+        assert c["LAWS_PHASE"] == sheriff_cards._LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
     c = _consts(_MAT)
     assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
     assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
@@ -172,3 +172,24 @@ def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -
     assert parties == {pe.PARTIES[i]: i for i in range(len(pe.PARTIES))}
     assert profile_cards.LAW_ROW == 1 + fx["SIZE"] * fx["MAX_EFFECTS"]
     assert profile_cards.MERRY_ROW == 2 + fx["SIZE"] * fx["MAX_EFFECTS"]
+
+
+def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
+    from shared_rules import sheriff_cards as sc, sheriff_laws, sheriff_merry
+    vocab = sc.VOCAB
+    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
+    assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
+    assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
+    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [sheriff_laws._F_KEEP, sheriff_laws._F_BOTTOM]
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, sc._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
+            sc._F_PAY] == [
+        vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+             and isinstance(v, int)}
+    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
+    assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
+    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
+                                                                                         "merry_men")]

@@ -6,6 +6,7 @@ from kit import play, errors, act
 from shared_rules import games, profile, profile_cards, profile_effects as pe
 from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
+from shared_rules import sheriff_cards_layout as KC
 from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
@@ -220,7 +221,7 @@ def test_snapshot_restores_and_public_view_shows_orders():
     assert g2.restore(bytes(bad)) != 0 and g2.digest() == g.digest()
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
-    assert list(view[sc.PUB_ORD:sc.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
+    assert list(view[KC.PUB_ORD:KC.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
     return [g.digest(), len(blob)]
 
 
@@ -374,7 +375,7 @@ def test_which_merry_man_is_hidden():
         g.public(v)
         views.append(bytes(v))
     assert views[0] == views[1]
-    assert list(views[0][sc.PUB_MEN:sc.PUB_MEN + 4]) == [1, 1, 1, 1]
+    assert list(views[0][KC.PUB_MEN:KC.PUB_MEN + 4]) == [1, 1, 1, 1]
     rec = bytearray(128)
     for a in (act("merry", 0, keep=3, bottom=4), act("load", 1, cards=["apple"], merry=1)):
         assert sc.VOCAB.encode(a, rec) == 0
@@ -382,7 +383,7 @@ def test_which_merry_man_is_hidden():
         masked = bytearray(rec)
         sc.VOCAB.mask_into(masked)
         assert not any(masked[2:]), list(masked[:16])
-    return list(views[0][sc.PUB_MEN:sc.PUB_MEN + 6])
+    return list(views[0][KC.PUB_MEN:KC.PUB_MEN + 6])
 
 
 # -- Laws -------------------------------------------------------------------------------------
@@ -457,10 +458,10 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
     assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
-    assert g.phase() == sc.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
+    assert g.phase() == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
-    assert list(v[sc.PUB_LAWS:sc.PUB_LAWS + 2]) == [13, 10]
+    assert list(v[KC.PUB_LAWS:KC.PUB_LAWS + 2]) == [13, 10]
     return [g.gold(s) for s in range(3)]
 
 
