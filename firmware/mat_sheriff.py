@@ -96,6 +96,9 @@ _A_LOAD = const(2)
 _A_DECLARE = const(3)
 _A_PASS = const(4)
 _A_INSPECT = const(5)
+_A_DEPUTY = const(6)          # sheriff_mm's actions and the loot split's offset
+_A_LOOT = const(7)
+_F_LOOT_SPLIT = const(21)
 _F_PILE1 = const(2)
 _F_PILE2 = const(11)
 _F_DISCARD = const(2)
@@ -140,10 +143,6 @@ class Gestures(BaseGestures):
         modules = getattr(mat.game, "modules", None)   # Merry Men module bits (0: the base game)
         mods = modules() if modules else 0
         self.deputies = mods & 1
-        vocab = mat.game.VOCAB
-        self.a_deputy = vocab.kind("deputy")
-        self.a_loot = vocab.kind("loot")
-        self.f_split = vocab.offset("loot", "split") if self.deputies else 0
         self.actor = _NO_SEAT
         self.dock_of = bytearray([_NO_ZONE] * seats)   # seat -> its dock's reader
         self.stand_of = bytearray([_NO_ZONE] * seats)  # seat -> its stand pad
@@ -488,7 +487,7 @@ class Gestures(BaseGestures):
         phase = s[_R_PHASE]
         seat = tokens.seat(t)
         if phase == _REVEAL and seat >= 0:
-            self.mat.start(self.a_deputy, seat)
+            self.mat.start(_A_DEPUTY, seat)
             return _READY
         if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT:
             if seat >= self.game.seats():
@@ -503,8 +502,8 @@ class Gestures(BaseGestures):
                 return _NOTHING
             return _NOT_THE_SHERIFF
         if phase == _LOOT_PHASE and t == tokens.CONFIRM:
-            rec = self.mat.start(self.a_loot, s[_R_SHERIFF])
-            rec[self.f_split] = 1   # discard
+            rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
+            rec[_F_LOOT_SPLIT] = 1   # discard
             return _READY
         return _NOT_NOW
 

@@ -85,7 +85,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_MM, ["shared_rules/sheriff.py"]),
     (_CARDS, ["shared_rules/sheriff.py", _MM]),
     ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
-    (_MAT, ["shared_rules/sheriff.py", "engine", "mat"]),
+    (_MAT, ["shared_rules/sheriff.py", _MM, "engine", "mat"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
     ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
