@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES: tuple[str, ...] = (
     "shared_rules.deadmans",
     "shared_rules.sheriff",
+    "shared_rules.sheriff_cards",
+    "shared_rules.sheriff_mm",
     "shared_rules.skull",
 )
 _NAME = re.compile(r"^_?([A-Z][A-Z0-9_]*)$")

@@ -154,17 +154,59 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
     assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
 
 
-@pytest.mark.parametrize("module", ["shared_rules/sheriff_mm.py", "shared_rules/sheriff_cards.py",
-                                    "shared_rules/sheriff_view.py", "firmware/mat_sheriff.py",
-                                    "firmware/mat_sheriff_cards.py"])
-def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str) -> None:
-    """A board module beside the referee restates the registers, flags and offsets it reads as its
-    own private consts (no import of the layout on a board): same name, same value."""
+def _consts(module: str) -> dict:
     from host.layout import ROOT, constants
-    base = constants(ROOT / "shared_rules/sheriff.py")
-    mine = constants(ROOT / module)
-    shared = set(mine) & set(base)
-    assert shared and {n: mine[n] for n in shared} == {n: base[n] for n in shared}
+    return constants(ROOT / module)
+
+
+_MM = "shared_rules/sheriff_mm.py"
+_CARDS = "shared_rules/sheriff_cards.py"
+_MAT = "firmware/mat_sheriff.py"
+_MAT_CARDS = "firmware/mat_sheriff_cards.py"
+
+
+@pytest.mark.parametrize("module, sources", [
+    (_MM, ["shared_rules/sheriff.py"]),
+    (_CARDS, ["shared_rules/sheriff.py", _MM]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
+    (_MAT, ["shared_rules/sheriff.py", _MM, "engine", "mat"]),
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
+])
+def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
+    """A board module beside the referee restates the registers, flags, offsets and codes it reads
+    as its own private consts (no import of the layout on a board): same name, same value."""
+    from firmware import mat
+    from shared_rules import engine
+    mine = _consts(module)
+    for source in sources:
+        if source in ("engine", "mat"):
+            theirs = {n: v for n, v in vars(engine if source == "engine" else mat).items()
+                      if n.isupper() and isinstance(v, int)}
+        else:
+            theirs = _consts(source)
+        if module == _CARDS and source == _MM:   # the cards' own state and view go further
+            theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
+        shared = set(mine) & set(theirs)
+        assert shared and {n: mine[n] for n in shared} == {n: theirs[n] for n in shared}, source
+
+
+def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
+    from firmware.mat_sheriff import Gestures
+    from shared_rules import sheriff_cards, sheriff_mm
+    for module in (_MAT, _MAT_CARDS):
+        c = _consts(module)
+        assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
+        assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
+        assert c["LAWS_PHASE"] == sheriff_cards._LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
+    c = _consts(_MAT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
+    assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
+    cards = _consts(_CARDS)
+    mat_cards = _consts(_MAT_CARDS)
+    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (cards["ORDER_NOT_UP"], cards["BAG_OPENED"])
 
 
 def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
@@ -250,3 +292,62 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
     assert [m._P_OVER, m._P_PLACE, m._P_PLACE_OR_BID, m._P_BID_OR_PASS, m._P_FLIP, m._P_LOSE, m._P_FIRST] == [
         prompts.index(p) for p in ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")]
     assert m._DISCS == sum(SKULL_PER_SEAT)
+
+
+def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
+    from shared_rules import profile, sheriff_mm as mm
+    from shared_rules.catalogue import sheriff_deck_size
+    vocab = mm.SheriffMM.VOCAB
+    reasons = mm.SheriffMM.REASONS
+    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
+    assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
+    assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
+    assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
+            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, mm._F_CLAIM_GOOD] == [
+        vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
+        vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
+        vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
+        vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
+    named = {n[1:]: v for n, v in vars(mm).items() if n.startswith("_") and n[1:].lower() in reasons}
+    assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
+    assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
+    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == mm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
+    assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
+    assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
+    assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
+    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
+    from shared_rules import sheriff_cards, sheriff_view
+    assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
+        mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
+
+
+def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -> None:
+    from shared_rules import profile_cards, profile_effects as pe
+    fx = _consts("shared_rules/sheriff_effects.py")
+    ops = {n[3:].lower(): v for n, v in fx.items() if n.startswith("OP_")}
+    assert ops == {pe.NAMES[i]: i for i in range(1, len(pe.NAMES))}
+    parties = {n.lower(): fx[n] for n in ("BANK", "SHERIFF", "SELF", "EACH_MERCHANT", "EACH_OTHER")}
+    assert parties == {pe.PARTIES[i]: i for i in range(len(pe.PARTIES))}
+    assert profile_cards.LAW_ROW == 1 + fx["SIZE"] * fx["MAX_EFFECTS"]
+    assert profile_cards.MERRY_ROW == 2 + fx["SIZE"] * fx["MAX_EFFECTS"]
+
+
+def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
+    from shared_rules import sheriff_cards as sc, sheriff_laws, sheriff_merry
+    vocab = sc.VOCAB
+    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
+    assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
+    assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
+    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [sheriff_laws._F_KEEP, sheriff_laws._F_BOTTOM]
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, sc._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
+            sc._F_PAY] == [
+        vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+             and isinstance(v, int)}
+    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
+    assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
+    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
+                                                                                         "merry_men")]
