@@ -169,8 +169,9 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_MM, ["shared_rules/sheriff.py"]),
     (_CARDS, ["shared_rules/sheriff.py", _MM]),
     ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
-    (_MAT, ["shared_rules/sheriff.py", _MM, "engine", "mat"]),
-    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "engine", "mat"]),
+    (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
+                  "firmware/mat.py"]),
     ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
@@ -178,15 +179,9 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
     """A board module beside the referee restates the registers, flags, offsets and codes it reads
     as its own private consts (no import of the layout on a board): same name, same value."""
-    from firmware import mat
-    from shared_rules import engine
     mine = _consts(module)
     for source in sources:
-        if source in ("engine", "mat"):
-            theirs = {n: v for n, v in vars(engine if source == "engine" else mat).items()
-                      if n.isupper() and isinstance(v, int)}
-        else:
-            theirs = _consts(source)
+        theirs = _consts(source)
         if module == _CARDS and source == _MM:   # the cards' own state and view go further
             theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
         shared = set(mine) & set(theirs)
