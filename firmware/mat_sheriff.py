@@ -22,12 +22,42 @@ phase and turn: when the rules move on, the partial state is dropped, so an acce
 clears it without the module being told. Bag UIDs are stored at clasp time and trusted only while
 their codes equal the bag the rules hold (after a reboot, confiscated cards are checked by code).
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from array import array
 
 from shared_rules import deck, tokens
 from shared_rules import sheriff as k
 from shared_rules.engine import OK, NO_SEAT, NOT_NOW, WRONG_PHASE, GAME_OVER, FIRST_GAME_REASON
 from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
+
+# The base referee's registers, phases and flags (private there: restated, checked by
+# tests/test_rules_literals.py).
+_PILE_START = const(5)
+_MARKET_MAX = const(5)
+_BAG_MAX = const(5)
+_R_PHASE = const(1)
+_OVER = const(5)
+_R_ROUND = const(4)
+_R_TURN = const(6)
+_MARKET = const(1)
+_R_SHERIFF = const(2)
+_SETUP = const(0)
+_INSPECT = const(4)
+_R_PILE1 = const(9)
+_R_PILE2 = const(10)
+_LOAD = const(2)
+_LOADED = const(1)
+_SKIPPED = const(8)
+_KINDS = const(15)
+_DECLARE = const(3)
+_DONE = const(4)
+_PILES = const(241)       # pile 1 grows up from here, pile 2 down from _PILES_END
+_PILES_END = const(457)
 
 ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command", "loot")
 STAND, DOCK, DISCARD1, DRAW, DISCARD2, COMMAND, LOOT = range(7)
@@ -39,7 +69,7 @@ LOOT_PHASE = 7
 LAWS_PHASE = 8               # the laws module's phase (shared_rules.sheriff_cards)
 
 
-def reason(name, reasons=k.REASONS):
+def reason(name, reasons=k.Sheriff.REASONS):
     """The reason code of a Sheriff reason name (the rules keep their codes private)."""
     for i in range(len(reasons)):
         if reasons[i] == name:
@@ -56,7 +86,7 @@ BAD_ORDER = reason("bad_order")
 NOT_A_MERCHANT = reason("not_a_merchant")
 NOT_THE_SHERIFF = reason("not_the_sheriff")
 
-V = k.VOCAB
+V = k.Sheriff.VOCAB
 A_SETUP = V.kind("setup")
 A_MARKET = V.kind("market")
 A_LOAD = V.kind("load")
@@ -85,7 +115,7 @@ SEAT_DECL = 10
 
 NO_TAG = 0xFFFF
 ASIDE = 8                    # set-aside candidates remembered per market turn
-PLACED = 2 * k.PILE_START    # cards on discard pads: setup 5 + 5, market or confiscation <= 5
+PLACED = 2 * _PILE_START    # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
 
 def game_modules(game):
@@ -130,8 +160,8 @@ class Gestures(BaseGestures):
         # One market turn: set-aside candidates (cards on the merchant's stand pad) and takes.
         self.aside = array("H", [NO_TAG] * ASIDE)
         self.aside_n = 0
-        self.take_tag = array("H", [NO_TAG] * k.MARKET_MAX)
-        self.take_pile = bytearray(k.MARKET_MAX)
+        self.take_tag = array("H", [NO_TAG] * _MARKET_MAX)
+        self.take_pile = bytearray(_MARKET_MAX)
         self.take_n = 0
         # A declaration tapped in either order, and the Sheriff's decision.
         self.good = NO_SEAT
@@ -140,8 +170,8 @@ class Gestures(BaseGestures):
         self.verdict = 0          # tokens.PASS or tokens.INSPECT
         self.need = 0             # cards still to confiscate > 0: waiting for them
         # Bags as read at clasp time (tag ids and codes per seat).
-        self.bag_tag = array("H", [NO_TAG] * (seats * k.BAG_MAX))
-        self.bag_code = bytearray(seats * k.BAG_MAX)
+        self.bag_tag = array("H", [NO_TAG] * (seats * _BAG_MAX))
+        self.bag_code = bytearray(seats * _BAG_MAX)
         self.bag_n = bytearray(seats)
         self.winners = -1         # seat mask, computed once when the game is over
         self.cards = None         # the module cards' gestures (firmware.mat_sheriff_cards)
@@ -167,10 +197,10 @@ class Gestures(BaseGestures):
         return n
 
     def _in_phase(self, phase):
-        p = self.game.s[k.R_PHASE]
+        p = self.game.s[_R_PHASE]
         if p == phase:
             return OK
-        return GAME_OVER if p == k.OVER else WRONG_PHASE
+        return GAME_OVER if p == _OVER else WRONG_PHASE
 
     # -- partial state -----------------------------------------------------------------
     def _sync(self):
@@ -178,19 +208,19 @@ class Gestures(BaseGestures):
         market turn starts with the cards already lying on the merchant's stand pad."""
         s = self.game.s
         st = self.stamp
-        if st[0] == s[k.R_ROUND] and st[1] == s[k.R_PHASE] and st[2] == s[k.R_TURN]:
+        if st[0] == s[_R_ROUND] and st[1] == s[_R_PHASE] and st[2] == s[_R_TURN]:
             return
-        st[0] = s[k.R_ROUND]
-        st[1] = s[k.R_PHASE]
-        st[2] = s[k.R_TURN]
+        st[0] = s[_R_ROUND]
+        st[1] = s[_R_PHASE]
+        st[2] = s[_R_TURN]
         self.placed_n = 0
         self.aside_n = 0
         self.take_n = 0
         self._clear_decisions()
         if self.cards is not None:
             self.cards.clear()
-        turn = s[k.R_TURN]
-        if s[k.R_PHASE] == k.MARKET and turn < SEATS and self.presence is not None:
+        turn = s[_R_TURN]
+        if s[_R_PHASE] == _MARKET and turn < SEATS and self.presence is not None:
             r = self.stand_of[turn]
             for slot in range(self.presence.slots):
                 if self._card_at(r, slot):
@@ -207,11 +237,11 @@ class Gestures(BaseGestures):
     def _merchant(self):
         """Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
         merchant who named themself."""
-        t = self.game.s[k.R_TURN]
+        t = self.game.s[_R_TURN]
         return self.actor if t == NO_SEAT else t
 
     def _inspector(self):
-        return self.actor if self.deputies else self.game.s[k.R_SHERIFF]
+        return self.actor if self.deputies else self.game.s[_R_SHERIFF]
 
     def _settles(self, t, want=2):
         """Whether the inspector's inspect (``want`` 2; a pass: 1) settles the bag now (deputies:
@@ -265,17 +295,17 @@ class Gestures(BaseGestures):
         if zone == DISCARD1 or zone == DISCARD2:
             return self._on_pile(1 if zone == DISCARD1 else 2, index, code)
         s = self.game.s
-        if zone == STAND and s[k.R_PHASE] == k.MARKET and seat == self._merchant():
+        if zone == STAND and s[_R_PHASE] == _MARKET and seat == self._merchant():
             self._note_aside(index)
         return NOTHING   # possibly a hidden card: never signalled
 
     def _on_pile(self, pile, tag, code):
-        phase = self.game.s[k.R_PHASE]
-        if phase == k.SETUP:
+        phase = self.game.s[_R_PHASE]
+        if phase == _SETUP:
             return self._setup_card(pile, tag, code)
-        if phase == k.MARKET:
+        if phase == _MARKET:
             return self._market_card(pile, tag, code)
-        if phase == k.INSPECT and self._confiscating():
+        if phase == _INSPECT and self._confiscating():
             return self._confiscate(pile, tag, code)
         return NOT_NOW
 
@@ -286,14 +316,14 @@ class Gestures(BaseGestures):
         for i in range(self.placed_n):
             if self.placed_pile[i] == pile:
                 n += 1
-        if n >= k.PILE_START:
+        if n >= _PILE_START:
             return BAD_SETUP
         self._place(tag, code, pile)
-        if self.placed_n < 2 * k.PILE_START:
+        if self.placed_n < 2 * _PILE_START:
             return NOTHING
-        rec = self.mat.start(A_SETUP, self.game.s[k.R_SHERIFF])
-        rec[F_PILE1] = k.PILE_START
-        rec[F_PILE2] = k.PILE_START
+        rec = self.mat.start(A_SETUP, self.game.s[_R_SHERIFF])
+        rec[F_PILE1] = _PILE_START
+        rec[F_PILE2] = _PILE_START
         n1 = 0
         n2 = 0
         for i in range(self.placed_n):
@@ -316,21 +346,22 @@ class Gestures(BaseGestures):
             if self.aside[i] == tag:
                 if self.placed_n and self.placed_pile[0] != pile:
                     return BAD_PILE   # the set-aside cards go onto one pile
-                if self.placed_n >= k.MARKET_MAX:
+                if self.placed_n >= _MARKET_MAX:
                     return TOO_MANY_CARDS
                 self._place(tag, code, pile)
                 return NOTHING
         # Not set aside: a card taken from the top of this pile.
         n = self.take_n
-        if n >= self.aside_n or n >= k.MARKET_MAX:
+        if n >= self.aside_n or n >= _MARKET_MAX:
             return TAKE_TOO_MANY   # set cards aside first: draws never outnumber them
-        left = self.game.s[k.R_PILE1 if pile == 1 else k.R_PILE2]
+        state = self.game.s
+        left = state[_R_PILE1 if pile == 1 else _R_PILE2]
         for i in range(n):
             if self.take_pile[i] == pile:
                 left -= 1
         if left <= 0:
             return EMPTY_PILE
-        if self.game._pile_card(pile, left - 1) != code:
+        if state[_PILES + left - 1 if pile == 1 else _PILES_END - left] != code:
             return NOT_NOW   # not the card on top of that pile
         self.take_tag[n] = tag
         self.take_pile[n] = pile
@@ -359,13 +390,13 @@ class Gestures(BaseGestures):
         unchanged, an empty bag, any clasp opening mean nothing."""
         self._sync()
         g = self.game
-        phase = g.s[k.R_PHASE]
-        if not closed or self.presence is None or (phase != k.LOAD and phase != k.MARKET):
+        phase = g.s[_R_PHASE]
+        if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET):
             return NOTHING
         rec = self.mat.start(A_LOAD, seat)
         reader = self.dock_of[seat]
-        done = g.flags(seat) & (k.LOADED | k.SKIPPED) or not g._is_merchant(seat)
-        at = seat * k.BAG_MAX
+        done = g.flags(seat) & (_LOADED | _SKIPPED) or not g._is_merchant(seat)
+        at = seat * _BAG_MAX
         n = 0
         same = True   # the dock holds what the rules hold in the bag
         for slot in range(self.presence.slots):
@@ -373,7 +404,7 @@ class Gestures(BaseGestures):
                 code = self.registry.code
                 if n < LIST_CAP:
                     rec[F_CARDS + 1 + n] = code
-                if n < k.BAG_MAX and not done:
+                if n < _BAG_MAX and not done:
                     self.bag_tag[at + n] = self.registry.index
                     self.bag_code[at + n] = code
                 n += 1
@@ -381,11 +412,11 @@ class Gestures(BaseGestures):
         if self.cards is not None:
             self.cards.fill_load(rec, reader)   # a Merry Man in the bag: the hidden flag
         if not done:
-            self.bag_n[seat] = n if n <= k.BAG_MAX else 0
+            self.bag_n[seat] = n if n <= _BAG_MAX else 0
         if not n:
-            return READY if phase == k.LOAD and not done else NOTHING
-        if phase == k.LOAD and done and n == self._rules_bag_n(seat):
-            for code in range(k.KINDS):
+            return READY if phase == _LOAD and not done else NOTHING
+        if phase == _LOAD and done and n == self._rules_bag_n(seat):
+            for code in range(_KINDS):
                 if self._rules_bag_count(seat, code) != self._list_count(rec, F_CARDS, code):
                     same = False
             if same:
@@ -401,7 +432,7 @@ class Gestures(BaseGestures):
         return n
 
     def number_max(self):
-        return k.BAG_MAX if self.game.s[k.R_PHASE] == k.DECLARE else 0
+        return _BAG_MAX if self.game.s[_R_PHASE] == _DECLARE else 0
 
     def number(self, n):
         self._sync()
@@ -411,7 +442,7 @@ class Gestures(BaseGestures):
     def _declare(self):
         if self.good == NO_SEAT or not self.count:
             return NOTHING   # the other half of the declaration is still to come
-        rec = self.mat.start(A_DECLARE, self.game.s[k.R_TURN])
+        rec = self.mat.start(A_DECLARE, self.game.s[_R_TURN])
         rec[F_GOOD] = self.good
         rec[F_COUNT] = self.count
         self.good = NO_SEAT
@@ -436,17 +467,17 @@ class Gestures(BaseGestures):
                 return err
         good = tokens.declared(t)
         if good >= 0:
-            err = self._in_phase(k.DECLARE)
+            err = self._in_phase(_DECLARE)
             if err:
                 return err
             self.good = good
             return self._declare()
         if t == tokens.CONFIRM:
-            return self._market() if s[k.R_PHASE] == k.MARKET else NOT_NOW
+            return self._market() if s[_R_PHASE] == _MARKET else NOT_NOW
         target = tokens.seat(t)
         if target < 0 and t != tokens.PASS and t != tokens.INSPECT:
             return NOT_NOW
-        err = self._in_phase(k.INSPECT)
+        err = self._in_phase(_INSPECT)
         if err:
             return err
         if self._confiscating():
@@ -465,12 +496,12 @@ class Gestures(BaseGestures):
         laws; ``confirm`` in the loot phase discards the chest's odd remainder (an agreed split
         is a host action). NOT_NOW: not one of these."""
         s = self.game.s
-        phase = s[k.R_PHASE]
+        phase = s[_R_PHASE]
         seat = tokens.seat(t)
         if phase == REVEAL and seat >= 0:
             self.mat.start(self.a_deputy, seat)
             return READY
-        if phase == k.MARKET and seat >= 0 and s[k.R_TURN] == NO_SEAT:
+        if phase == _MARKET and seat >= 0 and s[_R_TURN] == NO_SEAT:
             if seat >= self.game.seats():
                 return NOT_NOW
             if not self.game._is_merchant(seat):
@@ -483,7 +514,7 @@ class Gestures(BaseGestures):
                 return NOTHING
             return NOT_THE_SHERIFF
         if phase == LOOT_PHASE and t == tokens.CONFIRM:
-            rec = self.mat.start(self.a_loot, s[k.R_SHERIFF])
+            rec = self.mat.start(self.a_loot, s[_R_SHERIFF])
             rec[self.f_split] = 1   # discard
             return READY
         return NOT_NOW
@@ -521,12 +552,12 @@ class Gestures(BaseGestures):
 
     def _deputy_mask(self):
         s = self.game.s
-        return (1 << s[k.R_SHERIFF]) | (1 << s[12])   # sheriff_mm.R_DEPUTY2
+        return (1 << s[_R_SHERIFF]) | (1 << s[12])   # sheriff_mm.R_DEPUTY2
 
     def _confiscating(self):
         """Whether the Sheriff's inspection waits for confiscated cards (not once the host
         resolved that bag some other way)."""
-        if self.need and self.game.flags(self.target) & k.DONE:
+        if self.need and self.game.flags(self.target) & _DONE:
             self._clear_decisions()
         return self.need > 0
 
@@ -536,7 +567,7 @@ class Gestures(BaseGestures):
         if n != self._rules_bag_n(seat):
             return False
         for i in range(n):
-            if self.bag_code[seat * k.BAG_MAX + i] != self._rules_bag(seat, i):
+            if self.bag_code[seat * _BAG_MAX + i] != self._rules_bag(seat, i):
                 return False
         return True
 
@@ -551,7 +582,7 @@ class Gestures(BaseGestures):
         if self._bag_known(t):
             found = False
             for i in range(self.bag_n[t]):
-                if self.bag_tag[t * k.BAG_MAX + i] == tag:
+                if self.bag_tag[t * _BAG_MAX + i] == tag:
                     found = True
             if not found:
                 return BAD_ORDER   # not a card of that bag
@@ -583,8 +614,8 @@ class Gestures(BaseGestures):
         g = self.game
         s = g.s
         mat = self.mat
-        phase = s[k.R_PHASE]
-        if phase == k.OVER:
+        phase = s[_R_PHASE]
+        if phase == _OVER:
             if self.winners < 0:
                 from shared_rules import sheriff_score   # once, at the end: allocates
                 mask = 0
@@ -595,23 +626,23 @@ class Gestures(BaseGestures):
             mat.wait_zone = NO_ZONE
             return P_OVER
         self.winners = -1
-        if phase == k.SETUP:
+        if phase == _SETUP:
             n1 = 0
             for i in range(self.placed_n):
                 if self.placed_pile[i] == 1:
                     n1 += 1
             mat.wait_seats = (1 << g.seats()) - 1
-            mat.wait_zone = DISCARD1 if n1 < k.PILE_START else DISCARD2
+            mat.wait_zone = DISCARD1 if n1 < _PILE_START else DISCARD2
             return P_SETUP
         if phase == LAWS_PHASE:
-            mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[k.R_SHERIFF]
+            mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[_R_SHERIFF]
             mat.wait_zone = COMMAND
             return P_LAWS
         if phase == REVEAL or phase == LOOT_PHASE:
             mat.wait_seats = (1 << g.seats()) - 1 if phase == REVEAL else self._deputy_mask()
             mat.wait_zone = COMMAND
             return P_REVEAL if phase == REVEAL else P_LOOT
-        if phase == k.MARKET:
+        if phase == _MARKET:
             turn = self._merchant()
             if turn == NO_SEAT:
                 mask = 0
@@ -623,19 +654,19 @@ class Gestures(BaseGestures):
                 mat.wait_seats = 1 << turn
             mat.wait_zone = STAND
             return P_MARKET
-        if phase == k.LOAD:
+        if phase == _LOAD:
             mask = 0
             for seat in range(g.seats()):
-                if g._is_merchant(seat) and not g.flags(seat) & (k.LOADED | k.SKIPPED):
+                if g._is_merchant(seat) and not g.flags(seat) & (_LOADED | _SKIPPED):
                     mask |= 1 << seat
             mat.wait_seats = mask
             mat.wait_zone = DOCK
             return P_LOAD
-        if phase == k.DECLARE:
-            mat.wait_seats = 1 << s[k.R_TURN]
+        if phase == _DECLARE:
+            mat.wait_seats = 1 << s[_R_TURN]
             mat.wait_zone = COMMAND
             return P_DECLARE
-        mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[k.R_SHERIFF]
+        mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[_R_SHERIFF]
         if self._confiscating():
             mat.wait_zone = DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else DISCARD1
             return P_CONFISCATE

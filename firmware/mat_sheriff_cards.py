@@ -34,6 +34,13 @@ from shared_rules.engine import NOT_NOW, NO_SEAT
 from firmware.mat import NOTHING, READY
 from firmware.mat_sheriff import STAND, DRAW, COMMAND, SEATS, LAWS_PHASE, NOT_A_MERCHANT, reason
 
+# The base referee's registers, phases and flags (private there: restated, checked by
+# tests/test_rules_literals.py).
+_R_PHASE = const(1)
+_INSPECT = const(4)
+_R_SHERIFF = const(2)
+_DONE = const(4)
+
 # catalogue.SHERIFF_MODULE_OF: where each module's cards start (tests/dual/dual_mat_sheriff.py)
 BM_CARDS = const(6)
 LAW0 = const(6)
@@ -100,7 +107,7 @@ class ModuleCards:
         self.keep_n = 0
         for i in range(SEATS):
             self.drawn[i] = NO_SEAT
-        if self.g.game.s[k.R_PHASE] != k.INSPECT:
+        if self.g.game.s[_R_PHASE] != _INSPECT:
             for i in range(len(self.orders)):
                 self.orders[i] = NO_SEAT
             self.opened = 0
@@ -125,7 +132,7 @@ class ModuleCards:
             return NOT_NOW
         if not self.mods & mm.BLACK_MARKET:
             return MODULE_OFF
-        err = g._in_phase(k.INSPECT)
+        err = g._in_phase(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
@@ -161,7 +168,7 @@ class ModuleCards:
             self.keep[self.keep_n] = law
             self.keep_n += 1
             return NOTHING
-        p = g.game.s[k.R_SHERIFF] if g.actor == NO_SEAT else g.actor   # deputies: either may log it
+        p = g.game.s[_R_SHERIFF] if g.actor == NO_SEAT else g.actor   # deputies: either may log it
         rec = g.mat.start(self.a_law, p)
         f = self.f_law_keep
         rec[f] = self.keep_n
@@ -176,18 +183,18 @@ class ModuleCards:
         g = self.g
         game = g.game
         if zone == COMMAND:
-            sheriff = game.s[k.R_SHERIFF]
+            sheriff = game.s[_R_SHERIFF]
             rec = g.mat.start(self.a_order_up, 0 if sheriff == NO_SEAT else sheriff)
             rec[self.f_order] = order
             return READY   # the rules say order_not_in_deck, orders_full ...
         if zone != STAND:
             return NOT_NOW
-        err = g._in_phase(k.INSPECT)
+        err = g._in_phase(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
             return NOT_A_MERCHANT
-        if game.flags(seat) & k.DONE:
+        if game.flags(seat) & _DONE:
             return self.BAG_OPENED if self.opened >> seat & 1 else ALREADY_RESOLVED
         if game.s[_ORD + order] != _O_UP:
             return self.ORDER_NOT_UP

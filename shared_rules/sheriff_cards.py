@@ -36,6 +36,18 @@ from shared_rules.actions import field, U8, LIST
 from shared_rules.catalogue import SHERIFF_VALUE
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
 
+# The base referee's registers, phases and flags (private there: restated, checked by
+# tests/test_rules_literals.py).
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
+_INSPECT = const(4)
+_MARKET = const(1)
+_KINDS = const(15)
+_LOADED = const(1)
+_BAG_MAX = const(5)
+_R_ROUND = const(4)
+_R_SEATS = const(0)
+
 LAWS = const(4)
 ORDERS = const(8)
 MERRY_MEN = const(16)
@@ -54,7 +66,6 @@ STATE_END = const(623)
 assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and _LAW == _MEN + 18 + mm.SEATS6
 assert STATE_END == _LAW + 25
 LAWS_PHASE = const(8)
-PHASES = mm.PHASES + ("laws",)
 _O_DECK = const(0)
 _O_UP = const(1)
 _O_SEAT = const(2)
@@ -80,7 +91,7 @@ VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
 _F_INSPECT_ORDERS = const(34)
-_F_ORDER = const(2)
+_F_ORDER_UP = const(2)
 _F_BRIBE = const(4)
 _F_BRIBE_BAG = const(24)
 _F_CARDS = const(2)
@@ -92,7 +103,7 @@ _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
 assert VOCAB.names[_A_ORDER_UP:] == ("order_up", "merry", "law") and VOCAB.names[_A_INSPECT] == "inspect"
 assert [VOCAB.offset("law", "keep"), VOCAB.offset("law", "bottom")] == [2, 5]   # sheriff_laws reads them
-assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER, _F_LOAD_MERRY, _F_GIVE, _F_ORDER_LIST, _F_PAY] == [
+assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER_UP, _F_LOAD_MERRY, _F_GIVE, _F_ORDER_LIST, _F_PAY] == [
     VOCAB.offset("pass", "orders"), VOCAB.offset("inspect", "orders"), VOCAB.offset("order_up", "order"),
     VOCAB.offset("load", "merry"), VOCAB.offset("pass", "give"), VOCAB.offset("inspect", "order"),
     VOCAB.offset("inspect", "pay_with")]
@@ -230,16 +241,16 @@ class SheriffCards(mm.SheriffMM):
         if kind == _A_LAW:
             if not self._lw:
                 return _MODULE_OFF
-            if s[sh.R_PHASE] != LAWS_PHASE:
+            if s[_R_PHASE] != LAWS_PHASE:
                 return WRONG_PHASE
             deputy2 = s[mm.R_DEPUTY2] if s[mm.R_MODULES] & mm.DEPUTIES else NO_SEAT
-            return self._lw.check_law(self, rec, s[sh.R_SHERIFF], deputy2)
+            return self._lw.check_law(self, rec, s[_R_SHERIFF], deputy2)
         orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
         give = kind == _A_PASS and rec[_F_GIVE - 1]
         if orders or give:
             if orders and not s[mm.R_MODULES] & ORDERS or give and not self._men:
                 return _MODULE_OFF
-            if s[sh.R_PHASE] != sh.INSPECT:
+            if s[_R_PHASE] != _INSPECT:
                 return WRONG_PHASE
             err = mm.SheriffMM.check(self, rec)
             if err:
@@ -252,7 +263,7 @@ class SheriffCards(mm.SheriffMM):
                     return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
             err = self._check_orders(rec) if orders else OK
             return self._men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
-        if kind == _A_MARKET and s[mm.R_MODULES] & ORDERS and s[sh.R_PHASE] == sh.MARKET:
+        if kind == _A_MARKET and s[mm.R_MODULES] & ORDERS and s[_R_PHASE] == _MARKET:
             n = self._count_orders(_O_UP)
             if n < _FACE_UP and self._count_orders(_O_DECK):
                 return _REVEAL_ORDERS
@@ -262,7 +273,7 @@ class SheriffCards(mm.SheriffMM):
         s = self.s
         if not s[mm.R_MODULES] & ORDERS:
             return _MODULE_OFF
-        o = rec[_F_ORDER]
+        o = rec[_F_ORDER_UP]
         if o >= _ORDER_CARDS:
             return _NO_SUCH_ORDER
         if s[_ORD + o] != _O_DECK:
@@ -285,7 +296,7 @@ class SheriffCards(mm.SheriffMM):
         bag = self._at(t) + _BAG
         nb = s[self._at(t) + _BAG_N]
         bribe = rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             need = 0
             for i in range(n):
                 o = rec[at + i]
@@ -313,10 +324,10 @@ class SheriffCards(mm.SheriffMM):
         p = rec[1]
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
-        if self.flags(p) & sh.LOADED:
+        if self.flags(p) & _LOADED:
             return _ALREADY_LOADED
         n = rec[_F_CARDS]
-        if rec[_F_LOAD_MERRY] != 1 or n > sh.BAG_MAX - 1:
+        if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:
             return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
         err = self._check_hand(p, rec, _F_CARDS + 1, n)
         return err if err else self._men.check_load(self, p)
@@ -354,7 +365,7 @@ class SheriffCards(mm.SheriffMM):
 
     def _law_sheriff(self):
         """Who a law's ``sheriff`` is: the Sheriff, or with deputies the loot chest."""
-        return mm.CHEST if self.s[mm.R_MODULES] & mm.DEPUTIES else self.s[sh.R_SHERIFF]
+        return mm.CHEST if self.s[mm.R_MODULES] & mm.DEPUTIES else self.s[_R_SHERIFF]
 
     def _check_bribe(self, rec):
         err = mm.SheriffMM._check_bribe(self, rec)
@@ -375,7 +386,7 @@ class SheriffCards(mm.SheriffMM):
         s = self.s
         at = self._at(t)
         decl = s[at + _DECL_GOOD]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             if self._through or g == decl:
                 self._lw.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
 
@@ -413,16 +424,16 @@ class SheriffCards(mm.SheriffMM):
     def apply(self, rec):
         s = self.s
         if rec[0] == _A_ORDER_UP:
-            s[_ORD + rec[_F_ORDER]] = _O_UP
+            s[_ORD + rec[_F_ORDER_UP]] = _O_UP
         elif rec[0] == _A_MERRY:
             self._men.apply_draw(self, rec)
         elif rec[0] == _A_LAW:
             self._lw.apply_law(self, rec, self._law_sheriff())
-            s[sh.R_PHASE] = sh.MARKET
+            s[_R_PHASE] = _MARKET
         else:
             mm.SheriffMM.apply(self, rec)
-        if self._lw and s[sh.R_PHASE] == sh.MARKET and self._lw.due(self, s[sh.R_ROUND]):
-            s[sh.R_PHASE] = LAWS_PHASE   # a round opens with its laws
+        if self._lw and s[_R_PHASE] == _MARKET and self._lw.due(self, s[_R_ROUND]):
+            s[_R_PHASE] = LAWS_PHASE   # a round opens with its laws
 
     def _let_through(self, rec, sheriff):
         """Orders take their cards out of the bag first (under the stand), then the bag passes
@@ -446,7 +457,7 @@ class SheriffCards(mm.SheriffMM):
         at = self._at(t)
         n = 0
         bribe = rec[0] == _A_PASS and rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             if self._contraband(g):
                 c = sh._count(s, at + _BAG, s[at + _BAG_N], g) - (rec[_F_BRIBE_BAG + 2 + g] if bribe else 0)
                 if c > 0:
@@ -474,10 +485,10 @@ class SheriffCards(mm.SheriffMM):
         if not state[mm.R_MODULES] & mm.CARD_MODULES:
             return False
         for i in range(_ORDER_CARDS):
-            if state[_ORD + i] >= _O_SEAT + state[sh.R_SEATS]:
+            if state[_ORD + i] >= _O_SEAT + state[_R_SEATS]:
                 return False
         for i in range(18):
-            if state[_MEN + i] > state[sh.R_SEATS]:
+            if state[_MEN + i] > state[_R_SEATS]:
                 return False
         for i in range(mm.SEATS6):
             if state[_MEN + 18 + i] > 7:
@@ -485,8 +496,8 @@ class SheriffCards(mm.SheriffMM):
         for i in range(24):
             if state[_LAW + i] > 3:
                 return False
-        if state[sh.R_PHASE] == LAWS_PHASE:   # the base check knows phases up to the loot
-            return mm.SheriffMM.valid_state(self, state[:sh.R_PHASE] + bytes((sh.MARKET,)) + state[sh.R_PHASE + 1:])
+        if state[_R_PHASE] == LAWS_PHASE:   # the base check knows phases up to the loot
+            return mm.SheriffMM.valid_state(self, state[:_R_PHASE] + bytes((_MARKET,)) + state[_R_PHASE + 1:])
         return mm.SheriffMM.valid_state(self, state)
 
     def public(self, out):

@@ -9,7 +9,7 @@ table does not model the laws' effects: options the referee refuses under the la
 (a declared good made contraband, a bag over the law's size, a forbidden bribe) are dropped by
 asking the referee's ``check``; the playout tests check the invariants independently.
 """
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
 from shared_rules import sheriff_mm as mm
 from shared_rules import sheriff_mm_table as mmt
@@ -93,7 +93,7 @@ class Table(mmt.Table):
         g = self.game
         first = not [i for i in range(lw.LAWS) if lw.where(g, i) == lw.POS1]
         drawn = self.law_deck[-3:] if first else self.law_deck[-2:]
-        seats = [g.s[sh.R_SHERIFF]] + ([g.s[mm.R_DEPUTY2]] if g.modules() & mm.DEPUTIES else [])
+        seats = [g.s[K.R_SHERIFF]] + ([g.s[mm.R_DEPUTY2]] if g.modules() & mm.DEPUTIES else [])
         out = []
         for b in drawn:
             keep = [c for c in drawn if c != b]

@@ -51,6 +51,23 @@ _GOLD = const(0)
 _HAND_N = const(2)
 _FLAGS = const(3)
 _STAND = const(27)
+_KINDS = const(15)
+_PUB_SEAT = const(11)
+_MAX_SEATS = const(5)
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
+_SKIPPED = const(8)
+_MARKET = const(1)
+_INSPECT = const(4)
+_DONE = const(4)
+_R_TURN = const(6)
+_R_ROUND = const(4)
+_R_ROUNDS = const(5)
+_OVER = const(5)
+_R_SEATS = const(0)
+_R_PILE1 = const(9)
+_R_PILE2 = const(10)
+_PILE_CAP = const(216)
 _SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest
 _BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
 _BM_VALUES = const(541)      # 6 values: pepper top, lower, mead top, lower, silk top, lower
@@ -80,9 +97,9 @@ _PASS = const(1)
 _OPEN = const(2)
 
 SPLITS = ("agreed", "discard")
-VOCAB = sh.SheriffVocabulary(tuple(zip(sh.VOCAB.names, sh.VOCAB.fields)) + (
+VOCAB = sh.SheriffVocabulary(tuple(zip(sh.Sheriff.VOCAB.names, sh.Sheriff.VOCAB.fields)) + (
     ("deputy", ()),
-    ("loot", (field("gold", U8, optional=True), field("goods", LIST, CODES, optional=True, cap=sh.KINDS),
+    ("loot", (field("gold", U8, optional=True), field("goods", LIST, CODES, optional=True, cap=_KINDS),
               field("split", NAME, SPLITS))),
     ("claim", (field("good", NAME, CODES),)),
 ))
@@ -101,7 +118,7 @@ assert [_F_DISCARD, _F_TAKE, _F_TO, _F_TARGET, _F_BRIBE, _F_ITO, _F_ORDER, _F_PA
     VOCAB.offset("inspect", "order"), VOCAB.offset("inspect", "pay_with"), VOCAB.offset("loot", "gold"),
     VOCAB.offset("loot", "goods"), VOCAB.offset("loot", "split"), VOCAB.offset("claim", "good")]
 
-REASONS = sh.REASONS + (
+REASONS = sh.Sheriff.REASONS + (
     "module_off",         # 37 an action of a module this game does not use
     "deputy_twice",       # 38 that seat was already deputy in this cycle of three rounds
     "no_discard_piles",   # 39 the 6-player market draws from the draw pile only
@@ -134,7 +151,6 @@ assert [REASONS.index(r) + 16 for r in ("not_a_merchant", "not_the_sheriff", "to
 
 REVEAL = const(6)
 LOOT = const(7)
-PHASES = sh.PHASES + ("reveal", "loot")
 BM_GOODS = bytes([CODES.index(c) for c in profile.BLACK_MARKET_GOODS])
 
 # Public view: the base view, then the 6th seat and the chest (seat layout), then
@@ -145,8 +161,8 @@ PUB_CHEST = const(294)
 PUB_MM = const(305)
 PUB_BM = const(309)
 PUB_SIZE = const(324)
-assert PUB_SEAT6 == sh.Sheriff.PUBLIC_SIZE and PUB_CHEST == PUB_SEAT6 + sh.PUB_SEAT
-assert PUB_MM == PUB_CHEST + sh.PUB_SEAT and PUB_SIZE == PUB_BM + 15
+assert PUB_SEAT6 == sh.Sheriff.PUBLIC_SIZE and PUB_CHEST == PUB_SEAT6 + _PUB_SEAT
+assert PUB_MM == PUB_CHEST + _PUB_SEAT and PUB_SIZE == PUB_BM + 15
 
 
 def from_header(header):
@@ -176,7 +192,7 @@ def from_header(header):
             raise ValueError("first_sheriff: with deputies the deputy deck chooses")
         seats, first = SEATS6, 0
     else:
-        seats = engine.int_option(header, "players", 0, 3, sh.MAX_SEATS)
+        seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
     if not mods:
         return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
@@ -200,8 +216,8 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         s[R_MODULES] = mods
         if mods & DEPUTIES:
-            s[sh.R_PHASE] = REVEAL
-            s[sh.R_SHERIFF] = NO_SEAT
+            s[_R_PHASE] = REVEAL
+            s[_R_SHERIFF] = NO_SEAT
             s[R_DEPUTY2] = NO_SEAT
             s[R_FIRST_MERCHANT] = NO_SEAT
         if values is not None:
@@ -244,7 +260,7 @@ class SheriffMM(sh.Sheriff):
 
     def deputies(self):
         """The two deputies of the round (NO_SEAT before they are revealed)."""
-        return self.s[sh.R_SHERIFF], self.s[R_DEPUTY2]
+        return self.s[_R_SHERIFF], self.s[R_DEPUTY2]
 
     def black_market(self, seat):
         """(good code, value) of every Black Market card a seat holds."""
@@ -286,14 +302,14 @@ class SheriffMM(sh.Sheriff):
 
     def _is_merchant(self, seat):
         s = self.s
-        return seat != s[sh.R_SHERIFF] and (not s[R_MODULES] & DEPUTIES or seat != s[R_DEPUTY2])
+        return seat != s[_R_SHERIFF] and (not s[R_MODULES] & DEPUTIES or seat != s[R_DEPUTY2])
 
     def _first_merchant(self):
         s = self.s
         if not s[R_MODULES] & DEPUTIES:
             return sh.Sheriff._first_merchant(self)
         first = s[R_FIRST_MERCHANT]
-        if first == NO_SEAT or not self.s[self._at(first) + _FLAGS] & sh.SKIPPED:
+        if first == NO_SEAT or not self.s[self._at(first) + _FLAGS] & _SKIPPED:
             return first
         return self._next_merchant(first)
 
@@ -307,19 +323,19 @@ class SheriffMM(sh.Sheriff):
             seat = (seat + 1) % SEATS6
             if seat == first:
                 return NO_SEAT
-            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & sh.SKIPPED:
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
 
     def _check_merchant_turn(self, p):
         s = self.s
-        if s[R_MODULES] & DEPUTIES and s[sh.R_PHASE] == sh.MARKET and s[R_FIRST_MERCHANT] == NO_SEAT:
+        if s[R_MODULES] & DEPUTIES and s[_R_PHASE] == _MARKET and s[R_FIRST_MERCHANT] == NO_SEAT:
             return OK if self._is_merchant(p) else _NOT_A_MERCHANT   # the named merchant opens
         return sh.Sheriff._check_merchant_turn(self, p)
 
     def _stances(self, p, t):
         """p's stance on merchant ``t`` times 4, plus the other deputy's (no tuple: no allocation)."""
         f = self.s[self._at(t) + _FLAGS]
-        mine = 4 if p == self.s[sh.R_SHERIFF] else 6
+        mine = 4 if p == self.s[_R_SHERIFF] else 6
         return ((f >> mine) & 3) << 2 | (f >> (10 - mine)) & 3
 
     def _share(self, rec, owed):
@@ -336,7 +352,7 @@ class SheriffMM(sh.Sheriff):
     def check(self, rec):
         kind = rec[0]
         s = self.s
-        phase = s[sh.R_PHASE]
+        phase = s[_R_PHASE]
         if kind == _A_CLAIM:
             return self._check_claim(rec)
         deputies = s[R_MODULES] & DEPUTIES
@@ -346,10 +362,10 @@ class SheriffMM(sh.Sheriff):
             return self._check_deputy(rec) if phase == REVEAL else WRONG_PHASE
         if kind == _A_LOOT:
             return self._check_loot(rec) if phase == LOOT else WRONG_PHASE
-        if deputies and kind == _A_MARKET and phase == sh.MARKET:
+        if deputies and kind == _A_MARKET and phase == _MARKET:
             return self._check_open_market(rec)
         if deputies and kind >= _A_PASS:
-            return self._check_stance(rec) if phase == sh.INSPECT else WRONG_PHASE
+            return self._check_stance(rec) if phase == _INSPECT else WRONG_PHASE
         return sh.Sheriff.check(self, rec)
 
     def _check_deputy(self, rec):
@@ -374,11 +390,11 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         p = rec[1]
         t = rec[_F_TARGET]
-        if p != s[sh.R_SHERIFF] and p != s[R_DEPUTY2]:
+        if p != s[_R_SHERIFF] and p != s[R_DEPUTY2]:
             return _NOT_THE_SHERIFF
-        if t >= SEATS6 or not self._is_merchant(t) or s[self._at(t) + _FLAGS] & sh.SKIPPED:
+        if t >= SEATS6 or not self._is_merchant(t) or s[self._at(t) + _FLAGS] & _SKIPPED:
             return _BAD_TARGET
-        if s[self._at(t) + _FLAGS] & sh.DONE:
+        if s[self._at(t) + _FLAGS] & _DONE:
             return _ALREADY_RESOLVED
         both = self._stances(p, t)
         mine = both >> 2
@@ -399,7 +415,7 @@ class SheriffMM(sh.Sheriff):
         deputy); ``discard`` lists nothing."""
         s = self.s
         p = rec[1]
-        if p != s[sh.R_SHERIFF] and p != s[R_DEPUTY2]:
+        if p != s[_R_SHERIFF] and p != s[R_DEPUTY2]:
             return _NOT_THE_SHERIFF
         chest = self._at(CHEST)
         if rec[_F_LOOT_SPLIT] == 1:
@@ -408,7 +424,7 @@ class SheriffMM(sh.Sheriff):
             return _BAD_SPLIT
         if rec[_F_LOOT_GOODS - 1]:
             n = rec[_F_LOOT_GOODS]
-            for g in range(sh.KINDS):
+            for g in range(_KINDS):
                 if sh._count(rec, _F_LOOT_GOODS + 1, n, g) > s[chest + _STAND + g]:
                     return _BAD_SPLIT
         return OK
@@ -417,7 +433,7 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         if not s[R_MODULES] & BLACK_MARKET:
             return _MODULE_OFF
-        if s[sh.R_PHASE] != sh.INSPECT:
+        if s[_R_PHASE] != _INSPECT:
             return WRONG_PHASE
         p = rec[1]
         if not self._is_merchant(p):
@@ -451,12 +467,12 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         p = rec[1]
         s[R_CYCLE] |= 1 << p
-        if s[sh.R_SHERIFF] == NO_SEAT:
-            s[sh.R_SHERIFF] = p
+        if s[_R_SHERIFF] == NO_SEAT:
+            s[_R_SHERIFF] = p
             return
         s[R_DEPUTY2] = p
-        s[sh.R_PHASE] = sh.MARKET
-        s[sh.R_TURN] = NO_SEAT
+        s[_R_PHASE] = _MARKET
+        s[_R_TURN] = NO_SEAT
 
     def _apply_open_market(self, rec):
         s = self.s
@@ -472,7 +488,7 @@ class SheriffMM(sh.Sheriff):
         if nxt == NO_SEAT:
             self._start_load()
         else:
-            s[sh.R_TURN] = nxt
+            s[_R_TURN] = nxt
 
     def _apply_stance(self, rec):
         p = rec[1]
@@ -490,10 +506,10 @@ class SheriffMM(sh.Sheriff):
             if want == _PASS:
                 self._let_through(rec, CHEST)
             else:
-                partner = self.s[R_DEPUTY2] if p == self.s[sh.R_SHERIFF] else self.s[sh.R_SHERIFF]
+                partner = self.s[R_DEPUTY2] if p == self.s[_R_SHERIFF] else self.s[_R_SHERIFF]
                 self._open_bag(rec, CHEST, partner)
         else:
-            shift = 4 if p == self.s[sh.R_SHERIFF] else 6
+            shift = 4 if p == self.s[_R_SHERIFF] else 6
             self.s[self._at(t) + _FLAGS] |= want << shift
 
     def _apply_claim(self, rec):
@@ -510,7 +526,7 @@ class SheriffMM(sh.Sheriff):
     def _apply_loot(self, rec):
         s = self.s
         p = rec[1]
-        other = s[R_DEPUTY2] if p == s[sh.R_SHERIFF] else s[sh.R_SHERIFF]
+        other = s[R_DEPUTY2] if p == s[_R_SHERIFF] else s[_R_SHERIFF]
         chest = self._at(CHEST)
         if rec[_F_LOOT_SPLIT] == 0:
             mine = rec[_F_LOOT_GOLD] if rec[_F_LOOT_GOLD - 1] else 0
@@ -519,11 +535,11 @@ class SheriffMM(sh.Sheriff):
             if rec[_F_LOOT_GOODS - 1]:
                 for i in range(rec[_F_LOOT_GOODS]):
                     self._give(CHEST, p, rec[_F_LOOT_GOODS + 1 + i])
-            for g in range(sh.KINDS):
+            for g in range(_KINDS):
                 while s[chest + _STAND + g]:
                     self._give(CHEST, other, g)
         else:
-            for g in range(sh.KINDS):   # discarded face up onto pile 1, by card code
+            for g in range(_KINDS):   # discarded face up onto pile 1, by card code
                 while s[chest + _STAND + g]:
                     s[chest + _STAND + g] -= 1
                     self._push(1, g)
@@ -536,8 +552,8 @@ class SheriffMM(sh.Sheriff):
         if not s[R_MODULES] & DEPUTIES:
             sh.Sheriff._end_round(self)
         elif self._split_loot():
-            s[sh.R_PHASE] = LOOT
-            s[sh.R_TURN] = NO_SEAT
+            s[_R_PHASE] = LOOT
+            s[_R_TURN] = NO_SEAT
         else:
             self._next_round()
 
@@ -545,7 +561,7 @@ class SheriffMM(sh.Sheriff):
         """Each deputy takes half the chest's gold and half of each good; True if an odd coin or
         card is left for the deputies to agree on."""
         s = self.s
-        d1 = s[sh.R_SHERIFF]
+        d1 = s[_R_SHERIFF]
         d2 = s[R_DEPUTY2]
         chest = self._at(CHEST)
         g = self.gold(CHEST)
@@ -553,7 +569,7 @@ class SheriffMM(sh.Sheriff):
         self._set_gold(d2, self.gold(d2) + g // 2)
         self._set_gold(CHEST, g & 1)
         left = g & 1
-        for good in range(sh.KINDS):
+        for good in range(_KINDS):
             while s[chest + _STAND + good] > 1:
                 self._give(CHEST, d1, good)
                 self._give(CHEST, d2, good)
@@ -564,27 +580,27 @@ class SheriffMM(sh.Sheriff):
         """Merchants draw back to 6 clockwise from the first merchant; the next two deputies
         are revealed (a new cycle every three rounds), or the game is over after nine."""
         s = self.s
-        s[sh.R_ROUND] += 1
-        if s[sh.R_ROUND] >= s[sh.R_ROUNDS]:
-            s[sh.R_PHASE] = sh.OVER
-            s[sh.R_TURN] = NO_SEAT
+        s[_R_ROUND] += 1
+        if s[_R_ROUND] >= s[_R_ROUNDS]:
+            s[_R_PHASE] = _OVER
+            s[_R_TURN] = NO_SEAT
             return
         self._draw_back_and_clear(s[R_FIRST_MERCHANT])
-        s[sh.R_SHERIFF] = NO_SEAT
+        s[_R_SHERIFF] = NO_SEAT
         s[R_DEPUTY2] = NO_SEAT
         s[R_FIRST_MERCHANT] = NO_SEAT
-        if s[sh.R_ROUND] % _CYCLE == 0:
+        if s[_R_ROUND] % _CYCLE == 0:
             s[R_CYCLE] = 0
-        s[sh.R_PHASE] = REVEAL
-        s[sh.R_TURN] = NO_SEAT
+        s[_R_PHASE] = REVEAL
+        s[_R_TURN] = NO_SEAT
 
     # -- what may be seen ------------------------------------------------------------------
     def valid_state(self, state):
-        seats = state[sh.R_SEATS]
-        d = state[sh.R_SHERIFF]
-        return (3 <= seats <= SEATS6 and state[sh.R_PHASE] <= LOOT and (d < seats or d == NO_SEAT)
-                and state[sh.R_ROUND] <= state[sh.R_ROUNDS] and state[R_MODULES] and state[R_MODULES] < 32
-                and state[sh.R_PILE1] + state[sh.R_PILE2] <= sh.PILE_CAP)
+        seats = state[_R_SEATS]
+        d = state[_R_SHERIFF]
+        return (3 <= seats <= SEATS6 and state[_R_PHASE] <= LOOT and (d < seats or d == NO_SEAT)
+                and state[_R_ROUND] <= state[_R_ROUNDS] and state[R_MODULES] and state[R_MODULES] < 32
+                and state[_R_PILE1] + state[_R_PILE2] <= _PILE_CAP)
 
     def public(self, out):
         """The base view, then seat 6, the chest, the module registers and the Black Market."""
@@ -592,7 +608,7 @@ class SheriffMM(sh.Sheriff):
         sh.Sheriff.public(self, out)
         for i in range(PUB_SEAT6, PUB_SIZE):
             out[i] = 0
-        if s[sh.R_SEATS] == SEATS6:
+        if s[_R_SEATS] == SEATS6:
             self._public_seat(out, PUB_SEAT6, self._at(5))
         self._public_seat(out, PUB_CHEST, self._at(CHEST))
         out[PUB_MM] = s[R_MODULES]
@@ -611,4 +627,4 @@ class SheriffMM(sh.Sheriff):
 
 
 GAME = SheriffMM
-assert sheriff_deck_size(SEATS6, True) == sh.PILE_CAP
+assert sheriff_deck_size(SEATS6, True) == _PILE_CAP

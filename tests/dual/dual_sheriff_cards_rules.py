@@ -4,7 +4,7 @@ interpreters through the real replay path."""
 from kit import play, errors, act
 
 from shared_rules import games, profile, profile_cards, sheriff_effects as fx
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
 from shared_rules import sheriff_mm as mm
 from shared_rules.catalogue import SHERIFF_CODES as CODES
@@ -147,7 +147,7 @@ def test_four_orders_face_up_before_the_market():
     r = play(H(), [SETUP, act("market", 1, discard=[], take=[])] + up(0, 1, 2, 0, 3, 4, 99)
              + [act("market", 1, discard=[], take=[])])
     assert errors(r) == [[3, "reveal_orders"], [7, "order_not_in_deck"], [9, "orders_full"], [10, "no_such_order"]], errors(r)
-    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == sh.MARKET and r.game.s[sh.R_TURN] == 2
+    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == K.MARKET and r.game.s[K.R_TURN] == 2
     r2 = play(H(), [act("order_up", 0, order=15)])
     assert errors(r2) == [[2, "no_such_order"]], errors(r2)
     r3 = play({"game": "sheriff", "players": 3}, [act("order_up", 0, order=1)])
@@ -455,7 +455,7 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
     assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
-    assert g.phase() == sc.LAWS_PHASE and g.s[sh.R_SHERIFF] == 2   # round 3 opens with its law
+    assert g.phase() == sc.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
     assert list(v[sc.PUB_LAWS:sc.PUB_LAWS + 2]) == [13, 10]
@@ -518,7 +518,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == sh.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == K.MARKET
     return g.digest()
 
 

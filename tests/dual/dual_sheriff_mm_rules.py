@@ -5,6 +5,7 @@ from kit import play, errors, act
 
 from shared_rules import games, profile
 from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_mm as mm
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
@@ -65,7 +66,7 @@ def golds(g):
 
 
 def stands(g, seat):
-    return dict((CODES[c], g.stand(seat, c)) for c in range(sh.KINDS) if g.stand(seat, c))
+    return dict((CODES[c], g.stand(seat, c)) for c in range(K.KINDS) if g.stand(seat, c))
 
 
 def header_error(h):
@@ -93,7 +94,7 @@ def test_headers_name_what_is_wrong():
     g = games.from_header({"game": "sheriff", "players": 4, "profile": PROFILE})
     assert type(g) is sh.Sheriff   # a profile alone changes nothing
     g = games.from_header(H6("black_market"))
-    assert type(g) is mm.SheriffMM and g.phase() == mm.REVEAL and g.s[sh.R_DRAW] == 216 - 36
+    assert type(g) is mm.SheriffMM and g.phase() == mm.REVEAL and g.s[K.R_DRAW] == 216 - 36
     return msgs
 
 
@@ -147,7 +148,7 @@ def test_deputy_deck_each_seat_once_per_cycle_nine_rounds():
     r2 = play(H6(), [act("setup", 0, piles=[["apple"] * 5] * 2), act("deputy", 0), act("deputy", 0),
                      act("deputy", 1)])
     assert errors(r2) == [[2, "wrong_phase"], [4, "deputy_twice"]], errors(r2)
-    assert r2.game.deputies() == (0, 1) and r2.game.phase() == sh.MARKET
+    assert r2.game.deputies() == (0, 1) and r2.game.phase() == K.MARKET
     return [r.result()["scores"], errors(r2)]
 
 
@@ -174,8 +175,8 @@ def test_market_named_merchant_opens_then_clockwise_draw_pile_only():
                          [12, "wrong_phase"]], errors(r)
     g = r.game
     assert g.pile(1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and g.pile(2) == []
-    assert [g.hand(s) for s in range(6)] == [6] * 6 and g.s[sh.R_DRAW] == 180 - 3
-    assert g.phase() == sh.LOAD
+    assert [g.hand(s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
+    assert g.phase() == K.LOAD
     return g.describe(_view(g))["piles"]
 
 
@@ -209,7 +210,7 @@ def test_seed_example_minh_yen_dong_chau_trung_may():
     assert stands(g, MINH) == {"cheese": 1} and stands(g, YEN) == {"cheese": 1}
     assert stands(g, CHAU) == {"cheese": 1} and stands(g, TRUNG) == {"chicken": 3}
     assert stands(g, DONG) == {"apple": 1, "pepper": 2} and stands(g, MAY) == {"apple": 1, "mead": 1}
-    assert g.gold(mm.CHEST) == 0 and g.phase() == mm.REVEAL and g.s[sh.R_ROUND] == 1
+    assert g.gold(mm.CHEST) == 0 and g.phase() == mm.REVEAL and g.s[K.R_ROUND] == 1
     return r.result()
 
 
