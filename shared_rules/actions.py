@@ -68,13 +68,15 @@ class Vocabulary:
     def __init__(self, actions):
         self.names = tuple(a[0] for a in actions)
         self.fields = tuple(a[1] for a in actions)
-        offsets = []
         for fields in self.fields:
-            offs, end = _offsets(fields, 2)
-            if end > ACTION_SIZE:
+            if _offsets(fields, 2)[1] > ACTION_SIZE:
                 raise ValueError("action record too large")
-            offsets.append(tuple(offs))
-        self.offsets = tuple(offsets)
+
+    @property
+    def offsets(self):
+        """Per action, the offset of each field (for tests and tools: the codec itself walks the
+        field sizes, so a vocabulary keeps no table of them)."""
+        return tuple(tuple(_offsets(fields, 2)[0]) for fields in self.fields)
 
     def kind(self, name):
         """Index of an action name, or -1."""
@@ -85,11 +87,11 @@ class Vocabulary:
 
     def offset(self, action, fname):
         """Offset of a field's value (after its presence byte, if optional)."""
-        k = self.kind(action)
-        fields = self.fields[k]
-        for i in range(len(fields)):
-            if fields[i][0] == fname:
-                return self.offsets[k][i] + (1 if fields[i][3] else 0)
+        at = 2
+        for f in self.fields[self.kind(action)]:
+            if f[0] == fname:
+                return at + (1 if f[3] else 0)
+            at += _size(f)
         raise KeyError(fname)
 
     def encode(self, obj, rec):

@@ -16,9 +16,9 @@ import gc
 import json
 import sys
 
-from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import BAD_SEAT
+# The rules core loads before the header names a game: a game's modules, imported later, then
+# find the heap with fewer holes (the smallest heap that replays a log is ~1 KB smaller).
+from shared_rules import actions, engine, games  # noqa: F401
 
 _MAX_LINE = const(4096)     # bytes in a line, newline excluded: the longest real action is under 400
 _MAX_LISTED = const(1000)   # refusals listed in ``rejected``; ``rejected_count`` counts every one
@@ -27,7 +27,9 @@ _MAX_DEPTH = const(4)       # nesting of JSON containers in a line (an action ne
 # (header -> profile -> laws -> card -> effects -> primitive: 6; the sample profile is ~6 KB).
 _MAX_HEADER = const(16384)
 _HEADER_DEPTH = const(6)
-_MALFORMED = const(1)
+_MALFORMED = const(1)      # engine.MALFORMED
+_BAD_SEAT = const(3)       # engine.BAD_SEAT
+_ACTION_SIZE = const(128)  # actions.ACTION_SIZE
 _PIECE = const(256)       # bytes read at a time: real action lines fit in one piece
 _QUOTE = const(0x22)
 _BACKSLASH = const(0x5C)
@@ -42,10 +44,8 @@ _CLOSERS = const(b"]}")
 
 
 class LogError(Exception):
-    """A log that cannot be replayed at all (missing file, bad header): exit status 2."""
-
-    def __init__(self, path, line, message):
-        super().__init__("%s:%d: %s" % (path, line, message))
+    """A log that cannot be replayed at all (missing file, bad header): exit status 2. Its
+    message is ``path:line: what``."""
 
 
 def _parse(raw, limit):
@@ -98,7 +98,7 @@ class Replay:
         self.rejected = []
         self.refused = 0
         self.line = 0
-        self.rec = bytearray(ACTION_SIZE)
+        self.rec = bytearray(_ACTION_SIZE)
 
     def feed(self, raw):
         """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
@@ -114,7 +114,7 @@ class Replay:
             return 0
         if self.game is None:
             if obj is False:
-                raise LogError(self.path, self.line, "header: " + why)
+                raise LogError("%s:%d: header: %s" % (self.path, self.line, why))
             try:
                 gc.collect()  # the header's pieces go before the game's modules load
                 self.game = games.from_header(obj)
@@ -123,7 +123,7 @@ class Replay:
                 # may find no block large enough.
                 self.game.summary()
             except ValueError as e:
-                raise LogError(self.path, self.line, "bad header: " + str(e))
+                raise LogError("%s:%d: bad header: %s" % (self.path, self.line, e))
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
@@ -131,7 +131,7 @@ class Replay:
             why = explain(self.game, obj)
         if not err:
             err = self.game.accept(self.rec)
-            if err == BAD_SEAT:
+            if err == _BAD_SEAT:
                 why = "seat %d out of range 0..%d" % (self.rec[1], self.game.seats() - 1)
         if err:
             self.refused += 1
@@ -144,51 +144,46 @@ class Replay:
 
     def result(self):
         if self.game is None:
-            raise LogError(self.path, self.line, "no header line")
+            raise LogError("%s:%d: no header line" % (self.path, self.line))
         out = self.game.summary()
         out["rejected"] = self.rejected
         out["rejected_count"] = self.refused
         return out
 
 
-def _line(f, limit):
-    """The next line of a binary file (bytes), None for one longer than ``limit`` (the rest of it
-    is skipped, never held), b"" at the end. Read ``_PIECE`` bytes at a time: ``readline(n)``
-    reserves n bytes before it reads, so asking for the limit at once would take a 4-16 KB block
-    per line however short the line."""
-    raw = f.readline(_PIECE)
-    if len(raw) < _PIECE or raw[-1] == 10:
-        return raw
-    parts = [raw]
-    n = len(raw)
-    while True:
-        piece = f.readline(_PIECE)
-        n += len(piece)
-        if n <= limit + 1:
-            parts.append(piece)
-        if len(piece) < _PIECE or piece[-1] == 10:
-            break
-    if n - (1 if piece[-1:] == b"\n" else 0) > limit:
-        return None
-    return b"".join(parts)
-
-
 def replay_file(path, strict=False):
-    """Replay a log file; return the result dict (``LogError`` if it cannot be read)."""
+    """Replay a log file; return the result dict (``LogError`` if it cannot be read).
+
+    Lines are read ``_PIECE`` bytes at a time: ``readline(n)`` reserves n bytes before it reads,
+    so asking for the limit at once would take a 4-16 KB block per line however short the line.
+    A line over the limit goes to ``feed`` as None: the rest of it is skipped, never held."""
     r = Replay(path)
     try:
         f = open(path, "rb")
     except OSError:
-        raise LogError(path, 0, "cannot open the file")
+        raise LogError("%s:0: cannot open the file" % path)
     try:
         while True:
+            limit = _MAX_LINE if r.game else _MAX_HEADER
             try:
-                raw = _line(f, _MAX_LINE if r.game else _MAX_HEADER)
+                raw = f.readline(_PIECE)
+                line = raw  # type: bytes | None
+                if len(raw) == _PIECE and raw[-1] != 10:
+                    parts = [raw]
+                    n = len(raw)
+                    while True:
+                        raw = f.readline(_PIECE)
+                        n += len(raw)
+                        if n <= limit + 1:
+                            parts.append(raw)
+                        if len(raw) < _PIECE or raw[-1] == 10:
+                            break
+                    line = None if n - (1 if raw[-1:] == b"\n" else 0) > limit else b"".join(parts)
             except OSError:
-                raise LogError(path, r.line + 1, "cannot read the file")
-            if raw == b"":
+                raise LogError("%s:%d: cannot read the file" % (path, r.line + 1))
+            if line == b"":
                 break
-            if r.feed(raw) and strict:
+            if r.feed(line) and strict:
                 break
     finally:
         f.close()
