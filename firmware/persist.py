@@ -39,6 +39,7 @@ except ImportError:
     def const(x):
         return x
 
+import gc
 import json
 import os
 import struct
@@ -106,7 +107,9 @@ def game_for(header):
     """A new game from stored header bytes, or None if they no longer describe one
     (``profile.Missing`` raised when the deck profile the header names is not the board's)."""
     try:
-        return games.from_header(json.loads(header.decode()))
+        header = json.loads(header.decode())
+        gc.collect()   # the game's modules load into the holes boot's garbage leaves (app.new_game)
+        return games.from_header(header)
     except ValueError as e:
         if getattr(e, "keep", False):
             raise   # intact, but the board's deck profile is gone or another: keep it (app.boot)

@@ -60,6 +60,10 @@ TRAIT = const(3)
 MODULE = const(4)   # a card of an expansion module, outside the main deck (Sheriff: Merry Men)
 OWNER_SEATS = const(12)  # Skull seats whose discs can be told apart (one colour per seat)
 NO_SEAT = const(255)
+# How many codes each (game, kind) has (index game * len(KINDS) + kind; 0: no such piece), so that
+# the board checks a registry without loading any catalogue section (tests/test_rules_literals.py
+# checks it against ``codes``).
+_CODE_COUNTS = const(b"\x00\x00\x1f\x00\x00\x00\x02\x00\x00\x00<\x00\x00\x11\x00\x0f\x00\x00\x00?")
 FIELDS = ("uid", "game", "kind", "code", "seat", "deck")
 
 
@@ -151,8 +155,7 @@ def record_problem(row, off=0):
     game, kind, code = row[off + R_GAME], row[off + R_KIND], row[off + R_CODE]
     if game >= len(GAMES) or kind >= len(KINDS):
         return "unknown game %d or kind %d" % (game, kind)
-    table = codes(game, kind)
-    if table is None or code >= len(table):
+    if code >= _CODE_COUNTS[game * len(KINDS) + kind]:
         return "no piece %d of kind %s in game %s" % (code, KINDS[kind], GAMES[game])
     seat = row[off + R_SEAT]
     if (seat >= OWNER_SEATS) if kind == DISC else seat != NO_SEAT:

@@ -17,7 +17,7 @@ import json
 import sys
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16, _is_int
+from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import BAD_SEAT
 
 _MAX_LINE = const(4096)     # bytes in a line, newline excluded: the longest real action is under 400
@@ -48,11 +48,22 @@ class LogError(Exception):
         super().__init__("%s:%d: %s" % (path, line, message))
 
 
-def _depth(raw):
-    """The deepest nesting of ``[``/``{`` outside strings (JSON parsers recurse on it), over the
-    line's bytes: UTF-8 never puts these ASCII bytes inside a longer character, and on
-    MicroPython iterating a ``str`` interns each distinct character as a name (a qstr)."""
-    depth = most = 0
+def _parse(raw, limit):
+    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
+    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
+    ``str`` makes a one-character string (interned, on MicroPython).
+
+    Lines nested deeper than ``limit`` (JSON parsers recurse on it) are refused: the depth counts
+    ``[``/``{`` outside strings, over the bytes (UTF-8 never puts these ASCII bytes inside a
+    longer character)."""
+    raw = raw.strip()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeError:
+        return False, "not UTF-8 text"
+    if not raw or raw[0] == _HASH:
+        return None, None
+    depth = 0
     in_str = esc = False
     for c in raw:
         if in_str:
@@ -66,107 +77,16 @@ def _depth(raw):
             in_str = True
         elif c == _OPEN_LIST or c == _OPEN_OBJ:
             depth += 1
-            if depth > most:
-                most = depth
+            if depth > limit:
+                return False, "nested more than %d deep" % limit
         elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
             depth -= 1
-    return most
-
-
-def _parse(raw, limit):
-    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
-    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
-    ``str`` makes a one-character string (interned, on MicroPython)."""
-    raw = raw.strip()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeError:
-        return False, "not UTF-8 text"
-    if not raw or raw[0] == _HASH:
-        return None, None
-    if _depth(raw) > limit:
-        return False, "nested more than %d deep" % limit
     try:
         return json.loads(text), None
     except ValueError:
         if raw[0] in _OPENERS and raw[-1] not in _CLOSERS:
             return False, "truncated line (not valid JSON)"
         return False, "not valid JSON"
-
-
-def _field_problem(f, obj):
-    """Why field ``f`` of an action object is malformed, or None."""
-    name, kind, table, optional, cap = f[0], f[1], f[2], f[3], f[4]
-    if name not in obj:
-        return None if optional else "missing field '%s'" % name
-    v = obj[name]
-    if kind == U8 or kind == U16:
-        top = 254 if kind == U8 else 65535
-        if not _is_int(v):
-            return "field '%s' is not a whole number" % name
-        if v < 0 or v > top:
-            return "field '%s' out of range 0..%d" % (name, top)
-    elif kind == NAME:
-        return _code_problem(name, table, v)
-    elif kind == LIST:
-        if not isinstance(v, list):
-            return "field '%s' is not a list" % name
-        if len(v) > cap:
-            return "field '%s' has more than %d items" % (name, cap)
-        for item in v:
-            why = _code_problem(name, table, item)
-            if why:
-                return why
-    elif kind == OBJ:
-        if not isinstance(v, dict):
-            return "field '%s' is not an object" % name
-        for key in v:
-            if key not in [sub[0] for sub in table]:
-                return "unknown field '%s.%s'" % (name, key)
-        for sub in table:
-            why = _field_problem(sub, v)
-            if why:
-                return name + "." + why
-    return None
-
-
-def _code_problem(name, table, v):
-    if table is None:
-        if not _is_int(v) or v < 0 or v > 254:
-            return "field '%s' holds a value out of range 0..254" % name
-        return None
-    if not isinstance(v, str):
-        return "field '%s' is not a code" % name
-    if v not in table:
-        return "field '%s': unknown code '%s'" % (name, v)
-    return None
-
-
-def explain(game, obj):
-    """What is wrong with an action object the vocabulary refused, in a few words."""
-    if not isinstance(obj, dict):
-        return "not a JSON object"
-    vocab = game.VOCAB
-    if "a" not in obj:
-        return "no action name ('a')"
-    k = vocab.kind(obj["a"])
-    if k < 0:
-        return "unknown action %s" % json.dumps(obj["a"])
-    p = obj.get("p")
-    if not isinstance(p, int) or isinstance(p, bool):
-        return "seat ('p') missing or not a whole number"
-    if p < 0 or p >= game.seats():
-        return "seat %d out of range 0..%d" % (p, game.seats() - 1)
-    fields = vocab.fields[k]
-    names = [f[0] for f in fields]
-    for key in obj:
-        if key != "a" and key != "p" and key not in names:
-            return "unknown field '%s' for %s" % (key, obj["a"])
-    for f in fields:
-        why = _field_problem(f, obj)
-        if why:
-            return why
-    return None
 
 
 class Replay:
@@ -207,6 +127,7 @@ class Replay:
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
+            from shared_rules.replay_why import explain
             why = explain(self.game, obj)
         if not err:
             err = self.game.accept(self.rec)
