@@ -130,9 +130,11 @@ def _find(tags, n, tag):
 
 
 class Gestures(BaseGestures):
-    ZONES = ("bank", "draw", "play", "discard", "command")
-    PROMPTS = ("over", "trait", "target", "draw", "draw_or_collect", "collect", "hook", "cannon",
-               "sword", "reveal", "pick", "oracle", "bonus")
+    # Made from lists: their words load as interned names (most are the rules' action names
+    # already); a constant tuple's strings that no name matches load as 32-byte string objects.
+    ZONES = tuple(["bank", "draw", "play", "discard", "command"])
+    PROMPTS = tuple(["over", "trait", "target", "draw", "draw_or_collect", "collect", "hook", "cannon",
+                     "sword", "reveal", "pick", "oracle", "bonus"])
 
     def __init__(self, mat):
         super().__init__(mat)

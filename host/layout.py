@@ -19,7 +19,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Board modules with a generated layout, by dotted name.
-MODULES: tuple[str, ...] = ("shared_rules.deadmans", "shared_rules.sheriff")
+MODULES: tuple[str, ...] = (
+    "shared_rules.deadmans",
+    "shared_rules.sheriff",
+    "shared_rules.sheriff_cards",
+    "shared_rules.sheriff_mm",
+    "shared_rules.skull",
+)
 _NAME = re.compile(r"^_?([A-Z][A-Z0-9_]*)$")
 
 

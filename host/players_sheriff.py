@@ -30,14 +30,11 @@ from typing import Any, Callable
 from host.mirror import Event
 from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
+from shared_rules import sheriff_cards_layout as KC
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 from shared_rules.profile import BLACK_MARKET_GOODS
-
-BLACK_MARKET = 2   # module bits: shared_rules.sheriff_mm, sheriff_cards
-LAWS = 4
-ORDERS = 8
-LAWS_PHASE = 8     # shared_rules.sheriff_cards.LAWS_PHASE
 
 
 class Player(PhysicalPlayer):
@@ -51,7 +48,7 @@ class Player(PhysicalPlayer):
         self.pile_pad: list[int] = [zones["discard1"], zones.get("discard2", -1)]   # 6 seats: one pile pad
         self.modules: int = getattr(sim.game, "modules", lambda: 0)()
         self.deputies = bool(self.modules & 1)
-        self.black_market = bool(self.modules & BLACK_MARKET)
+        self.black_market = bool(self.modules & KM.BLACK_MARKET)
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
@@ -304,7 +301,7 @@ class Player(PhysicalPlayer):
                                       self.token("declare_apple")))
         if self.black_market:
             out += self.black_market_mistakes(phase)
-        if self.modules & (LAWS | ORDERS):
+        if self.modules & (KC.LAWS | KC.ORDERS):
             out += self.card_mistakes(phase)
         return out
 
@@ -313,16 +310,16 @@ class Player(PhysicalPlayer):
         g = self.sim.game
         out = []
         merchants = [m for m in range(g.seats()) if g._is_merchant(m)]
-        if self.modules & LAWS and phase == LAWS_PHASE:
+        if self.modules & KC.LAWS and phase == KC.LAWS_PHASE:
             out.append(self.misplaced("a law on seat %d's stand pad" % merchants[0], "not_now",
                                       self.stand[merchants[0]], self.law_card(0)))
-        elif self.modules & LAWS:
+        elif self.modules & KC.LAWS:
             out.append(self.misplaced("a law on the command pad outside the laws phase", "wrong_phase",
                                       self.command, self.law_card(0)))
         waiting = [m for m in merchants if not g.flags(m) & K.DONE]
         filled = set(g.orders_up()) | {o for m in range(g.seats()) for o in g.order_held(m)}
         down = [o for o in range(15) if o not in filled]
-        if self.modules & ORDERS and phase == K.INSPECT and waiting and down:
+        if self.modules & KC.ORDERS and phase == K.INSPECT and waiting and down:
             out.append(self.misplaced("seat %d claims an order that is not face up" % waiting[0], "order_not_up",
                                       self.stand[waiting[0]], self.order_card(down[0])))
         return out

@@ -257,23 +257,28 @@ class _Vocabulary(Vocabulary):
         return obj
 
 
+# Fields some actions share (one tuple each instead of one per action; deleted after use).
+_card = (field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
+_aimed = (field("target", _FIELD_U8), _card[0])  # cannon, sword
+_target = field("target", _FIELD_U8, optional=True)  # trait, bonus
+
+
 class DeadMans(engine.Game):
     NAME = "deadmans"
     GAME_ID = 2
     STATE_SIZE = _STATE_SIZE
     PUBLIC_SIZE = _STATE_SIZE
     VOCAB = _Vocabulary((
-        ("trait", (field("trait", _FIELD_NAME, DMD_TRAITS), field("target", _FIELD_U8, optional=True))),
-        ("draw", (field("card", _FIELD_NAME, DMD_CODES),)),
+        ("trait", (field("trait", _FIELD_NAME, DMD_TRAITS), _target)),
+        ("draw", _card),
         ("collect", ()),
-        ("hook", (field("card", _FIELD_NAME, DMD_CODES),)),
-        ("cannon", (field("target", _FIELD_U8), field("card", _FIELD_NAME, DMD_CODES))),
-        ("sword", (field("target", _FIELD_U8), field("card", _FIELD_NAME, DMD_CODES))),
+        ("hook", _card),
+        ("cannon", _aimed),
+        ("sword", _aimed),
         ("map", (field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
                  field("pick", _FIELD_NAME, DMD_CODES))),
         ("oracle", (field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
-        ("bonus", (field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS),
-                   field("target", _FIELD_U8, optional=True))),
+        ("bonus", (field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
     ))
     REASONS = (
         "choice_pending",       # 16 an ability choice must be logged first
@@ -320,7 +325,7 @@ class DeadMans(engine.Game):
 
     @classmethod
     def from_header(cls, header):
-        engine.check_options(header, ("game", "players", "first", "decks"))
+        engine.check_options(header, ["game", "players", "first", "decks"])  # a list: no constant tuple held
         seats = engine.int_option(header, "players", 0, 2, _MAX_SEATS)
         decks = 2 if seats > 4 else 1
         if seats > 4 and "decks" not in header:
@@ -488,6 +493,14 @@ class DeadMans(engine.Game):
             for i in range(rec[_F_CARDS]):
                 _move(s, rec[_F_CARDS + 1 + i], src, _BANK + p)
         elif self._place(rec, kind, p, trait):
+            if not s[_R_DRAW_N]:
+                s[_R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
+            if s[_R_PHASE] == _PLAYING and s[_R_PENDING] == _NO_CHOICE and s[_R_HOOKS]:
+                # Captain's Hook: the second card comes once the first one's abilities resolved.
+                if bank_size(s, p):
+                    s[_R_PENDING] = _A_HOOK
+                else:
+                    s[_R_HOOKS] = 0
             return
         # The turn ends.
         for r in range(_R_PENDING, _R_PLAY + _SUITS):
@@ -499,8 +512,8 @@ class DeadMans(engine.Game):
 
     def _place(self, rec, kind, p, trait):
         """Draw, hook, cannon, sword, map or oracle: a card may enter the play area. Casanova and
-        Fisherman bank it, a suit already in play busts (the card does not trigger), otherwise
-        it is placed and its ability triggers. False when the turn ends (a bust)."""
+        Fisherman bank it, a suit already in play busts (the card does not trigger: False, the
+        turn ends), otherwise it is placed and its ability triggers."""
         s = self.s
         s[_R_PENDING] = _NO_CHOICE
         card = _NONE
@@ -544,51 +557,38 @@ class DeadMans(engine.Game):
                 s[_R_PEEK + i] = rec[_F_PEEK + 1 + i]
             if rec[_F_PEEK] > s[_R_PEEK_N]:
                 s[_R_PEEK_N] = rec[_F_PEEK]
-        if card != _NONE:
-            suit = card // _VALUES
-            if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
-                _move(s, card, src, _BANK + p)
-            else:
-                at = s[_R_PLAY_N]
-                for i in range(at):
-                    if s[_R_PLAY + i] // _VALUES == suit:
-                        # A bust: protected cards go to the bank, the rest to the discard pile or
-                        # to the bank of the first Davy Jones's Locker (clockwise) watching this seat.
-                        n = s[_R_SEATS]
-                        sink = _DISCARD
-                        for j in range(1, n):
-                            d = (p + j) % n
-                            if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
-                                sink = _BANK + d
-                                break
-                        _move(s, card, src, sink)
-                        for j in range(at):
-                            kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
-                            _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
-                        return False
-                _move(s, card, src, _PLAY)
-                s[_R_PLAY + at] = card
-                s[_R_PLAY_N] = at + 1
-                if s[_R_SAFE_NEXT]:
-                    s[_R_SAFE_NEXT] -= 1
-                    safe = True
-                if s[_R_KRAKEN]:
-                    s[_R_KRAKEN] -= 1
-                self._trigger(suit, at, p, trait, safe)
-        if not s[_R_DRAW_N]:
-            s[_R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
-        if s[_R_PHASE] == _PLAYING and s[_R_PENDING] == _NO_CHOICE and s[_R_HOOKS]:
-            # Captain's Hook: the second card comes once the first one's abilities resolved.
-            if bank_size(s, p):
-                s[_R_PENDING] = _A_HOOK
-            else:
-                s[_R_HOOKS] = 0
-        return True
-
-    def _trigger(self, suit, at, p, trait, safe):
-        """The ability of a card just placed at play position ``at`` (Key and Chest act only when
-        collected); ``safe``: the card is protected (Safe Harbor's next two, a Miser's Hook)."""
-        s = self.s
+        if card == _NONE:
+            return True
+        suit = card // _VALUES
+        if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
+            _move(s, card, src, _BANK + p)
+            return True
+        at = s[_R_PLAY_N]
+        for i in range(at):
+            if s[_R_PLAY + i] // _VALUES == suit:
+                # A bust: protected cards go to the bank, the rest to the discard pile or to the
+                # bank of the first Davy Jones's Locker (clockwise) that watches this seat.
+                n = s[_R_SEATS]
+                sink = _DISCARD
+                for j in range(1, n):
+                    d = (p + j) % n
+                    if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
+                        sink = _BANK + d
+                        break
+                _move(s, card, src, sink)
+                for j in range(at):
+                    kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
+                    _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
+                return False
+        _move(s, card, src, _PLAY)
+        s[_R_PLAY + at] = card
+        s[_R_PLAY_N] = at + 1
+        if s[_R_SAFE_NEXT]:
+            s[_R_SAFE_NEXT] -= 1
+            safe = True
+        if s[_R_KRAKEN]:
+            s[_R_KRAKEN] -= 1
+        # The placed card's ability (Key and Chest act only when collected).
         if suit == _ANCHOR:
             for i in range(at):
                 s[_R_SAFE + (i >> 3)] |= 1 << (i & 7)
@@ -617,9 +617,9 @@ class DeadMans(engine.Game):
                         break
             if forced and not s[_R_PENDING]:
                 s[_R_PLAY_N] = at
-                _move(s, s[_R_PLAY + at], _PLAY, _DISCARD)
+                _move(s, card, _PLAY, _DISCARD)
                 s[_R_PLAY + at] = 0
-                return
+                return True
         elif suit == _MAP:
             if s[_R_DISCARD_N]:
                 s[_R_PENDING] = _A_MAP
@@ -629,8 +629,9 @@ class DeadMans(engine.Game):
         elif suit == _KRAKEN:
             if s[_R_DRAW_N]:
                 s[_R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
-        if safe:
+        if safe:  # Safe Harbor's Anchor and next two cards, a Miser's Hook and hooked card
             s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
+        return True
 
     # -- what may be seen ---------------------------------------------------------------
     def valid_state(self, b):
@@ -704,30 +705,9 @@ class DeadMans(engine.Game):
 
     @staticmethod
     def describe(view):
-        """Public view bytes -> dict for the scoreboard."""
-        seats = []
-        for seat in range(view[_R_SEATS]):
-            bank = []
-            for i in range(_NCODES * view[_R_DECKS]):
-                if view[_LOC + i] == _BANK + seat:
-                    bank.append(DMD_CODES[i % _NCODES])
-            bank.sort()
-            trait = view[_R_TRAIT + seat]
-            dj = view[_R_DJ + seat]
-            seats.append({
-                "trait": None if trait == _NONE else DMD_TRAITS[trait], "davy_jones": None if dj == _NONE else dj,
-                "bank": bank, "score": score(view, seat),
-            })
-        pending = view[_R_PENDING]
-        return {
-            "game": "deadmans", "players": view[_R_SEATS], "decks": view[_R_DECKS],
-            "phase": ("setup", "play", "over")[view[_R_PHASE]], "turn": view[_R_TURN],
-            "pending": DeadMans.VOCAB.names[pending] if pending else None,
-            "kraken": view[_R_KRAKEN], "draw_pile": view[_R_DRAW_N], "discard_pile": view[_R_DISCARD_N],
-            "play": [DMD_CODES[view[_R_PLAY + i]] for i in range(view[_R_PLAY_N])],
-            "protected": [i for i in range(view[_R_PLAY_N]) if view[_R_SAFE + (i >> 3)] & (1 << (i & 7))],
-            "seats": seats,
-        }
+        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
+        from shared_rules import deadmans_view
+        return deadmans_view.describe(view)
 
     def summary(self):
         """Best score, then most bank cards, wins; still tied: a shared win."""
@@ -747,13 +727,9 @@ class DeadMans(engine.Game):
 
     def referee(self):
         """Everything the referee knows, the peek queue and the discard pile included (debug)."""
-        s = self.s
-        view = bytearray(_STATE_SIZE)
-        self.public(view)
-        d = self.describe(view)
-        d["peek"] = [DMD_CODES[s[_R_PEEK + i]] for i in range(s[_R_PEEK_N])]
-        d["discard"] = [DMD_CODES[i % _NCODES] for i in range(_NCODES * s[_R_DECKS]) if s[_LOC + i] == _DISCARD]
-        return d
+        from shared_rules import deadmans_view
+        return deadmans_view.referee(self)
 
 
+del _card, _aimed, _target
 GAME = DeadMans

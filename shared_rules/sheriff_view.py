@@ -35,6 +35,23 @@ _R_DRAW = const(8)
 _R_PILE1 = const(9)
 _R_PILE2 = const(10)
 
+# The Merry Men layout (sheriff_mm: private consts there, restated and checked the same way).
+_PUB_SEAT6 = const(283)
+_PUB_CHEST = const(294)
+_PUB_MM = const(305)
+_PUB_BM = const(309)
+_MM_PUB_SIZE = const(324)
+_DEPUTIES = const(1)
+_BLACK_MARKET = const(2)
+_BM_GOODS = const(b"\x04\x05\x06")
+# ... and the card modules' (sheriff_cards).
+_LAWS = const(4)
+_ORDERS = const(8)
+_MERRY_MEN = const(16)
+_PUB_ORD = const(324)
+_PUB_MEN = const(339)
+_PUB_LAWS = const(345)
+
 # Phase names; the last three only the modules reach (deputies, laws).
 PHASES = ("setup", "market", "load", "declare", "inspect", "over", "reveal", "loot", "laws")
 
@@ -74,31 +91,31 @@ def _modules(view, d):
     """The Merry Men part of a view (``sheriff_mm.public``): deputies and the loot chest, the
     Black Market piles and cards held. Its fields are absent from a base game's dict."""
     from shared_rules import sheriff_mm as mm
-    mods = view[mm.PUB_MM]
+    mods = view[_PUB_MM]
     d["modules"] = [mm.MODULES[i] for i in range(len(mm.MODULES)) if mods & (1 << i)]
-    if mods & mm.DEPUTIES:
-        pair = [view[_R_SHERIFF], view[mm.PUB_MM + 1]]
+    if mods & _DEPUTIES:
+        pair = [view[_R_SHERIFF], view[_PUB_MM + 1]]
         d["deputies"] = [x for x in pair if x != NO_SEAT]
         d["sheriff"] = None
-        chest = _seat(view, mm.PUB_CHEST)
+        chest = _seat(view, _PUB_CHEST)
         d["loot_chest"] = {"gold": chest["gold"], "stand": chest["stand"], "contraband": chest["contraband"]}
-        first = view[mm.PUB_MM + 3]
+        first = view[_PUB_MM + 3]
         d["first_merchant"] = None if first == NO_SEAT else first
         for seat in range(len(d["seats"])):
-            flags = view[_PUB_REGS + _PUB_SEAT * seat + 3] if seat < _MAX_SEATS else view[mm.PUB_SEAT6 + 3]
+            flags = view[_PUB_REGS + _PUB_SEAT * seat + 3] if seat < _MAX_SEATS else view[_PUB_SEAT6 + 3]
             d["seats"][seat]["stances"] = [_STANCES[(flags >> 4) & 3], _STANCES[(flags >> 6) & 3]]
-    if mods & mm.BLACK_MARKET:
-        b = mm.PUB_BM
+    if mods & _BLACK_MARKET:
+        b = _PUB_BM
         piles = {}
         for i in range(3):
             left = view[b + 6 + i]
-            piles[CODES[mm.BM_GOODS[i]]] = [view[b + 2 * i + 2 - left + j] for j in range(left)]
+            piles[CODES[_BM_GOODS[i]]] = [view[b + 2 * i + 2 - left + j] for j in range(left)]
         d["black_market"] = piles
         for seat in range(len(d["seats"])):
             held = view[b + 9 + seat]
-            d["seats"][seat]["black_market"] = [[CODES[mm.BM_GOODS[i >> 1]], view[b + i]]
+            d["seats"][seat]["black_market"] = [[CODES[_BM_GOODS[i >> 1]], view[b + i]]
                                                 for i in range(6) if held & (1 << i)]
-    if len(view) > mm.PUB_SIZE:   # issue 11: laws, special orders, Merry Men
+    if len(view) > _MM_PUB_SIZE:   # issue 11: laws, special orders, Merry Men
         _cards(view, d)
 
 
@@ -106,17 +123,17 @@ def _cards(view, d):
     """Laws in force, orders face up and filled, and per seat whether they hold a Merry Man (never
     which: the view does not carry it)."""
     from shared_rules import sheriff_cards as sc
-    mods = view[sc.mm.PUB_MM]
+    mods = view[_PUB_MM]
     seats = d["seats"]
-    if mods & sc.LAWS:
-        d["laws"] = [view[sc.PUB_LAWS + i] for i in range(2) if view[sc.PUB_LAWS + i] != NO_SEAT]
-    if mods & sc.ORDERS:
-        d["orders_up"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 1]
+    if mods & _LAWS:
+        d["laws"] = [view[_PUB_LAWS + i] for i in range(2) if view[_PUB_LAWS + i] != NO_SEAT]
+    if mods & _ORDERS:
+        d["orders_up"] = [i for i in range(15) if view[_PUB_ORD + i] == 1]
         for seat in range(len(seats)):
-            seats[seat]["orders"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 2 + seat]
-    if mods & sc.MERRY_MEN:
+            seats[seat]["orders"] = [i for i in range(15) if view[_PUB_ORD + i] == 2 + seat]
+    if mods & _MERRY_MEN:
         for seat in range(len(seats)):
-            bits = view[sc.PUB_MEN + seat]
+            bits = view[_PUB_MEN + seat]
             seats[seat]["merry_men"] = bits & 1
             seats[seat]["merry_draw"] = "owed" if bits & 2 else ("waiting" if bits & 4 else None)
 

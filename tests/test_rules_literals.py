@@ -98,6 +98,15 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
             assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
 
 
+def test_dead_mans_views_take_the_rules_values() -> None:
+    from pathlib import Path
+
+    from host.layout import ROOT, constants
+    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    assert mine and all(value == rules[name] for name, value in mine.items())
+
+
 def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> None:
     from shared_rules import actions, engine
     from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
@@ -145,17 +154,63 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
     assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
 
 
-@pytest.mark.parametrize("module", ["shared_rules/sheriff_mm.py", "shared_rules/sheriff_cards.py",
-                                    "shared_rules/sheriff_view.py", "firmware/mat_sheriff.py",
-                                    "firmware/mat_sheriff_cards.py"])
-def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str) -> None:
-    """A board module beside the referee restates the registers, flags and offsets it reads as its
-    own private consts (no import of the layout on a board): same name, same value."""
+def _consts(module: str) -> dict:
     from host.layout import ROOT, constants
-    base = constants(ROOT / "shared_rules/sheriff.py")
-    mine = constants(ROOT / module)
-    shared = set(mine) & set(base)
-    assert shared and {n: mine[n] for n in shared} == {n: base[n] for n in shared}
+    return constants(ROOT / module)
+
+
+_MM = "shared_rules/sheriff_mm.py"
+_CARDS = "shared_rules/sheriff_cards.py"
+_MAT = "firmware/mat_sheriff.py"
+_MAT_CARDS = "firmware/mat_sheriff_cards.py"
+
+
+@pytest.mark.parametrize("module, sources", [
+    (_MM, ["shared_rules/sheriff.py"]),
+    (_CARDS, ["shared_rules/sheriff.py", _MM]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
+    (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
+                  "firmware/mat.py"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
+])
+def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
+    """A board module beside the referee restates the registers, flags, offsets and codes it reads
+    as its own private consts (no import of the layout on a board): same name, same value."""
+    mine = _consts(module)
+    for source in sources:
+        theirs = _consts(source)
+
+
+        if source == "engine":   # its reason codes are the positions of their names
+            theirs = {name.upper(): code for code, name in enumerate(engine.COMMON_REASONS)}
+            theirs["NO_SEAT"] = engine.NO_SEAT
+        elif source == "mat":
+            theirs = {n: v for n, v in vars(mat).items() if n.isupper() and isinstance(v, int)}
+        else:
+            theirs = _consts(source)
+        if module == _CARDS and source == _MM:   # the cards' own state and view go further
+            theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
+        shared = set(mine) & set(theirs)
+        assert shared and {n: mine[n] for n in shared} == {n: theirs[n] for n in shared}, source
+
+
+def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
+    from firmware.mat_sheriff import Gestures
+    from shared_rules import sheriff_cards, sheriff_mm
+    for module in (_MAT, _MAT_CARDS):
+        c = _consts(module)
+        assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
+        assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
+        assert c["LAWS_PHASE"] == sheriff_cards._LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
+    c = _consts(_MAT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
+    assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
+    cards = _consts(_CARDS)
+    mat_cards = _consts(_MAT_CARDS)
+    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (cards["ORDER_NOT_UP"], cards["BAG_OPENED"])
 
 
 def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
@@ -169,7 +224,134 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
     assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
 
 
+def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
+    from firmware import persist, recover
+    assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
+        persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
+
+
 def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants() -> None:
     from shared_rules import actions, engine, replay
     assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
     assert replay._ACTION_SIZE == actions.ACTION_SIZE
+
+
+# -- Skull ---------------------------------------------------------------------------------
+def _shared_with_skull_layout(path: str) -> dict[str, object]:
+    """A module's literal ``const()``s whose names ``skull_layout`` also has, by name."""
+    from host import layout
+    from shared_rules import skull_layout as K
+    return {n: v for n, v in layout.constants(layout.ROOT / path).items() if hasattr(K, n)}
+
+
+def test_skull_literals_are_the_vocabulary_engine_catalogue_and_reason_values() -> None:
+    from shared_rules import engine, skull_layout as K, skull_view
+    from shared_rules.catalogue import SKULL_CODES
+    from shared_rules.skull import Skull
+    v = Skull.VOCAB
+    assert [K.A_PLACE, K.A_BID, K.A_PASS, K.A_FLIP, K.A_LOSE, K.A_FIRST] == [
+        v.kind(a) for a in ("place", "bid", "pass", "flip", "lose", "first")]
+    assert K.F_DISC == v.offset("place", "disc") == v.offset("lose", "disc")
+    assert K.F_N == v.offset("bid", "n")
+    assert K.F_TARGET == v.offset("flip", "target") == v.offset("first", "target")
+    assert K.F_FLIP_DISC == v.offset("flip", "disc")
+    assert K.F_FLIP_HAS_DISC == v.offsets[K.A_FLIP][1] == K.F_FLIP_DISC - 1  # the presence byte
+    assert (K.FLOWER, K.SKULL) == (SKULL_CODES.index("flower"), SKULL_CODES.index("skull"))
+    assert (K.OK, K.WRONG_PHASE, K.NOT_YOUR_TURN, K.NO_SEAT) == (
+        engine.OK, engine.WRONG_PHASE, engine.NOT_YOUR_TURN, engine.NO_SEAT)
+    reasons = {n: getattr(K, n.upper()) for n in Skull.REASONS}
+    assert reasons == {n: engine.FIRST_GAME_REASON + i for i, n in enumerate(Skull.REASONS)}
+    phases = {"prep": K.PREP, "add": K.ADD, "bidding": K.BIDDING, "flip": K.FLIP, "lose": K.LOSE,
+              "choose_first": K.CHOOSE, "over": K.OVER}
+    assert [phases[p] for p in skull_view.PHASES] == list(range(len(skull_view.PHASES)))
+    assert Skull.STATE_SIZE == K.SEAT_BASE + K.SEAT_BYTES * K.MAX_SEATS and K.SEAT_BASE > K.R_WINNER
+    assert Skull.PUBLIC_SIZE == K.PUB_REGS + K.PUB_SEAT * K.MAX_SEATS
+
+
+def test_skull_view_literals_are_the_rules_values() -> None:
+    shared = _shared_with_skull_layout("shared_rules/skull_view.py")
+    from shared_rules import skull_layout as K
+    assert set(shared) >= {"PUB_REGS", "PUB_SEAT", "ELIMINATED", "PASSED", "SEAT_BASE", "SEAT_BYTES",
+                           "H_FLOWERS", "H_SKULL", "SKULL_AT", "NO_SEAT"}
+    assert shared == {n: getattr(K, n) for n in shared}
+
+
+def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> None:
+    from firmware import mat, mat_skull as m
+    from shared_rules import deck, engine, skull_layout as K, tokens
+    from shared_rules.catalogue import SKULL_PER_SEAT
+    shared = _shared_with_skull_layout("firmware/mat_skull.py")
+    assert set(shared) >= {"A_PLACE", "A_BID", "A_PASS", "A_FLIP", "A_LOSE", "A_FIRST", "F_DISC", "F_N",
+                           "F_TARGET", "F_FLIP_HAS_DISC", "F_FLIP_DISC", "PREP", "ADD", "BIDDING", "FLIP",
+                           "LOSE", "OVER", "R_PLAYERS", "R_PHASE", "R_TURN", "R_CHALLENGER", "R_WINNER",
+                           "SEAT_BASE", "SEAT_BYTES", "MAX_SEATS", "H_FLOWERS", "H_SKULL", "STACK",
+                           "FLIPPED", "FLAGS", "ELIMINATED", "NO_SEAT"}
+    assert shared == {n: getattr(K, n) for n in shared}
+    assert (m._NOTHING, m._READY, m._NO_ZONE, m._P_OVER) == (mat.NOTHING, mat.READY, mat.NO_ZONE, mat.PROMPT_OVER)
+    assert m._NOT_NOW == engine.NOT_NOW and m._KIND_DISC == deck.DISC
+    assert (m._T_PASS, m._T_SEAT0, m._T_SEATS) == (tokens.PASS, tokens.SEAT0, tokens.SEATS)
+    zones = m.Gestures.ZONES
+    assert (m._SEAT, m._BOX, m._COMMAND) == (zones.index("seat"), zones.index("box"), zones.index("command"))
+    prompts = m.Gestures.PROMPTS
+    assert [m._P_OVER, m._P_PLACE, m._P_PLACE_OR_BID, m._P_BID_OR_PASS, m._P_FLIP, m._P_LOSE, m._P_FIRST] == [
+        prompts.index(p) for p in ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")]
+    assert m._DISCS == sum(SKULL_PER_SEAT)
+
+
+def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
+    from shared_rules import profile, sheriff_mm as mm
+    from shared_rules.catalogue import sheriff_deck_size
+    vocab = mm.SheriffMM.VOCAB
+    reasons = mm.SheriffMM.REASONS
+    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
+    assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
+    assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
+    assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
+            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, mm._F_CLAIM_GOOD] == [
+        vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
+        vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
+        vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
+        vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
+    named = {n[1:]: v for n, v in vars(mm).items() if n.startswith("_") and n[1:].lower() in reasons}
+    assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
+    assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
+    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == mm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
+    assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
+    assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
+    assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
+    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
+    from shared_rules import sheriff_cards, sheriff_view
+    assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
+        mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
+
+
+def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -> None:
+    from shared_rules import profile_cards, profile_effects as pe
+    fx = _consts("shared_rules/sheriff_effects.py")
+    ops = {n[3:].lower(): v for n, v in fx.items() if n.startswith("OP_")}
+    assert ops == {pe.NAMES[i]: i for i in range(1, len(pe.NAMES))}
+    parties = {n.lower(): fx[n] for n in ("BANK", "SHERIFF", "SELF", "EACH_MERCHANT", "EACH_OTHER")}
+    assert parties == {pe.PARTIES[i]: i for i in range(len(pe.PARTIES))}
+    assert profile_cards.LAW_ROW == 1 + fx["SIZE"] * fx["MAX_EFFECTS"]
+    assert profile_cards.MERRY_ROW == 2 + fx["SIZE"] * fx["MAX_EFFECTS"]
+
+
+def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
+    from shared_rules import sheriff_cards as sc, sheriff_laws, sheriff_merry
+    vocab = sc.VOCAB
+    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
+    assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
+    assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
+    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [sheriff_laws._F_KEEP, sheriff_laws._F_BOTTOM]
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, sc._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
+            sc._F_PAY] == [
+        vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+             and isinstance(v, int)}
+    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
+    assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
+    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
+                                                                                         "merry_men")]

@@ -289,10 +289,10 @@ def test_the_seat_bytes_the_module_reads_are_the_rules_bag_and_declaration():
     out = []
     for m in range(1, 4):
         at = g._at(m)
-        bag = [g.s[at + ms.SEAT_BAG + i] for i in range(g.s[at + ms.SEAT_BAG_N])]
+        bag = [g.s[at + K.BAG + i] for i in range(g.s[at + K.BAG_N])]
         view = bytearray(g.PUBLIC_SIZE)
         g.public(view)
-        assert bag == g.bag(m) and g.s[at + ms.SEAT_DECL] == view[K.PUB_REGS + K.PUB_SEAT * m + 4]
+        assert bag == g.bag(m) and g.s[at + K.DECL_GOOD] == view[K.PUB_REGS + K.PUB_SEAT * m + 4]
         out.append(bag)
     return out
 
@@ -511,7 +511,7 @@ def test_cancel_drops_a_half_tapped_declaration_and_verdict_but_not_an_open_bag(
     t.token(tokens.CANCEL)
     got += t.news()
     assert got[1:] == [["rejected", "not_now", t.command]], got
-    assert t.mat.prompt() == ms.P_CONFISCATE
+    assert t.mat.prompt() == ms.Gestures.PROMPTS.index("confiscate")
     return got
 
 
@@ -528,7 +528,7 @@ def test_pass_inspect_and_confiscation():
     t.token(tokens.SEAT0 + 1)
     got = t.news()
     assert got == [["refused", "bad_target"], ["refused", "bad_target"]], got
-    assert t.mat.prompt() == ms.P_CONFISCATE and t.game.digest() == before
+    assert t.mat.prompt() == ms.Gestures.PROMPTS.index("confiscate") and t.game.digest() == before
     t.token(tokens.PASS)                   # the inspection is binding
     t.switch(1, False)
     apple, mead, silk = ps.bags[1]
