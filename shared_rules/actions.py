@@ -117,7 +117,7 @@ class Vocabulary:
     def valid(self, rec):
         """Whether a record read from the wire is well formed: a known kind, presence bytes 0/1,
         names inside their tables, list counts within capacity. Allocates nothing."""
-        return rec[0] < len(self.names) and _valid(self.fields[rec[0]], rec, 2)
+        return rec[0] < len(self.names) and _valid(self.fields[rec[0]], rec, 2) > 0
 
     def mask_into(self, buf, start=0, n=ACTION_SIZE):
         """Zero the hidden fields of the record at ``buf[start:start+n]`` (what a public mirror
@@ -132,31 +132,35 @@ class Vocabulary:
 
 
 def _valid(fields, rec, at):
-    """``Vocabulary.valid`` for the fields from ``rec[at]`` on, nested objects included. A value is
-    checked whether or not its presence byte is set (encode writes zeros for absent fields)."""
+    """``Vocabulary.valid`` for the fields from ``rec[at]`` on, nested objects included: the offset
+    after them, or -1. A value is checked whether or not its presence byte is set (encode writes
+    zeros for absent fields). On the accept path: sizes inline, a call only for a nested object."""
     for f in fields:
-        end = at + _size(f)
         kind = f[1]
-        table = f[2]
         if f[3]:
             if rec[at] > 1:
-                return False
+                return -1
             at += 1
         if kind == NAME:
-            if rec[at] >= len(table):
-                return False
+            if rec[at] >= len(f[2]):
+                return -1
+            at += 1
         elif kind == LIST:
             n = rec[at]
             if n > f[4]:
-                return False
-            limit = 255 if table is None else len(table)
+                return -1
+            limit = 255 if f[2] is None else len(f[2])
             for j in range(at + 1, at + 1 + n):
                 if rec[j] >= limit:
-                    return False
-        elif kind == OBJ and not _valid(table, rec, at):
-            return False
-        at = end
-    return True
+                    return -1
+            at += 1 + f[4]
+        elif kind == OBJ:
+            at = _valid(f[2], rec, at)
+            if at < 0:
+                return -1
+        else:
+            at += 1 if kind == U8 else 2
+    return at
 
 
 def _put(fields, obj, rec, at, top):

@@ -98,6 +98,10 @@ class Unstuffer:
         """Error kind for the complete packet buf[0:n], or 0 to deliver it."""
         return 0
 
+    def _error(self, kind):
+        self.errors[kind] += 1
+        self.last_error = kind
+
     def feed(self, data, start=0, end=-1):
         """Decode data[start:end] up to the end of the next complete packet; return where it stopped.
 
@@ -116,8 +120,8 @@ class Unstuffer:
         while i < end:
             b = data[i]
             i += 1
-            kind = 0
             if b == 0:
+                kind = 0
                 if state == _ESC:
                     kind = ERR_ESCAPE
                 elif state == _DATA and code:
@@ -126,44 +130,45 @@ class Unstuffer:
                         self.ready = True
                         self.length = n
                         self.packets += 1
+                if kind:
+                    self._error(kind)
                 n = left = code = 0
                 state = _DATA
-            elif state == _SKIP:
+                if self.ready:
+                    break
                 continue
-            else:
-                if state == _ESC:
-                    state = _DATA
-                    if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
-                        b ^= _ESC_XOR
-                    else:
-                        kind = ERR_ESCAPE
-                elif b == DLE:
-                    state = _ESC
+            if state == _SKIP:
+                continue
+            if state == _ESC:
+                state = _DATA
+                if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
+                    b ^= _ESC_XOR
+                else:
+                    self._error(ERR_ESCAPE)
+                    state = _SKIP
                     continue
-                elif b == _CTRL_C:
-                    kind = ERR_ESCAPE
-                if not kind:
-                    if left:  # a data byte of the current block
-                        left -= 1
-                    else:  # a code byte; the block before it stood for a zero unless it was full
-                        stood_for_zero = code and code != 0xFF
-                        code = b
-                        left = b - 1
-                        if not stood_for_zero:
-                            continue
-                        b = 0
-                    if n == cap:
-                        kind = ERR_OVERSIZE
-                    else:
-                        buf[n] = b
-                        n += 1
-                        continue
+            elif b == DLE:
+                state = _ESC
+                continue
+            elif b == _CTRL_C:
+                self._error(ERR_ESCAPE)
                 state = _SKIP
-            if kind:
-                self.errors[kind] += 1
-                self.last_error = kind
-            if self.ready:
-                break
+                continue
+            if left:  # a data byte of the current block
+                left -= 1
+            else:  # a code byte; the block before it stood for a zero unless it was full (0xFF)
+                stood_for_zero = code and code != 0xFF
+                code = b
+                left = b - 1
+                if not stood_for_zero:
+                    continue
+                b = 0
+            if n == cap:
+                self._error(ERR_OVERSIZE)
+                state = _SKIP
+                continue
+            buf[n] = b
+            n += 1
         self._n = n
         self._left = left
         self._code = code
