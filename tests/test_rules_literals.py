@@ -179,18 +179,12 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
     """A board module beside the referee restates the registers, flags, offsets and codes it reads
     as its own private consts (no import of the layout on a board): same name, same value."""
+    from shared_rules import engine
     mine = _consts(module)
     for source in sources:
         theirs = _consts(source)
-
-
-        if source == "engine":   # its reason codes are the positions of their names
-            theirs = {name.upper(): code for code, name in enumerate(engine.COMMON_REASONS)}
-            theirs["NO_SEAT"] = engine.NO_SEAT
-        elif source == "mat":
-            theirs = {n: v for n, v in vars(mat).items() if n.isupper() and isinstance(v, int)}
-        else:
-            theirs = _consts(source)
+        if source == "shared_rules/engine.py":   # its reason codes are the positions of their names
+            theirs.update((name.upper(), code) for code, name in enumerate(engine.COMMON_REASONS))
         if module == _CARDS and source == _MM:   # the cards' own state and view go further
             theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
         shared = set(mine) & set(theirs)
