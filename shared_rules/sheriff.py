@@ -344,17 +344,8 @@ class Sheriff(engine.Game):
     def stand(self, seat, g):
         return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _STAND + g]
 
-    def known(self, seat, g):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _KNOWN + g]
-
-    def hand(self, seat):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _HAND_N]
-
     def flags(self, seat):
         return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
-
-    def pool(self, g):
-        return self.s[_POOL + g]
 
     def bag(self, seat):
         """The bag's cards in loading order (allocates: not for the accept path)."""

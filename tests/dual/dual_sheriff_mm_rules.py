@@ -6,6 +6,7 @@ from kit import play, errors, act
 from shared_rules import games, profile
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules import sheriff_mm as mm
 from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
@@ -176,7 +177,7 @@ def test_market_named_merchant_opens_then_clockwise_draw_pile_only():
                          [12, "wrong_phase"]], errors(r)
     g = r.game
     assert g.pile(1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and g.pile(2) == []
-    assert [g.hand(s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
+    assert [sv.hand(g, s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
     assert g.phase() == K.LOAD
     return g.describe(_view(g))["piles"]
 
