@@ -347,18 +347,6 @@ class Sheriff(engine.Game):
     def flags(self, seat):
         return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
 
-    def bag(self, seat):
-        """The bag's cards in loading order (allocates: not for the accept path)."""
-        at = self._at(seat)
-        return [self.s[at + _BAG + i] for i in range(self.s[at + _BAG_N])]
-
-    def pile(self, which):
-        """A discard pile, bottom to top (allocates: not for the accept path)."""
-        s = self.s
-        if which == 1:
-            return [s[_PILES + i] for i in range(s[_R_PILE1])]
-        return [s[_PILES_END - 1 - i] for i in range(s[_R_PILE2])]
-
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only
         with ``royal``)."""

@@ -37,6 +37,10 @@ _R_PILE2 = const(10)
 _POOL = const(16)
 _HAND_N = const(2)
 _KNOWN = const(12)
+_BAG_N = const(4)
+_BAG = const(5)
+_PILES = const(241)
+_PILES_END = const(457)
 
 # The Merry Men layout (sheriff_mm: private consts there, restated and checked the same way).
 _PUB_SEAT6 = const(283)
@@ -154,7 +158,7 @@ def referee(game):
     for seat in range(game.seats()):
         d["seats"][seat]["known_hand"] = _goods(lambda g: known(game, seat, g))
         d["seats"][seat]["stand_all"] = _goods(lambda g: game.stand(seat, g))
-        d["seats"][seat]["bag"] = [CODES[g] for g in game.bag(seat)]
+        d["seats"][seat]["bag"] = [CODES[g] for g in bag(game, seat)]
     men = getattr(game, "_men", None)
     if men:   # issue 11: which Merry Man each seat holds, and whether it travels in the bag
         for seat in range(game.seats()):
@@ -187,3 +191,18 @@ def known(game, seat, good):
 def pool(game, good):
     """Copies of ``good`` not yet identified anywhere (draw pile and unknown hand cards)."""
     return game.s[_POOL + good]
+
+
+def bag(game, seat):
+    """A closed bag's cards in loading order."""
+    at = game._at(seat)
+    return [game.s[at + _BAG + i] for i in range(game.s[at + _BAG_N])]
+
+
+def pile(game, which):
+    """Discard pile 1 or 2, bottom to top (pile 1 grows up from its start, pile 2 down from the
+    region's end)."""
+    s = game.s
+    if which == 1:
+        return [s[_PILES + i] for i in range(s[_R_PILE1])]
+    return [s[_PILES_END - 1 - i] for i in range(s[_R_PILE2])]

@@ -39,8 +39,8 @@ def bookkeeping_holds(g: Any) -> bool:
     unseen = g.s[K.R_DRAW]
     for s in range(g.seats()):
         unseen += sv.hand(g, s) - sum(sv.known(g, s, c) for c in range(K.KINDS))
-    located = [sv.pool(g, c) + g.pile(1).count(c) + g.pile(2).count(c) + g.stand(KM.CHEST, c) + g.removed(c)
-               + sum(sv.known(g, s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats()))
+    located = [sv.pool(g, c) + sv.pile(g, 1).count(c) + sv.pile(g, 2).count(c) + g.stand(KM.CHEST, c) + g.removed(c)
+               + sum(sv.known(g, s, c) + g.stand(s, c) + sv.bag(g, s).count(c) for s in range(g.seats()))
                for c in range(K.KINDS)]
     return unseen == sum(sv.pool(g, c) for c in range(K.KINDS)) and located == [g._deck(c) for c in range(K.KINDS)]
 

@@ -27,11 +27,11 @@ def check_cards(po, elsewhere):
     g = po.game
     t = po.table
     n = g.seats()
-    assert t.piles[0] == g.pile(1) and t.piles[1] == g.pile(2)
+    assert t.piles[0] == sv.pile(g, 1) and t.piles[1] == sv.pile(g, 2)
     assert len(t.deck) == g.s[K.R_DRAW]
     for s in range(n):
         assert len(t.hands[s]) == sv.hand(g, s) <= K.HAND
-        assert g.over() or t.bags[s] == g.bag(s)
+        assert g.over() or t.bags[s] == sv.bag(g, s)
     for c in range(K.KINDS):
         unknown = t.deck.count(c)
         total = unknown + t.piles[0].count(c) + t.piles[1].count(c) + elsewhere(c)
@@ -39,7 +39,7 @@ def check_cards(po, elsewhere):
             held = t.hands[s].count(c)
             assert sv.known(g, s, c) <= held
             unknown += held - sv.known(g, s, c)
-            total += held + g.bag(s).count(c) + g.stand(s, c)
+            total += held + sv.bag(g, s).count(c) + g.stand(s, c)
         assert total == g._deck(c), (c, total)
         assert unknown == sv.pool(g, c), (c, unknown, sv.pool(g, c))
 

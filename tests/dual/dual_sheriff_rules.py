@@ -107,7 +107,7 @@ def test_deck_sizes_and_two_face_up_piles():
         g = r.game
         assert not r.rejected
         assert g.s[K.R_DRAW] == deck - 6 * n - 10, (n, royal, g.s[K.R_DRAW])
-        assert g.pile(1) == [CODES.index(c) for c in PILES[0]]
+        assert sv.pile(g, 1) == [CODES.index(c) for c in PILES[0]]
         assert g.phase() == K.MARKET and g.s[K.R_TURN] == 0  # left of the Sheriff (seat n-1)
         assert [sv.hand(g, s) for s in range(n)] == [6] * n and golds(g) == [50] * n
         out.append(g.s[K.R_DRAW])
@@ -151,7 +151,7 @@ def test_market_takes_pile_tops_then_draws_then_discards_onto_one_pile():
                     market(2, ["silk", "silk"], [1], to=1)])
     g = r.game
     assert not r.rejected, r.rejected
-    got = [[CODES[c] for c in g.pile(1)], [CODES[c] for c in g.pile(2)]]
+    got = [[CODES[c] for c in sv.pile(g, 1)], [CODES[c] for c in sv.pile(g, 2)]]
     assert got == [["apple", "cheese", "silk", "silk"],
                    ["apple", "apple", "silk", "cheese", "pepper", "apple", "cheese"]], got
     known = [CODES[c] for c in range(K.KINDS) for _ in range(sv.known(g, 1, c))]
@@ -184,7 +184,7 @@ def test_market_needs_cards_the_hand_can_hold():
     r = play(H(4), [setup(), market(1, ["apple"] * 5, [1, 1, 1, 1, 1], to=2), market(2), market(3),
                     load(1, ["silk", "silk"]), load(1, ["mead", "pepper", "silk", "chicken", "cheese"])])
     assert errors(r) == [[6, "not_in_hand"]], errors(r)
-    assert r.game.bag(1) == [CODES.index(c) for c in ("mead", "pepper", "silk", "chicken", "cheese")]
+    assert sv.bag(r.game, 1) == [CODES.index(c) for c in ("mead", "pepper", "silk", "chicken", "cheese")]
     assert sv.hand(r.game, 1) == 1 and sum([sv.known(r.game, 1, c) for c in range(K.KINDS)]) == 1  # apple left
     return errors(r)
 
@@ -229,7 +229,7 @@ def test_honest_four_chickens_sheriff_pays_8():
     g = r.game
     assert not r.rejected, r.rejected
     assert golds(g) == [42, 58, 50] and stands(g, 1) == {"chicken": 4}
-    assert g.pile(1) == [CODES.index(c) for c in PILES[0]]   # nothing confiscated
+    assert sv.pile(g, 1) == [CODES.index(c) for c in PILES[0]]   # nothing confiscated
     return golds(g)
 
 
@@ -240,16 +240,16 @@ def test_lying_bag_merchant_pays_10_and_keeps_the_apple():
     g = r.game
     assert not r.rejected, r.rejected
     assert golds(g) == [60, 40, 50] and stands(g, 1) == {"apple": 1}
-    assert [CODES[c] for c in g.pile(1)] == PILES[0] + ["cheese", "mead", "mead"]  # bag order, default pile
+    assert [CODES[c] for c in sv.pile(g, 1)] == PILES[0] + ["cheese", "mead", "mead"]  # bag order, default pile
     r2 = play(H(3), log + [inspect(0, 1, to=2, order=["mead", "mead"]),
                            inspect(0, 1, to=2, order=["mead", "apple", "cheese", "mead"]),
                            inspect(0, 1, to=3), inspect(0, 1, to=2, order=["mead", "cheese", "mead"])])
     g2 = r2.game
     n = len(log) + 1
     assert errors(r2) == [[n + 1, "bad_order"], [n + 2, "bad_order"], [n + 3, "bad_pile"]], errors(r2)
-    assert [CODES[c] for c in g2.pile(2)] == PILES[1] + ["mead", "cheese", "mead"]
+    assert [CODES[c] for c in sv.pile(g2, 2)] == PILES[1] + ["mead", "cheese", "mead"]
     assert golds(g2) == [60, 40, 50]
-    return [CODES[c] for c in g2.pile(2)]
+    return [CODES[c] for c in sv.pile(g2, 2)]
 
 
 def test_pass_and_inspect_rejections():
@@ -448,7 +448,7 @@ def test_empty_draw_pile_refill_keeps_top_five_of_each_pile():
     # 3 drawn, then all but the top 5 of pile 1 (65 cards; pile 2 has only 5) make the new draw
     # pile, 2 more are drawn; then the 5 set-aside cards go on pile 1.
     assert g.s[K.R_REFILLS] == 1 and g.s[K.R_DRAW] == 63
-    assert [CODES[c] for c in g.pile(1)] == first + second and g.s[K.R_PILE2] == 5
+    assert [CODES[c] for c in sv.pile(g, 1)] == first + second and g.s[K.R_PILE2] == 5
     assert sum([sv.pool(g, c) for c in range(K.KINDS)]) == pool_before - 5 + 65
     assert not r.rejected, r.rejected
     return [g.s[K.R_DRAW], g.digest()]
@@ -510,7 +510,7 @@ def _quiet_round(r, g, discard):
             _feed(r, load(m, _unknown(g, min(5, sv.hand(g, m)))))
     for m in merchants(n, sheriff):
         if g.phase() == K.DECLARE and not g.flags(m) & K.SKIPPED:
-            _feed(r, declare(m, "apple", len(g.bag(m))))
+            _feed(r, declare(m, "apple", len(sv.bag(g, m))))
     for m in merchants(n, sheriff):
         if g.phase() == K.INSPECT and not g.flags(m) & K.DONE:
             _feed(r, pas(sheriff, m))
@@ -630,7 +630,7 @@ def test_snapshot_round_trip_and_sizes():
     r = play(H(5), [setup()] + bags(5, 0, {1: ["apple", "crossbow"]}, {}) + [inspect(0, 1)])
     blob = r.game.snapshot()
     g = sh.Sheriff(3)
-    assert g.restore(blob) == 0 and g.digest() == r.game.digest() and g.bag(2) == [0]
+    assert g.restore(blob) == 0 and g.digest() == r.game.digest() and sv.bag(g, 2) == [0]
     bad = bytearray(blob)
     bad[40] ^= 1
     assert sh.Sheriff(3).restore(bytes(bad)) == 7
