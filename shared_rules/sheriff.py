@@ -42,9 +42,11 @@ _NAME = const(2)
 _LIST = const(3)
 _OBJ = const(4)
 
-# Card codes in catalogue order; the goods' columns as bytes (catalogue/sheriff.py).
-CODES = ("apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
-         "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster")
+# Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
+# characters load as interned names, not as 32-byte string objects the way a constant tuple's
+# strings do); the goods' columns as bytes (catalogue/sheriff.py).
+CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
+               "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster"])
 _LEGAL_KINDS = const(4)     # goods 0..3 are legal, 4..7 contraband, 8..14 royal
 _ROYAL_FIRST = const(8)
 _COUNT = const(b"\x30\x24\x24\x18\x16\x15\x0c\x05\x02\x02\x02\x01\x02\x01\x02")

@@ -349,3 +349,16 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
     assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
                                                                                          "merry_men")]
+
+
+def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> None:
+    from shared_rules import sheriff_cards as sc
+    c = _consts(_MAT_CARDS)
+    vocab = sc.VOCAB
+    assert [c["A_CLAIM"], c["A_ORDER_UP"], c["A_MERRY"], c["A_LAW"]] == [
+        vocab.kind("claim"), vocab.kind("order_up"), vocab.kind("merry"), vocab.kind("law")]
+    assert [c["F_CLAIM_GOOD"], c["F_LAW_KEEP"], c["F_LAW_BOTTOM"], c["F_ORDER_UP"], c["F_MERRY_KEEP"],
+            c["F_MERRY_BOTTOM"], c["F_LOAD_MERRY"], c["F_PASS_ORDERS"]] == [
+        vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
+        vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "orders")]
