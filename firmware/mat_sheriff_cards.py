@@ -70,6 +70,20 @@ _Z_DRAW = const(3)
 _Z_COMMAND = const(5)
 _SEATS = const(6)
 _LAWS_PHASE = const(8)
+# The module actions' kinds and the record offsets written here (sheriff_mm, sheriff_cards'
+# vocabulary; tests/test_rules_literals.py).
+_A_CLAIM = const(8)
+_F_CLAIM_GOOD = const(2)
+_A_ORDER_UP = const(9)
+_A_MERRY = const(10)
+_A_LAW = const(11)
+_F_LAW_KEEP = const(2)
+_F_LAW_BOTTOM = const(5)
+_F_ORDER_UP = const(2)
+_F_MERRY_KEEP = const(2)
+_F_MERRY_BOTTOM = const(3)
+_F_LOAD_MERRY = const(12)
+_F_PASS_ORDERS = const(42)
 
 
 class ModuleCards:
@@ -79,20 +93,6 @@ class ModuleCards:
         self.g = g
         game = g.game
         self.mods = game.modules()
-        vocab = game.VOCAB
-        self.a_claim = vocab.kind("claim")
-        self.f_claim = vocab.offset("claim", "good")
-        cards = vocab.kind("law") >= 0   # sheriff_cards' vocabulary (laws, orders, Merry Men)
-        self.a_law = vocab.kind("law")
-        self.a_order_up = vocab.kind("order_up")
-        self.a_merry = vocab.kind("merry")
-        self.f_law_keep = vocab.offset("law", "keep") if cards else 0
-        self.f_law_bottom = vocab.offset("law", "bottom") if cards else 0
-        self.f_order = vocab.offset("order_up", "order") if cards else 0
-        self.f_merry_keep = vocab.offset("merry", "keep") if cards else 0
-        self.f_merry_bottom = vocab.offset("merry", "bottom") if cards else 0
-        self.f_load_merry = vocab.offset("load", "merry") if cards else 0
-        self.f_pass_orders = vocab.offset("pass", "orders") if cards else 0
         self.keep = bytearray(2)            # laws kept so far this laws phase
         self.keep_n = 0
         self.drawn = bytearray([_NO_SEAT] * _SEATS)   # per seat: the Merry Man kept, its pair to come
@@ -154,8 +154,8 @@ class ModuleCards:
         good = _BM_GOODS[i]
         if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
             return _NEED_THREE
-        rec = g.mat.start(self.a_claim, seat)
-        rec[self.f_claim] = good
+        rec = g.mat.start(_A_CLAIM, seat)
+        rec[_F_CLAIM_GOOD] = good
         return _READY
 
     # -- laws -----------------------------------------------------------------------------
@@ -177,12 +177,12 @@ class ModuleCards:
             self.keep_n += 1
             return _NOTHING
         p = g.game.s[_R_SHERIFF] if g.actor == _NO_SEAT else g.actor   # deputies: either may log it
-        rec = g.mat.start(self.a_law, p)
-        f = self.f_law_keep
+        rec = g.mat.start(_A_LAW, p)
+        f = _F_LAW_KEEP
         rec[f] = self.keep_n
         for i in range(self.keep_n):
             rec[f + 1 + i] = self.keep[i]
-        rec[self.f_law_bottom] = law
+        rec[_F_LAW_BOTTOM] = law
         self.keep_n = 0   # refused: the choice is tapped again
         return _READY
 
@@ -192,8 +192,8 @@ class ModuleCards:
         game = g.game
         if zone == _Z_COMMAND:
             sheriff = game.s[_R_SHERIFF]
-            rec = g.mat.start(self.a_order_up, 0 if sheriff == _NO_SEAT else sheriff)
-            rec[self.f_order] = order
+            rec = g.mat.start(_A_ORDER_UP, 0 if sheriff == _NO_SEAT else sheriff)
+            rec[_F_ORDER_UP] = order
             return _READY   # the rules say order_not_in_deck, orders_full ...
         if zone != _Z_STAND:
             return _NOT_NOW
@@ -222,7 +222,7 @@ class ModuleCards:
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
         lets it through (a deputy's first stance does not)."""
         at = t * _ORDERS_PER_BAG
-        f = self.f_pass_orders
+        f = _F_PASS_ORDERS
         n = 0
         for i in range(at, at + _ORDERS_PER_BAG):
             if self.orders[i] != _NO_SEAT and settles:
@@ -253,9 +253,9 @@ class ModuleCards:
             self.drawn[seat] = card
             return _NOTHING
         self.drawn[seat] = _NO_SEAT
-        rec = self.g.mat.start(self.a_merry, seat)
-        rec[self.f_merry_keep] = kept
-        rec[self.f_merry_bottom] = card
+        rec = self.g.mat.start(_A_MERRY, seat)
+        rec[_F_MERRY_KEEP] = kept
+        rec[_F_MERRY_BOTTOM] = card
         return _READY
 
     def fill_load(self, rec, reader):
@@ -265,5 +265,5 @@ class ModuleCards:
             return
         n = self._on_pad(reader, deck.MODULE, MERRY0)
         if n:
-            rec[self.f_load_merry - 1] = 1
-            rec[self.f_load_merry] = n
+            rec[_F_LOAD_MERRY - 1] = 1
+            rec[_F_LOAD_MERRY] = n

@@ -10,18 +10,24 @@ the binary form. ``check`` validates any parsed profile and names the file and f
 error. Runs on both interpreters; only header parsing, pushes and flashing use it, never the
 accept path.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 import binascii
 
 from shared_rules import games
 
-FORMAT = 1
+_FORMAT = const(1)
 MAGIC = b"TPRF"
 FILE = games.PROFILE_FILE   # on the board, beside game.json
 BLACK_MARKET_GOODS = ("pepper", "mead", "silk")
 FIELDS = ("format", "name", "placeholders", "black_market", "laws", "special_orders", "merry_men")
-_NAME_MAX = 64
-_F_PLACEHOLDERS = 1
-_S_BLACK_MARKET = 1   # binary section tags
+_NAME_MAX = const(64)
+_F_PLACEHOLDERS = const(1)
+_S_BLACK_MARKET = const(1)   # binary section tags
 
 
 def _bad(where, field, why):
@@ -39,8 +45,8 @@ def check(obj, where="profile"):
     for key in obj:
         if key not in FIELDS:
             _bad(where, key, "unknown field")
-    if obj.get("format") != FORMAT:
-        _bad(where, "format", "must be %d" % FORMAT)
+    if obj.get("format") != _FORMAT:
+        _bad(where, "format", "must be %d" % _FORMAT)
     name = obj.get("name")
     if not isinstance(name, str) or not 0 < len(name) <= _NAME_MAX:
         _bad(where, "name", "a text of 1 to %d characters" % _NAME_MAX)
@@ -81,7 +87,7 @@ def encode(obj):
     check(obj)
     name = obj["name"].encode()
     body = bytearray(MAGIC)
-    body.extend(bytes((FORMAT, _F_PLACEHOLDERS if obj["placeholders"] else 0, len(name))))
+    body.extend(bytes((_FORMAT, _F_PLACEHOLDERS if obj["placeholders"] else 0, len(name))))
     body.extend(name)
     values = black_market_values(obj)
     if values is not None:
@@ -101,8 +107,8 @@ def _verified(blob, where):
         _bad(where, "(file)", "not a tapmat deck profile")
     if _crc(blob) != binascii.crc32(blob[0:n - 4]) & 0xFFFFFFFF:
         _bad(where, "(file)", "damaged (checksum)")
-    if blob[4] != FORMAT:
-        _bad(where, "format", "must be %d" % FORMAT)
+    if blob[4] != _FORMAT:
+        _bad(where, "format", "must be %d" % _FORMAT)
     return 7 + blob[6]
 
 
@@ -115,7 +121,7 @@ def decode(blob, where="profile.bin"):
     """The profile object of a binary form (``ValueError`` naming ``where`` if it is damaged)."""
     n = len(blob)
     at = _verified(blob, where)
-    obj = {"format": FORMAT, "name": bytes(blob[7:at]).decode(), "placeholders": bool(blob[5] & _F_PLACEHOLDERS)}
+    obj = {"format": _FORMAT, "name": bytes(blob[7:at]).decode(), "placeholders": bool(blob[5] & _F_PLACEHOLDERS)}
     while at < n - 4:
         tag = blob[at]
         size = blob[at + 1]

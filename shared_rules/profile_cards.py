@@ -6,18 +6,24 @@ primitives (``sheriff_effects``), or ``"unsupported": "why"`` when the primitive
 the printed card: the module is then refused (``refusal``) instead of played wrongly. Schema and
 examples: ``docs/rules-merry-men.md`` ("Deck profile"). Header parsing only, never the accept path.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from shared_rules import profile_effects as pe
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_KIND, LEGAL
 
 SECTIONS = ("laws", "special_orders", "merry_men")
 COUNTS = (24, 15, 18)
 MARKS = ("", "4+", "5")      # a law's player-count mark (removed at 3 players / at 5 players)
-_NAME_MAX = 24
-_WHY_MAX = 120
-_S_LAW = 2                   # binary section tags (profile's tag 1 is the Black Market)
-_S_ORDERS = 3
-_S_MERRY = 4
-_UNSUPPORTED = 128           # flag in a card's first binary byte
+_NAME_MAX = const(24)
+_WHY_MAX = const(120)
+_S_LAW = const(2)                   # binary section tags (profile's tag 1 is the Black Market)
+_S_ORDERS = const(3)
+_S_MERRY = const(4)
+_UNSUPPORTED = const(128)           # flag in a card's first binary byte
 # Game tables: one fixed-width row per card.
 LAW_ROW = 17                 # mark, then 4 primitives of 4 bytes (zero padded)
 MERRY_ROW = 18               # value, penalty, then 4 primitives of 4 bytes

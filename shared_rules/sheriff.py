@@ -42,9 +42,11 @@ _NAME = const(2)
 _LIST = const(3)
 _OBJ = const(4)
 
-# Card codes in catalogue order; the goods' columns as bytes (catalogue/sheriff.py).
-CODES = ("apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
-         "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster")
+# Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
+# characters load as interned names, not as 32-byte string objects the way a constant tuple's
+# strings do); the goods' columns as bytes (catalogue/sheriff.py).
+CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
+               "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster"])
 _LEGAL_KINDS = const(4)     # goods 0..3 are legal, 4..7 contraband, 8..14 royal
 _ROYAL_FIRST = const(8)
 _COUNT = const(b"\x30\x24\x24\x18\x16\x15\x0c\x05\x02\x02\x02\x01\x02\x01\x02")
@@ -344,29 +346,8 @@ class Sheriff(engine.Game):
     def stand(self, seat, g):
         return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _STAND + g]
 
-    def known(self, seat, g):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _KNOWN + g]
-
-    def hand(self, seat):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _HAND_N]
-
     def flags(self, seat):
         return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
-
-    def pool(self, g):
-        return self.s[_POOL + g]
-
-    def bag(self, seat):
-        """The bag's cards in loading order (allocates: not for the accept path)."""
-        at = self._at(seat)
-        return [self.s[at + _BAG + i] for i in range(self.s[at + _BAG_N])]
-
-    def pile(self, which):
-        """A discard pile, bottom to top (allocates: not for the accept path)."""
-        s = self.s
-        if which == 1:
-            return [s[_PILES + i] for i in range(s[_R_PILE1])]
-        return [s[_PILES_END - 1 - i] for i in range(s[_R_PILE2])]
 
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only

@@ -236,12 +236,6 @@ class SheriffMM(sh.Sheriff):
     def stand(self, seat, g):
         return self.s[self._at(seat) + _STAND + g]
 
-    def known(self, seat, g):
-        return self.s[self._at(seat) + 12 + g]
-
-    def hand(self, seat):
-        return self.s[self._at(seat) + _HAND_N]
-
     def flags(self, seat):
         return self.s[self._at(seat) + _FLAGS]
 

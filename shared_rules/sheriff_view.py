@@ -34,6 +34,13 @@ _R_ROYAL = const(7)
 _R_DRAW = const(8)
 _R_PILE1 = const(9)
 _R_PILE2 = const(10)
+_POOL = const(16)
+_HAND_N = const(2)
+_KNOWN = const(12)
+_BAG_N = const(4)
+_BAG = const(5)
+_PILES = const(241)
+_PILES_END = const(457)
 
 # The Merry Men layout (sheriff_mm: private consts there, restated and checked the same way).
 _PUB_SEAT6 = const(283)
@@ -147,11 +154,11 @@ def referee(game):
     view = bytearray(game.PUBLIC_SIZE)
     game.public(view)
     d = describe(view)
-    d["pool"] = _goods(game.pool)
+    d["pool"] = _goods(lambda g: pool(game, g))
     for seat in range(game.seats()):
-        d["seats"][seat]["known_hand"] = _goods(lambda g: game.known(seat, g))
+        d["seats"][seat]["known_hand"] = _goods(lambda g: known(game, seat, g))
         d["seats"][seat]["stand_all"] = _goods(lambda g: game.stand(seat, g))
-        d["seats"][seat]["bag"] = [CODES[g] for g in game.bag(seat)]
+        d["seats"][seat]["bag"] = [CODES[g] for g in bag(game, seat)]
     men = getattr(game, "_men", None)
     if men:   # issue 11: which Merry Man each seat holds, and whether it travels in the bag
         for seat in range(game.seats()):
@@ -167,3 +174,35 @@ def _goods(count):
         if count(g):
             d[CODES[g]] = count(g)
     return d
+
+
+# What the referee knows of hands, read from its state (debug views and tests; the rules
+# themselves read the bytes inline). ``game._at`` places a seat's region (6 seats: sheriff_mm).
+def hand(game, seat):
+    """How many cards a seat holds."""
+    return game.s[game._at(seat) + _HAND_N]
+
+
+def known(game, seat, good):
+    """Copies of ``good`` the referee saw enter that hand from a face-up pile."""
+    return game.s[game._at(seat) + _KNOWN + good]
+
+
+def pool(game, good):
+    """Copies of ``good`` not yet identified anywhere (draw pile and unknown hand cards)."""
+    return game.s[_POOL + good]
+
+
+def bag(game, seat):
+    """A closed bag's cards in loading order."""
+    at = game._at(seat)
+    return [game.s[at + _BAG + i] for i in range(game.s[at + _BAG_N])]
+
+
+def pile(game, which):
+    """Discard pile 1 or 2, bottom to top (pile 1 grows up from its start, pile 2 down from the
+    region's end)."""
+    s = game.s
+    if which == 1:
+        return [s[_PILES + i] for i in range(s[_R_PILE1])]
+    return [s[_PILES_END - 1 - i] for i in range(s[_R_PILE2])]

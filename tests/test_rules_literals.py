@@ -183,18 +183,12 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
     """A board module beside the referee restates the registers, flags, offsets and codes it reads
     as its own private consts (no import of the layout on a board): same name, same value."""
+    from shared_rules import engine
     mine = _consts(module)
     for source in sources:
         theirs = _consts(source)
-
-
-        if source == "engine":   # its reason codes are the positions of their names
-            theirs = {name.upper(): code for code, name in enumerate(engine.COMMON_REASONS)}
-            theirs["NO_SEAT"] = engine.NO_SEAT
-        elif source == "mat":
-            theirs = {n: v for n, v in vars(mat).items() if n.isupper() and isinstance(v, int)}
-        else:
-            theirs = _consts(source)
+        if source == "shared_rules/engine.py":   # its reason codes are the positions of their names
+            theirs.update((name.upper(), code) for code, name in enumerate(engine.COMMON_REASONS))
         if module == _CARDS and source == _MM:   # the cards' own state and view go further
             theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
         shared = set(mine) & set(theirs)
@@ -373,3 +367,16 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
     assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
                                                                                          "merry_men")]
+
+
+def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> None:
+    from shared_rules import sheriff_cards as sc
+    c = _consts(_MAT_CARDS)
+    vocab = sc.VOCAB
+    assert [c["A_CLAIM"], c["A_ORDER_UP"], c["A_MERRY"], c["A_LAW"]] == [
+        vocab.kind("claim"), vocab.kind("order_up"), vocab.kind("merry"), vocab.kind("law")]
+    assert [c["F_CLAIM_GOOD"], c["F_LAW_KEEP"], c["F_LAW_BOTTOM"], c["F_ORDER_UP"], c["F_MERRY_KEEP"],
+            c["F_MERRY_BOTTOM"], c["F_LOAD_MERRY"], c["F_PASS_ORDERS"]] == [
+        vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
+        vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "orders")]

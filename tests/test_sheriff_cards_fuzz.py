@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import fuzzkit
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules import sheriff_mm_layout as KM
 from shared_rules.actions import ACTION_SIZE
 from test_sheriff_fuzz import action
@@ -48,9 +49,9 @@ def bookkeeping_holds(g: Any) -> bool:
     for c in range(K.KINDS):
         under = sum((g.orders[3 * o] == c) + (g.orders[3 * o + 1] == c)
                     for s in range(g.seats()) for o in g.order_held(s)) if g.orders else 0
-        located = (g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c) + g.removed(c) + under
+        located = (sv.pool(g, c) + sv.pile(g, 1).count(c) + sv.pile(g, 2).count(c) + g.removed(c) + under
                    + (g.stand(KM.CHEST, c) if chest else 0)
-                   + sum(g.known(s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats())))
+                   + sum(sv.known(g, s, c) + g.stand(s, c) + sv.bag(g, s).count(c) for s in range(g.seats())))
         if located != g._deck(c):
             return False
     return True

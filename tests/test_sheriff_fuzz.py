@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from shared_rules import games
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.catalogue import SHERIFF_CODES
 from shared_rules.playout import Playout
@@ -82,11 +83,11 @@ def bookkeeping_holds(g: sh.Sheriff) -> bool:
     """Unidentified copies = draw pile + hand cards the referee has not seen; nothing beyond a deck."""
     unseen = g.s[K.R_DRAW]
     for s in range(g.seats()):
-        unseen += g.hand(s) - sum(g.known(s, c) for c in range(K.KINDS))
-    located = [g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c)
-               + sum(g.known(s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats()))
+        unseen += sv.hand(g, s) - sum(sv.known(g, s, c) for c in range(K.KINDS))
+    located = [sv.pool(g, c) + sv.pile(g, 1).count(c) + sv.pile(g, 2).count(c)
+               + sum(sv.known(g, s, c) + g.stand(s, c) + sv.bag(g, s).count(c) for s in range(g.seats()))
                for c in range(K.KINDS)]
-    return unseen == sum(g.pool(c) for c in range(K.KINDS)) and located == [g._deck(c) for c in range(K.KINDS)]
+    return unseen == sum(sv.pool(g, c) for c in range(K.KINDS)) and located == [g._deck(c) for c in range(K.KINDS)]
 
 
 @settings(max_examples=300, deadline=None)

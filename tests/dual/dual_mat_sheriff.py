@@ -7,6 +7,7 @@ import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS, SHERIFF_MODULE_CARDS
 from shared_rules.playout import Playout
 from firmware import mat_sheriff as ms
@@ -292,7 +293,7 @@ def test_the_seat_bytes_the_module_reads_are_the_rules_bag_and_declaration():
         bag = [g.s[at + K.BAG + i] for i in range(g.s[at + K.BAG_N])]
         view = bytearray(g.PUBLIC_SIZE)
         g.public(view)
-        assert bag == g.bag(m) and g.s[at + K.DECL_GOOD] == view[K.PUB_REGS + K.PUB_SEAT * m + 4]
+        assert bag == sv.bag(g, m) and g.s[at + K.DECL_GOOD] == view[K.PUB_REGS + K.PUB_SEAT * m + 4]
         out.append(bag)
     return out
 
@@ -674,7 +675,7 @@ def test_sensor_to_rules_path_allocates_nothing():
     game = t.game
     # setup, 2 markets, 2 loads, 2 declarations, the inspection (silk confiscated), the pass.
     assert accepted == 9 and other == 1 and game.s[K.R_ROUND] == 1, [accepted, other]
-    assert game.pile(1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0
+    assert sv.pile(game, 1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0
     return [accepted, game.digest()]
 
 

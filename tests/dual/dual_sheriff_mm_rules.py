@@ -6,6 +6,7 @@ from kit import play, errors, act
 from shared_rules import games, profile
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules import sheriff_mm as mm
 from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
@@ -175,8 +176,8 @@ def test_market_named_merchant_opens_then_clockwise_draw_pile_only():
     assert errors(r) == [[4, "not_a_merchant"], [5, "no_discard_piles"], [6, "bad_pile"], [8, "not_your_turn"],
                          [12, "wrong_phase"]], errors(r)
     g = r.game
-    assert g.pile(1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and g.pile(2) == []
-    assert [g.hand(s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
+    assert sv.pile(g, 1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and sv.pile(g, 2) == []
+    assert [sv.hand(g, s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
     assert g.phase() == K.LOAD
     return g.describe(_view(g))["piles"]
 
@@ -236,7 +237,7 @@ def test_both_open_lying_penalty_into_the_chest_then_split():
     g = r.game
     assert errors(r) == [], errors(r)
     assert golds(g) == [54, 54, 50, 42, 50, 50], golds(g)    # 8 into the chest, 4 each
-    assert g.pile(2) == [CODES.index("pepper"), CODES.index("mead")] or g.pile(2) == [
+    assert sv.pile(g, 2) == [CODES.index("pepper"), CODES.index("mead")] or sv.pile(g, 2) == [
         CODES.index("mead"), CODES.index("pepper")]
     return golds(g)
 
@@ -307,7 +308,7 @@ def test_loot_agreed_split_or_discarded():
     assert g.phase() == KM.REVEAL and g.gold(KM.CHEST) == 0 and stands(g, KM.CHEST) == {}
     r2 = play(H6(), log + [act("loot", 0, split="discard")])
     g2 = r2.game
-    assert golds(g2)[:2] == [51, 51] and g2.pile(1) == [CODES.index("apple"), CODES.index("cheese")]
+    assert golds(g2)[:2] == [51, 51] and sv.pile(g2, 1) == [CODES.index("apple"), CODES.index("cheese")]
     assert g2.gold(KM.CHEST) == 0 and stands(g2, 0) == {} and g2.phase() == KM.REVEAL
     return [golds(g), golds(g2)]
 

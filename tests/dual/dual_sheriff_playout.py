@@ -10,6 +10,7 @@ included.
 import playkit
 from shared_rules import games
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules.playout import Playout
 
 
@@ -26,21 +27,21 @@ def check_cards(po, elsewhere):
     g = po.game
     t = po.table
     n = g.seats()
-    assert t.piles[0] == g.pile(1) and t.piles[1] == g.pile(2)
+    assert t.piles[0] == sv.pile(g, 1) and t.piles[1] == sv.pile(g, 2)
     assert len(t.deck) == g.s[K.R_DRAW]
     for s in range(n):
-        assert len(t.hands[s]) == g.hand(s) <= K.HAND
-        assert g.over() or t.bags[s] == g.bag(s)
+        assert len(t.hands[s]) == sv.hand(g, s) <= K.HAND
+        assert g.over() or t.bags[s] == sv.bag(g, s)
     for c in range(K.KINDS):
         unknown = t.deck.count(c)
         total = unknown + t.piles[0].count(c) + t.piles[1].count(c) + elsewhere(c)
         for s in range(n):
             held = t.hands[s].count(c)
-            assert g.known(s, c) <= held
-            unknown += held - g.known(s, c)
-            total += held + g.bag(s).count(c) + g.stand(s, c)
+            assert sv.known(g, s, c) <= held
+            unknown += held - sv.known(g, s, c)
+            total += held + sv.bag(g, s).count(c) + g.stand(s, c)
         assert total == g._deck(c), (c, total)
-        assert unknown == g.pool(c), (c, unknown, g.pool(c))
+        assert unknown == sv.pool(g, c), (c, unknown, sv.pool(g, c))
 
 
 def play(header, seed):

@@ -6,6 +6,7 @@ from kit import play, errors, last_error, act
 
 from shared_rules import sheriff as sh
 from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_view as sv
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 
@@ -106,9 +107,9 @@ def test_deck_sizes_and_two_face_up_piles():
         g = r.game
         assert not r.rejected
         assert g.s[K.R_DRAW] == deck - 6 * n - 10, (n, royal, g.s[K.R_DRAW])
-        assert g.pile(1) == [CODES.index(c) for c in PILES[0]]
+        assert sv.pile(g, 1) == [CODES.index(c) for c in PILES[0]]
         assert g.phase() == K.MARKET and g.s[K.R_TURN] == 0  # left of the Sheriff (seat n-1)
-        assert [g.hand(s) for s in range(n)] == [6] * n and golds(g) == [50] * n
+        assert [sv.hand(g, s) for s in range(n)] == [6] * n and golds(g) == [50] * n
         out.append(g.s[K.R_DRAW])
     return out
 
@@ -128,7 +129,7 @@ def test_setup_rejections():
 def test_3_players_have_no_4plus_cards():
     g = play(H(3), []).game
     g5 = play(H(5, royal=False), []).game
-    counts = [[g.pool(c) for c in range(K.KINDS)], [g5.pool(c) for c in range(K.KINDS)]]
+    counts = [[sv.pool(g, c) for c in range(K.KINDS)], [sv.pool(g5, c) for c in range(K.KINDS)]]
     assert counts[0][CODES.index("bread")] == 0 and counts[0][CODES.index("pepper")] == 18
     assert counts[0][CODES.index("rye")] == 0 and counts[0][CODES.index("gouda")] == 2
     assert sum(counts[0]) == 162 and sum(counts[1]) == 204 and counts[1][CODES.index("gouda")] == 0
@@ -150,14 +151,14 @@ def test_market_takes_pile_tops_then_draws_then_discards_onto_one_pile():
                     market(2, ["silk", "silk"], [1], to=1)])
     g = r.game
     assert not r.rejected, r.rejected
-    got = [[CODES[c] for c in g.pile(1)], [CODES[c] for c in g.pile(2)]]
+    got = [[CODES[c] for c in sv.pile(g, 1)], [CODES[c] for c in sv.pile(g, 2)]]
     assert got == [["apple", "cheese", "silk", "silk"],
                    ["apple", "apple", "silk", "cheese", "pepper", "apple", "cheese"]], got
-    known = [CODES[c] for c in range(K.KINDS) for _ in range(g.known(1, c))]
+    known = [CODES[c] for c in range(K.KINDS) for _ in range(sv.known(g, 1, c))]
     assert known == ["chicken", "pepper", "mead"], known       # seat 1 took mead, pepper, chicken
-    assert [CODES[c] for c in range(K.KINDS) if g.known(2, c)] == ["chicken"]
+    assert [CODES[c] for c in range(K.KINDS) if sv.known(g, 2, c)] == ["chicken"]
     assert g.s[K.R_DRAW] == 216 - 24 - 10 - 1                  # seat 2: 2 set aside, 1 taken
-    assert g.hand(1) == 6 and g.hand(2) == 6 and g.s[K.R_TURN] == 3
+    assert sv.hand(g, 1) == 6 and sv.hand(g, 2) == 6 and g.s[K.R_TURN] == 3
     return got
 
 
@@ -183,8 +184,8 @@ def test_market_needs_cards_the_hand_can_hold():
     r = play(H(4), [setup(), market(1, ["apple"] * 5, [1, 1, 1, 1, 1], to=2), market(2), market(3),
                     load(1, ["silk", "silk"]), load(1, ["mead", "pepper", "silk", "chicken", "cheese"])])
     assert errors(r) == [[6, "not_in_hand"]], errors(r)
-    assert r.game.bag(1) == [CODES.index(c) for c in ("mead", "pepper", "silk", "chicken", "cheese")]
-    assert r.game.hand(1) == 1 and sum([r.game.known(1, c) for c in range(K.KINDS)]) == 1  # apple left
+    assert sv.bag(r.game, 1) == [CODES.index(c) for c in ("mead", "pepper", "silk", "chicken", "cheese")]
+    assert sv.hand(r.game, 1) == 1 and sum([sv.known(r.game, 1, c) for c in range(K.KINDS)]) == 1  # apple left
     return errors(r)
 
 
@@ -228,7 +229,7 @@ def test_honest_four_chickens_sheriff_pays_8():
     g = r.game
     assert not r.rejected, r.rejected
     assert golds(g) == [42, 58, 50] and stands(g, 1) == {"chicken": 4}
-    assert g.pile(1) == [CODES.index(c) for c in PILES[0]]   # nothing confiscated
+    assert sv.pile(g, 1) == [CODES.index(c) for c in PILES[0]]   # nothing confiscated
     return golds(g)
 
 
@@ -239,16 +240,16 @@ def test_lying_bag_merchant_pays_10_and_keeps_the_apple():
     g = r.game
     assert not r.rejected, r.rejected
     assert golds(g) == [60, 40, 50] and stands(g, 1) == {"apple": 1}
-    assert [CODES[c] for c in g.pile(1)] == PILES[0] + ["cheese", "mead", "mead"]  # bag order, default pile
+    assert [CODES[c] for c in sv.pile(g, 1)] == PILES[0] + ["cheese", "mead", "mead"]  # bag order, default pile
     r2 = play(H(3), log + [inspect(0, 1, to=2, order=["mead", "mead"]),
                            inspect(0, 1, to=2, order=["mead", "apple", "cheese", "mead"]),
                            inspect(0, 1, to=3), inspect(0, 1, to=2, order=["mead", "cheese", "mead"])])
     g2 = r2.game
     n = len(log) + 1
     assert errors(r2) == [[n + 1, "bad_order"], [n + 2, "bad_order"], [n + 3, "bad_pile"]], errors(r2)
-    assert [CODES[c] for c in g2.pile(2)] == PILES[1] + ["mead", "cheese", "mead"]
+    assert [CODES[c] for c in sv.pile(g2, 2)] == PILES[1] + ["mead", "cheese", "mead"]
     assert golds(g2) == [60, 40, 50]
-    return [CODES[c] for c in g2.pile(2)]
+    return [CODES[c] for c in sv.pile(g2, 2)]
 
 
 def test_pass_and_inspect_rejections():
@@ -404,10 +405,10 @@ def test_sheriff_short_of_gold_pays_an_honest_merchant_in_goods():
 def test_round_ends_by_itself_merchants_draw_back_to_six():
     r = play(H(3), [setup()] + bags(3, 0, {1: ["apple"] * 5, 2: ["cheese", "mead"]}, {}) + [pas(0, 2)])
     g = r.game
-    assert [g.hand(s) for s in range(3)] == [6, 1, 4] and g.phase() == K.INSPECT
+    assert [sv.hand(g, s) for s in range(3)] == [6, 1, 4] and g.phase() == K.INSPECT
     draw = g.s[K.R_DRAW]
     r.feed(json.dumps(pas(0, 1)).encode())
-    assert [g.hand(s) for s in range(3)] == [6, 6, 6] and g.s[K.R_DRAW] == draw - 7
+    assert [sv.hand(g, s) for s in range(3)] == [6, 6, 6] and g.s[K.R_DRAW] == draw - 7
     assert g.phase() == K.MARKET and g.s[K.R_SHERIFF] == 1 and g.s[K.R_TURN] == 2 and g.s[K.R_ROUND] == 1
     return [g.s[K.R_DRAW], g.summary()["gold"]]
 
@@ -441,14 +442,14 @@ def test_empty_draw_pile_refill_keeps_top_five_of_each_pile():
     first = _unknown(g, 5)
     _feed(r, market(a, first, to=1))
     assert g.s[K.R_DRAW] == 3 and g.s[K.R_PILE1] == 70
-    pool_before = sum([g.pool(c) for c in range(K.KINDS)])
+    pool_before = sum([sv.pool(g, c) for c in range(K.KINDS)])
     second = _unknown(g, 5)
     _feed(r, market(b, second, to=1))
     # 3 drawn, then all but the top 5 of pile 1 (65 cards; pile 2 has only 5) make the new draw
     # pile, 2 more are drawn; then the 5 set-aside cards go on pile 1.
     assert g.s[K.R_REFILLS] == 1 and g.s[K.R_DRAW] == 63
-    assert [CODES[c] for c in g.pile(1)] == first + second and g.s[K.R_PILE2] == 5
-    assert sum([g.pool(c) for c in range(K.KINDS)]) == pool_before - 5 + 65
+    assert [CODES[c] for c in sv.pile(g, 1)] == first + second and g.s[K.R_PILE2] == 5
+    assert sum([sv.pool(g, c) for c in range(K.KINDS)]) == pool_before - 5 + 65
     assert not r.rejected, r.rejected
     return [g.s[K.R_DRAW], g.digest()]
 
@@ -462,7 +463,7 @@ def test_deck_running_dry_skips_draws_and_empty_hands_sit_out():
     sitters = []
     while not g.over():
         sitters.append(_quiet_round(r, g, 1))
-        hands.append([g.hand(s) for s in range(5)])
+        hands.append([sv.hand(g, s) for s in range(5)])
         if min(hands[-1]) < 6 and not g.over():
             # draws were skipped only because the refill found no more than 5 cards per pile
             assert g.s[K.R_DRAW] == 0 and g.s[K.R_PILE1] <= 5 and g.s[K.R_PILE2] <= 5
@@ -472,10 +473,10 @@ def test_deck_running_dry_skips_draws_and_empty_hands_sit_out():
     # Round 10 (Sheriff 4): seat 0 sets its last card aside while pile 1 holds only 5, so the
     # refill finds nothing and it sits out; seats 1 and 2 then each draw the card set aside just
     # before them (pile 1 holds 6: a refill of 1).
-    assert [g.hand(s) for s in range(3)] == [0, 0, 0] and sitters == [[]] * 9 + [[0]], sitters
+    assert [sv.hand(g, s) for s in range(3)] == [0, 0, 0] and sitters == [[]] * 9 + [[0]], sitters
     last = short[0]
     total = sum([g.stand(s, c) for s in range(5) for c in range(K.KINDS)])
-    assert total + sum([g.hand(s) for s in range(5)]) + g.s[K.R_PILE1] + g.s[K.R_PILE2] + g.s[K.R_DRAW] == 204
+    assert total + sum([sv.hand(g, s) for s in range(5)]) + g.s[K.R_PILE1] + g.s[K.R_PILE2] + g.s[K.R_DRAW] == 204
     return [hands[last], sitters, g.s[K.R_REFILLS], total]
 
 
@@ -486,7 +487,7 @@ def _feed(r, action):
 
 def _unknown(g, n):
     """``n`` card codes that may still be unidentified (the most plentiful goods first)."""
-    left = [g.pool(c) for c in range(K.KINDS)]
+    left = [sv.pool(g, c) for c in range(K.KINDS)]
     out = []
     for _ in range(n):
         c = left.index(max(left))
@@ -501,15 +502,15 @@ def _quiet_round(r, g, discard):
     n = g.seats()
     sheriff = g.s[K.R_SHERIFF]
     for m in merchants(n, sheriff):
-        k = min(discard, g.hand(m))
+        k = min(discard, sv.hand(g, m))
         _feed(r, market(m, _unknown(g, k), to=1) if k else market(m))
     sitters = [m for m in merchants(n, sheriff) if g.flags(m) & K.SKIPPED]
     for m in merchants(n, sheriff):
-        if g.hand(m):
-            _feed(r, load(m, _unknown(g, min(5, g.hand(m)))))
+        if sv.hand(g, m):
+            _feed(r, load(m, _unknown(g, min(5, sv.hand(g, m)))))
     for m in merchants(n, sheriff):
         if g.phase() == K.DECLARE and not g.flags(m) & K.SKIPPED:
-            _feed(r, declare(m, "apple", len(g.bag(m))))
+            _feed(r, declare(m, "apple", len(sv.bag(g, m))))
     for m in merchants(n, sheriff):
         if g.phase() == K.INSPECT and not g.flags(m) & K.DONE:
             _feed(r, pas(sheriff, m))
@@ -629,7 +630,7 @@ def test_snapshot_round_trip_and_sizes():
     r = play(H(5), [setup()] + bags(5, 0, {1: ["apple", "crossbow"]}, {}) + [inspect(0, 1)])
     blob = r.game.snapshot()
     g = sh.Sheriff(3)
-    assert g.restore(blob) == 0 and g.digest() == r.game.digest() and g.bag(2) == [0]
+    assert g.restore(blob) == 0 and g.digest() == r.game.digest() and sv.bag(g, 2) == [0]
     bad = bytearray(blob)
     bad[40] ^= 1
     assert sh.Sheriff(3).restore(bytes(bad)) == 7
