@@ -66,7 +66,7 @@ _AT_HOT = 0         # cursors
 _AT_RARE = 1
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
-_FEW_HOT = const(3)  # up to this many awaited pads: two or three pads of the round a step
+_FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -351,12 +351,10 @@ class Sensors:
         return n > 0
 
     def _light(self, loaded):
-        """The next pad of the round holding more (``loaded``) or no more than ``SWEEP_TAGS``
-        tags, or -1. A pad of an awaited seat counts as light however full (a Dead Man's Draw
-        collect is a tap on the turn seat's bank)."""
+        """The next pad of the round holding more (``loaded``: another seat's stack, the turn
+        seat's bank too) or no more than ``SWEEP_TAGS`` tags, or -1."""
         n = len(self.readers)
         p = self.presence
-        m = self.mat
         at = self.cursor[_AT_HOT if loaded else _AT_LIGHT]
         for i in range(n):
             r = (at + i) % n
