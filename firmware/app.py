@@ -88,7 +88,9 @@ class App:
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        self.layouts = read_json(self.root, _LAYOUT_FILE)
+        # Whether the board has mat layouts; the file is read again at each start, which keeps
+        # only the game's own layout (all of them, parsed, held 6 KB on the unix port).
+        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
         self.last_prompt = [-1, 0, 0]
         self.boot_info = None
         if self.sensors:
@@ -128,6 +130,7 @@ class App:
             if conf is not None:
                 try:
                     conf = with_profile(self.root, conf)
+                    gc.collect()   # as in new_game
                     game = games.from_header(conf)
                     header = json.dumps(conf).encode()
                 except ValueError:
@@ -148,7 +151,7 @@ class App:
             from firmware.feedback import Feedback
             from firmware.mat import pick_layout
             try:
-                layout = pick_layout(self.layouts, game.NAME, game.seats())
+                layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
                 mat = self.sensors.start(game, layout)
             except (ValueError, ImportError):
                 mat = None  # no layout or no gestures for this game: host actions only

@@ -28,11 +28,14 @@ except ImportError:
         return x
 
 from shared_rules import deck
-from shared_rules import sheriff as k
 from shared_rules import sheriff_mm as mm
-from shared_rules.engine import NOT_NOW, NO_SEAT
-from firmware.mat import NOTHING, READY
-from firmware.mat_sheriff import STAND, DRAW, COMMAND, SEATS, LAWS_PHASE, NOT_A_MERCHANT, reason
+
+# The base referee's registers, phases and flags (private there: restated, checked by
+# tests/test_rules_literals.py).
+_R_PHASE = const(1)
+_INSPECT = const(4)
+_R_SHERIFF = const(2)
+_DONE = const(4)
 
 # catalogue.SHERIFF_MODULE_OF: where each module's cards start (tests/dual/dual_mat_sheriff.py)
 BM_CARDS = const(6)
@@ -44,11 +47,29 @@ _ORDERS_PER_BAG = const(2)
 _ORD = const(559)      # sheriff_cards' order places: 0 in the deck, 1 face up, 2 + seat filled
 _O_UP = const(1)
 
-NEED_THREE = reason("need_three", mm.REASONS)
-MARKET_EXHAUSTED = reason("market_exhausted", mm.REASONS)
-MODULE_OFF = reason("module_off", mm.REASONS)
-ALREADY_RESOLVED = reason("already_resolved")
-TOO_MANY_CARDS = reason("too_many_cards")
+# Reasons (sheriff, sheriff_mm), the engine's and the mat's codes, and the zones and phases of
+# ``firmware.mat_sheriff``: the same names as there (tests/test_rules_literals.py).
+_TOO_MANY_CARDS = const(22)
+_NOT_A_MERCHANT = const(20)
+_ALREADY_RESOLVED = const(32)
+_MODULE_OFF = const(37)
+_MARKET_EXHAUSTED = const(44)
+_NEED_THREE = const(45)
+_ORDER_NOT_UP = const(50)   # sheriff_cards
+_BAG_OPENED = const(52)
+_LAW_NOT_IN_DECK = const(58)   # sheriff_laws
+_KEEP_COUNT = const(59)
+_BLACK_MARKET = const(2)      # sheriff_mm
+_BM_GOODS = const(b"\x04\x05\x06")
+_NOT_NOW = const(11)
+_NO_SEAT = const(255)
+_NOTHING = const(0)
+_READY = const(1)
+_Z_STAND = const(0)
+_Z_DRAW = const(3)
+_Z_COMMAND = const(5)
+_SEATS = const(6)
+_LAWS_PHASE = const(8)
 
 
 class ModuleCards:
@@ -72,16 +93,10 @@ class ModuleCards:
         self.f_merry_bottom = vocab.offset("merry", "bottom") if cards else 0
         self.f_load_merry = vocab.offset("load", "merry") if cards else 0
         self.f_pass_orders = vocab.offset("pass", "orders") if cards else 0
-        if cards:
-            from shared_rules import sheriff_cards as sc
-            self.LAW_NOT_IN_DECK = reason("law_not_in_deck", sc.REASONS)
-            self.KEEP_COUNT = reason("keep_count", sc.REASONS)
-            self.ORDER_NOT_UP = reason("order_not_up", sc.REASONS)
-            self.BAG_OPENED = reason("bag_opened", sc.REASONS)
         self.keep = bytearray(2)            # laws kept so far this laws phase
         self.keep_n = 0
-        self.drawn = bytearray([NO_SEAT] * SEATS)   # per seat: the Merry Man kept, its pair to come
-        self.orders = bytearray([NO_SEAT] * (SEATS * _ORDERS_PER_BAG))   # per seat: orders to fill
+        self.drawn = bytearray([_NO_SEAT] * _SEATS)   # per seat: the Merry Man kept, its pair to come
+        self.orders = bytearray([_NO_SEAT] * (_SEATS * _ORDERS_PER_BAG))   # per seat: orders to fill
         self.opened = 0                     # seats whose bag the mat saw opened this round
 
     def _on_pad(self, reader, kind, code):
@@ -98,11 +113,11 @@ class ModuleCards:
     def clear(self):
         """The rules moved on (round, phase or turn): drop half-made choices."""
         self.keep_n = 0
-        for i in range(SEATS):
-            self.drawn[i] = NO_SEAT
-        if self.g.game.s[k.R_PHASE] != k.INSPECT:
+        for i in range(_SEATS):
+            self.drawn[i] = _NO_SEAT
+        if self.g.game.s[_R_PHASE] != _INSPECT:
             for i in range(len(self.orders)):
-                self.orders[i] = NO_SEAT
+                self.orders[i] = _NO_SEAT
             self.opened = 0
 
     def arrive(self, zone, seat, code):
@@ -112,7 +127,7 @@ class ModuleCards:
         if code >= MERRY0:
             return self._merry(zone, seat, code - MERRY0)
         if not self.mods & (4 if code < ORDER0 else 8):   # sheriff_cards.LAWS, ORDERS
-            return MODULE_OFF
+            return _MODULE_OFF
         if code < ORDER0:
             return self._law(zone, code - LAW0)
         return self._order(zone, seat, code - ORDER0)
@@ -121,47 +136,47 @@ class ModuleCards:
     def _claim(self, zone, seat, code):
         g = self.g
         game = g.game
-        if zone != STAND:
-            return NOT_NOW
-        if not self.mods & mm.BLACK_MARKET:
-            return MODULE_OFF
-        err = g._in_phase(k.INSPECT)
+        if zone != _Z_STAND:
+            return _NOT_NOW
+        if not self.mods & _BLACK_MARKET:
+            return _MODULE_OFF
+        err = g._in_phase(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
-            return NOT_A_MERCHANT
+            return _NOT_A_MERCHANT
         i = code >> 1
         left = game.black_market_left(i)
         if not left:
-            return MARKET_EXHAUSTED
+            return _MARKET_EXHAUSTED
         if code & 1 != 2 - left:
-            return NOT_NOW   # the top card of the pair goes first, then the lower one
-        good = mm.BM_GOODS[i]
+            return _NOT_NOW   # the top card of the pair goes first, then the lower one
+        good = _BM_GOODS[i]
         if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
-            return NEED_THREE
+            return _NEED_THREE
         rec = g.mat.start(self.a_claim, seat)
         rec[self.f_claim] = good
-        return READY
+        return _READY
 
     # -- laws -----------------------------------------------------------------------------
     def _law(self, zone, law):
         """Kept laws on the command pad, then the one put back on the draw pad."""
         g = self.g
-        err = g._in_phase(LAWS_PHASE)
+        err = g._in_phase(_LAWS_PHASE)
         if err:
             return err
-        if zone != COMMAND and zone != DRAW:
-            return NOT_NOW
+        if zone != _Z_COMMAND and zone != _Z_DRAW:
+            return _NOT_NOW
         for i in range(self.keep_n):
             if self.keep[i] == law:
-                return NOTHING if zone == COMMAND else self.LAW_NOT_IN_DECK   # tapped twice
-        if zone == COMMAND:
+                return _NOTHING if zone == _Z_COMMAND else _LAW_NOT_IN_DECK   # tapped twice
+        if zone == _Z_COMMAND:
             if self.keep_n >= 2:
-                return self.KEEP_COUNT
+                return _KEEP_COUNT
             self.keep[self.keep_n] = law
             self.keep_n += 1
-            return NOTHING
-        p = g.game.s[k.R_SHERIFF] if g.actor == NO_SEAT else g.actor   # deputies: either may log it
+            return _NOTHING
+        p = g.game.s[_R_SHERIFF] if g.actor == _NO_SEAT else g.actor   # deputies: either may log it
         rec = g.mat.start(self.a_law, p)
         f = self.f_law_keep
         rec[f] = self.keep_n
@@ -169,39 +184,39 @@ class ModuleCards:
             rec[f + 1 + i] = self.keep[i]
         rec[self.f_law_bottom] = law
         self.keep_n = 0   # refused: the choice is tapped again
-        return READY
+        return _READY
 
     # -- special orders ---------------------------------------------------------------------
     def _order(self, zone, seat, order):
         g = self.g
         game = g.game
-        if zone == COMMAND:
-            sheriff = game.s[k.R_SHERIFF]
-            rec = g.mat.start(self.a_order_up, 0 if sheriff == NO_SEAT else sheriff)
+        if zone == _Z_COMMAND:
+            sheriff = game.s[_R_SHERIFF]
+            rec = g.mat.start(self.a_order_up, 0 if sheriff == _NO_SEAT else sheriff)
             rec[self.f_order] = order
-            return READY   # the rules say order_not_in_deck, orders_full ...
-        if zone != STAND:
-            return NOT_NOW
-        err = g._in_phase(k.INSPECT)
+            return _READY   # the rules say order_not_in_deck, orders_full ...
+        if zone != _Z_STAND:
+            return _NOT_NOW
+        err = g._in_phase(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
-            return NOT_A_MERCHANT
-        if game.flags(seat) & k.DONE:
-            return self.BAG_OPENED if self.opened >> seat & 1 else ALREADY_RESOLVED
+            return _NOT_A_MERCHANT
+        if game.flags(seat) & _DONE:
+            return _BAG_OPENED if self.opened >> seat & 1 else _ALREADY_RESOLVED
         if game.s[_ORD + order] != _O_UP:
-            return self.ORDER_NOT_UP
+            return _ORDER_NOT_UP
         at = seat * _ORDERS_PER_BAG
         free = -1
         for i in range(at, at + _ORDERS_PER_BAG):
             if self.orders[i] == order:
-                return NOTHING   # tapped twice
-            if self.orders[i] == NO_SEAT and free < 0:
+                return _NOTHING   # tapped twice
+            if self.orders[i] == _NO_SEAT and free < 0:
                 free = i
         if free < 0:
-            return TOO_MANY_CARDS   # a bag of 5 cards fills at most two orders
+            return _TOO_MANY_CARDS   # a bag of 5 cards fills at most two orders
         self.orders[free] = order
-        return NOTHING   # waits for the Sheriff's pass
+        return _NOTHING   # waits for the Sheriff's pass
 
     def fill_pass(self, rec, t, settles):
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
@@ -210,7 +225,7 @@ class ModuleCards:
         f = self.f_pass_orders
         n = 0
         for i in range(at, at + _ORDERS_PER_BAG):
-            if self.orders[i] != NO_SEAT and settles:
+            if self.orders[i] != _NO_SEAT and settles:
                 rec[f + 1 + n] = self.orders[i]
                 n += 1
         if n:
@@ -220,7 +235,7 @@ class ModuleCards:
 
     def drop_orders(self, t):
         for i in range(t * _ORDERS_PER_BAG, (t + 1) * _ORDERS_PER_BAG):
-            self.orders[i] = NO_SEAT
+            self.orders[i] = _NO_SEAT
 
     def opening(self, t):
         """The mat makes an inspection that opens ``t``'s bag: its order claims lapse."""
@@ -231,17 +246,17 @@ class ModuleCards:
     def _merry(self, zone, seat, card):
         """Never refused (which Merry Man a player holds is hidden): silent unless it completes a
         draw on the player's own stand pad."""
-        if not self.mods & 16 or zone != STAND or seat >= SEATS:   # sheriff_cards.MERRY_MEN
-            return NOTHING
+        if not self.mods & 16 or zone != _Z_STAND or seat >= _SEATS:   # sheriff_cards.MERRY_MEN
+            return _NOTHING
         kept = self.drawn[seat]
-        if kept == NO_SEAT or kept == card:
+        if kept == _NO_SEAT or kept == card:
             self.drawn[seat] = card
-            return NOTHING
-        self.drawn[seat] = NO_SEAT
+            return _NOTHING
+        self.drawn[seat] = _NO_SEAT
         rec = self.g.mat.start(self.a_merry, seat)
         rec[self.f_merry_keep] = kept
         rec[self.f_merry_bottom] = card
-        return READY
+        return _READY
 
     def fill_load(self, rec, reader):
         """A clasp closing on a bag: a Merry Man card on the dock is the load's hidden flag (two

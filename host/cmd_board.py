@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from host.vboard import DEFAULT_HEAP, FS_DIR, VirtualBoard
+from host.vboard import DEFAULT_HEAP, FS_DIR, ROM_FILE, VirtualBoard, rom_is_current
 from host.vboard_world import LIMITS, BoardConfig, WorldError, check_count
 
 NAME = "board"
@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         board = VirtualBoard(board_dir, config, micropython=args.micropython, heap=args.heap,
                              rom=not args.no_rom)
         board.start()
+        if board.rom_file and not rom_is_current(board_dir):
+            print(f"tapmat board: note: {board_dir / ROM_FILE} holds modules other than today's sources "
+                  f"(a board keeps what was flashed); make flash PORT={board_dir / 'tty'} installs "
+                  "the current ones", file=sys.stderr)
     except (WorldError, OSError, RuntimeError) as e:
         print(f"tapmat board: {e}", file=sys.stderr)
         return 2

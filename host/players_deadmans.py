@@ -22,7 +22,8 @@ from typing import Any
 from host.mirror import Event
 from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 
 HAND = -1                       # a tag on its way to where the rules send it
 
@@ -38,21 +39,21 @@ class Player(PhysicalPlayer):
         self.discard: int = zones["discard"]
         self.traits_taken: list[str] = []
         s = sim.game.s
-        self.decks = s[d.R_DECKS]
+        self.decks = s[K.R_DECKS]
         self.where: dict[str, int] = {}
-        for c in range(d.NCODES):
+        for c in range(K.NCODES):
             for k in range(self.decks):
-                self.where[self.uid(c, k)] = s[d.LOC + c + d.NCODES * k]
+                self.where[self.uid(c, k)] = s[K.LOC + c + K.NCODES * k]
         self.top: list[str] = []  # the tags an Oracle saw, top first
         self.collects = 0
 
     # -- pieces ---------------------------------------------------------------------------
     def uid(self, code: int, number: int) -> str:
-        return self.sim.deck.card("deadmans", d.CODES[code], number)
+        return self.sim.deck.card("deadmans", CODES[code], number)
 
     def at(self, card: str, loc: int, avoid: list[str] | None = None) -> str:
         """A tag of that card lying at ``loc`` (not one of ``avoid``)."""
-        code = d.CODES.index(card)
+        code = CODES.index(card)
         for k in range(self.decks):
             u = self.uid(code, k)
             if self.where[u] == loc and u not in (avoid or []):
@@ -92,30 +93,30 @@ class Player(PhysicalPlayer):
             if self.top and self.sim.deck.by_uid[self.top[0]]["code"] == a["card"]:
                 u = self.top.pop(0)
             else:
-                u = self.at(a["card"], d.DRAW, self.top)
+                u = self.at(a["card"], K.DRAW, self.top)
             return self.taps([(self.play, u)])
         if name == "collect":
             return self.collect(p)
         if name == "hook":
-            return self.taps([(self.play, self.at(a["card"], d.BANK + p))])
+            return self.taps([(self.play, self.at(a["card"], K.BANK + p))])
         if name in ("sword", "cannon"):
             moves = [self.seat_token(a["target"])] if self.ambiguous(a) else []
             pad = self.play if name == "sword" else self.discard
-            moves.append((pad, self.at(a["card"], d.BANK + a["target"])))
+            moves.append((pad, self.at(a["card"], K.BANK + a["target"])))
             return self.taps(moves)
         if name == "map":
             if "reveal" in a:
-                shown = self.several(a["reveal"], d.DISCARD)
+                shown = self.several(a["reveal"], K.DISCARD)
                 pick = shown[a["reveal"].index(a["pick"])]
                 return self.taps([(self.discard, u) for u in shown] + [(self.play, pick)])
-            return self.taps([(self.play, self.at(a["pick"], d.DISCARD))])
+            return self.taps([(self.play, self.at(a["pick"], K.DISCARD))])
         if name == "oracle":
             peek = a["peek"] if isinstance(a["peek"], list) else [a["peek"]]
             tags = self.top[:len(peek)]
-            tags += self.several(peek[len(tags):], d.DRAW, self.top)
+            tags += self.several(peek[len(tags):], K.DRAW, self.top)
             ev = self.taps([(self.draw_pad, u) for u in tags])
             for u in tags:
-                self.where[u] = d.DRAW  # back on top of the draw pile, in order
+                self.where[u] = K.DRAW  # back on top of the draw pile, in order
             self.top = tags
             return ev
         if name == "bonus":
@@ -125,7 +126,7 @@ class Player(PhysicalPlayer):
     def collect(self, p: int) -> Event:
         """Every other collect by tapping one card of the play row on the bank pad, else with
         the ``collect`` token."""
-        row = sorted(u for u, loc in self.where.items() if loc == d.PLAY)
+        row = sorted(u for u, loc in self.where.items() if loc == K.PLAY)
         self.collects += 1
         if row and self.collects % 2:
             return self.taps([(self.bank[p], row[0])])
@@ -135,14 +136,14 @@ class Player(PhysicalPlayer):
         p = a["p"]
         moves: list[tuple[int, str]] = []
         if "target" in a:  # Plunderer: top cards from one opponent's bank
-            tags = self.several(a["cards"], d.BANK + a["target"])
+            tags = self.several(a["cards"], K.BANK + a["target"])
             s = self.sim.game.s
-            first = d.CODES.index(a["cards"][0])
-            if any(d.top(s, o, first // d.DMD_VALUES) == first
-                   for o in range(s[d.R_SEATS]) if o not in (p, a["target"])):
+            first = CODES.index(a["cards"][0])
+            if any(d.top(s, o, first // K.VALUES) == first
+                   for o in range(s[K.R_SEATS]) if o not in (p, a["target"])):
                 moves.append(self.seat_token(a["target"]))
         else:
-            tags = self.several(a["cards"], d.DISCARD)
+            tags = self.several(a["cards"], K.DISCARD)
         return self.taps(moves + [(self.bank[p], u) for u in tags])
 
     def ambiguous(self, a: dict[str, Any]) -> bool:
@@ -155,8 +156,8 @@ class Player(PhysicalPlayer):
         """The cards go where the rules put them; a tag stays put if the rules have a copy of
         its card there (two decks: the other copy is the one that moved)."""
         s = self.sim.game.s
-        for c in range(d.NCODES):
-            locs = [s[d.LOC + c + d.NCODES * k] for k in range(self.decks)]
+        for c in range(K.NCODES):
+            locs = [s[K.LOC + c + K.NCODES * k] for k in range(self.decks)]
             loose = []
             for k in range(self.decks):
                 u = self.uid(c, k)
@@ -166,7 +167,7 @@ class Player(PhysicalPlayer):
                     loose.append(u)
             for u in loose:
                 self.where[u] = locs.pop(0)
-        self.top = [u for u in self.top if self.where[u] == d.DRAW]
+        self.top = [u for u in self.top if self.where[u] == K.DRAW]
 
     # -- mistakes -------------------------------------------------------------------------
     def attempts(self) -> list[Attempt]:
@@ -174,21 +175,21 @@ class Player(PhysicalPlayer):
         s = sim.game.s
         out = sim.out_of_turn()
         out.append(self.misplaced("an unregistered tag on the play pad", "unknown_tag", self.play, UNKNOWN_UID))
-        trait = sim.deck.trait(d.TRAITS[0])
+        trait = sim.deck.trait(TRAITS[0])
         out.append(self.misplaced("a trait card on the play pad", "not_now", self.play, trait))
         out.append(self.misplaced("a pass token", "not_now", self.command, self.token("pass")))
-        turn = s[d.R_TURN]
-        if s[d.R_PENDING] == d.NO_CHOICE and s[d.R_DRAW_N]:
-            gone = sorted(u for u, loc in self.where.items() if loc == d.DISCARD or loc >= d.BANK)
+        turn = s[K.R_TURN]
+        if s[K.R_PENDING] == K.NO_CHOICE and s[K.R_DRAW_N]:
+            gone = sorted(u for u, loc in self.where.items() if loc == K.DISCARD or loc >= K.BANK)
             # the telling one first: a drawn card whose other copy still lies in the draw pile
-            gone.sort(key=lambda u: not d.count(s, d.CODES.index(sim.deck.by_uid[u]["code"]), d.DRAW))
+            gone.sort(key=lambda u: not d.count(s, CODES.index(sim.deck.by_uid[u]["code"]), K.DRAW))
             if gone:
                 u = gone[0]
                 card = sim.deck.by_uid[u]["code"]
                 reason = sim.probe({"a": "draw", "p": turn, "card": card})
                 out.append(self.misplaced("%s, no longer in the draw pile, on the play pad" % card,
                                           "not_in_draw_pile" if reason == "ok" else reason, self.play, u))
-        row = sorted(u for u, loc in self.where.items() if loc == d.PLAY)
+        row = sorted(u for u, loc in self.where.items() if loc == K.PLAY)
         if row:
             other = (turn + 1) % len(self.bank)
             reason = sim.probe({"a": "collect", "p": other})

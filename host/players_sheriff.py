@@ -30,14 +30,11 @@ from typing import Any, Callable
 from host.mirror import Event
 from host.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim import Attempt, Sim, SimError
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_cards_layout as KC
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 from shared_rules.profile import BLACK_MARKET_GOODS
-
-BLACK_MARKET = 2   # module bits: shared_rules.sheriff_mm, sheriff_cards
-LAWS = 4
-ORDERS = 8
-LAWS_PHASE = 8     # shared_rules.sheriff_cards.LAWS_PHASE
 
 
 class Player(PhysicalPlayer):
@@ -51,7 +48,7 @@ class Player(PhysicalPlayer):
         self.pile_pad: list[int] = [zones["discard1"], zones.get("discard2", -1)]   # 6 seats: one pile pad
         self.modules: int = getattr(sim.game, "modules", lambda: 0)()
         self.deputies = bool(self.modules & 1)
-        self.black_market = bool(self.modules & BLACK_MARKET)
+        self.black_market = bool(self.modules & KM.BLACK_MARKET)
         self.piles: list[list[str]] = [[], []]
         self.bags: list[list[str]] = [[] for _ in range(n)]
         self.used: set[str] = set()       # on a pile, in a bag or on a stand
@@ -97,7 +94,7 @@ class Player(PhysicalPlayer):
             self.piles[0] += [self.spent(SHERIFF_CODES[c]) for c in range(len(SHERIFF_CODES)) if chest(6, c)]
             return self.word("confirm")
         if name == "market":
-            if self.deputies and self.sim.game.s[sh.R_TURN] == 255:
+            if self.deputies and self.sim.game.s[K.R_TURN] == 255:
                 self.part("seat%d" % p)   # the merchant the deputies named opens the market
             return self.market(p, a)
         if name == "load":
@@ -129,12 +126,12 @@ class Player(PhysicalPlayer):
         if name == "claim":
             return self.claim(p, a["good"])
         if name == "order_up":
-            sheriff = self.sim.game.s[sh.R_SHERIFF]
+            sheriff = self.sim.game.s[K.R_SHERIFF]
             if p != (0 if sheriff == 255 else sheriff):   # the mat names the Sheriff: anyone else types it
                 return self.sim.host_action(a)
             return self.answered(self.tap(self.command, self.order_card(a["order"]), True))
         if name == "law":   # kept on the command pad, the one put back on the draw pad
-            if self.deputies and p != self.sim.game.s[sh.R_SHERIFF]:
+            if self.deputies and p != self.sim.game.s[K.R_SHERIFF]:
                 self.part("seat%d" % p)   # the second deputy logs the laws both chose
             for law in a["keep"]:
                 self.tap(self.command, self.law_card(law), False)
@@ -287,24 +284,24 @@ class Player(PhysicalPlayer):
                                   self.token("confirm")))
         g = self.sim.game
         phase = g.phase()
-        if phase == sh.MARKET and self.piles[0]:
+        if phase == K.MARKET and self.piles[0]:
             out.append(self.misplaced("seat %d shows pile 1's top card before setting any aside"
-                                      % g.s[sh.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
-        elif phase == sh.LOAD:
+                                      % g.s[K.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
+        elif phase == K.LOAD:
             waiting = [m for m in range(g.seats()) if g._is_merchant(m)
-                       and not g.flags(m) & (sh.LOADED | sh.SKIPPED) and not self.closed[m]]
+                       and not g.flags(m) & (K.LOADED | K.SKIPPED) and not self.closed[m]]
             if waiting:
                 m = waiting[0]
                 out.append(Attempt("seat %d closes an empty bag" % m, "bag_size",
                                    self.clasp_move(m, True), self.clasp_move(m, False)))
-        elif phase == sh.DECLARE:
+        elif phase == K.DECLARE:
             out.append(self.misplaced("a count starting with 0", "not_now", self.command, self.token("digit0")))
-        elif phase == sh.INSPECT:
+        elif phase == K.INSPECT:
             out.append(self.misplaced("a declaration during the inspection", "wrong_phase", self.command,
                                       self.token("declare_apple")))
         if self.black_market:
             out += self.black_market_mistakes(phase)
-        if self.modules & (LAWS | ORDERS):
+        if self.modules & (KC.LAWS | KC.ORDERS):
             out += self.card_mistakes(phase)
         return out
 
@@ -313,16 +310,16 @@ class Player(PhysicalPlayer):
         g = self.sim.game
         out = []
         merchants = [m for m in range(g.seats()) if g._is_merchant(m)]
-        if self.modules & LAWS and phase == LAWS_PHASE:
+        if self.modules & KC.LAWS and phase == KC.LAWS_PHASE:
             out.append(self.misplaced("a law on seat %d's stand pad" % merchants[0], "not_now",
                                       self.stand[merchants[0]], self.law_card(0)))
-        elif self.modules & LAWS:
+        elif self.modules & KC.LAWS:
             out.append(self.misplaced("a law on the command pad outside the laws phase", "wrong_phase",
                                       self.command, self.law_card(0)))
-        waiting = [m for m in merchants if not g.flags(m) & sh.DONE]
+        waiting = [m for m in merchants if not g.flags(m) & K.DONE]
         filled = set(g.orders_up()) | {o for m in range(g.seats()) for o in g.order_held(m)}
         down = [o for o in range(15) if o not in filled]
-        if self.modules & ORDERS and phase == sh.INSPECT and waiting and down:
+        if self.modules & KC.ORDERS and phase == K.INSPECT and waiting and down:
             out.append(self.misplaced("seat %d claims an order that is not face up" % waiting[0], "order_not_up",
                                       self.stand[waiting[0]], self.order_card(down[0])))
         return out
@@ -330,12 +327,12 @@ class Player(PhysicalPlayer):
     def black_market_mistakes(self, phase: int) -> list[Attempt]:
         """A Black Market card where no claim can be made (refused at the stand pad)."""
         g = self.sim.game
-        sheriff = g.s[sh.R_SHERIFF]
+        sheriff = g.s[K.R_SHERIFF]
         merchant = next(m for m in range(g.seats()) if g._is_merchant(m))
-        good = BLACK_MARKET_GOODS[g.s[sh.R_ROUND] % 3]
+        good = BLACK_MARKET_GOODS[g.s[K.R_ROUND] % 3]
         left = g.black_market_left(BLACK_MARKET_GOODS.index(good))
         card = self.black_market_card(good)
-        if phase != sh.INSPECT:
+        if phase != K.INSPECT:
             return [self.misplaced("seat %d shows a Black Market card outside the inspection" % merchant,
                                    "wrong_phase", self.stand[merchant], card)]
         if not left:

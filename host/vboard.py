@@ -92,6 +92,16 @@ def rom_partition(board_dir: Path) -> Path:
         tmp.write_bytes(image + bytes([ROM_ERASED]) * (ROM_SIZE - len(image)))
         tmp.replace(path)
     return path
+
+
+def rom_is_current(board_dir: Path) -> bool:
+    """Whether the board's ROM partition holds the modules of today's sources. A board keeps what
+    was flashed, as a real one does, so after a source change it runs the old modules until
+    ``tapmat flash`` (or a new board folder) puts the new ones there."""
+    path = board_dir / ROM_FILE
+    image = board_romfs().read_bytes()
+    with open(path, "rb") as f:
+        return f.read(len(image)) == image
 DEFAULT_OFF_MS = 200       # how long a power cut keeps the board dark
 CRASH_RESTART_S = 1.0      # an interpreter that died on its own is restarted after this
 INTERRUPT_GRACE_S = 0.3    # a 0x03 unread this long while code runs: SIGINT

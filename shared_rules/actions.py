@@ -26,16 +26,10 @@ LIST = const(3)
 OBJ = const(4)
 
 ACTION_SIZE = const(128)
-_ABSENT = const(255)
 
 OK = const(0)
 MALFORMED = const(1)
 UNKNOWN_CODE = const(2)
-
-# Kinds of the flat checks (_flat_checks).
-_C_FLAG = const(0)
-_C_NAME = const(1)
-_C_LIST = const(2)
 
 
 def field(name, kind, table=None, optional=False, cap=1, hidden=False):
@@ -44,6 +38,7 @@ def field(name, kind, table=None, optional=False, cap=1, hidden=False):
 
 
 def _size(f):
+    """Bytes a field takes in a record, its presence byte included."""
     kind = f[1]
     if kind == U8 or kind == NAME:
         n = 1
@@ -67,24 +62,21 @@ def _offsets(fields, start):
     return offs, at
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 class Vocabulary:
     """The actions of one game: names, fields and their fixed offsets in a record."""
 
     def __init__(self, actions):
         self.names = tuple(a[0] for a in actions)
         self.fields = tuple(a[1] for a in actions)
-        self.offsets = []
         for fields in self.fields:
-            offs, end = _offsets(fields, 2)
-            if end > ACTION_SIZE:
+            if _offsets(fields, 2)[1] > ACTION_SIZE:
                 raise ValueError("action record too large")
-            self.offsets.append(tuple(offs))
-        self.offsets = tuple(self.offsets)
-        self.checks = tuple(_flat_checks(fields, self.offsets[k]) for k, fields in enumerate(self.fields))
+
+    @property
+    def offsets(self):
+        """Per action, the offset of each field (for tests and tools: the codec itself walks the
+        field sizes, so a vocabulary keeps no table of them)."""
+        return tuple(tuple(_offsets(fields, 2)[0]) for fields in self.fields)
 
     def kind(self, name):
         """Index of an action name, or -1."""
@@ -94,12 +86,12 @@ class Vocabulary:
         return -1
 
     def offset(self, action, fname):
-        """Offset of a field (used once, at import time, to name constants)."""
-        k = self.kind(action)
-        fields = self.fields[k]
-        for i in range(len(fields)):
-            if fields[i][0] == fname:
-                return self.offsets[k][i] + (1 if fields[i][3] else 0)
+        """Offset of a field's value (after its presence byte, if optional)."""
+        at = 2
+        for f in self.fields[self.kind(action)]:
+            if f[0] == fname:
+                return at + (1 if f[3] else 0)
+            at += _size(f)
         raise KeyError(fname)
 
     def encode(self, obj, rec):
@@ -108,181 +100,145 @@ class Vocabulary:
             return MALFORMED
         k = self.kind(obj.get("a"))
         p = obj.get("p")
-        if k < 0 or not _is_int(p) or p < 0 or p > 254:
+        if k < 0 or not isinstance(p, int) or isinstance(p, bool) or p < 0 or p > 254:
             return MALFORMED
         for i in range(ACTION_SIZE):
             rec[i] = 0
         rec[0] = k
         rec[1] = p
-        allowed = ["a", "p"]
-        fields = self.fields[k]
-        offs = self.offsets[k]
-        for i in range(len(fields)):
-            allowed.append(fields[i][0])
-            err = _put(fields[i], obj, rec, offs[i])
-            if err:
-                return err
-        for key in obj:
-            if key not in allowed:
-                return MALFORMED
-        return OK
+        return _put(self.fields[k], obj, rec, 2, True)
 
     def decode(self, rec, public=False):
         """The JSON action object of a record (hidden fields left out when ``public``)."""
-        k = rec[0]
-        obj = {"a": self.names[k], "p": rec[1]}
-        fields = self.fields[k]
-        offs = self.offsets[k]
-        for i in range(len(fields)):
-            if not (public and fields[i][5]):
-                _get(fields[i], rec, offs[i], obj)
+        obj = {"a": self.names[rec[0]], "p": rec[1]}
+        _get(self.fields[rec[0]], rec, 2, obj, public)
         return obj
 
     def valid(self, rec):
-        """Whether a record read from the wire is well formed: a known kind, names inside their
-        tables, list counts within capacity. Allocates nothing."""
-        k = rec[0]
-        if k >= len(self.names):
-            return False
-        checks = self.checks[k]
-        for i in range(0, len(checks), 4):
-            at = checks[i]
-            what = checks[i + 1]
-            limit = checks[i + 2]
-            v = rec[at]
-            if what == _C_FLAG:
-                if v > 1:
-                    return False
-            elif what == _C_NAME:
-                if v >= limit:
-                    return False
-            elif what == _C_LIST:
-                if v > checks[i + 3]:
-                    return False
-                for j in range(v):
-                    if rec[at + 1 + j] >= limit:
-                        return False
-        return True
+        """Whether a record read from the wire is well formed: a known kind, presence bytes 0/1,
+        names inside their tables, list counts within capacity. Allocates nothing."""
+        return rec[0] < len(self.names) and _valid(self.fields[rec[0]], rec, 2)
 
     def mask_into(self, buf, start=0, n=ACTION_SIZE):
         """Zero the hidden fields of the record at ``buf[start:start+n]`` (what a public mirror
         may see). Allocates nothing."""
-        k = buf[start]
-        fields = self.fields[k]
-        offs = self.offsets[k]
-        for i in range(len(fields)):
-            if fields[i][5]:
-                for j in range(offs[i], offs[i] + _size(fields[i])):
-                    if j < n:
-                        buf[start + j] = 0
+        at = 2
+        for f in self.fields[buf[start]]:
+            end = at + _size(f)
+            if f[5]:
+                for j in range(at, end if end < n else n):
+                    buf[start + j] = 0
+            at = end
 
 
-
-
-def _flat_checks(fields, offs):
-    """Flat (offset, what, limit, cap) quadruples for ``Vocabulary.valid``, nested objects included."""
-    out = []
-    for i in range(len(fields)):
-        name, kind, table, optional, cap, _ = fields[i]
-        at = offs[i]
-        if optional:
-            out.extend((at, _C_FLAG, 0, 0))
+def _valid(fields, rec, at):
+    """``Vocabulary.valid`` for the fields from ``rec[at]`` on, nested objects included. A value is
+    checked whether or not its presence byte is set (encode writes zeros for absent fields)."""
+    for f in fields:
+        end = at + _size(f)
+        kind = f[1]
+        table = f[2]
+        if f[3]:
+            if rec[at] > 1:
+                return False
             at += 1
         if kind == NAME:
-            out.extend((at, _C_NAME, len(table), 0))
+            if rec[at] >= len(table):
+                return False
         elif kind == LIST:
-            out.extend((at, _C_LIST, 255 if table is None else len(table), cap))
-        elif kind == OBJ:
-            sub, _ = _offsets(table, at)
-            out.extend(_flat_checks(table, sub))
-    return tuple(out)
+            n = rec[at]
+            if n > f[4]:
+                return False
+            limit = 255 if table is None else len(table)
+            for j in range(at + 1, at + 1 + n):
+                if rec[j] >= limit:
+                    return False
+        elif kind == OBJ and not _valid(table, rec, at):
+            return False
+        at = end
+    return True
 
 
-def _code(table, v):
-    if table is None:
-        return v if _is_int(v) and 0 <= v < 255 else -2
-    if not isinstance(v, str):
-        return -2
-    for i in range(len(table)):
-        if table[i] == v:
-            return i
-    return -1
-
-
-def _put(f, obj, rec, at):
-    name, kind, table, optional, cap, _ = f
-    if name not in obj:
-        if optional:
-            rec[at] = 0
-            return OK
-        return MALFORMED
-    v = obj[name]
-    if optional:
-        rec[at] = 1
-        at += 1
-    if kind == U8:
-        if not _is_int(v) or v < 0 or v > 254:
-            return MALFORMED
-        rec[at] = v
-    elif kind == U16:
-        if not _is_int(v) or v < 0 or v > 65535:
-            return MALFORMED
-        rec[at] = v & 255
-        rec[at + 1] = v >> 8
-    elif kind == NAME:
-        c = _code(table, v)
-        if c < 0:
-            return UNKNOWN_CODE if c == -1 else MALFORMED
-        rec[at] = c
-    elif kind == LIST:
-        if not isinstance(v, list) or len(v) > cap:
-            return MALFORMED
-        rec[at] = len(v)
-        for i in range(len(v)):
-            c = _code(table, v[i])
-            if c < 0:
-                return UNKNOWN_CODE if c == -1 else MALFORMED
-            rec[at + 1 + i] = c
-    else:
-        if not isinstance(v, dict):
-            return MALFORMED
-        subs = table
-        offs, _ = _offsets(subs, at)
-        for key in v:
-            if _find(subs, key) < 0:
+def _put(fields, obj, rec, at, top):
+    """Encode the fields of ``obj`` into ``rec`` from ``at`` on; OK or the first error. Keys that
+    are no field are MALFORMED: checked after the fields for an action (``top``, which also
+    has ``a`` and ``p``), before them for a nested object."""
+    if not top:
+        for key in obj:
+            if key not in [f[0] for f in fields]:
                 return MALFORMED
-        for i in range(len(subs)):
-            err = _put(subs[i], v, rec, offs[i])
-            if err:
-                return err
+    for f in fields:
+        name, kind, table, optional, cap, _ = f
+        end = at + _size(f)
+        if name in obj:
+            v = obj[name]
+            if optional:
+                rec[at] = 1
+                at += 1
+            if kind == U8 or kind == U16:
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > (254 if kind == U8 else 65535):
+                    return MALFORMED
+                rec[at] = v & 255
+                if kind == U16:
+                    rec[at + 1] = v >> 8
+            elif kind == OBJ:
+                if not isinstance(v, dict):
+                    return MALFORMED
+                err = _put(table, v, rec, at, False)
+                if err:
+                    return err
+            else:
+                items = (v,)
+                if kind == LIST:
+                    if not isinstance(v, list) or len(v) > cap:
+                        return MALFORMED
+                    rec[at] = len(v)
+                    at += 1
+                    items = v
+                for c in items:
+                    if table is None:
+                        if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c >= 255:
+                            return MALFORMED
+                    elif not isinstance(c, str):
+                        return MALFORMED
+                    elif c in table:
+                        c = table.index(c)
+                    else:
+                        return UNKNOWN_CODE
+                    rec[at] = c
+                    at += 1
+        elif not optional:
+            return MALFORMED
+        at = end
+    if top:
+        for key in obj:
+            if key != "a" and key != "p" and key not in [f[0] for f in fields]:
+                return MALFORMED
     return OK
 
 
-def _find(fields, name):
-    for i in range(len(fields)):
-        if fields[i][0] == name:
-            return i
-    return -1
-
-
-def _get(f, rec, at, obj):
-    name, kind, table, optional, cap, _ = f
-    if optional:
-        if not rec[at]:
-            return
-        at += 1
-    if kind == U8:
-        obj[name] = rec[at]
-    elif kind == U16:
-        obj[name] = rec[at] | (rec[at + 1] << 8)
-    elif kind == NAME:
-        obj[name] = table[rec[at]]
-    elif kind == LIST:
-        n = rec[at]
-        obj[name] = [rec[at + 1 + i] if table is None else table[rec[at + 1 + i]] for i in range(n)]
-    else:
-        sub = {}
-        offs, _ = _offsets(table, at)
-        for i in range(len(table)):
-            _get(table[i], rec, offs[i], sub)
-        obj[name] = sub
+def _get(fields, rec, at, obj, public=False):
+    """Decode the fields from ``rec[at]`` on into the dict ``obj`` (hidden ones left out when
+    ``public``; absent optional ones always)."""
+    for f in fields:
+        name, kind, table, optional, _, hidden = f
+        end = at + _size(f)
+        if optional:
+            present = rec[at]
+            at += 1
+        else:
+            present = True
+        if present and not (public and hidden):
+            if kind == U8:
+                obj[name] = rec[at]
+            elif kind == U16:
+                obj[name] = rec[at] | (rec[at + 1] << 8)
+            elif kind == NAME:
+                obj[name] = table[rec[at]]
+            elif kind == LIST:
+                obj[name] = [rec[i] if table is None else table[rec[i]] for i in range(at + 1, at + 1 + rec[at])]
+            else:
+                sub = {}
+                _get(table, rec, at, sub)
+                obj[name] = sub
+        at = end

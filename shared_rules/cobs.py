@@ -35,16 +35,6 @@ def max_stuffed_len(n):
     return 2 * (n + n // _BLOCK + 1) + 1
 
 
-def _put(out, w, b):
-    """Write byte b at out[w], escaped if it is 0x03 or DLE; return the next write index."""
-    if b == _CTRL_C or b == DLE:
-        out[w] = DLE
-        out[w + 1] = b ^ _ESC_XOR
-        return w + 2
-    out[w] = b
-    return w + 1
-
-
 def stuff_into(out, src, start=0, end=-1):
     """Stuff src[start:end] into out[0:], delimiter included; return the length. Allocates nothing.
 
@@ -66,9 +56,15 @@ def stuff_into(out, src, start=0, end=-1):
             stop = end
         while j < stop and src[j] != 0:
             j += 1
-        w = _put(out, w, j - r + 1)
-        for i in range(r, j):
-            w = _put(out, w, src[i])
+        for i in range(r - 1, j):  # the block's code byte, then its data; 0x03 and DLE escaped
+            b = src[i] if i >= r else j - r + 1
+            if b == _CTRL_C or b == DLE:
+                out[w] = DLE
+                out[w + 1] = b ^ _ESC_XOR
+                w += 2
+            else:
+                out[w] = b
+                w += 1
         if j == end:
             break
         r = j if j - r == _BLOCK else j + 1  # a full block implies no zero; else skip the zero
@@ -93,7 +89,6 @@ class Unstuffer:
         self.packets = 0
         self.ready = False
         self.length = 0
-        self._one = bytearray(1)
         self._n = 0      # bytes decoded so far
         self._left = 0   # bytes still due in the current COBS block
         self._code = 0   # current COBS code byte; 0: no packet started
@@ -102,10 +97,6 @@ class Unstuffer:
     def _accept(self, n):
         """Error kind for the complete packet buf[0:n], or 0 to deliver it."""
         return 0
-
-    def _error(self, kind):
-        self.errors[kind] += 1
-        self.last_error = kind
 
     def feed(self, data, start=0, end=-1):
         """Decode data[start:end] up to the end of the next complete packet; return where it stopped.
@@ -125,8 +116,8 @@ class Unstuffer:
         while i < end:
             b = data[i]
             i += 1
+            kind = 0
             if b == 0:
-                kind = 0
                 if state == _ESC:
                     kind = ERR_ESCAPE
                 elif state == _DATA and code:
@@ -135,53 +126,46 @@ class Unstuffer:
                         self.ready = True
                         self.length = n
                         self.packets += 1
-                if kind:
-                    self._error(kind)
                 n = left = code = 0
                 state = _DATA
-                if self.ready:
-                    break
+            elif state == _SKIP:
                 continue
-            if state == _SKIP:
-                continue
-            if state == _ESC:
-                state = _DATA
-                if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
-                    b ^= _ESC_XOR
-                else:
-                    self._error(ERR_ESCAPE)
-                    state = _SKIP
+            else:
+                if state == _ESC:
+                    state = _DATA
+                    if b == _CTRL_C ^ _ESC_XOR or b == DLE ^ _ESC_XOR:
+                        b ^= _ESC_XOR
+                    else:
+                        kind = ERR_ESCAPE
+                elif b == DLE:
+                    state = _ESC
                     continue
-            elif b == DLE:
-                state = _ESC
-                continue
-            elif b == _CTRL_C:
-                self._error(ERR_ESCAPE)
+                elif b == _CTRL_C:
+                    kind = ERR_ESCAPE
+                if not kind:
+                    if left:  # a data byte of the current block
+                        left -= 1
+                    else:  # a code byte; the block before it stood for a zero unless it was full
+                        stood_for_zero = code and code != 0xFF
+                        code = b
+                        left = b - 1
+                        if not stood_for_zero:
+                            continue
+                        b = 0
+                    if n == cap:
+                        kind = ERR_OVERSIZE
+                    else:
+                        buf[n] = b
+                        n += 1
+                        continue
                 state = _SKIP
-                continue
-            if left:  # a data byte of the current block
-                left -= 1
-            else:  # a code byte; the block before it stood for a zero unless it was full (0xFF)
-                stood_for_zero = code and code != 0xFF
-                code = b
-                left = b - 1
-                if not stood_for_zero:
-                    continue
-                b = 0
-            if n == cap:
-                self._error(ERR_OVERSIZE)
-                state = _SKIP
-                continue
-            buf[n] = b
-            n += 1
+            if kind:
+                self.errors[kind] += 1
+                self.last_error = kind
+            if self.ready:
+                break
         self._n = n
         self._left = left
         self._code = code
         self._state = state
         return i
-
-    def feed_byte(self, b):
-        """Feed one byte; return True when it completed a packet."""
-        self._one[0] = b
-        self.feed(self._one, 0, 1)
-        return self.ready

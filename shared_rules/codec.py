@@ -22,7 +22,7 @@ MAX_BODY = const(640)         # a referee snapshot fits: Sheriff with the card m
 _BODY_OFFSET = const(3)        # type, seq
 FRAME_OVERHEAD = const(5)     # type, seq, crc
 MAX_RAW = const(645)          # MAX_BODY + FRAME_OVERHEAD
-MAX_FRAME = max_stuffed_len(MAX_RAW)  # worst case on the wire, delimiter included
+MAX_FRAME = const(1297)       # max_stuffed_len(MAX_RAW): worst case on the wire, delimiter included
 
 # Message types: the high bit tells the direction; no type is 0x03 or 0x10, which would cost an
 # escape byte in every frame. Body layouts: docs/protocol.md.
@@ -185,34 +185,25 @@ def diff_runs(old, new, out, n=-1, at=0):
     return w - at
 
 
-def _check_runs(buf, runs, start, end):
-    """Number of well-formed runs in runs[start:end] that fit in buf, or -1."""
-    count = 0
-    size = len(buf)
-    while start < end:
-        if start + _RUN_HEADER > end:
-            return -1
-        offset = runs[start] | (runs[start + 1] << 8)
-        length = runs[start + 2]
-        start += _RUN_HEADER + length
-        if length == 0 or offset + length > size or start > end:
-            return -1
-        count += 1
-    return count
-
-
 def apply_runs(buf, runs, start=0, end=-1):
     """Apply the runs in runs[start:end] to buf; return how many, or -1 (buf untouched) if malformed."""
     if end < 0:
         end = len(runs)
-    count = _check_runs(buf, runs, start, end)
-    if count < 0:
-        return -1
-    while start < end:
-        offset = runs[start] | (runs[start + 1] << 8)
-        length = runs[start + 2]
-        start += _RUN_HEADER
-        for k in range(length):
-            buf[offset + k] = runs[start + k]
-        start += length
+    size = len(buf)
+    for write in range(2):  # check every run first (0), then apply them (1)
+        count = 0
+        at = start
+        while at < end:
+            if at + _RUN_HEADER > end:
+                return -1
+            offset = runs[at] | (runs[at + 1] << 8)
+            length = runs[at + 2]
+            at += _RUN_HEADER
+            if length == 0 or offset + length > size or at + length > end:
+                return -1
+            if write:
+                for k in range(length):
+                    buf[offset + k] = runs[at + k]
+            at += length
+            count += 1
     return count

@@ -7,7 +7,8 @@ revealed cards and Key & Chest bonus cards at random from the real discard pile.
 lists every action a player could take, with every choice (hook, cannon and sword targets, the
 Map pick, collect or draw; Plunderer: one random sequence of top cards per opponent).
 """
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 
 
 class Table:
@@ -15,60 +16,60 @@ class Table:
         self.game = game
         self.rng = rng
         s = game.s
-        self.draw = [i % d.NCODES for i in range(d.NCODES * s[d.R_DECKS]) if s[d.LOC + i] == d.DRAW]
+        self.draw = [i % K.NCODES for i in range(K.NCODES * s[K.R_DECKS]) if s[K.LOC + i] == K.DRAW]
         rng.shuffle(self.draw)
-        for i in range(s[d.R_PEEK_N] - 1, -1, -1):  # what an Oracle saw stays on top
-            self.draw.remove(s[d.R_PEEK + i])
-            self.draw.append(s[d.R_PEEK + i])
+        for i in range(s[K.R_PEEK_N] - 1, -1, -1):  # what an Oracle saw stays on top
+            self.draw.remove(s[K.R_PEEK + i])
+            self.draw.append(s[K.R_PEEK + i])
         self.dealt = []
-        if s[d.R_PHASE] == d.SETUP and rng.below(4):
-            pool = list(range(len(d.TRAITS))) * s[d.R_DECKS]
+        if s[K.R_PHASE] == K.SETUP and rng.below(4):
+            pool = list(range(len(TRAITS))) * s[K.R_DECKS]
             rng.shuffle(pool)
-            self.dealt = [pool[2 * seat:2 * seat + 2] for seat in range(s[d.R_SEATS])]
+            self.dealt = [pool[2 * seat:2 * seat + 2] for seat in range(s[K.R_SEATS])]
         self.chance = None  # the cards chance shows for the pending Map or bonus
 
     def legal(self):
         g = self.game
         s = g.s
-        p = s[d.R_TURN]
+        p = s[K.R_TURN]
         if g.over():
             return []
-        if s[d.R_PHASE] == d.SETUP:
+        if s[K.R_PHASE] == K.SETUP:
             out = self._traits()
             if out:
                 return out
-        pending = s[d.R_PENDING]
-        if pending == d.NO_CHOICE:
+        pending = s[K.R_PENDING]
+        if pending == K.NO_CHOICE:
             out = []
-            if s[d.R_DRAW_N]:
-                out.append({"a": "draw", "p": p, "card": d.CODES[self.draw[-1]]})
-            if s[d.R_STARTED] and not s[d.R_KRAKEN]:
+            if s[K.R_DRAW_N]:
+                out.append({"a": "draw", "p": p, "card": CODES[self.draw[-1]]})
+            if s[K.R_STARTED] and not s[K.R_KRAKEN]:
                 out.append({"a": "collect", "p": p})
             return out
-        if pending == d.A_HOOK:
-            return [{"a": "hook", "p": p, "card": d.CODES[c]} for c in self._tops(p)]
-        if pending == d.A_CANNON or pending == d.A_SWORD:
-            return self._targets(p, d.CHOICES[pending])
-        if pending == d.A_MAP:
+        if pending == K.A_HOOK:
+            return [{"a": "hook", "p": p, "card": CODES[c]} for c in self._tops(p)]
+        if pending == K.A_CANNON or pending == K.A_SWORD:
+            return self._targets(p, d.GAME.VOCAB.names[pending])
+        if pending == K.A_MAP:
             return self._maps(p)
-        if pending == d.A_ORACLE:
+        if pending == K.A_ORACLE:
             n = d.peek_size(s, p)
-            peek = [d.CODES[self.draw[-1 - i]] for i in range(n)]
+            peek = [CODES[self.draw[-1 - i]] for i in range(n)]
             return [{"a": "oracle", "p": p, "peek": peek[0] if n == 1 else peek}]
         return self._bonuses(p)
 
     def _traits(self):
         s = self.game.s
-        seats = s[d.R_SEATS]
+        seats = s[K.R_SEATS]
         out = []
         for seat in range(len(self.dealt)):
-            if s[d.R_TRAIT + seat] != d.NONE:
+            if s[K.R_TRAIT + seat] != K.NONE:
                 continue
             for trait in self.dealt[seat]:
-                if d.holders(s, trait) >= s[d.R_DECKS]:
+                if [s[K.R_TRAIT + x] for x in range(seats)].count(trait) >= s[K.R_DECKS]:  # once per deck
                     continue
-                name = d.TRAITS[trait]
-                if trait == d.DAVY_JONES and seats > 2:
+                name = TRAITS[trait]
+                if trait == K.DAVY_JONES and seats > 2:
                     for t in range(seats):
                         if t != seat:
                             out.append({"a": "trait", "p": seat, "trait": name, "target": t})
@@ -78,34 +79,34 @@ class Table:
 
     def _tops(self, seat):
         tops = []
-        for suit in range(d.SUITS):
+        for suit in range(K.SUITS):
             t = d.top(self.game.s, seat, suit)
-            if t != d.NONE:
+            if t != K.NONE:
                 tops.append(t)
         return tops
 
     def _targets(self, p, kind):
         s = self.game.s
         out = []
-        if kind == "cannon" and d.misfired(s, p):
+        if kind == "cannon" and d.opponent_has(s, p, K.MISFIRE):
             seats = [p]
         else:
-            seats = [t for t in range(s[d.R_SEATS]) if t != p]
-        forced = kind == "sword" and d.parried(s, p)
+            seats = [t for t in range(s[K.R_SEATS]) if t != p]
+        forced = kind == "sword" and d.opponent_has(s, p, K.PARRY) and d.top(s, p, K.KRAKEN) == K.NONE
         for t in seats:
             for c in self._tops(t):
-                suit = c // d.DMD_VALUES
+                suit = c // K.VALUES
                 if kind == "sword":
-                    if forced and (s[d.R_TRAIT + t] != d.PARRY or suit != d.KRAKEN):
+                    if forced and (s[K.R_TRAIT + t] != K.PARRY or suit != K.KRAKEN):
                         continue
-                    if not forced and not d.may_steal(s, p, suit):
+                    if not forced and s[K.R_TRAIT + p] != K.SWORDSMAN and d.top(s, p, suit) != K.NONE:
                         continue
-                out.append({"a": kind, "p": p, "target": t, "card": d.CODES[c]})
+                out.append({"a": kind, "p": p, "target": t, "card": CODES[c]})
         return out
 
     def _discard(self):
         s = self.game.s
-        return [i % d.NCODES for i in range(d.NCODES * s[d.R_DECKS]) if s[d.LOC + i] == d.DISCARD]
+        return [i % K.NCODES for i in range(K.NCODES * s[K.R_DECKS]) if s[K.LOC + i] == K.DISCARD]
 
     def _shown(self, n):
         """``n`` cards at random from the discard pile, drawn once per pending choice."""
@@ -117,16 +118,16 @@ class Table:
 
     def _maps(self, p):
         s = self.game.s
-        if s[d.R_TRAIT + p] == d.NAVIGATOR:
+        if s[K.R_TRAIT + p] == K.NAVIGATOR:
             picks = self._discard()
             reveal = None
         else:
-            n = s[d.R_DISCARD_N]
-            reveal = [d.CODES[c] for c in self._shown(3 if n > 3 else n)]
+            n = s[K.R_DISCARD_N]
+            reveal = [CODES[c] for c in self._shown(3 if n > 3 else n)]
             picks = self.chance
         out = []
         for c in sorted(set(picks)):
-            a = {"a": "map", "p": p, "pick": d.CODES[c]}
+            a = {"a": "map", "p": p, "pick": CODES[c]}
             if reveal is not None:
                 a["reveal"] = reveal
             out.append(a)
@@ -134,11 +135,11 @@ class Table:
 
     def _bonuses(self, p):
         s = self.game.s
-        if s[d.R_TRAIT + p] != d.PLUNDERER:
-            cards = self._shown(d.bonus_due(s, d.NONE))
-            return [{"a": "bonus", "p": p, "cards": [d.CODES[c] for c in cards]}]
+        if s[K.R_TRAIT + p] != K.PLUNDERER:
+            cards = self._shown(d.bonus_due(s, K.NONE))
+            return [{"a": "bonus", "p": p, "cards": [CODES[c] for c in cards]}]
         out = []
-        for t in range(s[d.R_SEATS]):
+        for t in range(s[K.R_SEATS]):
             if t != p and d.bank_size(s, t):
                 out.append({"a": "bonus", "p": p, "target": t, "cards": self._plunder(t)})
         return out
@@ -146,16 +147,16 @@ class Table:
     def _plunder(self, t):
         """A random sequence of top cards taken one by one from seat ``t``'s bank."""
         s = self.game.s
-        left = [d.count(s, c, d.BANK + t) for c in range(d.NCODES)]
+        left = [d.count(s, c, K.BANK + t) for c in range(K.NCODES)]
         taken = []
         for _ in range(d.bonus_due(s, t)):
-            suits = [u for u in range(d.SUITS) if sum(left[u * d.DMD_VALUES:(u + 1) * d.DMD_VALUES])]
+            suits = [u for u in range(K.SUITS) if sum(left[u * K.VALUES:(u + 1) * K.VALUES])]
             u = self.rng.choice(suits)
-            c = (u + 1) * d.DMD_VALUES - 1
+            c = (u + 1) * K.VALUES - 1
             while not left[c]:
                 c -= 1
             left[c] -= 1
-            taken.append(d.CODES[c])
+            taken.append(CODES[c])
         return taken
 
     def accepted(self, action):
@@ -168,14 +169,14 @@ class Table:
         elif kind == "oracle":
             peek = action["peek"]
             peek = [peek] if isinstance(peek, str) else peek
-            if [d.CODES[self.draw[-1 - i]] for i in range(len(peek))] != peek:
+            if [CODES[self.draw[-1 - i]] for i in range(len(peek))] != peek:
                 for i in range(len(peek) - 1, -1, -1):
                     self.draw.append(self._take(peek[i]))
         self.chance = None
 
     def _take(self, name):
         """Remove the topmost copy of a card from the draw pile; return its code."""
-        code = d.CODES.index(name)
+        code = CODES.index(name)
         for i in range(len(self.draw) - 1, -1, -1):
             if self.draw[i] == code:
                 return self.draw.pop(i)

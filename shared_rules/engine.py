@@ -24,30 +24,39 @@ _TYPING = const(0)
 if _TYPING:  # for mypy only: a const false test, so MicroPython compiles no trace of it
     from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
 
-OK = const(0)
-MALFORMED = const(1)
-UNKNOWN_CODE = const(2)
-BAD_SEAT = const(3)
-GAME_OVER = const(4)
-WRONG_PHASE = const(5)
-NOT_YOUR_TURN = const(6)
-CORRUPT = const(7)
-# Reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
-UNKNOWN_TAG = const(8)
-FOREIGN_TAG = const(9)
-DUPLICATE_TAG = const(10)
-NOT_NOW = const(11)
-NO_GAME = const(12)
-
-COMMON_REASONS = (
-    "ok", "malformed", "unknown_code", "bad_seat", "game_over", "wrong_phase", "not_your_turn",
-    "corrupt", "unknown_tag", "foreign_tag", "duplicate_tag", "not_now", "no_game",
-)
-FIRST_GAME_REASON = const(16)
-
-_SNAPSHOT_MAGIC = const(b"TM")
+# Reason codes: a code is the index of its name in _REASON_NAMES; importers get them by their
+# upper-case names (``from shared_rules.engine import OK, WRONG_PHASE``) from ``__getattr__``:
+# this module keeps neither a name nor a tuple of names for them on the board.
+_OK = const(0)
+_MALFORMED = const(1)
+_BAD_SEAT = const(3)
+_GAME_OVER = const(4)
+_CORRUPT = const(7)
+# 8-12: reasons the mat layer gives before the rules see anything (a tag, not a move, is wrong).
+_REASON_NAMES = const("ok malformed unknown_code bad_seat game_over wrong_phase not_your_turn corrupt "
+                      "unknown_tag foreign_tag duplicate_tag not_now no_game")
+_FIRST_GAME_REASON = const(16)
+_NO_SEAT = const(255)
 _SNAPSHOT_VERSION = const(1)
-NO_SEAT = const(255)
+_T = const(0x54)   # snapshot magic "TM"
+_M = const(0x4D)
+
+
+def __getattr__(name):
+    """The public names of the constants above: ``OK`` ... ``NO_GAME``, ``COMMON_REASONS`` (the
+    common reasons' names by code), ``FIRST_GAME_REASON`` (a game's own reasons start there),
+    ``NO_SEAT``. Looked up when a module imports them, never on an accept path."""
+    if name == "FIRST_GAME_REASON":
+        return _FIRST_GAME_REASON
+    if name == "NO_SEAT":
+        return _NO_SEAT
+    names = _REASON_NAMES.split()
+    if name == "COMMON_REASONS":
+        return tuple(names)
+    low = name.lower()
+    if name.isupper() and low in names:
+        return names.index(low)
+    raise AttributeError(name)
 
 
 def crc32(data):
@@ -70,12 +79,13 @@ def int_option(header, key, default, lo, hi):
 
 
 class Game:
-    NAME = ""
-    GAME_ID = 0
-    STATE_SIZE = 0
-    PUBLIC_SIZE = 0
-    VOCAB = None  # type: Any
-    REASONS = ()  # type: tuple
+    if _TYPING:  # every game sets them (see the module docstring); no slots here on the board
+        NAME = ""
+        GAME_ID = 0
+        STATE_SIZE = 0
+        PUBLIC_SIZE = 0
+        VOCAB = None  # type: Any
+        REASONS = ()  # type: tuple
 
     def __init__(self):
         self.s = bytearray(self.STATE_SIZE)
@@ -84,13 +94,13 @@ class Game:
     def accept(self, rec):
         """Check an action record and apply it if legal; return the reason code (OK=0)."""
         if not self.VOCAB.valid(rec):
-            return MALFORMED
+            return _MALFORMED
         if self.over():
-            return GAME_OVER
+            return _GAME_OVER
         if rec[1] >= self.seats():
-            return BAD_SEAT
+            return _BAD_SEAT
         err = self.check(rec)
-        if err == OK:
+        if err == _OK:
             self.apply(rec)
         return err
 
@@ -99,33 +109,37 @@ class Game:
 
     def reason(self, code):
         """The snake_case name of a reason code."""
-        if code < FIRST_GAME_REASON:
-            return COMMON_REASONS[code]
-        return self.REASONS[code - FIRST_GAME_REASON]
+        if code < _FIRST_GAME_REASON:
+            i = 0
+            for _ in range(code):
+                i = _REASON_NAMES.index(" ", i) + 1
+            j = _REASON_NAMES.find(" ", i)
+            return _REASON_NAMES[i:j if j > 0 else len(_REASON_NAMES)]
+        return self.REASONS[code - _FIRST_GAME_REASON]
 
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):
         """State as bytes: magic, version, game id, state, CRC-32 of all before it."""
-        body = _SNAPSHOT_MAGIC + bytes((_SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
+        body = bytes((_T, _M, _SNAPSHOT_VERSION, self.GAME_ID)) + bytes(self.s)
         c = crc32(body)
         return body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
 
     def restore(self, blob):
         """Load a snapshot of this game; return OK or CORRUPT (state unchanged on CORRUPT)."""
         n = len(blob)
-        if n != 4 + self.STATE_SIZE + 4 or blob[0:2] != _SNAPSHOT_MAGIC:
-            return CORRUPT
+        if n != 4 + self.STATE_SIZE + 4 or blob[0] != _T or blob[1] != _M:
+            return _CORRUPT
         if blob[2] != _SNAPSHOT_VERSION or blob[3] != self.GAME_ID:
-            return CORRUPT
+            return _CORRUPT
         c = blob[n - 4] | (blob[n - 3] << 8) | (blob[n - 2] << 16) | (blob[n - 1] << 24)
         if crc32(blob[0:n - 4]) != c or not self.valid_state(blob[4:n - 4]):
-            return CORRUPT
+            return _CORRUPT
         self.s[:] = blob[4:n - 4]
-        return OK
+        return _OK
 
     def valid_state(self, state):
         """Cheap sanity check of a state about to be restored (games may tighten it)."""
-        return 0 < state[0] <= NO_SEAT
+        return 0 < state[0] <= _NO_SEAT
 
     def digest(self):
         """Eight hex digits that identify the state (compared across interpreters)."""

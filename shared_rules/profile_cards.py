@@ -6,7 +6,7 @@ primitives (``sheriff_effects``), or ``"unsupported": "why"`` when the primitive
 the printed card: the module is then refused (``refusal``) instead of played wrongly. Schema and
 examples: ``docs/rules-merry-men.md`` ("Deck profile"). Header parsing only, never the accept path.
 """
-from shared_rules import sheriff_effects as fx
+from shared_rules import profile_effects as pe
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_KIND, LEGAL
 
 SECTIONS = ("laws", "special_orders", "merry_men")
@@ -19,9 +19,9 @@ _S_ORDERS = 3
 _S_MERRY = 4
 _UNSUPPORTED = 128           # flag in a card's first binary byte
 # Game tables: one fixed-width row per card.
-LAW_ROW = 1 + fx.SIZE * fx.MAX_EFFECTS          # mark, then primitives (zero padded)
-MERRY_ROW = 2 + fx.SIZE * fx.MAX_EFFECTS        # value, penalty, then primitives
-ORDER_ROW = 3                                   # legal good, contraband good, reward
+LAW_ROW = 17                 # mark, then 4 primitives of 4 bytes (zero padded)
+MERRY_ROW = 18               # value, penalty, then 4 primitives of 4 bytes
+ORDER_ROW = 3                 # legal good, contraband good, reward
 
 
 def _bad(where, field, why):
@@ -52,7 +52,7 @@ def _effects_or_why(card, keys, ops, where, at):
             _bad(where, at + ".unsupported", "a text of 1 to %d characters" % _WHY_MAX)
         return None
     try:
-        return fx.encode(card["effects"], ops, at)
+        return pe.encode(card["effects"], ops, at)
     except ValueError as e:
         raise ValueError("%s: %s" % (where, e))
 
@@ -78,7 +78,7 @@ def check(obj, where):
             if mark not in MARKS:
                 _bad(where, at + ".mark", 'absent, "4+" (removed at 3 players) or "5" (removed at 5 players)')
             fives += mark == "5"
-            _effects_or_why(cards[j], ("mark",), fx.LAW_OPS, where, at)
+            _effects_or_why(cards[j], ("mark",), pe.LAW_OPS, where, at)
         if fives != 1:
             _bad(where, "laws", 'exactly one card is marked "5" (the Sheriff\'s own law)')
     if "special_orders" in obj:
@@ -102,7 +102,7 @@ def check(obj, where):
             for key in ("value", "penalty"):
                 if not _whole(cards[j].get(key), 0, 50):
                     _bad(where, "%s.%s" % (at, key), "a whole number from 0 to 50")
-            _effects_or_why(cards[j], ("value", "penalty"), fx.MERRY_OPS, where, at)
+            _effects_or_why(cards[j], ("value", "penalty"), pe.MERRY_OPS, where, at)
 
 
 _TAGS = (_S_LAW, _S_ORDERS, _S_MERRY)   # per SECTIONS
@@ -149,11 +149,11 @@ def table(stored, section):
             at += " (%s)" % c["name"]
             if section == "laws":
                 out.append(MARKS.index(c.get("mark", "")))
-                _pad(out, fx.encode(c["effects"], fx.LAW_OPS, at), LAW_ROW)
+                _pad(out, pe.encode(c["effects"], pe.LAW_OPS, at), LAW_ROW)
             else:
                 out.append(c["value"])
                 out.append(c["penalty"])
-                _pad(out, fx.encode(c["effects"], fx.MERRY_OPS, at), MERRY_ROW)
+                _pad(out, pe.encode(c["effects"], pe.MERRY_OPS, at), MERRY_ROW)
         except (IndexError, KeyError, UnicodeError):
             raise ValueError(at + ": damaged")
     return bytes(out)
@@ -190,7 +190,7 @@ def sections(obj, out):
             if "unsupported" in c:
                 data.extend(c["unsupported"].encode())
             else:
-                data.extend(fx.encode(c["effects"], fx.LAW_OPS if key == "laws" else fx.MERRY_OPS, key))
+                data.extend(pe.encode(c["effects"], pe.LAW_OPS if key == "laws" else pe.MERRY_OPS, key))
             out.extend(bytes((tag, len(data))))
             out.extend(data)
     if "special_orders" in obj:
@@ -231,5 +231,5 @@ def _card(tag, data):
     if first & _UNSUPPORTED:
         card["unsupported"] = bytes(rest).decode()
     else:
-        card["effects"] = fx.decode(rest)
+        card["effects"] = pe.decode(rest)
     return card

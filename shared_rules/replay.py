@@ -16,9 +16,9 @@ import gc
 import json
 import sys
 
-from shared_rules import games
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U8, U16, _is_int
-from shared_rules.engine import BAD_SEAT
+# The rules core loads before the header names a game: a game's modules, imported later, then
+# find the heap with fewer holes (the smallest heap that replays a log is ~1 KB smaller).
+from shared_rules import actions, engine, games  # noqa: F401
 
 _MAX_LINE = const(4096)     # bytes in a line, newline excluded: the longest real action is under 400
 _MAX_LISTED = const(1000)   # refusals listed in ``rejected``; ``rejected_count`` counts every one
@@ -27,7 +27,9 @@ _MAX_DEPTH = const(4)       # nesting of JSON containers in a line (an action ne
 # (header -> profile -> laws -> card -> effects -> primitive: 6; the sample profile is ~6 KB).
 _MAX_HEADER = const(16384)
 _HEADER_DEPTH = const(6)
-_MALFORMED = const(1)
+_MALFORMED = const(1)      # engine.MALFORMED
+_BAD_SEAT = const(3)       # engine.BAD_SEAT
+_ACTION_SIZE = const(128)  # actions.ACTION_SIZE
 _PIECE = const(256)       # bytes read at a time: real action lines fit in one piece
 _QUOTE = const(0x22)
 _BACKSLASH = const(0x5C)
@@ -42,17 +44,26 @@ _CLOSERS = const(b"]}")
 
 
 class LogError(Exception):
-    """A log that cannot be replayed at all (missing file, bad header): exit status 2."""
-
-    def __init__(self, path, line, message):
-        super().__init__("%s:%d: %s" % (path, line, message))
+    """A log that cannot be replayed at all (missing file, bad header): exit status 2. Its
+    message is ``path:line: what``."""
 
 
-def _depth(raw):
-    """The deepest nesting of ``[``/``{`` outside strings (JSON parsers recurse on it), over the
-    line's bytes: UTF-8 never puts these ASCII bytes inside a longer character, and on
-    MicroPython iterating a ``str`` interns each distinct character as a name (a qstr)."""
-    depth = most = 0
+def _parse(raw, limit):
+    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
+    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
+    ``str`` makes a one-character string (interned, on MicroPython).
+
+    Lines nested deeper than ``limit`` (JSON parsers recurse on it) are refused: the depth counts
+    ``[``/``{`` outside strings, over the bytes (UTF-8 never puts these ASCII bytes inside a
+    longer character)."""
+    raw = raw.strip()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeError:
+        return False, "not UTF-8 text"
+    if not raw or raw[0] == _HASH:
+        return None, None
+    depth = 0
     in_str = esc = False
     for c in raw:
         if in_str:
@@ -66,107 +77,16 @@ def _depth(raw):
             in_str = True
         elif c == _OPEN_LIST or c == _OPEN_OBJ:
             depth += 1
-            if depth > most:
-                most = depth
+            if depth > limit:
+                return False, "nested more than %d deep" % limit
         elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
             depth -= 1
-    return most
-
-
-def _parse(raw, limit):
-    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
-    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
-    ``str`` makes a one-character string (interned, on MicroPython)."""
-    raw = raw.strip()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeError:
-        return False, "not UTF-8 text"
-    if not raw or raw[0] == _HASH:
-        return None, None
-    if _depth(raw) > limit:
-        return False, "nested more than %d deep" % limit
     try:
         return json.loads(text), None
     except ValueError:
         if raw[0] in _OPENERS and raw[-1] not in _CLOSERS:
             return False, "truncated line (not valid JSON)"
         return False, "not valid JSON"
-
-
-def _field_problem(f, obj):
-    """Why field ``f`` of an action object is malformed, or None."""
-    name, kind, table, optional, cap = f[0], f[1], f[2], f[3], f[4]
-    if name not in obj:
-        return None if optional else "missing field '%s'" % name
-    v = obj[name]
-    if kind == U8 or kind == U16:
-        top = 254 if kind == U8 else 65535
-        if not _is_int(v):
-            return "field '%s' is not a whole number" % name
-        if v < 0 or v > top:
-            return "field '%s' out of range 0..%d" % (name, top)
-    elif kind == NAME:
-        return _code_problem(name, table, v)
-    elif kind == LIST:
-        if not isinstance(v, list):
-            return "field '%s' is not a list" % name
-        if len(v) > cap:
-            return "field '%s' has more than %d items" % (name, cap)
-        for item in v:
-            why = _code_problem(name, table, item)
-            if why:
-                return why
-    elif kind == OBJ:
-        if not isinstance(v, dict):
-            return "field '%s' is not an object" % name
-        for key in v:
-            if key not in [sub[0] for sub in table]:
-                return "unknown field '%s.%s'" % (name, key)
-        for sub in table:
-            why = _field_problem(sub, v)
-            if why:
-                return name + "." + why
-    return None
-
-
-def _code_problem(name, table, v):
-    if table is None:
-        if not _is_int(v) or v < 0 or v > 254:
-            return "field '%s' holds a value out of range 0..254" % name
-        return None
-    if not isinstance(v, str):
-        return "field '%s' is not a code" % name
-    if v not in table:
-        return "field '%s': unknown code '%s'" % (name, v)
-    return None
-
-
-def explain(game, obj):
-    """What is wrong with an action object the vocabulary refused, in a few words."""
-    if not isinstance(obj, dict):
-        return "not a JSON object"
-    vocab = game.VOCAB
-    if "a" not in obj:
-        return "no action name ('a')"
-    k = vocab.kind(obj["a"])
-    if k < 0:
-        return "unknown action %s" % json.dumps(obj["a"])
-    p = obj.get("p")
-    if not isinstance(p, int) or isinstance(p, bool):
-        return "seat ('p') missing or not a whole number"
-    if p < 0 or p >= game.seats():
-        return "seat %d out of range 0..%d" % (p, game.seats() - 1)
-    fields = vocab.fields[k]
-    names = [f[0] for f in fields]
-    for key in obj:
-        if key != "a" and key != "p" and key not in names:
-            return "unknown field '%s' for %s" % (key, obj["a"])
-    for f in fields:
-        why = _field_problem(f, obj)
-        if why:
-            return why
-    return None
 
 
 class Replay:
@@ -178,7 +98,7 @@ class Replay:
         self.rejected = []
         self.refused = 0
         self.line = 0
-        self.rec = bytearray(ACTION_SIZE)
+        self.rec = bytearray(_ACTION_SIZE)
 
     def feed(self, raw):
         """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
@@ -194,7 +114,7 @@ class Replay:
             return 0
         if self.game is None:
             if obj is False:
-                raise LogError(self.path, self.line, "header: " + why)
+                raise LogError("%s:%d: header: %s" % (self.path, self.line, why))
             try:
                 gc.collect()  # the header's pieces go before the game's modules load
                 self.game = games.from_header(obj)
@@ -203,14 +123,15 @@ class Replay:
                 # may find no block large enough.
                 self.game.summary()
             except ValueError as e:
-                raise LogError(self.path, self.line, "bad header: " + str(e))
+                raise LogError("%s:%d: bad header: %s" % (self.path, self.line, e))
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
+            from shared_rules.replay_why import explain
             why = explain(self.game, obj)
         if not err:
             err = self.game.accept(self.rec)
-            if err == BAD_SEAT:
+            if err == _BAD_SEAT:
                 why = "seat %d out of range 0..%d" % (self.rec[1], self.game.seats() - 1)
         if err:
             self.refused += 1
@@ -223,51 +144,46 @@ class Replay:
 
     def result(self):
         if self.game is None:
-            raise LogError(self.path, self.line, "no header line")
+            raise LogError("%s:%d: no header line" % (self.path, self.line))
         out = self.game.summary()
         out["rejected"] = self.rejected
         out["rejected_count"] = self.refused
         return out
 
 
-def _line(f, limit):
-    """The next line of a binary file (bytes), None for one longer than ``limit`` (the rest of it
-    is skipped, never held), b"" at the end. Read ``_PIECE`` bytes at a time: ``readline(n)``
-    reserves n bytes before it reads, so asking for the limit at once would take a 4-16 KB block
-    per line however short the line."""
-    raw = f.readline(_PIECE)
-    if len(raw) < _PIECE or raw[-1] == 10:
-        return raw
-    parts = [raw]
-    n = len(raw)
-    while True:
-        piece = f.readline(_PIECE)
-        n += len(piece)
-        if n <= limit + 1:
-            parts.append(piece)
-        if len(piece) < _PIECE or piece[-1] == 10:
-            break
-    if n - (1 if piece[-1:] == b"\n" else 0) > limit:
-        return None
-    return b"".join(parts)
-
-
 def replay_file(path, strict=False):
-    """Replay a log file; return the result dict (``LogError`` if it cannot be read)."""
+    """Replay a log file; return the result dict (``LogError`` if it cannot be read).
+
+    Lines are read ``_PIECE`` bytes at a time: ``readline(n)`` reserves n bytes before it reads,
+    so asking for the limit at once would take a 4-16 KB block per line however short the line.
+    A line over the limit goes to ``feed`` as None: the rest of it is skipped, never held."""
     r = Replay(path)
     try:
         f = open(path, "rb")
     except OSError:
-        raise LogError(path, 0, "cannot open the file")
+        raise LogError("%s:0: cannot open the file" % path)
     try:
         while True:
+            limit = _MAX_LINE if r.game else _MAX_HEADER
             try:
-                raw = _line(f, _MAX_LINE if r.game else _MAX_HEADER)
+                raw = f.readline(_PIECE)
+                line = raw  # type: bytes | None
+                if len(raw) == _PIECE and raw[-1] != 10:
+                    parts = [raw]
+                    n = len(raw)
+                    while True:
+                        raw = f.readline(_PIECE)
+                        n += len(raw)
+                        if n <= limit + 1:
+                            parts.append(raw)
+                        if len(raw) < _PIECE or raw[-1] == 10:
+                            break
+                    line = None if n - (1 if raw[-1:] == b"\n" else 0) > limit else b"".join(parts)
             except OSError:
-                raise LogError(path, r.line + 1, "cannot read the file")
-            if raw == b"":
+                raise LogError("%s:%d: cannot read the file" % (path, r.line + 1))
+            if line == b"":
                 break
-            if r.feed(raw) and strict:
+            if r.feed(line) and strict:
                 break
     finally:
         f.close()

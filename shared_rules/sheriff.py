@@ -14,6 +14,12 @@ Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``
 the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``,
 ``_first_merchant``, ``_next_merchant``, ``_share``, ``_at`` and the per-seat accessors, and reuses
 ``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver.
+
+Memory (docs/performance.md): every number below is a private ``const()`` literal, inlined by
+MicroPython and kept by no dictionary; the catalogue's columns this module needs are restated as
+``bytes`` constants, so a replay never loads the catalogue. ``tests/test_rules_literals.py``
+checks each against where it comes from (engine, actions, catalogue, the vocabulary's offsets);
+tests and host tools read them by name from the generated ``sheriff_layout``.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -21,27 +27,43 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules import engine
-from shared_rules.actions import Vocabulary, field, U8, U16, NAME, LIST, OBJ, MALFORMED, UNKNOWN_CODE, _offsets
-from shared_rules.catalogue import (
-    SHERIFF_CODES as CODES, SHERIFF_LEGAL_KINDS, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, LEGAL,
-    sheriff_count, sheriff_deck_size,
-)
-from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE, NOT_YOUR_TURN, FIRST_GAME_REASON
+from shared_rules import actions, engine
 
-KINDS = const(15)
-MAX_SEATS = const(5)
-HAND = const(6)
-PILE_START = const(5)   # cards per discard pile at setup, and what a refill leaves on each pile
-BAG_MAX = const(5)
-MARKET_MAX = const(5)
-PILE_CAP = const(216)   # the largest deck: both discard piles together never hold more
+# From the engine and actions (restated: a name imported from a module is a dictionary slot).
+_OK = const(0)
+_MALFORMED = const(1)
+_UNKNOWN_CODE = const(2)
+_WRONG_PHASE = const(5)
+_NOT_YOUR_TURN = const(6)
+_NO_SEAT = const(255)
+_U8 = const(0)
+_U16 = const(1)
+_NAME = const(2)
+_LIST = const(3)
+_OBJ = const(4)
+
+# Card codes in catalogue order; the goods' columns as bytes (catalogue/sheriff.py).
+CODES = ("apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
+         "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster")
+_LEGAL_KINDS = const(4)     # goods 0..3 are legal, 4..7 contraband, 8..14 royal
+_ROYAL_FIRST = const(8)
+_COUNT = const(b"\x30\x24\x24\x18\x16\x15\x0c\x05\x02\x02\x02\x01\x02\x01\x02")
+_MARKED = const(b"\x00\x00\x24\x00\x04\x05\x03\x00\x00\x01\x00\x01\x02\x01\x01")   # 4+ cards
+_VALUE = const(b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08")
+_PENALTY = const(b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04")
+
+_KINDS = const(15)
+_MAX_SEATS = const(5)
+_HAND = const(6)
+_PILE_START = const(5)  # cards per discard pile at setup, and what a refill leaves on each pile
+_BAG_MAX = const(5)
+_MARKET_MAX = const(5)
+_PILE_CAP = const(216)  # the largest deck: both discard piles together never hold more
 _MIN_SEATS = const(3)
 _START_GOLD = const(50)
 _LIST_CAP = const(8)    # longer card lists than the rules allow get a precise reason, not `malformed`
 _TALLY_MAX = const(254)  # a bribe's copies of one good, as counted in the record
 _PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
-assert KINDS == len(CODES) and PILE_CAP == sheriff_deck_size(4, True)
 
 # Action kinds, in VOCAB order (inspect is the last one, 5).
 _A_SETUP = const(0)
@@ -52,49 +74,41 @@ _A_PASS = const(4)
 
 # Debts settled in goods, by default: legal goods by ascending value, then contraband the same
 # way; ties by card code (``spec/action-log.md``, Sheriff details).
-# (tests/dual/dual_sheriff_rules.py derives it from the catalogue)
 _PAY_ORDER = const(b"\x00\x02\x01\x03\x08\x09\x0a\x04\x0c\x05\x0e\x06\x0b\x07\x0d")
 
 
-def _tally(names):
-    """A bribe's list of goods -> counts per good (any length fits the record: no valid bribe is
-    refused for its size); an int code on error (``MALFORMED``/``UNKNOWN_CODE``)."""
-    if not isinstance(names, list):
-        return MALFORMED
-    counts = [0] * KINDS
-    for v in names:
-        if not isinstance(v, str):
-            return MALFORMED
-        c = -1
-        for i in range(KINDS):
-            if CODES[i] == v:
-                c = i
-        if c < 0:
-            return UNKNOWN_CODE
-        if counts[c] < _TALLY_MAX:   # more copies than any deck holds mean the same to the rules
-            counts[c] += 1
-    return counts
-
-
-class SheriffVocabulary(Vocabulary):
+class SheriffVocabulary(actions.Vocabulary):
     """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
-    length; records hold two plain lists, and the bribe's goods as counts per good."""
+    length; records hold two plain lists, and the bribe's goods as counts per good (any length
+    fits the record: no valid bribe is refused for its size)."""
 
     def encode(self, obj, rec):
         if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
             bribe = dict(obj["bribe"])
             for key in ("stand", "bag"):
                 if key in bribe:
-                    counts = _tally(bribe[key])
-                    if isinstance(counts, int):
-                        return counts
+                    names = bribe[key]
+                    if not isinstance(names, list):
+                        return _MALFORMED
+                    counts = [0] * _KINDS
+                    for v in names:
+                        if not isinstance(v, str):
+                            return _MALFORMED
+                        c = -1
+                        for i in range(_KINDS):
+                            if CODES[i] == v:
+                                c = i
+                        if c < 0:
+                            return _UNKNOWN_CODE
+                        if counts[c] < _TALLY_MAX:   # more copies than any deck holds: the same to the rules
+                            counts[c] += 1
                     bribe[key] = counts
             obj = dict(obj)
             obj["bribe"] = bribe
         if isinstance(obj, dict) and obj.get("a") == "setup":
             piles = obj.get("piles")
             if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
-                return MALFORMED
+                return _MALFORMED
             flat = {}
             for key in obj:
                 if key != "piles":
@@ -102,10 +116,10 @@ class SheriffVocabulary(Vocabulary):
             flat["pile1"] = piles[0]
             flat["pile2"] = piles[1]
             obj = flat
-        return Vocabulary.encode(self, obj, rec)
+        return actions.Vocabulary.encode(self, obj, rec)
 
     def decode(self, rec, public=False):
-        obj = Vocabulary.decode(self, rec, public)
+        obj = actions.Vocabulary.decode(self, rec, public)
         if rec[0] == _A_SETUP:
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
         bribe = obj.get("bribe") if rec[0] == _A_PASS else None
@@ -113,25 +127,12 @@ class SheriffVocabulary(Vocabulary):
             for key in ("stand", "bag"):
                 if key in bribe:
                     counts = bribe[key]
-                    bribe[key] = [CODES[g] for g in range(KINDS) for _ in range(counts[g])]
+                    bribe[key] = [CODES[g] for g in range(_KINDS) for _ in range(counts[g])]
         return obj
 
 
-VOCAB = SheriffVocabulary((
-    ("setup", (field("pile1", LIST, CODES, cap=_LIST_CAP), field("pile2", LIST, CODES, cap=_LIST_CAP))),
-    ("market", (field("discard", LIST, CODES, cap=_LIST_CAP), field("take", LIST, None, cap=_LIST_CAP),
-                field("to", U8, optional=True))),
-    ("load", (field("cards", LIST, CODES, cap=_LIST_CAP, hidden=True),)),
-    ("declare", (field("good", NAME, CODES), field("count", U8))),
-    ("pass", (field("target", U8), field("bribe", OBJ, (
-        field("gold", U16, optional=True), field("stand", LIST, None, optional=True, cap=KINDS),
-        field("bag", LIST, None, optional=True, cap=KINDS)), optional=True))),
-    ("inspect", (field("target", U8), field("to", U8, optional=True),
-                 field("order", LIST, CODES, optional=True, cap=_LIST_CAP),
-                 field("pay_with", LIST, CODES, optional=True, cap=_PAY_CAP))),
-))
-# Field offsets in a record (optional fields: the presence byte is just before), written as
-# constants so the accept path reads them inline; checked against the vocabulary at import.
+# Field offsets in a record (optional fields: the presence byte is just before), so the accept
+# path reads them inline.
 _F_PILE1 = const(2)
 _F_PILE2 = const(11)
 _F_DISCARD = const(2)
@@ -148,38 +149,8 @@ _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)   # presence bytes of the bribe's sub-fields
 _F_BRIBE_STAND = const(7)
 _F_BRIBE_BAG = const(24)
-assert [_F_PILE1, _F_PILE2, _F_DISCARD, _F_TAKE, _F_TO, _F_CARDS, _F_GOOD, _F_COUNT, _F_TARGET, _F_BRIBE,
-        _F_ITO, _F_ORDER, _F_PAY] == [
-    VOCAB.offset("setup", "pile1"), VOCAB.offset("setup", "pile2"), VOCAB.offset("market", "discard"),
-    VOCAB.offset("market", "take"), VOCAB.offset("market", "to"), VOCAB.offset("load", "cards"),
-    VOCAB.offset("declare", "good"), VOCAB.offset("declare", "count"), VOCAB.offset("pass", "target"),
-    VOCAB.offset("pass", "bribe"), VOCAB.offset("inspect", "to"), VOCAB.offset("inspect", "order"),
-    VOCAB.offset("inspect", "pay_with")]
-assert _offsets(VOCAB.fields[_A_PASS][1][2], _F_BRIBE)[0] == [_F_BRIBE_GOLD, _F_BRIBE_STAND, _F_BRIBE_BAG]
 
-REASONS = (
-    "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
-    "no_such_card",       # 17 every copy of that good is already identified elsewhere
-    "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
-    "bad_setup",          # 19 setup piles must hold exactly 5 cards each
-    "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
-    "not_the_sheriff",    # 21 only the Sheriff passes or inspects
-    "too_many_cards",     # 22 more than 5 cards set aside at the market
-    "take_too_many",      # 23 more pile draws than cards set aside
-    "bad_pile",           # 24 a pile number other than 1 or 2
-    "pile_needed",        # 25 set-aside cards need a `to` pile
-    "empty_pile",         # 26 taking from an empty discard pile
-    "bag_size",           # 27 a bag holds 1 to 5 cards
-    "already_loaded",     # 28 a closed bag cannot change
-    "not_legal_good",     # 29 only a legal good may be declared
-    "count_mismatch",     # 30 the declared count must be the bag's
-    "bad_target",         # 31 the target is not a merchant with a bag this round
-    "already_resolved",   # 32 that bag was already passed or opened
-    "not_enough_gold",    # 33 a bribe of gold the merchant does not have
-    "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
-    "bad_order",          # 35 `order` is not exactly the confiscated cards
-    "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
-)
+# Reasons (``Sheriff.REASONS``, codes from the engine's FIRST_GAME_REASON 16).
 _NOT_IN_DECK = const(16)
 _NO_SUCH_CARD = const(17)
 _NOT_IN_HAND = const(18)
@@ -201,29 +172,28 @@ _NOT_ENOUGH_GOLD = const(33)
 _NOT_ON_STAND = const(34)
 _BAD_ORDER = const(35)
 _BAD_PAYMENT = const(36)
-assert len(REASONS) == 21 and FIRST_GAME_REASON == 16
 
-SETUP = const(0)
-MARKET = const(1)
-LOAD = const(2)
-DECLARE = const(3)
-INSPECT = const(4)
-OVER = const(5)
-PHASES = ("setup", "market", "load", "declare", "inspect", "over")
+# Phases (names: ``sheriff_view``).
+_SETUP = const(0)
+_MARKET = const(1)
+_LOAD = const(2)
+_DECLARE = const(3)
+_INSPECT = const(4)
+_OVER = const(5)
 
 # Registers.
-R_SEATS = const(0)
-R_PHASE = const(1)
-R_SHERIFF = const(2)
+_R_SEATS = const(0)
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
 _R_FIRST = const(3)
-R_ROUND = const(4)
-R_ROUNDS = const(5)
-R_TURN = const(6)
-R_ROYAL = const(7)
-R_DRAW = const(8)
-R_PILE1 = const(9)
-R_PILE2 = const(10)
-R_REFILLS = const(11)
+_R_ROUND = const(4)
+_R_ROUNDS = const(5)
+_R_TURN = const(6)
+_R_ROYAL = const(7)
+_R_DRAW = const(8)
+_R_PILE1 = const(9)
+_R_PILE2 = const(10)
+_R_REFILLS = const(11)
 _POOL = const(16)                      # unidentified copies per good
 _SEAT_BASE = const(31)                 # _POOL + KINDS
 # Per-seat bytes: gold (u16), hand size, flags, bag size, bag cards, declared good and count,
@@ -240,20 +210,17 @@ _STAND = const(27)                     # _KNOWN + KINDS
 _SEAT_BYTES = const(42)                # _STAND + KINDS
 _PILES = const(241)                    # _SEAT_BASE + _SEAT_BYTES * MAX_SEATS
 _PILES_END = const(457)                # _PILES + PILE_CAP
-assert _SEAT_BASE == _POOL + KINDS and _STAND == _KNOWN + KINDS and _SEAT_BYTES == _STAND + KINDS
-assert _DECL_GOOD == _BAG + BAG_MAX and _PILES == _SEAT_BASE + _SEAT_BYTES * MAX_SEATS
 # Seat flags.
-LOADED = const(1)
-DECLARED = const(2)
-DONE = const(4)
-SKIPPED = const(8)   # a merchant with an empty hand (only once the deck ran dry) sits the round out
+_LOADED = const(1)
+_DECLARED = const(2)
+_DONE = const(4)
+_SKIPPED = const(8)   # a merchant with an empty hand (only once the deck ran dry) sits the round out
 
 # Public view: registers, per seat (gold u16, hand size, flags, declared good, declared count,
 # legal counts per legal good, face-down count), then pile 1 and pile 2 bottom to top.
-PUB_REGS = const(12)
-PUB_SEAT = const(11)
-PUB_PILES = const(67)                  # PUB_REGS + PUB_SEAT * MAX_SEATS
-assert PUB_PILES == PUB_REGS + PUB_SEAT * MAX_SEATS
+_PUB_REGS = const(12)
+_PUB_SEAT = const(11)
+_PUB_PILES = const(67)                 # PUB_REGS + PUB_SEAT * MAX_SEATS
 
 
 def _count(rec, at, n, g):
@@ -269,26 +236,63 @@ class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
     STATE_SIZE = _PILES_END
-    PUBLIC_SIZE = PUB_PILES + PILE_CAP
-    VOCAB = VOCAB
-    REASONS = REASONS  # type: tuple
+    PUBLIC_SIZE = _PUB_PILES + _PILE_CAP
+    VOCAB = SheriffVocabulary((
+        ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
+                   actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
+        ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
+                    actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
+        ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
+        ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
+        ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
+            actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
+            actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
+        ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
+                     actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
+                     actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
+    ))
+    REASONS = (
+        "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
+        "no_such_card",       # 17 every copy of that good is already identified elsewhere
+        "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
+        "bad_setup",          # 19 setup piles must hold exactly 5 cards each
+        "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
+        "not_the_sheriff",    # 21 only the Sheriff passes or inspects
+        "too_many_cards",     # 22 more than 5 cards set aside at the market
+        "take_too_many",      # 23 more pile draws than cards set aside
+        "bad_pile",           # 24 a pile number other than 1 or 2
+        "pile_needed",        # 25 set-aside cards need a `to` pile
+        "empty_pile",         # 26 taking from an empty discard pile
+        "bag_size",           # 27 a bag holds 1 to 5 cards
+        "already_loaded",     # 28 a closed bag cannot change
+        "not_legal_good",     # 29 only a legal good may be declared
+        "count_mismatch",     # 30 the declared count must be the bag's
+        "bad_target",         # 31 the target is not a merchant with a bag this round
+        "already_resolved",   # 32 that bag was already passed or opened
+        "not_enough_gold",    # 33 a bribe of gold the merchant does not have
+        "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
+        "bad_order",          # 35 `order` is not exactly the confiscated cards
+        "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
+    )  # type: tuple
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
         s = self.s
-        s[R_SEATS] = seats
+        s[_R_SEATS] = seats
         s[_R_FIRST] = first
-        s[R_SHERIFF] = first
-        s[R_ROYAL] = 1 if royal else 0
-        s[R_ROUNDS] = self._rounds_total()
-        s[R_TURN] = NO_SEAT
-        s[R_DRAW] = sheriff_deck_size(seats, royal) - HAND * seats
-        for g in range(KINDS):
-            s[_POOL + g] = sheriff_count(g, seats, royal)
+        s[_R_SHERIFF] = first
+        s[_R_ROYAL] = 1 if royal else 0
+        s[_R_ROUNDS] = self._rounds_total()
+        s[_R_TURN] = _NO_SEAT
+        deck = 0
+        for g in range(_KINDS):
+            s[_POOL + g] = self._deck(g)
+            deck += s[_POOL + g]
+        s[_R_DRAW] = deck - _HAND * seats
         for seat in range(seats):
             self._set_gold(seat, _START_GOLD)
-            s[self._at(seat) + _HAND_N] = HAND
-            s[self._at(seat) + _DECL_GOOD] = NO_SEAT
+            s[self._at(seat) + _HAND_N] = _HAND
+            s[self._at(seat) + _DECL_GOOD] = _NO_SEAT
 
     @classmethod
     def from_header(cls, header):
@@ -303,25 +307,25 @@ class Sheriff(engine.Game):
             from shared_rules import sheriff_mm
             return sheriff_mm.from_header(header)
         engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
-        seats = engine.int_option(header, "players", 0, _MIN_SEATS, MAX_SEATS)
+        seats = engine.int_option(header, "players", 0, _MIN_SEATS, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         return cls(seats, first, royal)
 
     # -- hook points for modules -----------------------------------------------------
     def _contraband(self, g):
         """Whether a good is contraband (a law module may change this per round)."""
-        return SHERIFF_KIND[g] != LEGAL
+        return g >= _LEGAL_KINDS
 
     def _penalty(self, g):
-        return SHERIFF_PENALTY[g]
+        return _PENALTY[g]
 
     def _is_merchant(self, seat):
         """Whether a seat trades this round (deputies would replace the single Sheriff)."""
-        return seat != self.s[R_SHERIFF]
+        return seat != self.s[_R_SHERIFF]
 
     def _rounds_total(self):
         """Each player is Sheriff twice, three times at 3 players."""
-        n = self.s[R_SEATS]
+        n = self.s[_R_SEATS]
         return n * (3 if n == 3 else 2)
 
     # -- small accessors -------------------------------------------------------------
@@ -359,30 +363,26 @@ class Sheriff(engine.Game):
 
     def pile(self, which):
         """A discard pile, bottom to top (allocates: not for the accept path)."""
-        return [self._pile_card(which, i) for i in range(self.s[R_PILE1 if which == 1 else R_PILE2])]
+        s = self.s
+        if which == 1:
+            return [s[_PILES + i] for i in range(s[_R_PILE1])]
+        return [s[_PILES_END - 1 - i] for i in range(s[_R_PILE2])]
 
     def _deck(self, g):
-        return sheriff_count(g, self.s[R_SEATS], self.s[R_ROYAL])
-
-    def _pile_card(self, which, i):
-        return self.s[_PILES + i] if which == 1 else self.s[_PILES_END - 1 - i]
+        """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only
+        with ``royal``)."""
+        if g >= _ROYAL_FIRST and not self.s[_R_ROYAL]:
+            return 0
+        return _COUNT[g] - (_MARKED[g] if self.s[_R_SEATS] == 3 else 0)
 
     def _push(self, which, g):
         s = self.s
         if which == 1:
-            s[_PILES + s[R_PILE1]] = g
-            s[R_PILE1] += 1
+            s[_PILES + s[_R_PILE1]] = g
+            s[_R_PILE1] += 1
         else:
-            s[_PILES_END - 1 - s[R_PILE2]] = g
-            s[R_PILE2] += 1
-
-    def _pop(self, which):
-        s = self.s
-        if which == 1:
-            s[R_PILE1] -= 1
-            return s[_PILES + s[R_PILE1]]
-        s[R_PILE2] -= 1
-        return s[_PILES_END - 1 - s[R_PILE2]]
+            s[_PILES_END - 1 - s[_R_PILE2]] = g
+            s[_R_PILE2] += 1
 
     def _give(self, src, dst, g):
         """Move one good from a stand to another."""
@@ -391,51 +391,87 @@ class Sheriff(engine.Game):
         s[self._at(dst) + _STAND + g] += 1
 
     def phase(self):
-        return self.s[R_PHASE]
+        return self.s[_R_PHASE]
 
     def over(self):
-        return self.s[R_PHASE] == OVER
+        return self.s[_R_PHASE] == _OVER
 
     # -- checking --------------------------------------------------------------------
     def check(self, rec):
+        s = self.s
         kind = rec[0]
-        phase = self.s[R_PHASE]
+        phase = s[_R_PHASE]
         if kind == _A_SETUP:
-            return self._check_setup(rec) if phase == SETUP else WRONG_PHASE
+            if phase != _SETUP:
+                return _WRONG_PHASE
+            if rec[_F_PILE1] != _PILE_START or rec[_F_PILE2] != _PILE_START:
+                return _BAD_SETUP
+            for g in range(_KINDS):
+                n = _count(rec, _F_PILE1 + 1, _PILE_START, g) + _count(rec, _F_PILE2 + 1, _PILE_START, g)
+                if n and not self._deck(g):
+                    return _NOT_IN_DECK
+                if n > s[_POOL + g]:
+                    return _NO_SUCH_CARD
+            return _OK
         if kind == _A_MARKET:
-            return self._check_market(rec) if phase == MARKET else WRONG_PHASE
+            if phase != _MARKET:
+                return _WRONG_PHASE
+            err = self._check_merchant_turn(rec[1])
+            if err:
+                return err
+            nd = rec[_F_DISCARD]
+            nt = rec[_F_TAKE]
+            if nd > _MARKET_MAX:
+                return _TOO_MANY_CARDS
+            if nt > nd:
+                return _TAKE_TOO_MANY
+            if rec[_F_TO - 1]:
+                if rec[_F_TO] != 1 and rec[_F_TO] != 2:
+                    return _BAD_PILE
+            elif nd:
+                return _PILE_NEEDED
+            n1 = s[_R_PILE1]
+            n2 = s[_R_PILE2]
+            for i in range(nt):
+                which = rec[_F_TAKE + 1 + i]
+                if which == 1:
+                    n1 -= 1
+                elif which == 2:
+                    n2 -= 1
+                else:
+                    return _BAD_PILE
+                if n1 < 0 or n2 < 0:
+                    return _EMPTY_PILE
+            return self._check_hand(rec[1], rec, _F_DISCARD + 1, nd)
         if kind == _A_LOAD:
-            return self._check_load(rec) if phase == LOAD else WRONG_PHASE
+            return self._check_load(rec) if phase == _LOAD else _WRONG_PHASE
         if kind == _A_DECLARE:
-            return self._check_declare(rec) if phase == DECLARE else WRONG_PHASE
-        if phase != INSPECT:
-            return WRONG_PHASE
-        err = self._check_target(rec)
-        if err:
-            return err
+            return self._check_declare(rec) if phase == _DECLARE else _WRONG_PHASE
+        if phase != _INSPECT:
+            return _WRONG_PHASE
+        # pass and inspect: the Sheriff, and a declared bag not yet resolved
+        if rec[1] != s[_R_SHERIFF]:
+            return _NOT_THE_SHERIFF
+        t = rec[_F_TARGET]
+        if t >= s[_R_SEATS] or not self._is_merchant(t):
+            return _BAD_TARGET
+        flags = s[self._at(t) + _FLAGS]
+        if flags & _SKIPPED:
+            return _BAD_TARGET
+        if flags & _DONE:
+            return _ALREADY_RESOLVED
         if kind == _A_PASS:
-            return self._check_bribe(rec) if rec[_F_BRIBE - 1] else OK
+            return self._check_bribe(rec) if rec[_F_BRIBE - 1] else _OK
         return self._check_inspect(rec)
-
-    def _check_setup(self, rec):
-        if rec[_F_PILE1] != PILE_START or rec[_F_PILE2] != PILE_START:
-            return _BAD_SETUP
-        for g in range(KINDS):
-            n = _count(rec, _F_PILE1 + 1, PILE_START, g) + _count(rec, _F_PILE2 + 1, PILE_START, g)
-            if n and not self._deck(g):
-                return _NOT_IN_DECK
-            if n > self.s[_POOL + g]:
-                return _NO_SUCH_CARD
-        return OK
 
     def _check_hand(self, p, rec, at, n):
         """Can these ``n`` cards leave ``p``'s hand (known cards first, then unidentified ones)?"""
         s = self.s
         base = self._at(p) + _KNOWN
         unknown = s[self._at(p) + _HAND_N]
-        for g in range(KINDS):
+        for g in range(_KINDS):
             unknown -= s[base + g]
-        for g in range(KINDS):
+        for g in range(_KINDS):
             need = _count(rec, at, n, g)
             if need:
                 if not self._deck(g):
@@ -445,51 +481,21 @@ class Sheriff(engine.Game):
                     if need > s[_POOL + g]:
                         return _NO_SUCH_CARD
                     unknown -= need
-        return _NOT_IN_HAND if unknown < 0 else OK
+        return _NOT_IN_HAND if unknown < 0 else _OK
 
     def _check_merchant_turn(self, p):
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
-        return OK if p == self.s[R_TURN] else NOT_YOUR_TURN
-
-    def _check_market(self, rec):
-        s = self.s
-        err = self._check_merchant_turn(rec[1])
-        if err:
-            return err
-        nd = rec[_F_DISCARD]
-        nt = rec[_F_TAKE]
-        if nd > MARKET_MAX:
-            return _TOO_MANY_CARDS
-        if nt > nd:
-            return _TAKE_TOO_MANY
-        if rec[_F_TO - 1]:
-            if rec[_F_TO] != 1 and rec[_F_TO] != 2:
-                return _BAD_PILE
-        elif nd:
-            return _PILE_NEEDED
-        n1 = s[R_PILE1]
-        n2 = s[R_PILE2]
-        for i in range(nt):
-            which = rec[_F_TAKE + 1 + i]
-            if which == 1:
-                n1 -= 1
-            elif which == 2:
-                n2 -= 1
-            else:
-                return _BAD_PILE
-            if n1 < 0 or n2 < 0:
-                return _EMPTY_PILE
-        return self._check_hand(rec[1], rec, _F_DISCARD + 1, nd)
+        return _OK if p == self.s[_R_TURN] else _NOT_YOUR_TURN
 
     def _check_load(self, rec):
         p = rec[1]
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
-        if self.s[self._at(p) + _FLAGS] & LOADED:
+        if self.s[self._at(p) + _FLAGS] & _LOADED:
             return _ALREADY_LOADED
         n = rec[_F_CARDS]
-        if n < 1 or n > BAG_MAX:
+        if n < 1 or n > _BAG_MAX:
             return _BAG_SIZE
         return self._check_hand(p, rec, _F_CARDS + 1, n)
 
@@ -502,34 +508,22 @@ class Sheriff(engine.Game):
             return _NOT_LEGAL_GOOD
         if not self._deck(g):
             return _NOT_IN_DECK
-        return OK if rec[_F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
-
-    def _check_target(self, rec):
-        """Common to pass and inspect: the Sheriff, and a declared bag not yet resolved."""
-        if rec[1] != self.s[R_SHERIFF]:
-            return _NOT_THE_SHERIFF
-        t = rec[_F_TARGET]
-        if t >= self.s[R_SEATS] or not self._is_merchant(t):
-            return _BAD_TARGET
-        flags = self.s[self._at(t) + _FLAGS]
-        if flags & SKIPPED:
-            return _BAD_TARGET
-        return _ALREADY_RESOLVED if flags & DONE else OK
+        return _OK if rec[_F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
 
     def _check_bribe(self, rec):
         t = rec[_F_TARGET]
-        if rec[_F_BRIBE_STAND] and rec[_F_BRIBE_STAND + 1] != KINDS or rec[_F_BRIBE_BAG] and rec[_F_BRIBE_BAG + 1] != KINDS:
-            return MALFORMED   # a wire record whose bribe is not one count per good
+        if rec[_F_BRIBE_STAND] and rec[_F_BRIBE_STAND + 1] != _KINDS or rec[_F_BRIBE_BAG] and rec[_F_BRIBE_BAG + 1] != _KINDS:
+            return _MALFORMED   # a wire record whose bribe is not one count per good
         if rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)) > self.gold(t):
             return _NOT_ENOUGH_GOLD
-        for g in range(KINDS):
+        for g in range(_KINDS):
             on_stand = rec[_F_BRIBE_STAND + 2 + g] if rec[_F_BRIBE_STAND] else 0
             in_bag = rec[_F_BRIBE_BAG + 2 + g] if rec[_F_BRIBE_BAG] else 0
             if (on_stand or in_bag) and not self._deck(g):
                 return _NOT_IN_DECK
             if on_stand > self.stand(t, g):
                 return _NOT_ON_STAND
-        return OK
+        return _OK
 
     def _check_inspect(self, rec):
         s = self.s
@@ -541,12 +535,12 @@ class Sheriff(engine.Game):
         n = s[at + _BAG_N]
         kept = _count(s, at + _BAG, n, decl)
         if rec[_F_ORDER - 1]:
-            for g in range(KINDS):
+            for g in range(_KINDS):
                 want = 0 if g == decl else _count(s, at + _BAG, n, g)
                 if _count(rec, _F_ORDER + 1, rec[_F_ORDER], g) != want:
                     return _BAD_ORDER
         if not rec[_F_PAY - 1]:
-            return OK
+            return _OK
         if kept == n:   # truthful: the inspector owes the merchant (with a partner: their share)
             return self._check_payment(rec, rec[1], self._share(rec, n * self._penalty(decl)), decl, 0)
         return self._check_payment(rec, t, self._confiscated_penalty(t), decl, kept)
@@ -585,47 +579,65 @@ class Sheriff(engine.Game):
                 contraband = True
             elif contraband:
                 return _BAD_PAYMENT
-            paid += SHERIFF_VALUE[g]
-        for g in range(KINDS):
+            paid += _VALUE[g]
+        for g in range(_KINDS):
             have = self.stand(debtor, g) + (plus_n if g == plus_good else 0)
             give = _count(rec, at, n, g)
             if give > have:
                 return _BAD_PAYMENT
             if give < have and (paid < rest or (contraband and not self._contraband(g))):
                 return _BAD_PAYMENT
-        return OK
+        return _OK
 
     # -- applying --------------------------------------------------------------------
     def apply(self, rec):
+        s = self.s
         kind = rec[0]
+        p = rec[1]
         if kind == _A_SETUP:
-            self._apply_setup(rec)
+            for i in range(_PILE_START):
+                self._push(1, rec[_F_PILE1 + 1 + i])
+                self._push(2, rec[_F_PILE2 + 1 + i])
+                s[_POOL + rec[_F_PILE1 + 1 + i]] -= 1
+                s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
+            s[_R_DRAW] -= 2 * _PILE_START
+            s[_R_PHASE] = _MARKET
+            s[_R_TURN] = self._first_merchant()
         elif kind == _A_MARKET:
-            self._apply_market(rec)
+            base = self._at(p)
+            nd = rec[_F_DISCARD]
+            nt = rec[_F_TAKE]
+            self._leave_hand(p, rec, _F_DISCARD + 1, nd)     # set aside face down
+            for i in range(nt):                               # all pile draws come first
+                if rec[_F_TAKE + 1 + i] == 1:
+                    s[_R_PILE1] -= 1
+                    g = s[_PILES + s[_R_PILE1]]
+                else:
+                    s[_R_PILE2] -= 1
+                    g = s[_PILES_END - 1 - s[_R_PILE2]]
+                s[base + _KNOWN + g] += 1
+                s[base + _HAND_N] += 1
+            self._draw(p, nd - nt)
+            for i in range(nd):                               # then onto one pile, in order
+                self._push(rec[_F_TO], rec[_F_DISCARD + 1 + i])
+            nxt = self._next_merchant(p)
+            if nxt == _NO_SEAT:
+                self._start_load()
+            else:
+                s[_R_TURN] = nxt
         elif kind == _A_LOAD:
             self._apply_load(rec)
         elif kind == _A_DECLARE:
             self._apply_declare(rec)
         elif kind == _A_PASS:
-            self._apply_pass(rec)
+            self._let_through(rec, p)
         else:
-            self._apply_inspect(rec)
-
-    def _apply_setup(self, rec):
-        s = self.s
-        for i in range(PILE_START):
-            self._push(1, rec[_F_PILE1 + 1 + i])
-            self._push(2, rec[_F_PILE2 + 1 + i])
-            s[_POOL + rec[_F_PILE1 + 1 + i]] -= 1
-            s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
-        s[R_DRAW] -= 2 * PILE_START
-        s[R_PHASE] = MARKET
-        s[R_TURN] = self._first_merchant()
+            self._open_bag(rec, p, _NO_SEAT)
 
     def _first_merchant(self):
         """Who opens the market and the declarations: the Sheriff's left (deputies: the merchant
         they named)."""
-        return self._next_merchant(self.s[R_SHERIFF])
+        return self._next_merchant(self.s[_R_SHERIFF])
 
     def _leave_hand(self, p, rec, at, n):
         """Cards leave a hand: known ones first, the rest become identified copies."""
@@ -639,90 +651,68 @@ class Sheriff(engine.Game):
                 s[_POOL + g] -= 1
         s[base + _HAND_N] -= n
 
-    def _apply_market(self, rec):
-        s = self.s
-        p = rec[1]
-        base = self._at(p)
-        nd = rec[_F_DISCARD]
-        nt = rec[_F_TAKE]
-        self._leave_hand(p, rec, _F_DISCARD + 1, nd)     # set aside face down
-        for i in range(nt):                               # all pile draws come first
-            g = self._pop(rec[_F_TAKE + 1 + i])
-            s[base + _KNOWN + g] += 1
-            s[base + _HAND_N] += 1
-        self._draw(p, nd - nt)
-        for i in range(nd):                               # then onto one pile, in order
-            self._push(rec[_F_TO], rec[_F_DISCARD + 1 + i])
-        nxt = self._next_merchant(p)
-        if nxt == NO_SEAT:
-            self._start_load()
-        else:
-            s[R_TURN] = nxt
-
     def _draw(self, p, n):
-        """``p`` draws ``n`` unseen cards; an empty draw pile is refilled first, once per need."""
+        """``p`` draws ``n`` unseen cards. An empty draw pile is refilled first, once per need
+        (1st edition: all but the top 5 cards of each discard pile become the draw pile)."""
         s = self.s
         at = self._at(p) + _HAND_N
         for _ in range(n):
-            if not s[R_DRAW]:
-                self._refill()
-                if not s[R_DRAW]:
+            if not s[_R_DRAW]:
+                n1 = s[_R_PILE1]
+                if n1 > _PILE_START:
+                    for i in range(n1 - _PILE_START):
+                        s[_POOL + s[_PILES + i]] += 1
+                    for i in range(_PILE_START):
+                        s[_PILES + i] = s[_PILES + n1 - _PILE_START + i]
+                    s[_R_PILE1] = _PILE_START
+                    s[_R_DRAW] += n1 - _PILE_START
+                n2 = s[_R_PILE2]
+                if n2 > _PILE_START:
+                    for i in range(n2 - _PILE_START):
+                        s[_POOL + s[_PILES_END - 1 - i]] += 1
+                    for i in range(_PILE_START):
+                        s[_PILES_END - 1 - i] = s[_PILES_END - 1 - (n2 - _PILE_START + i)]
+                    s[_R_PILE2] = _PILE_START
+                    s[_R_DRAW] += n2 - _PILE_START
+                s[_R_REFILLS] = (s[_R_REFILLS] + 1) & 255
+                if not s[_R_DRAW]:
                     return
-            s[R_DRAW] -= 1
+            s[_R_DRAW] -= 1
             s[at] += 1
-
-    def _refill(self):
-        """1st edition: all but the top 5 cards of each discard pile become the draw pile."""
-        s = self.s
-        for which in range(1, 3):
-            reg = R_PILE1 if which == 1 else R_PILE2
-            n = s[reg]
-            if n > PILE_START:
-                for i in range(n - PILE_START):
-                    s[_POOL + self._pile_card(which, i)] += 1
-                for i in range(PILE_START):
-                    g = self._pile_card(which, n - PILE_START + i)
-                    if which == 1:
-                        s[_PILES + i] = g
-                    else:
-                        s[_PILES_END - 1 - i] = g
-                s[reg] = PILE_START
-                s[R_DRAW] += n - PILE_START
-        s[R_REFILLS] = (s[R_REFILLS] + 1) & 255
 
     def _next_merchant(self, seat):
         """The next merchant clockwise after ``seat`` who is in this round (NO_SEAT past the
         Sheriff's right)."""
         s = self.s
-        n = s[R_SEATS]
-        sheriff = s[R_SHERIFF]
+        n = s[_R_SEATS]
+        sheriff = s[_R_SHERIFF]
         while True:
             seat = (seat + 1) % n
             if seat == sheriff:
-                return NO_SEAT
-            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & SKIPPED:
+                return _NO_SEAT
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
 
     def _start_load(self):
         s = self.s
-        s[R_PHASE] = LOAD
-        s[R_TURN] = NO_SEAT
-        for seat in range(s[R_SEATS]):
+        s[_R_PHASE] = _LOAD
+        s[_R_TURN] = _NO_SEAT
+        for seat in range(s[_R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
-                s[self._at(seat) + _FLAGS] |= SKIPPED | DONE
+                s[self._at(seat) + _FLAGS] |= _SKIPPED | _DONE
         self._after_load()
 
     def _after_load(self):
         s = self.s
-        for seat in range(s[R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (LOADED | SKIPPED):
+        for seat in range(s[_R_SEATS]):
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                 return
         first = self._first_merchant()
-        if first == NO_SEAT:
+        if first == _NO_SEAT:
             self._end_round()
         else:
-            s[R_PHASE] = DECLARE
-            s[R_TURN] = first
+            s[_R_PHASE] = _DECLARE
+            s[_R_TURN] = first
 
     def _apply_load(self, rec):
         s = self.s
@@ -733,7 +723,7 @@ class Sheriff(engine.Game):
         for i in range(n):
             s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
         s[at + _BAG_N] = n
-        s[at + _FLAGS] |= LOADED
+        s[at + _FLAGS] |= _LOADED
         self._after_load()
 
     def _apply_declare(self, rec):
@@ -742,13 +732,13 @@ class Sheriff(engine.Game):
         at = self._at(p)
         s[at + _DECL_GOOD] = rec[_F_GOOD]
         s[at + _DECL_N] = rec[_F_COUNT]
-        s[at + _FLAGS] |= DECLARED
+        s[at + _FLAGS] |= _DECLARED
         nxt = self._next_merchant(p)
-        if nxt == NO_SEAT:
-            s[R_PHASE] = INSPECT
-            s[R_TURN] = NO_SEAT
+        if nxt == _NO_SEAT:
+            s[_R_PHASE] = _INSPECT
+            s[_R_TURN] = _NO_SEAT
         else:
-            s[R_TURN] = nxt
+            s[_R_TURN] = nxt
 
     def _take_from_bag(self, t, g):
         """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
@@ -763,9 +753,6 @@ class Sheriff(engine.Game):
                 return True
         return False
 
-    def _apply_pass(self, rec):
-        self._let_through(rec, rec[1])
-
     def _let_through(self, rec, sheriff):
         """The bag goes to its owner's stand; the bribe (if any) to ``sheriff`` (a seat, or the
         deputies' loot chest)."""
@@ -777,7 +764,7 @@ class Sheriff(engine.Game):
                 v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
-            for g in range(KINDS):
+            for g in range(_KINDS):
                 if rec[_F_BRIBE_STAND]:
                     for _ in range(rec[_F_BRIBE_STAND + 2 + g]):
                         self._give(t, sheriff, g)
@@ -788,9 +775,6 @@ class Sheriff(engine.Game):
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
-
-    def _apply_inspect(self, rec):
-        self._open_bag(rec, rec[1], NO_SEAT)
 
     def _open_bag(self, rec, sheriff, partner):
         """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
@@ -813,7 +797,7 @@ class Sheriff(engine.Game):
                     self._push(to, s[at + _BAG + i])
         if kept == n:
             owed = n * self._penalty(decl)
-            if partner != NO_SEAT:
+            if partner != _NO_SEAT:
                 self._pay(partner, t, owed // 2, None)
                 owed -= owed // 2
             self._pay(rec[1], t, owed, rec)
@@ -837,19 +821,19 @@ class Sheriff(engine.Game):
                 self._give(debtor, creditor, rec[_F_PAY + 1 + i])
             return
         stand = self._at(debtor) + _STAND
-        for j in range(KINDS):
+        for j in range(_KINDS):
             g = _PAY_ORDER[j]
             while rest > 0 and s[stand + g]:
                 self._give(debtor, creditor, g)
-                rest -= SHERIFF_VALUE[g]
+                rest -= _VALUE[g]
 
     def _resolved(self, t):
         s = self.s
         at = self._at(t)
         s[at + _BAG_N] = 0
-        s[at + _FLAGS] |= DONE
-        for seat in range(s[R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & DONE:
+        s[at + _FLAGS] |= _DONE
+        for seat in range(s[_R_SEATS]):
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _DONE:
                 return
         self._end_round()
 
@@ -857,59 +841,59 @@ class Sheriff(engine.Game):
         """Automatic end of round: game end, or merchants draw back to 6 and the Sheriff
         role passes left."""
         s = self.s
-        n = s[R_SEATS]
-        s[R_ROUND] += 1
-        if s[R_ROUND] >= s[R_ROUNDS]:
-            s[R_PHASE] = OVER
-            s[R_TURN] = NO_SEAT
+        n = s[_R_SEATS]
+        s[_R_ROUND] += 1
+        if s[_R_ROUND] >= s[_R_ROUNDS]:
+            s[_R_PHASE] = _OVER
+            s[_R_TURN] = _NO_SEAT
             return
-        sheriff = s[R_SHERIFF]
+        sheriff = s[_R_SHERIFF]
         self._draw_back_and_clear((sheriff + 1) % n)
-        s[R_SHERIFF] = (sheriff + 1) % n
-        s[R_PHASE] = MARKET
-        s[R_TURN] = self._first_merchant()
+        s[_R_SHERIFF] = (sheriff + 1) % n
+        s[_R_PHASE] = _MARKET
+        s[_R_TURN] = self._first_merchant()
 
     def _draw_back_and_clear(self, first):
         """The round's merchants draw back to 6, clockwise from ``first``; then every seat's bag,
         declaration and flags are cleared for the next round."""
         s = self.s
-        n = s[R_SEATS]
+        n = s[_R_SEATS]
         for i in range(n):
             seat = (first + i) % n
-            if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < HAND:
-                self._draw(seat, HAND - s[self._at(seat) + _HAND_N])
+            if self._is_merchant(seat) and s[self._at(seat) + _HAND_N] < _HAND:
+                self._draw(seat, _HAND - s[self._at(seat) + _HAND_N])
         for seat in range(n):
             at = self._at(seat)
             s[at + _FLAGS] = 0
             s[at + _BAG_N] = 0
-            s[at + _DECL_GOOD] = NO_SEAT
+            s[at + _DECL_GOOD] = _NO_SEAT
             s[at + _DECL_N] = 0
 
     # -- what may be seen ------------------------------------------------------------
     def valid_state(self, state):
-        seats = state[R_SEATS]
-        return (_MIN_SEATS <= seats <= MAX_SEATS and state[R_PHASE] <= OVER and state[R_SHERIFF] < seats
-                and state[R_ROUND] <= state[R_ROUNDS] and state[R_PILE1] + state[R_PILE2] <= PILE_CAP)
+        seats = state[_R_SEATS]
+        return (_MIN_SEATS <= seats <= _MAX_SEATS and state[_R_PHASE] <= _OVER and state[_R_SHERIFF] < seats
+                and state[_R_ROUND] <= state[_R_ROUNDS] and state[_R_PILE1] + state[_R_PILE2] <= _PILE_CAP)
 
     def public(self, out):
         """Fill ``out`` (PUBLIC_SIZE bytes): never a hand card, a closed bag or a face-down good."""
         s = self.s
-        for i in range(PUB_REGS):
+        for i in range(_PUB_REGS):
             out[i] = s[i]
-        for seat in range(MAX_SEATS):
-            o = PUB_REGS + PUB_SEAT * seat
-            for i in range(PUB_SEAT):
+        for seat in range(_MAX_SEATS):
+            o = _PUB_REGS + _PUB_SEAT * seat
+            for i in range(_PUB_SEAT):
                 out[o + i] = 0
-            if seat < s[R_SEATS]:
+            if seat < s[_R_SEATS]:
                 self._public_seat(out, o, self._at(seat))
-        n1 = s[R_PILE1]
-        for i in range(PILE_CAP):
+        n1 = s[_R_PILE1]
+        for i in range(_PILE_CAP):
             if i < n1:
-                out[PUB_PILES + i] = s[_PILES + i]
-            elif i < n1 + s[R_PILE2]:
-                out[PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
+                out[_PUB_PILES + i] = s[_PILES + i]
+            elif i < n1 + s[_R_PILE2]:
+                out[_PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
             else:
-                out[PUB_PILES + i] = 0
+                out[_PUB_PILES + i] = 0
 
     def _public_seat(self, out, o, at):
         """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
@@ -921,8 +905,8 @@ class Sheriff(engine.Game):
         out[o + 3] = s[at + _FLAGS]
         out[o + 4] = s[at + _DECL_GOOD]
         out[o + 5] = s[at + _DECL_N]
-        for g in range(KINDS):
-            if g < SHERIFF_LEGAL_KINDS and not self._contraband(g):
+        for g in range(_KINDS):
+            if g < _LEGAL_KINDS and not self._contraband(g):
                 out[o + 6 + g] = s[at + _STAND + g]
             else:
                 out[o + 10] += s[at + _STAND + g]
@@ -936,7 +920,7 @@ class Sheriff(engine.Game):
     def summary(self):
         """The replay contract's fields; scoring is imported on demand, off the accept path."""
         from shared_rules import sheriff_score
-        n = self.s[R_SEATS]
+        n = self.s[_R_SEATS]
         over = self.over()
         return {
             "game": "sheriff", "players": n, "over": over,

@@ -36,9 +36,31 @@ from shared_rules.actions import field, U8, LIST
 from shared_rules.catalogue import SHERIFF_VALUE
 from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
 
-LAWS = const(4)
-ORDERS = const(8)
-MERRY_MEN = const(16)
+# The base referee's registers, phases and flags (private there: restated, checked by
+# tests/test_rules_literals.py).
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
+_INSPECT = const(4)
+_MARKET = const(1)
+_KINDS = const(15)
+_LOADED = const(1)
+_BAG_MAX = const(5)
+_R_ROUND = const(4)
+_R_SEATS = const(0)
+
+# The Merry Men layout (sheriff_mm: private consts there, restated; tests/test_rules_literals.py).
+_MM_STATE_END = const(559)
+_MM_PUB_SIZE = const(324)
+_SEATS6 = const(6)
+_CHEST = const(6)
+_R_DEPUTY2 = const(12)
+_R_MODULES = const(14)
+_DEPUTIES = const(1)
+_CARD_MODULES = const(28)
+
+_LAWS = const(4)
+_ORDERS = const(8)
+_MERRY_MEN = const(16)
 _READY = const(28)           # the modules whose rules core exists
 
 _ORDER_CARDS = const(15)
@@ -50,17 +72,14 @@ _ORDERS_PER_BAG = const(2)   # a bag of 5 cards fills at most two orders (2 card
 _ORD = const(559)
 _MEN = const(574)            # sheriff_merry's region: 18 card places, 6 seat statuses
 _LAW = const(598)            # sheriff_laws' region: 24 card places, the round whose laws are chosen
-STATE_END = const(623)
-assert _ORD == mm.STATE_END and _MEN == _ORD + _ORDER_CARDS and _LAW == _MEN + 18 + mm.SEATS6
-assert STATE_END == _LAW + 25
-LAWS_PHASE = const(8)
-PHASES = mm.PHASES + ("laws",)
+_STATE_END = const(623)
+_LAWS_PHASE = const(8)
 _O_DECK = const(0)
 _O_UP = const(1)
 _O_SEAT = const(2)
 
-_names = mm.VOCAB.names
-_fields = list(mm.VOCAB.fields)
+_names = mm.SheriffMM.VOCAB.names
+_fields = list(mm.SheriffMM.VOCAB.fields)
 _A_MARKET = const(1)
 _A_LOAD = const(2)
 _A_PASS = const(4)
@@ -70,7 +89,7 @@ _A_MERRY = const(10)
 _A_LAW = const(11)
 _ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
 _fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
-_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=mm.SEATS6))
+_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=_SEATS6))
 _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
 VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
@@ -80,7 +99,7 @@ VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
 _F_INSPECT_ORDERS = const(34)
-_F_ORDER = const(2)
+_F_ORDER_UP = const(2)
 _F_BRIBE = const(4)
 _F_BRIBE_BAG = const(24)
 _F_CARDS = const(2)
@@ -90,15 +109,9 @@ _F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
 _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
-assert VOCAB.names[_A_ORDER_UP:] == ("order_up", "merry", "law") and VOCAB.names[_A_INSPECT] == "inspect"
-assert [VOCAB.offset("law", "keep"), VOCAB.offset("law", "bottom")] == [2, 5]   # sheriff_laws reads them
-assert [_F_PASS_ORDERS, _F_INSPECT_ORDERS, _F_ORDER, _F_LOAD_MERRY, _F_GIVE, _F_ORDER_LIST, _F_PAY] == [
-    VOCAB.offset("pass", "orders"), VOCAB.offset("inspect", "orders"), VOCAB.offset("order_up", "order"),
-    VOCAB.offset("load", "merry"), VOCAB.offset("pass", "give"), VOCAB.offset("inspect", "order"),
-    VOCAB.offset("inspect", "pay_with")]
 del _names, _fields
 
-REASONS = mm.REASONS + (
+REASONS = mm.SheriffMM.REASONS + (
     "no_such_order",      # 46 an order number outside the profile's 15 cards
     "order_not_in_deck",  # 47 that order is already face up or filled
     "orders_full",        # 48 four orders are already face up
@@ -129,8 +142,6 @@ _REVEAL_ORDERS = const(49)
 _ORDER_NOT_UP = const(50)
 _GOODS_MISSING = const(51)
 _BAG_OPENED = const(52)
-assert [REASONS.index(r) + 16 for r in ("module_off", "decide_first", "no_such_order", "bag_opened")] == [
-    _MODULE_OFF, _DECIDE_FIRST, _NO_SUCH_ORDER, _BAG_OPENED]
 
 _SEAT_BASE = const(31)
 _SEAT_BYTES = const(42)
@@ -142,11 +153,10 @@ _DECL_GOOD = const(10)
 
 # Public view: the Merry Men view, one byte per order card (as in the state: all public), one
 # byte per seat for Merry Men (bit 0 holds one, bit 1 owed a draw, bit 2 waiting): never which.
-PUB_ORD = const(324)
-PUB_MEN = const(339)
-PUB_LAWS = const(345)        # the laws in force: position 1, position 2 (255: none)
-PUB_SIZE = const(347)
-assert PUB_ORD == mm.PUB_SIZE and PUB_MEN == PUB_ORD + _ORDER_CARDS and PUB_LAWS == PUB_MEN + mm.SEATS6
+_PUB_ORD = const(324)
+_PUB_MEN = const(339)
+_PUB_LAWS = const(345)        # the laws in force: position 1, position 2 (255: none)
+_PUB_SIZE = const(347)
 
 
 def make(seats, first, royal, mods, values, prof):
@@ -155,28 +165,28 @@ def make(seats, first, royal, mods, values, prof):
     played (its cards missing from the profile, a card the primitives cannot express, or a
     module whose rules core is not built yet)."""
     for i in range(3):
-        if mods & (LAWS << i):
+        if mods & (_LAWS << i):
             name = mm.MODULES[2 + i]
             why = profile_cards.refusal(prof, name)
             if why:
                 raise ValueError(why)
-            if not (LAWS << i) & _READY:
+            if not (_LAWS << i) & _READY:
                 raise ValueError("module %r is not supported yet (deputies, black_market, special_orders are)" % name)
-    orders = profile_cards.table(prof, "special_orders") if mods & ORDERS else b""
-    merry = profile_cards.table(prof, "merry_men") if mods & MERRY_MEN else b""
-    laws = profile_cards.table(prof, "laws") if mods & LAWS else b""
+    orders = profile_cards.table(prof, "special_orders") if mods & _ORDERS else b""
+    merry = profile_cards.table(prof, "merry_men") if mods & _MERRY_MEN else b""
+    laws = profile_cards.table(prof, "laws") if mods & _LAWS else b""
     return SheriffCards(seats, first, royal, mods, values, orders, merry, laws)
 
 
 class SheriffCards(mm.SheriffMM):
     GAME_ID = 5
     TABLE = "shared_rules.sheriff_cards_table"   # simulations' physical model (``playout``)
-    STATE_SIZE = STATE_END
-    PUBLIC_SIZE = PUB_SIZE
+    STATE_SIZE = _STATE_END
+    PUBLIC_SIZE = _PUB_SIZE
     VOCAB = VOCAB
     REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
 
-    def __init__(self, seats=4, first=0, royal=True, mods=ORDERS, values=None, orders=b"", merry=b"", laws=b""):
+    def __init__(self, seats=4, first=0, royal=True, mods=_ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)
         self.orders = orders   # 15 rows: legal good, contraband good, reward (not state: header data)
         self.merry = merry     # 18 rows: value, penalty, 4 primitives
@@ -186,11 +196,11 @@ class SheriffCards(mm.SheriffMM):
         self._through = False  # set while a bag passes: Merry Men resolve with it
         self._rec = None       # type: Any  # the pass being applied (Merry Men resolve with it)
         self._smuggled = 0
-        if mods & MERRY_MEN:
+        if mods & _MERRY_MEN:
             from shared_rules import sheriff_merry
             self._men = sheriff_merry
             sheriff_merry.start(self)
-        if mods & LAWS:
+        if mods & _LAWS:
             from shared_rules import sheriff_laws
             self._lw = sheriff_laws
             sheriff_laws.start(self)
@@ -230,29 +240,29 @@ class SheriffCards(mm.SheriffMM):
         if kind == _A_LAW:
             if not self._lw:
                 return _MODULE_OFF
-            if s[sh.R_PHASE] != LAWS_PHASE:
+            if s[_R_PHASE] != _LAWS_PHASE:
                 return WRONG_PHASE
-            deputy2 = s[mm.R_DEPUTY2] if s[mm.R_MODULES] & mm.DEPUTIES else NO_SEAT
-            return self._lw.check_law(self, rec, s[sh.R_SHERIFF], deputy2)
+            deputy2 = s[_R_DEPUTY2] if s[_R_MODULES] & _DEPUTIES else NO_SEAT
+            return self._lw.check_law(self, rec, s[_R_SHERIFF], deputy2)
         orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
         give = kind == _A_PASS and rec[_F_GIVE - 1]
         if orders or give:
-            if orders and not s[mm.R_MODULES] & ORDERS or give and not self._men:
+            if orders and not s[_R_MODULES] & _ORDERS or give and not self._men:
                 return _MODULE_OFF
-            if s[sh.R_PHASE] != sh.INSPECT:
+            if s[_R_PHASE] != _INSPECT:
                 return WRONG_PHASE
             err = mm.SheriffMM.check(self, rec)
             if err:
                 return err
             if kind == _A_INSPECT:
                 return _BAG_OPENED
-            if s[mm.R_MODULES] & mm.DEPUTIES:
+            if s[_R_MODULES] & _DEPUTIES:
                 both = self._stances(rec[1], rec[_F_TARGET])
                 if not both >> 2 and both & 3 != 1:
                     return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
             err = self._check_orders(rec) if orders else OK
             return self._men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
-        if kind == _A_MARKET and s[mm.R_MODULES] & ORDERS and s[sh.R_PHASE] == sh.MARKET:
+        if kind == _A_MARKET and s[_R_MODULES] & _ORDERS and s[_R_PHASE] == _MARKET:
             n = self._count_orders(_O_UP)
             if n < _FACE_UP and self._count_orders(_O_DECK):
                 return _REVEAL_ORDERS
@@ -260,9 +270,9 @@ class SheriffCards(mm.SheriffMM):
 
     def _check_order_up(self, rec):
         s = self.s
-        if not s[mm.R_MODULES] & ORDERS:
+        if not s[_R_MODULES] & _ORDERS:
             return _MODULE_OFF
-        o = rec[_F_ORDER]
+        o = rec[_F_ORDER_UP]
         if o >= _ORDER_CARDS:
             return _NO_SUCH_ORDER
         if s[_ORD + o] != _O_DECK:
@@ -285,7 +295,7 @@ class SheriffCards(mm.SheriffMM):
         bag = self._at(t) + _BAG
         nb = s[self._at(t) + _BAG_N]
         bribe = rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             need = 0
             for i in range(n):
                 o = rec[at + i]
@@ -313,10 +323,10 @@ class SheriffCards(mm.SheriffMM):
         p = rec[1]
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
-        if self.flags(p) & sh.LOADED:
+        if self.flags(p) & _LOADED:
             return _ALREADY_LOADED
         n = rec[_F_CARDS]
-        if rec[_F_LOAD_MERRY] != 1 or n > sh.BAG_MAX - 1:
+        if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:
             return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
         err = self._check_hand(p, rec, _F_CARDS + 1, n)
         return err if err else self._men.check_load(self, p)
@@ -354,7 +364,7 @@ class SheriffCards(mm.SheriffMM):
 
     def _law_sheriff(self):
         """Who a law's ``sheriff`` is: the Sheriff, or with deputies the loot chest."""
-        return mm.CHEST if self.s[mm.R_MODULES] & mm.DEPUTIES else self.s[sh.R_SHERIFF]
+        return _CHEST if self.s[_R_MODULES] & _DEPUTIES else self.s[_R_SHERIFF]
 
     def _check_bribe(self, rec):
         err = mm.SheriffMM._check_bribe(self, rec)
@@ -375,7 +385,7 @@ class SheriffCards(mm.SheriffMM):
         s = self.s
         at = self._at(t)
         decl = s[at + _DECL_GOOD]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             if self._through or g == decl:
                 self._lw.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
 
@@ -413,16 +423,16 @@ class SheriffCards(mm.SheriffMM):
     def apply(self, rec):
         s = self.s
         if rec[0] == _A_ORDER_UP:
-            s[_ORD + rec[_F_ORDER]] = _O_UP
+            s[_ORD + rec[_F_ORDER_UP]] = _O_UP
         elif rec[0] == _A_MERRY:
             self._men.apply_draw(self, rec)
         elif rec[0] == _A_LAW:
             self._lw.apply_law(self, rec, self._law_sheriff())
-            s[sh.R_PHASE] = sh.MARKET
+            s[_R_PHASE] = _MARKET
         else:
             mm.SheriffMM.apply(self, rec)
-        if self._lw and s[sh.R_PHASE] == sh.MARKET and self._lw.due(self, s[sh.R_ROUND]):
-            s[sh.R_PHASE] = LAWS_PHASE   # a round opens with its laws
+        if self._lw and s[_R_PHASE] == _MARKET and self._lw.due(self, s[_R_ROUND]):
+            s[_R_PHASE] = _LAWS_PHASE   # a round opens with its laws
 
     def _let_through(self, rec, sheriff):
         """Orders take their cards out of the bag first (under the stand), then the bag passes
@@ -446,7 +456,7 @@ class SheriffCards(mm.SheriffMM):
         at = self._at(t)
         n = 0
         bribe = rec[0] == _A_PASS and rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(sh.KINDS):
+        for g in range(_KINDS):
             if self._contraband(g):
                 c = sh._count(s, at + _BAG, s[at + _BAG_N], g) - (rec[_F_BRIBE_BAG + 2 + g] if bribe else 0)
                 if c > 0:
@@ -471,22 +481,22 @@ class SheriffCards(mm.SheriffMM):
 
     # -- what may be seen --------------------------------------------------------------------
     def valid_state(self, state):
-        if not state[mm.R_MODULES] & mm.CARD_MODULES:
+        if not state[_R_MODULES] & _CARD_MODULES:
             return False
         for i in range(_ORDER_CARDS):
-            if state[_ORD + i] >= _O_SEAT + state[sh.R_SEATS]:
+            if state[_ORD + i] >= _O_SEAT + state[_R_SEATS]:
                 return False
         for i in range(18):
-            if state[_MEN + i] > state[sh.R_SEATS]:
+            if state[_MEN + i] > state[_R_SEATS]:
                 return False
-        for i in range(mm.SEATS6):
+        for i in range(_SEATS6):
             if state[_MEN + 18 + i] > 7:
                 return False
         for i in range(24):
             if state[_LAW + i] > 3:
                 return False
-        if state[sh.R_PHASE] == LAWS_PHASE:   # the base check knows phases up to the loot
-            return mm.SheriffMM.valid_state(self, state[:sh.R_PHASE] + bytes((sh.MARKET,)) + state[sh.R_PHASE + 1:])
+        if state[_R_PHASE] == _LAWS_PHASE:   # the base check knows phases up to the loot
+            return mm.SheriffMM.valid_state(self, state[:_R_PHASE] + bytes((_MARKET,)) + state[_R_PHASE + 1:])
         return mm.SheriffMM.valid_state(self, state)
 
     def public(self, out):
@@ -495,16 +505,16 @@ class SheriffCards(mm.SheriffMM):
         mm.SheriffMM.public(self, out)
         s = self.s
         for i in range(_ORDER_CARDS):
-            out[PUB_ORD + i] = s[_ORD + i]
-        for seat in range(mm.SEATS6):
-            out[PUB_MEN + seat] = (s[_MEN + 18 + seat] & 3) << 1
+            out[_PUB_ORD + i] = s[_ORD + i]
+        for seat in range(_SEATS6):
+            out[_PUB_MEN + seat] = (s[_MEN + 18 + seat] & 3) << 1
         for i in range(18):
             if s[_MEN + i]:
-                out[PUB_MEN + s[_MEN + i] - 1] |= 1
-        out[PUB_LAWS] = out[PUB_LAWS + 1] = 255
+                out[_PUB_MEN + s[_MEN + i] - 1] |= 1
+        out[_PUB_LAWS] = out[_PUB_LAWS + 1] = 255
         for i in range(24):
             if s[_LAW + i] >= 2:
-                out[PUB_LAWS + s[_LAW + i] - 2] = i
+                out[_PUB_LAWS + s[_LAW + i] - 2] = i
 
 
 GAME = SheriffCards

@@ -9,9 +9,9 @@ table does not model the laws' effects: options the referee refuses under the la
 (a declared good made contraband, a bag over the law's size, a forbidden bribe) are dropped by
 asking the referee's ``check``; the playout tests check the invariants independently.
 """
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_cards_layout as KC
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules import sheriff_mm_table as mmt
 from shared_rules.actions import ACTION_SIZE
 
@@ -24,12 +24,12 @@ class Table(mmt.Table):
         self.law_deck = []
         self.order_deck = []
         self.men_deck = []
-        if mods & sc.LAWS:
+        if mods & KC.LAWS:
             from shared_rules import sheriff_laws as lw
             self.law_deck = [i for i in range(lw.LAWS) if lw.where(game, i) == lw.DECK]
-        if mods & sc.ORDERS:
+        if mods & KC.ORDERS:
             self.order_deck = list(range(15))
-        if mods & sc.MERRY_MEN:
+        if mods & KC.MERRY_MEN:
             self.men_deck = list(range(18))
         for deck in (self.law_deck, self.order_deck, self.men_deck):
             rng.shuffle(deck)
@@ -40,7 +40,7 @@ class Table(mmt.Table):
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
-        if g.phase() == sc.LAWS_PHASE:
+        if g.phase() == KC.LAWS_PHASE:
             return self._laws()
         out = mmt.Table.legal(self)
         extra = []
@@ -53,7 +53,7 @@ class Table(mmt.Table):
             elif a == "declare" and self.men_bag[o["p"]]:
                 o["count"] += 1
             elif a == "pass":
-                if g.modules() & sc.ORDERS:
+                if g.modules() & KC.ORDERS:
                     for order in g.orders_up():
                         m = dict(o)
                         m["orders"] = [order]
@@ -63,10 +63,10 @@ class Table(mmt.Table):
                     m = dict(o)
                     m["give"] = give
                     extra.append(m)
-        if g.modules() & sc.ORDERS and len(g.orders_up()) < 4 and self.order_deck:
+        if g.modules() & KC.ORDERS and len(g.orders_up()) < 4 and self.order_deck:
             extra.append({"a": "order_up", "p": self.sheriff if self.sheriff < g.seats() else 0,
                           "order": self.order_deck[-1]})
-        if g.modules() & sc.MERRY_MEN:
+        if g.modules() & KC.MERRY_MEN:
             from shared_rules import sheriff_merry as men
             for seat in range(g.seats()):
                 if men.status(g, seat) & men.OWED and len(self.men_deck) >= 2:
@@ -93,7 +93,7 @@ class Table(mmt.Table):
         g = self.game
         first = not [i for i in range(lw.LAWS) if lw.where(g, i) == lw.POS1]
         drawn = self.law_deck[-3:] if first else self.law_deck[-2:]
-        seats = [g.s[sh.R_SHERIFF]] + ([g.s[mm.R_DEPUTY2]] if g.modules() & mm.DEPUTIES else [])
+        seats = [g.s[K.R_SHERIFF]] + ([g.s[KM.R_DEPUTY2]] if g.modules() & KM.DEPUTIES else [])
         out = []
         for b in drawn:
             keep = [c for c in drawn if c != b]

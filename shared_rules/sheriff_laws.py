@@ -20,7 +20,14 @@ from shared_rules.catalogue import SHERIFF_PENALTY
 from shared_rules.engine import OK
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
-assert _SIZE == fx.SIZE
+# sheriff_effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
+_OP_BAG_MAX = const(6)
+_BANK = const(0)
+_OP_CONTRABAND = const(1)
+_OP_GOLD = const(7)
+_OP_NO_BRIBE = const(5)
+_OP_PENALTY = const(4)
+_OP_TAX = const(2)
 
 LAWS = const(24)
 _LAW = const(598)            # per card: where it is (below)
@@ -132,22 +139,22 @@ def _next(g, op, at):
 
 def contraband(g, good):
     """A law makes this legal good contraband this round."""
-    at = _next(g, fx.CONTRABAND, -1)
+    at = _next(g, _OP_CONTRABAND, -1)
     while at >= 0:
         if g.laws[at + 1] == good:
             return True
-        at = _next(g, fx.CONTRABAND, at)
+        at = _next(g, _OP_CONTRABAND, at)
     return False
 
 
 def times(g, side):
     """The product of the in-force penalty multipliers for ``side`` (1 truthful, 2 lying)."""
     t = 1
-    at = _next(g, fx.PENALTY, -1)
+    at = _next(g, _OP_PENALTY, -1)
     while at >= 0:
         if g.laws[at + 1] == 0 or g.laws[at + 1] == side:
             t *= g.laws[at + 2]
-        at = _next(g, fx.PENALTY, at)
+        at = _next(g, _OP_PENALTY, at)
     return t
 
 
@@ -163,22 +170,22 @@ def lying_penalty(g, bag, n, decl):
 
 def bag_max(g):
     m = 5
-    at = _next(g, fx.BAG_MAX, -1)
+    at = _next(g, _OP_BAG_MAX, -1)
     while at >= 0:
         if g.laws[at + 1] < m:
             m = g.laws[at + 1]
-        at = _next(g, fx.BAG_MAX, at)
+        at = _next(g, _OP_BAG_MAX, at)
     return m
 
 
 def check_bribe(g, gold, goods):
     """A bribe of gold or goods a law forbids this round."""
-    at = _next(g, fx.NO_BRIBE, -1)
+    at = _next(g, _OP_NO_BRIBE, -1)
     while at >= 0:
         kind = g.laws[at + 1]
         if (gold or goods) and kind == 0 or gold and kind == 1 or goods and kind == 2:
             return _BRIBE_FORBIDDEN
-        at = _next(g, fx.NO_BRIBE, at)
+        at = _next(g, _OP_NO_BRIBE, at)
     return OK
 
 
@@ -188,8 +195,8 @@ def per_card(g, op, t, good, n, sheriff):
     at = _next(g, op, -1) if n else -1
     while at >= 0:
         if g.laws[at + 1] == good:
-            other = _NOBODY if g.laws[at + 3] == fx.BANK else sheriff
-            if op == fx.TAX:
+            other = _NOBODY if g.laws[at + 3] == _BANK else sheriff
+            if op == _OP_TAX:
                 fx.transfer(g, t, other, n * g.laws[at + 2])
             else:
                 fx.transfer(g, other, t, n * g.laws[at + 2])
@@ -198,7 +205,7 @@ def per_card(g, op, t, good, n, sheriff):
 
 def run_gold(g, sheriff):
     """The laws in force come into force: their ``gold`` primitives run."""
-    at = _next(g, fx.GOLD, -1)
+    at = _next(g, _OP_GOLD, -1)
     while at >= 0:
         fx.move_gold(g, g.laws[at + 1], g.laws[at + 2], g.laws[at + 3], _NOBODY, sheriff)
-        at = _next(g, fx.GOLD, at)
+        at = _next(g, _OP_GOLD, at)

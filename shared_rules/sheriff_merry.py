@@ -18,9 +18,11 @@ from shared_rules import sheriff_effects as fx
 from shared_rules.engine import OK
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
-assert _SIZE == fx.SIZE
+# sheriff_effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
+_OP_GOLD = const(7)
+_OP_STEAL = const(8)
 
-MEN = const(18)
+_MEN_CARDS = const(18)
 _MEN = const(574)            # per card: 0 in the deck, 1 + seat held by that seat
 _MSEAT = const(592)          # per seat: status bits below
 OWED = const(1)              # may draw 2 and keep 1 now
@@ -40,7 +42,7 @@ _BAD_GIVE = const(56)
 
 def held(g, seat):
     """The Merry Man a seat holds (index in the profile), or -1. Hidden: never on the public view."""
-    for i in range(MEN):
+    for i in range(_MEN_CARDS):
         if g.s[_MEN + i] == 1 + seat:
             return i
     return -1
@@ -62,7 +64,7 @@ def check_draw(g, rec):
         return _NO_DRAW_OWED
     k = rec[_F_KEEP]
     b = rec[_F_BOTTOM]
-    if k >= MEN or b >= MEN or k == b or s[_MEN + k] or s[_MEN + b]:
+    if k >= _MEN_CARDS or b >= _MEN_CARDS or k == b or s[_MEN + k] or s[_MEN + b]:
         return _MERRY_NOT_IN_DECK
     return OK
 
@@ -98,7 +100,7 @@ def check_give(g, rec, t):
     row = _ROW * held(g, t)
     rest = -1
     for i in range(2, _ROW, _SIZE):
-        if g.merry[row + i] == fx.STEAL:
+        if g.merry[row + i] == _OP_STEAL:
             rest = g.merry[row + i + 2] - g.merry[row + i + 3]
     total = 0
     for i in range(n):
@@ -118,9 +120,9 @@ def smuggled(g, rec, t, sheriff):
     fx.transfer(g, 255, t, g.merry[row])
     for at in range(row + 2, row + _ROW, _SIZE):
         op = g.merry[at]
-        if op == fx.GOLD:
+        if op == _OP_GOLD:
             fx.move_gold(g, g.merry[at + 1], g.merry[at + 2], g.merry[at + 3], t, sheriff)
-        elif op == fx.STEAL:
+        elif op == _OP_STEAL:
             _steal(g, rec, t, sheriff, g.merry[at + 2], g.merry[at + 3])
     s[_MEN + i] = 0
     s[_MSEAT + t] = OWED

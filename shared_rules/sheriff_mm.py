@@ -22,26 +22,32 @@ except ImportError:
 
 from shared_rules import engine, profile
 from shared_rules import sheriff as sh
-from shared_rules.actions import field, U8, NAME, LIST
-from shared_rules.catalogue import SHERIFF_CODES as CODES, sheriff_deck_size
-from shared_rules.engine import OK, NO_SEAT, WRONG_PHASE
+from shared_rules.actions import field
 
-# Module bits (register R_MODULES), in header order of ``MODULES``.
+# The engine's and actions' codes (tests/test_rules_literals.py).
+_OK = const(0)
+_WRONG_PHASE = const(5)
+_NO_SEAT = const(255)
+_U8 = const(0)
+_NAME = const(2)
+_LIST = const(3)
+
+# Module bits (register _R_MODULES), in header order of ``MODULES``.
 MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
-DEPUTIES = const(1)
-BLACK_MARKET = const(2)
-CARD_MODULES = const(28)     # laws 4, special orders 8, Merry Men 16: ``sheriff_cards`` (issue 11)
+_DEPUTIES = const(1)
+_BLACK_MARKET = const(2)
+_CARD_MODULES = const(28)     # laws 4, special orders 8, Merry Men 16: ``sheriff_cards`` (issue 11)
 
-SEATS6 = const(6)
-CHEST = const(6)             # the loot chest, addressed like a seat
+_SEATS6 = const(6)
+_CHEST = const(6)             # the loot chest, addressed like a seat
 _CYCLE = const(3)            # rounds per pass through the deputy deck
 _CYCLES = const(3)
 
 # Registers the base leaves free (12..15); R_SHERIFF holds the first revealed deputy.
-R_DEPUTY2 = const(12)
-R_CYCLE = const(13)          # seats already deputy in this cycle (bit per seat)
-R_MODULES = const(14)
-R_FIRST_MERCHANT = const(15)  # the merchant the deputies named (NO_SEAT until the market opens)
+_R_DEPUTY2 = const(12)
+_R_CYCLE = const(13)          # seats already deputy in this cycle (bit per seat)
+_R_MODULES = const(14)
+_R_FIRST_MERCHANT = const(15)  # the merchant the deputies named (_NO_SEAT until the market opens)
 
 # The base layout (its underscore constants are compiled away on MicroPython: restated here,
 # checked against the base at import below).
@@ -51,15 +57,30 @@ _GOLD = const(0)
 _HAND_N = const(2)
 _FLAGS = const(3)
 _STAND = const(27)
+_KINDS = const(15)
+_PUB_SEAT = const(11)
+_MAX_SEATS = const(5)
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
+_SKIPPED = const(8)
+_MARKET = const(1)
+_INSPECT = const(4)
+_DONE = const(4)
+_R_TURN = const(6)
+_R_ROUND = const(4)
+_R_ROUNDS = const(5)
+_OVER = const(5)
+_R_SEATS = const(0)
+_R_PILE1 = const(9)
+_R_PILE2 = const(10)
+_PILE_CAP = const(216)
 _SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest
 _BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
 _BM_VALUES = const(541)      # 6 values: pepper top, lower, mead top, lower, silk top, lower
 _BM_LEFT = const(547)        # cards left per type (2, 1, 0)
 _BM_REMOVED = const(550)     # contraband removed from the game per type
 _BM_HELD = const(553)        # per seat: bit 2i top card of type i, bit 2i+1 the lower one
-STATE_END = const(559)
-assert _SEAT6 == sh.Sheriff.STATE_SIZE and _BM == _SEAT6 + 2 * _SEAT_BYTES
-assert STATE_END == _BM_HELD + SEATS6
+_STATE_END = const(559)
 
 # Record offsets (base vocabulary).
 _F_DISCARD = const(2)
@@ -80,12 +101,6 @@ _PASS = const(1)
 _OPEN = const(2)
 
 SPLITS = ("agreed", "discard")
-VOCAB = sh.SheriffVocabulary(tuple(zip(sh.VOCAB.names, sh.VOCAB.fields)) + (
-    ("deputy", ()),
-    ("loot", (field("gold", U8, optional=True), field("goods", LIST, CODES, optional=True, cap=sh.KINDS),
-              field("split", NAME, SPLITS))),
-    ("claim", (field("good", NAME, CODES),)),
-))
 _A_SETUP = const(0)
 _A_MARKET = const(1)
 _A_PASS = const(4)
@@ -93,25 +108,8 @@ _A_INSPECT = const(5)
 _A_DEPUTY = const(6)
 _A_LOOT = const(7)
 _A_CLAIM = const(8)
-assert VOCAB.names[_A_DEPUTY:] == ("deputy", "loot", "claim") and VOCAB.names[_A_INSPECT] == "inspect"
-assert [_F_DISCARD, _F_TAKE, _F_TO, _F_TARGET, _F_BRIBE, _F_ITO, _F_ORDER, _F_PAY, _F_LOOT_GOLD,
-        _F_LOOT_GOODS, _F_LOOT_SPLIT, _F_CLAIM_GOOD] == [
-    VOCAB.offset("market", "discard"), VOCAB.offset("market", "take"), VOCAB.offset("market", "to"),
-    VOCAB.offset("pass", "target"), VOCAB.offset("pass", "bribe"), VOCAB.offset("inspect", "to"),
-    VOCAB.offset("inspect", "order"), VOCAB.offset("inspect", "pay_with"), VOCAB.offset("loot", "gold"),
-    VOCAB.offset("loot", "goods"), VOCAB.offset("loot", "split"), VOCAB.offset("claim", "good")]
 
-REASONS = sh.REASONS + (
-    "module_off",         # 37 an action of a module this game does not use
-    "deputy_twice",       # 38 that seat was already deputy in this cycle of three rounds
-    "no_discard_piles",   # 39 the 6-player market draws from the draw pile only
-    "already_decided",    # 40 this deputy already said pass or open for that merchant
-    "decide_first",       # 41 a bribe or inspection details before the deputies' stances allow it
-    "bad_split",          # 42 the agreed split takes what the chest's remainder does not hold
-    "not_black_market",   # 43 no Black Market card for that good (pepper, mead, silk)
-    "market_exhausted",   # 44 both Black Market cards of that type are taken
-    "need_three",         # 45 fewer than 3 of that contraband on the claimant's stand
-)
+# Reasons (``SheriffMM.REASONS``: the base ones, then these).
 _NOT_A_MERCHANT = const(20)
 _NOT_THE_SHERIFF = const(21)
 _TOO_MANY_CARDS = const(22)
@@ -127,26 +125,19 @@ _BAD_SPLIT = const(42)
 _NOT_BLACK_MARKET = const(43)
 _MARKET_EXHAUSTED = const(44)
 _NEED_THREE = const(45)
-assert [REASONS.index(r) + 16 for r in ("not_a_merchant", "not_the_sheriff", "too_many_cards", "bad_pile",
-                                         "bad_target", "already_resolved", "module_off", "need_three")] == [
-    _NOT_A_MERCHANT, _NOT_THE_SHERIFF, _TOO_MANY_CARDS, _BAD_PILE, _BAD_TARGET, _ALREADY_RESOLVED,
-    _MODULE_OFF, _NEED_THREE]
 
-REVEAL = const(6)
-LOOT = const(7)
-PHASES = sh.PHASES + ("reveal", "loot")
-BM_GOODS = bytes([CODES.index(c) for c in profile.BLACK_MARKET_GOODS])
+_REVEAL = const(6)
+_LOOT = const(7)
+_BM_GOODS = const(b"\x04\x05\x06")   # pepper, mead, silk: profile.BLACK_MARKET_GOODS
 
 # Public view: the base view, then the 6th seat and the chest (seat layout), then
 # modules, deputy 2, cycle mask, first merchant, the six Black Market values, cards left per type,
 # Black Market cards held per seat.
-PUB_SEAT6 = const(283)       # base PUBLIC_SIZE
-PUB_CHEST = const(294)
-PUB_MM = const(305)
-PUB_BM = const(309)
-PUB_SIZE = const(324)
-assert PUB_SEAT6 == sh.Sheriff.PUBLIC_SIZE and PUB_CHEST == PUB_SEAT6 + sh.PUB_SEAT
-assert PUB_MM == PUB_CHEST + sh.PUB_SEAT and PUB_SIZE == PUB_BM + 15
+_PUB_SEAT6 = const(283)       # base PUBLIC_SIZE
+_PUB_CHEST = const(294)
+_PUB_MM = const(305)
+_PUB_BM = const(309)
+_PUB_SIZE = const(324)
 
 
 def from_header(header):
@@ -167,20 +158,20 @@ def from_header(header):
     # binary form either way, so the board and a replay build the game from the same bytes.
     prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
     values = prof.black_market_values() if prof else None
-    if mods & BLACK_MARKET and values is None:
+    if mods & _BLACK_MARKET and values is None:
         raise ValueError("black_market needs the Black Market values: a header 'profile' with 'black_market'")
-    if mods & DEPUTIES:
-        if header.get("players") != SEATS6:
+    if mods & _DEPUTIES:
+        if header.get("players") != _SEATS6:
             raise ValueError("deputies needs exactly 6 players")
         if "first_sheriff" in header:
             raise ValueError("first_sheriff: with deputies the deputy deck chooses")
-        seats, first = SEATS6, 0
+        seats, first = _SEATS6, 0
     else:
-        seats = engine.int_option(header, "players", 0, 3, sh.MAX_SEATS)
+        seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
     if not mods:
         return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
-    if mods & CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
+    if mods & _CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
         from shared_rules import sheriff_cards
         return sheriff_cards.make(seats, first, royal, mods, values, prof)
     return SheriffMM(seats, first, royal, mods, values)
@@ -189,21 +180,36 @@ def from_header(header):
 class SheriffMM(sh.Sheriff):
     GAME_ID = 4
     TABLE = "shared_rules.sheriff_mm_table"   # simulations' physical model (``playout``)
-    STATE_SIZE = STATE_END
-    PUBLIC_SIZE = PUB_SIZE
-    VOCAB = VOCAB
-    REASONS = REASONS
+    STATE_SIZE = _STATE_END
+    PUBLIC_SIZE = _PUB_SIZE
+    VOCAB = sh.SheriffVocabulary(tuple(zip(sh.Sheriff.VOCAB.names, sh.Sheriff.VOCAB.fields)) + (
+        ("deputy", ()),
+        ("loot", (field("gold", _U8, optional=True), field("goods", _LIST, sh.CODES, optional=True, cap=_KINDS),
+                  field("split", _NAME, SPLITS))),
+        ("claim", (field("good", _NAME, sh.CODES),)),
+    ))
+    REASONS = sh.Sheriff.REASONS + (
+        "module_off",         # 37 an action of a module this game does not use
+        "deputy_twice",       # 38 that seat was already deputy in this cycle of three rounds
+        "no_discard_piles",   # 39 the 6-player market draws from the draw pile only
+        "already_decided",    # 40 this deputy already said pass or open for that merchant
+        "decide_first",       # 41 a bribe or inspection details before the deputies' stances allow it
+        "bad_split",          # 42 the agreed split takes what the chest's remainder does not hold
+        "not_black_market",   # 43 no Black Market card for that good (pepper, mead, silk)
+        "market_exhausted",   # 44 both Black Market cards of that type are taken
+        "need_three",         # 45 fewer than 3 of that contraband on the claimant's stand
+    )
 
-    def __init__(self, seats=6, first=0, royal=True, mods=DEPUTIES, values=None):
+    def __init__(self, seats=6, first=0, royal=True, mods=_DEPUTIES, values=None):
         self._mods = mods   # read by _rounds_total during the base constructor
         sh.Sheriff.__init__(self, seats, first, royal)
         s = self.s
-        s[R_MODULES] = mods
-        if mods & DEPUTIES:
-            s[sh.R_PHASE] = REVEAL
-            s[sh.R_SHERIFF] = NO_SEAT
-            s[R_DEPUTY2] = NO_SEAT
-            s[R_FIRST_MERCHANT] = NO_SEAT
+        s[_R_MODULES] = mods
+        if mods & _DEPUTIES:
+            s[_R_PHASE] = _REVEAL
+            s[_R_SHERIFF] = _NO_SEAT
+            s[_R_DEPUTY2] = _NO_SEAT
+            s[_R_FIRST_MERCHANT] = _NO_SEAT
         if values is not None:
             for i in range(6):
                 s[_BM_VALUES + i] = values[i]
@@ -240,16 +246,16 @@ class SheriffMM(sh.Sheriff):
         return self.s[self._at(seat) + _FLAGS]
 
     def modules(self):
-        return self.s[R_MODULES]
+        return self.s[_R_MODULES]
 
     def deputies(self):
         """The two deputies of the round (NO_SEAT before they are revealed)."""
-        return self.s[sh.R_SHERIFF], self.s[R_DEPUTY2]
+        return self.s[_R_SHERIFF], self.s[_R_DEPUTY2]
 
     def black_market(self, seat):
         """(good code, value) of every Black Market card a seat holds."""
         held = self.s[_BM_HELD + seat]
-        return [(BM_GOODS[i >> 1], self.s[_BM_VALUES + i]) for i in range(6) if held & (1 << i)]
+        return [(_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]) for i in range(6) if held & (1 << i)]
 
     def black_market_left(self, i):
         """Black Market cards left of type ``i`` (0 pepper, 1 mead, 2 silk)."""
@@ -258,7 +264,7 @@ class SheriffMM(sh.Sheriff):
     def removed(self, g):
         """Contraband of good ``g`` removed from the game by Black Market claims."""
         for i in range(3):
-            if BM_GOODS[i] == g:
+            if _BM_GOODS[i] == g:
                 return self.s[_BM_REMOVED + i]
         return 0
 
@@ -282,50 +288,50 @@ class SheriffMM(sh.Sheriff):
 
     # -- hook points -----------------------------------------------------------------------
     def _rounds_total(self):
-        return _CYCLE * _CYCLES if self._mods & DEPUTIES else sh.Sheriff._rounds_total(self)
+        return _CYCLE * _CYCLES if self._mods & _DEPUTIES else sh.Sheriff._rounds_total(self)
 
     def _is_merchant(self, seat):
         s = self.s
-        return seat != s[sh.R_SHERIFF] and (not s[R_MODULES] & DEPUTIES or seat != s[R_DEPUTY2])
+        return seat != s[_R_SHERIFF] and (not s[_R_MODULES] & _DEPUTIES or seat != s[_R_DEPUTY2])
 
     def _first_merchant(self):
         s = self.s
-        if not s[R_MODULES] & DEPUTIES:
+        if not s[_R_MODULES] & _DEPUTIES:
             return sh.Sheriff._first_merchant(self)
-        first = s[R_FIRST_MERCHANT]
-        if first == NO_SEAT or not self.s[self._at(first) + _FLAGS] & sh.SKIPPED:
+        first = s[_R_FIRST_MERCHANT]
+        if first == _NO_SEAT or not self.s[self._at(first) + _FLAGS] & _SKIPPED:
             return first
         return self._next_merchant(first)
 
     def _next_merchant(self, seat):
         """Deputies: clockwise from the named first merchant, deputies and sitters-out skipped."""
         s = self.s
-        if not s[R_MODULES] & DEPUTIES:
+        if not s[_R_MODULES] & _DEPUTIES:
             return sh.Sheriff._next_merchant(self, seat)
-        first = s[R_FIRST_MERCHANT]
+        first = s[_R_FIRST_MERCHANT]
         while True:
-            seat = (seat + 1) % SEATS6
+            seat = (seat + 1) % _SEATS6
             if seat == first:
-                return NO_SEAT
-            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & sh.SKIPPED:
+                return _NO_SEAT
+            if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
 
     def _check_merchant_turn(self, p):
         s = self.s
-        if s[R_MODULES] & DEPUTIES and s[sh.R_PHASE] == sh.MARKET and s[R_FIRST_MERCHANT] == NO_SEAT:
-            return OK if self._is_merchant(p) else _NOT_A_MERCHANT   # the named merchant opens
+        if s[_R_MODULES] & _DEPUTIES and s[_R_PHASE] == _MARKET and s[_R_FIRST_MERCHANT] == _NO_SEAT:
+            return _OK if self._is_merchant(p) else _NOT_A_MERCHANT   # the named merchant opens
         return sh.Sheriff._check_merchant_turn(self, p)
 
     def _stances(self, p, t):
         """p's stance on merchant ``t`` times 4, plus the other deputy's (no tuple: no allocation)."""
         f = self.s[self._at(t) + _FLAGS]
-        mine = 4 if p == self.s[sh.R_SHERIFF] else 6
+        mine = 4 if p == self.s[_R_SHERIFF] else 6
         return ((f >> mine) & 3) << 2 | (f >> (10 - mine)) & 3
 
     def _share(self, rec, owed):
         """Both deputies open a truthful bag: each pays half; the deputy whose decision opens it
         (the second to say open) pays the odd coin."""
-        if not self.s[R_MODULES] & DEPUTIES:
+        if not self.s[_R_MODULES] & _DEPUTIES:
             return owed
         both = self._stances(rec[1], rec[_F_TARGET])
         mine = both >> 2
@@ -336,24 +342,24 @@ class SheriffMM(sh.Sheriff):
     def check(self, rec):
         kind = rec[0]
         s = self.s
-        phase = s[sh.R_PHASE]
+        phase = s[_R_PHASE]
         if kind == _A_CLAIM:
             return self._check_claim(rec)
-        deputies = s[R_MODULES] & DEPUTIES
+        deputies = s[_R_MODULES] & _DEPUTIES
         if kind >= _A_DEPUTY and not deputies:
             return _MODULE_OFF
         if kind == _A_DEPUTY:
-            return self._check_deputy(rec) if phase == REVEAL else WRONG_PHASE
+            return self._check_deputy(rec) if phase == _REVEAL else _WRONG_PHASE
         if kind == _A_LOOT:
-            return self._check_loot(rec) if phase == LOOT else WRONG_PHASE
-        if deputies and kind == _A_MARKET and phase == sh.MARKET:
+            return self._check_loot(rec) if phase == _LOOT else _WRONG_PHASE
+        if deputies and kind == _A_MARKET and phase == _MARKET:
             return self._check_open_market(rec)
         if deputies and kind >= _A_PASS:
-            return self._check_stance(rec) if phase == sh.INSPECT else WRONG_PHASE
+            return self._check_stance(rec) if phase == _INSPECT else _WRONG_PHASE
         return sh.Sheriff.check(self, rec)
 
     def _check_deputy(self, rec):
-        return _DEPUTY_TWICE if self.s[R_CYCLE] & (1 << rec[1]) else OK
+        return _DEPUTY_TWICE if self.s[_R_CYCLE] & (1 << rec[1]) else _OK
 
     def _check_open_market(self, rec):
         """Up to 5 cards face up, as many drawn from the draw pile (no discard piles to take)."""
@@ -374,11 +380,11 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         p = rec[1]
         t = rec[_F_TARGET]
-        if p != s[sh.R_SHERIFF] and p != s[R_DEPUTY2]:
+        if p != s[_R_SHERIFF] and p != s[_R_DEPUTY2]:
             return _NOT_THE_SHERIFF
-        if t >= SEATS6 or not self._is_merchant(t) or s[self._at(t) + _FLAGS] & sh.SKIPPED:
+        if t >= _SEATS6 or not self._is_merchant(t) or s[self._at(t) + _FLAGS] & _SKIPPED:
             return _BAD_TARGET
-        if s[self._at(t) + _FLAGS] & sh.DONE:
+        if s[self._at(t) + _FLAGS] & _DONE:
             return _ALREADY_RESOLVED
         both = self._stances(p, t)
         mine = both >> 2
@@ -388,10 +394,10 @@ class SheriffMM(sh.Sheriff):
             return _ALREADY_DECIDED
         if not mine and other != want:   # only a stance: nothing moves yet
             if rec[0] == _A_PASS:
-                return _DECIDE_FIRST if rec[_F_BRIBE - 1] else OK
-            return _DECIDE_FIRST if rec[_F_ITO - 1] or rec[_F_ORDER - 1] or rec[_F_PAY - 1] else OK
+                return _DECIDE_FIRST if rec[_F_BRIBE - 1] else _OK
+            return _DECIDE_FIRST if rec[_F_ITO - 1] or rec[_F_ORDER - 1] or rec[_F_PAY - 1] else _OK
         if rec[0] == _A_PASS:
-            return self._check_bribe(rec) if rec[_F_BRIBE - 1] else OK
+            return self._check_bribe(rec) if rec[_F_BRIBE - 1] else _OK
         return self._check_inspect(rec)
 
     def _check_loot(self, rec):
@@ -399,35 +405,35 @@ class SheriffMM(sh.Sheriff):
         deputy); ``discard`` lists nothing."""
         s = self.s
         p = rec[1]
-        if p != s[sh.R_SHERIFF] and p != s[R_DEPUTY2]:
+        if p != s[_R_SHERIFF] and p != s[_R_DEPUTY2]:
             return _NOT_THE_SHERIFF
-        chest = self._at(CHEST)
+        chest = self._at(_CHEST)
         if rec[_F_LOOT_SPLIT] == 1:
-            return _BAD_SPLIT if rec[_F_LOOT_GOLD - 1] or rec[_F_LOOT_GOODS - 1] else OK
-        if rec[_F_LOOT_GOLD - 1] and rec[_F_LOOT_GOLD] > self.gold(CHEST):
+            return _BAD_SPLIT if rec[_F_LOOT_GOLD - 1] or rec[_F_LOOT_GOODS - 1] else _OK
+        if rec[_F_LOOT_GOLD - 1] and rec[_F_LOOT_GOLD] > self.gold(_CHEST):
             return _BAD_SPLIT
         if rec[_F_LOOT_GOODS - 1]:
             n = rec[_F_LOOT_GOODS]
-            for g in range(sh.KINDS):
+            for g in range(_KINDS):
                 if sh._count(rec, _F_LOOT_GOODS + 1, n, g) > s[chest + _STAND + g]:
                     return _BAD_SPLIT
-        return OK
+        return _OK
 
     def _check_claim(self, rec):
         s = self.s
-        if not s[R_MODULES] & BLACK_MARKET:
+        if not s[_R_MODULES] & _BLACK_MARKET:
             return _MODULE_OFF
-        if s[sh.R_PHASE] != sh.INSPECT:
-            return WRONG_PHASE
+        if s[_R_PHASE] != _INSPECT:
+            return _WRONG_PHASE
         p = rec[1]
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
         g = rec[_F_CLAIM_GOOD]
         for i in range(3):
-            if BM_GOODS[i] == g:
+            if _BM_GOODS[i] == g:
                 if not s[_BM_LEFT + i]:
                     return _MARKET_EXHAUSTED
-                return OK if self.stand(p, g) >= 3 else _NEED_THREE
+                return _OK if self.stand(p, g) >= 3 else _NEED_THREE
         return _NOT_BLACK_MARKET
 
     # -- applying --------------------------------------------------------------------------
@@ -440,9 +446,9 @@ class SheriffMM(sh.Sheriff):
             self._apply_loot(rec)
         elif kind == _A_CLAIM:
             self._apply_claim(rec)
-        elif s[R_MODULES] & DEPUTIES and kind >= _A_PASS:
+        elif s[_R_MODULES] & _DEPUTIES and kind >= _A_PASS:
             self._apply_stance(rec)
-        elif s[R_MODULES] & DEPUTIES and kind == _A_MARKET:
+        elif s[_R_MODULES] & _DEPUTIES and kind == _A_MARKET:
             self._apply_open_market(rec)
         else:
             sh.Sheriff.apply(self, rec)
@@ -450,29 +456,29 @@ class SheriffMM(sh.Sheriff):
     def _apply_deputy(self, rec):
         s = self.s
         p = rec[1]
-        s[R_CYCLE] |= 1 << p
-        if s[sh.R_SHERIFF] == NO_SEAT:
-            s[sh.R_SHERIFF] = p
+        s[_R_CYCLE] |= 1 << p
+        if s[_R_SHERIFF] == _NO_SEAT:
+            s[_R_SHERIFF] = p
             return
-        s[R_DEPUTY2] = p
-        s[sh.R_PHASE] = sh.MARKET
-        s[sh.R_TURN] = NO_SEAT
+        s[_R_DEPUTY2] = p
+        s[_R_PHASE] = _MARKET
+        s[_R_TURN] = _NO_SEAT
 
     def _apply_open_market(self, rec):
         s = self.s
         p = rec[1]
-        if s[R_FIRST_MERCHANT] == NO_SEAT:
-            s[R_FIRST_MERCHANT] = p
+        if s[_R_FIRST_MERCHANT] == _NO_SEAT:
+            s[_R_FIRST_MERCHANT] = p
         nd = rec[_F_DISCARD]
         self._leave_hand(p, rec, _F_DISCARD + 1, nd)
         self._draw(p, nd)
         for i in range(nd):   # face up now, gathered into one pile (pile 1) after the market
             self._push(1, rec[_F_DISCARD + 1 + i])
         nxt = self._next_merchant(p)
-        if nxt == NO_SEAT:
+        if nxt == _NO_SEAT:
             self._start_load()
         else:
-            s[sh.R_TURN] = nxt
+            s[_R_TURN] = nxt
 
     def _apply_stance(self, rec):
         p = rec[1]
@@ -485,15 +491,15 @@ class SheriffMM(sh.Sheriff):
             if want == _PASS:
                 self._let_through(rec, p)
             else:
-                self._open_bag(rec, p, NO_SEAT)
+                self._open_bag(rec, p, _NO_SEAT)
         elif other == want:           # both agree: the loot chest gains, or both share the penalty
             if want == _PASS:
-                self._let_through(rec, CHEST)
+                self._let_through(rec, _CHEST)
             else:
-                partner = self.s[R_DEPUTY2] if p == self.s[sh.R_SHERIFF] else self.s[sh.R_SHERIFF]
-                self._open_bag(rec, CHEST, partner)
+                partner = self.s[_R_DEPUTY2] if p == self.s[_R_SHERIFF] else self.s[_R_SHERIFF]
+                self._open_bag(rec, _CHEST, partner)
         else:
-            shift = 4 if p == self.s[sh.R_SHERIFF] else 6
+            shift = 4 if p == self.s[_R_SHERIFF] else 6
             self.s[self._at(t) + _FLAGS] |= want << shift
 
     def _apply_claim(self, rec):
@@ -501,7 +507,7 @@ class SheriffMM(sh.Sheriff):
         p = rec[1]
         g = rec[_F_CLAIM_GOOD]
         for i in range(3):
-            if BM_GOODS[i] == g:
+            if _BM_GOODS[i] == g:
                 s[self._at(p) + _STAND + g] -= 3
                 s[_BM_REMOVED + i] += 3
                 s[_BM_HELD + p] |= 1 << (2 * i + (2 - s[_BM_LEFT + i]))
@@ -510,34 +516,34 @@ class SheriffMM(sh.Sheriff):
     def _apply_loot(self, rec):
         s = self.s
         p = rec[1]
-        other = s[R_DEPUTY2] if p == s[sh.R_SHERIFF] else s[sh.R_SHERIFF]
-        chest = self._at(CHEST)
+        other = s[_R_DEPUTY2] if p == s[_R_SHERIFF] else s[_R_SHERIFF]
+        chest = self._at(_CHEST)
         if rec[_F_LOOT_SPLIT] == 0:
             mine = rec[_F_LOOT_GOLD] if rec[_F_LOOT_GOLD - 1] else 0
             self._set_gold(p, self.gold(p) + mine)
-            self._set_gold(other, self.gold(other) + self.gold(CHEST) - mine)
+            self._set_gold(other, self.gold(other) + self.gold(_CHEST) - mine)
             if rec[_F_LOOT_GOODS - 1]:
                 for i in range(rec[_F_LOOT_GOODS]):
-                    self._give(CHEST, p, rec[_F_LOOT_GOODS + 1 + i])
-            for g in range(sh.KINDS):
+                    self._give(_CHEST, p, rec[_F_LOOT_GOODS + 1 + i])
+            for g in range(_KINDS):
                 while s[chest + _STAND + g]:
-                    self._give(CHEST, other, g)
+                    self._give(_CHEST, other, g)
         else:
-            for g in range(sh.KINDS):   # discarded face up onto pile 1, by card code
+            for g in range(_KINDS):   # discarded face up onto pile 1, by card code
                 while s[chest + _STAND + g]:
                     s[chest + _STAND + g] -= 1
                     self._push(1, g)
-        self._set_gold(CHEST, 0)
+        self._set_gold(_CHEST, 0)
         self._next_round()
 
     # -- end of the inspection and of the round --------------------------------------------
     def _end_round(self):
         s = self.s
-        if not s[R_MODULES] & DEPUTIES:
+        if not s[_R_MODULES] & _DEPUTIES:
             sh.Sheriff._end_round(self)
         elif self._split_loot():
-            s[sh.R_PHASE] = LOOT
-            s[sh.R_TURN] = NO_SEAT
+            s[_R_PHASE] = _LOOT
+            s[_R_TURN] = _NO_SEAT
         else:
             self._next_round()
 
@@ -545,18 +551,18 @@ class SheriffMM(sh.Sheriff):
         """Each deputy takes half the chest's gold and half of each good; True if an odd coin or
         card is left for the deputies to agree on."""
         s = self.s
-        d1 = s[sh.R_SHERIFF]
-        d2 = s[R_DEPUTY2]
-        chest = self._at(CHEST)
-        g = self.gold(CHEST)
+        d1 = s[_R_SHERIFF]
+        d2 = s[_R_DEPUTY2]
+        chest = self._at(_CHEST)
+        g = self.gold(_CHEST)
         self._set_gold(d1, self.gold(d1) + g // 2)
         self._set_gold(d2, self.gold(d2) + g // 2)
-        self._set_gold(CHEST, g & 1)
+        self._set_gold(_CHEST, g & 1)
         left = g & 1
-        for good in range(sh.KINDS):
+        for good in range(_KINDS):
             while s[chest + _STAND + good] > 1:
-                self._give(CHEST, d1, good)
-                self._give(CHEST, d2, good)
+                self._give(_CHEST, d1, good)
+                self._give(_CHEST, d2, good)
             left |= s[chest + _STAND + good]
         return left
 
@@ -564,51 +570,45 @@ class SheriffMM(sh.Sheriff):
         """Merchants draw back to 6 clockwise from the first merchant; the next two deputies
         are revealed (a new cycle every three rounds), or the game is over after nine."""
         s = self.s
-        s[sh.R_ROUND] += 1
-        if s[sh.R_ROUND] >= s[sh.R_ROUNDS]:
-            s[sh.R_PHASE] = sh.OVER
-            s[sh.R_TURN] = NO_SEAT
+        s[_R_ROUND] += 1
+        if s[_R_ROUND] >= s[_R_ROUNDS]:
+            s[_R_PHASE] = _OVER
+            s[_R_TURN] = _NO_SEAT
             return
-        self._draw_back_and_clear(s[R_FIRST_MERCHANT])
-        s[sh.R_SHERIFF] = NO_SEAT
-        s[R_DEPUTY2] = NO_SEAT
-        s[R_FIRST_MERCHANT] = NO_SEAT
-        if s[sh.R_ROUND] % _CYCLE == 0:
-            s[R_CYCLE] = 0
-        s[sh.R_PHASE] = REVEAL
-        s[sh.R_TURN] = NO_SEAT
+        self._draw_back_and_clear(s[_R_FIRST_MERCHANT])
+        s[_R_SHERIFF] = _NO_SEAT
+        s[_R_DEPUTY2] = _NO_SEAT
+        s[_R_FIRST_MERCHANT] = _NO_SEAT
+        if s[_R_ROUND] % _CYCLE == 0:
+            s[_R_CYCLE] = 0
+        s[_R_PHASE] = _REVEAL
+        s[_R_TURN] = _NO_SEAT
 
     # -- what may be seen ------------------------------------------------------------------
     def valid_state(self, state):
-        seats = state[sh.R_SEATS]
-        d = state[sh.R_SHERIFF]
-        return (3 <= seats <= SEATS6 and state[sh.R_PHASE] <= LOOT and (d < seats or d == NO_SEAT)
-                and state[sh.R_ROUND] <= state[sh.R_ROUNDS] and state[R_MODULES] and state[R_MODULES] < 32
-                and state[sh.R_PILE1] + state[sh.R_PILE2] <= sh.PILE_CAP)
+        seats = state[_R_SEATS]
+        d = state[_R_SHERIFF]
+        return (3 <= seats <= _SEATS6 and state[_R_PHASE] <= _LOOT and (d < seats or d == _NO_SEAT)
+                and state[_R_ROUND] <= state[_R_ROUNDS] and state[_R_MODULES] and state[_R_MODULES] < 32
+                and state[_R_PILE1] + state[_R_PILE2] <= _PILE_CAP)
 
     def public(self, out):
         """The base view, then seat 6, the chest, the module registers and the Black Market."""
         s = self.s
         sh.Sheriff.public(self, out)
-        for i in range(PUB_SEAT6, PUB_SIZE):
+        for i in range(_PUB_SEAT6, _PUB_SIZE):
             out[i] = 0
-        if s[sh.R_SEATS] == SEATS6:
-            self._public_seat(out, PUB_SEAT6, self._at(5))
-        self._public_seat(out, PUB_CHEST, self._at(CHEST))
-        out[PUB_MM] = s[R_MODULES]
-        out[PUB_MM + 1] = s[R_DEPUTY2]
-        out[PUB_MM + 2] = s[R_CYCLE]
-        out[PUB_MM + 3] = s[R_FIRST_MERCHANT]
+        if s[_R_SEATS] == _SEATS6:
+            self._public_seat(out, _PUB_SEAT6, self._at(5))
+        self._public_seat(out, _PUB_CHEST, self._at(_CHEST))
+        out[_PUB_MM] = s[_R_MODULES]
+        out[_PUB_MM + 1] = s[_R_DEPUTY2]
+        out[_PUB_MM + 2] = s[_R_CYCLE]
+        out[_PUB_MM + 3] = s[_R_FIRST_MERCHANT]
         for i in range(9):
-            out[PUB_BM + i] = s[_BM_VALUES + i]
-        for i in range(SEATS6):
-            out[PUB_BM + 9 + i] = s[_BM_HELD + i]
-
-    @staticmethod
-    def describe(view):
-        from shared_rules import sheriff_view
-        return sheriff_view.describe(view)
+            out[_PUB_BM + i] = s[_BM_VALUES + i]
+        for i in range(_SEATS6):
+            out[_PUB_BM + 9 + i] = s[_BM_HELD + i]
 
 
 GAME = SheriffMM
-assert sheriff_deck_size(SEATS6, True) == sh.PILE_CAP

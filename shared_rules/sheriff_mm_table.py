@@ -7,8 +7,8 @@ the loot chest's odd remainder (agreed or discarded), and Black Market claims wh
 merchant's stand holds three of a type. Gold discarded from the chest is counted
 (``gold_discarded``) so tests can check that gold is conserved.
 """
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules import sheriff_table as base
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
@@ -25,7 +25,7 @@ class Table(base.Table):
         self.remainder = None         # the chest's odd remainder while the deputies agree
 
     def _deputy_mode(self):
-        return self.game.modules() & mm.DEPUTIES
+        return self.game.modules() & KM.DEPUTIES
 
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
@@ -33,34 +33,34 @@ class Table(base.Table):
         phase = g.phase()
         if not self._deputy_mode():
             out = base.Table.legal(self)
-        elif phase == mm.REVEAL:
+        elif phase == KM.REVEAL:
             if not self.deputy_deck:
-                self.deputy_deck = list(range(mm.SEATS6))
+                self.deputy_deck = list(range(KM.SEATS6))
                 self.rng.shuffle(self.deputy_deck)
             out = [{"a": "deputy", "p": self.deputy_deck[-1]}]
-        elif phase == sh.MARKET:
+        elif phase == K.MARKET:
             out = []
-            turn = g.s[sh.R_TURN]
-            for m in range(mm.SEATS6) if turn == 255 else (turn,):
+            turn = g.s[K.R_TURN]
+            for m in range(KM.SEATS6) if turn == 255 else (turn,):
                 if g._is_merchant(m):
                     self._open_markets(m, out)
-        elif phase == sh.INSPECT:
+        elif phase == K.INSPECT:
             out = []
-            for t in range(mm.SEATS6):
-                if g._is_merchant(t) and not g.flags(t) & (sh.DONE | sh.SKIPPED):
+            for t in range(KM.SEATS6):
+                if g._is_merchant(t) and not g.flags(t) & (K.DONE | K.SKIPPED):
                     self._stances(t, out)
-        elif phase == mm.LOOT:
+        elif phase == KM.LOOT:
             out = self._loots()
         else:
             out = base.Table.legal(self)
-        if phase == sh.INSPECT and g.modules() & mm.BLACK_MARKET:
+        if phase == K.INSPECT and g.modules() & KM.BLACK_MARKET:
             self._claims(out)
         return out
 
     def _open_markets(self, m, out):
         hand = self.hands[m]
         out.append({"a": "market", "p": m, "discard": [], "take": []})
-        for k in range(1, min(sh.MARKET_MAX, len(hand)) + 1):
+        for k in range(1, min(K.MARKET_MAX, len(hand)) + 1):
             out.append({"a": "market", "p": m, "discard": base._names(self._sample(hand, k)), "take": []})
 
     def _stances(self, t, out):
@@ -93,13 +93,13 @@ class Table(base.Table):
 
     def _loots(self):
         g = self.game
-        chest = [c for c in range(KINDS) for _ in range(g.stand(mm.CHEST, c))]
-        self.remainder = (g.gold(mm.CHEST), chest)
+        chest = [c for c in range(KINDS) for _ in range(g.stand(KM.CHEST, c))]
+        self.remainder = (g.gold(KM.CHEST), chest)
         d = self.deputies[self.rng.below(2)]
         keep = self._sample(chest, self.rng.below(len(chest) + 1))
         keep.sort()
         agreed = {"a": "loot", "p": d, "split": "agreed", "goods": base._names(keep)}
-        if g.gold(mm.CHEST):
+        if g.gold(KM.CHEST):
             agreed["gold"] = self.rng.below(2)
         return [{"a": "loot", "p": self.deputies[0], "split": "discard"}, agreed]   # the mat's confirm: first deputy
 
@@ -109,7 +109,7 @@ class Table(base.Table):
             if not g._is_merchant(m):
                 continue
             for i in range(3):
-                good = mm.BM_GOODS[i]
+                good = KM.BM_GOODS[i]
                 if g.stand(m, good) >= 3 and g.black_market_left(i):
                     out.append({"a": "claim", "p": m, "good": CODES[good]})
 
@@ -133,7 +133,7 @@ class Table(base.Table):
             self.piles[0].extend(discard)
         elif a in ("pass", "inspect"):
             t = action["target"]
-            if self.game.flags(t) & sh.DONE or self.game.s[sh.R_ROUND] != self.round:
+            if self.game.flags(t) & K.DONE or self.game.s[K.R_ROUND] != self.round:
                 base.Table.accepted(self, action)   # the bag was settled
                 return
         elif a == "loot" and action["split"] == "discard":
@@ -147,14 +147,14 @@ class Table(base.Table):
         if not self._deputy_mode():
             base.Table._round_end(self)
             return
-        if g.s[sh.R_ROUND] == self.round:
+        if g.s[K.R_ROUND] == self.round:
             return
-        self.round = g.s[sh.R_ROUND]
+        self.round = g.s[K.R_ROUND]
         if not g.over():
-            for i in range(mm.SEATS6):
-                seat = (self.first + i) % mm.SEATS6
+            for i in range(KM.SEATS6):
+                seat = (self.first + i) % KM.SEATS6
                 if seat not in self.deputies:
-                    self._draw(seat, sh.HAND - len(self.hands[seat]))
+                    self._draw(seat, K.HAND - len(self.hands[seat]))
         self.deputies = []
         self.first = None
-        self.bags = [[] for _ in range(mm.SEATS6)]
+        self.bags = [[] for _ in range(KM.SEATS6)]

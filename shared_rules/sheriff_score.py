@@ -5,12 +5,21 @@ score a hand-built position; a game with modules may add ``extra_value(seat)`` (
 cards) and ``extra_contraband(seat)`` (cards counted as contraband for tie-breaks). Only ``summary`` calls it: allocation is fine here.
 Rules: ``rules/sheriff.md`` "Game end and scoring"; decisions in ``docs/rules-sheriff.md``.
 """
-from shared_rules.catalogue import (
-    SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_KING, SHERIFF_QUEEN, SHERIFF_AS_GOOD,
-    SHERIFF_AS_MANY, LEGAL,
-)
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
-KINDS = len(SHERIFF_CODES)
+# The catalogue's scoring columns (catalogue/sheriff.py), restated as bytes so that scoring a
+# replay never loads the catalogue; tests/test_rules_literals.py checks them.
+_KINDS = const(15)
+_LEGAL_KINDS = const(4)    # goods 0..3 are the legal goods: King and Queen bonuses are theirs
+_VALUE = const(b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08")
+_KING = const(b"\x14\x0f\x0f\x0a")
+_QUEEN = const(b"\x0a\x0a\x0a\x05")
+_AS_GOOD = const(b"\x00\x01\x02\x03\xff\xff\xff\xff\x00\x00\x01\x01\x02\x02\x03")   # royal: counts as
+_AS_MANY = const(b"\x01\x01\x01\x01\x00\x00\x00\x00\x02\x03\x02\x03\x02\x03\x02")
 
 
 def bonuses(game):
@@ -18,38 +27,36 @@ def bonuses(game):
     Queen is paid; tied Queens share the Queen bonus. At least one good is needed to qualify."""
     n = game.seats()
     out = [0] * n
-    for good in range(KINDS):
-        if SHERIFF_KIND[good] != LEGAL:
-            continue
+    for good in range(_LEGAL_KINDS):
         # royal goods count 2 or 3 for the legal good they stand for
         counts = [0] * n
         for seat in range(n):
-            for g in range(KINDS):
-                if SHERIFF_AS_GOOD[g] == good:
-                    counts[seat] += game.stand(seat, g) * SHERIFF_AS_MANY[g]
+            for g in range(_KINDS):
+                if _AS_GOOD[g] == good:
+                    counts[seat] += game.stand(seat, g) * _AS_MANY[g]
         top = max(counts)
         if not top:
             continue
         kings = [seat for seat in range(n) if counts[seat] == top]
         if len(kings) > 1:
             for seat in kings:
-                out[seat] += (SHERIFF_KING[good] + SHERIFF_QUEEN[good]) // len(kings)
+                out[seat] += (_KING[good] + _QUEEN[good]) // len(kings)
             continue
-        out[kings[0]] += SHERIFF_KING[good]
+        out[kings[0]] += _KING[good]
         second = max([counts[seat] for seat in range(n) if seat != kings[0]])
         if not second:
             continue
         queens = [seat for seat in range(n) if counts[seat] == second]
         for seat in queens:
-            out[seat] += SHERIFF_QUEEN[good] // len(queens)
+            out[seat] += _QUEEN[good] // len(queens)
     return out
 
 
 def cards(game, seat, legal):
     """Legal-good cards (royal goods are contraband cards) or contraband cards on a stand."""
     n = 0
-    for g in range(KINDS):
-        if (SHERIFF_KIND[g] == LEGAL) == legal:
+    for g in range(_KINDS):
+        if (g < _LEGAL_KINDS) == legal:
             n += game.stand(seat, g)
     return n
 
@@ -60,8 +67,8 @@ def scores(game):
     extra = getattr(game, "extra_value", None)
     for seat in range(game.seats()):
         out[seat] += game.gold(seat) + (extra(seat) if extra else 0)
-        for g in range(KINDS):
-            out[seat] += game.stand(seat, g) * SHERIFF_VALUE[g]
+        for g in range(_KINDS):
+            out[seat] += game.stand(seat, g) * _VALUE[g]
     return out
 
 

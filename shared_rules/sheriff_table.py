@@ -11,7 +11,7 @@ pass/inspect choice are listed in full; the combinatorial ones (which cards to s
 load, which bribe) are sampled from ``rng``, with the useful extremes always present (skip the
 market, an honest bag, a bribe of all gold, an explicit ``pay_with``).
 """
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules.catalogue import (
     SHERIFF_CODES as CODES, SHERIFF_KIND, SHERIFF_VALUE, SHERIFF_PENALTY, SHERIFF_LEGAL_KINDS, LEGAL,
 )
@@ -36,37 +36,37 @@ class Table:
         rng.shuffle(deck)
         self.deck = deck                      # the draw pile, top card last
         n = game.seats()
-        self.hands = [[deck.pop() for _ in range(sh.HAND)] for _ in range(n)]
+        self.hands = [[deck.pop() for _ in range(K.HAND)] for _ in range(n)]
         self.piles = [[], []]                 # bottom to top, as the referee's
         self.bags = [[] for _ in range(n)]
         self.declared = [0] * n
         self.round = 0
-        self.sheriff = game.s[sh.R_SHERIFF]
+        self.sheriff = game.s[K.R_SHERIFF]
 
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
         phase = g.phase()
         out = []
-        if phase == sh.SETUP:
-            top = self.deck[-2 * sh.PILE_START:]
+        if phase == K.SETUP:
+            top = self.deck[-2 * K.PILE_START:]
             top.reverse()
             out.append({"a": "setup", "p": self.sheriff,
-                        "piles": [_names(top[:sh.PILE_START]), _names(top[sh.PILE_START:])]})
-        elif phase == sh.MARKET:
-            self._markets(g.s[sh.R_TURN], out)
-        elif phase == sh.LOAD:
+                        "piles": [_names(top[:K.PILE_START]), _names(top[K.PILE_START:])]})
+        elif phase == K.MARKET:
+            self._markets(g.s[K.R_TURN], out)
+        elif phase == K.LOAD:
             for m in range(g.seats()):
-                if g._is_merchant(m) and not g.flags(m) & (sh.LOADED | sh.SKIPPED):
+                if g._is_merchant(m) and not g.flags(m) & (K.LOADED | K.SKIPPED):
                     self._loads(m, out)
-        elif phase == sh.DECLARE:
-            d = g.s[sh.R_TURN]
+        elif phase == K.DECLARE:
+            d = g.s[K.R_TURN]
             for good in range(SHERIFF_LEGAL_KINDS):
                 if g._deck(good):
                     out.append({"a": "declare", "p": d, "good": CODES[good], "count": len(self.bags[d])})
-        elif phase == sh.INSPECT:
+        elif phase == K.INSPECT:
             for t in range(g.seats()):
-                if g._is_merchant(t) and not g.flags(t) & sh.DONE:
+                if g._is_merchant(t) and not g.flags(t) & K.DONE:
                     self._decisions(t, out)
         return out
 
@@ -79,7 +79,7 @@ class Table:
     def _markets(self, m, out):
         hand = self.hands[m]
         out.append({"a": "market", "p": m, "discard": [], "take": []})
-        for k in range(1, min(sh.MARKET_MAX, len(hand)) + 1):
+        for k in range(1, min(K.MARKET_MAX, len(hand)) + 1):
             sizes = [len(self.piles[0]), len(self.piles[1])]
             take = []
             for _ in range(self.rng.below(k + 1)):
@@ -94,11 +94,11 @@ class Table:
 
     def _loads(self, m, out):
         hand = self.hands[m]
-        for k in range(1, min(sh.BAG_MAX, len(hand)) + 1):
+        for k in range(1, min(K.BAG_MAX, len(hand)) + 1):
             out.append({"a": "load", "p": m, "cards": _names(self._sample(hand, k))})
         best = max(range(SHERIFF_LEGAL_KINDS), key=lambda good: (hand.count(good), -good))
         if hand.count(best):
-            out.append({"a": "load", "p": m, "cards": [CODES[best]] * min(sh.BAG_MAX, hand.count(best))})
+            out.append({"a": "load", "p": m, "cards": [CODES[best]] * min(K.BAG_MAX, hand.count(best))})
 
     def _decisions(self, t, out):
         g = self.game
@@ -148,7 +148,7 @@ class Table:
         p = action["p"]
         if a == "setup":
             for pile in self.piles:
-                for _ in range(sh.PILE_START):
+                for _ in range(K.PILE_START):
                     pile.append(self.deck.pop())
         elif a == "market":
             hand = self.hands[p]
@@ -180,25 +180,25 @@ class Table:
 
     def _round_end(self):
         g = self.game
-        if g.s[sh.R_ROUND] == self.round:
+        if g.s[K.R_ROUND] == self.round:
             return
-        self.round = g.s[sh.R_ROUND]
+        self.round = g.s[K.R_ROUND]
         old = self.sheriff
         n = g.seats()
         if not g.over():
             for i in range(1, n):
                 seat = (old + i) % n
-                self._draw(seat, sh.HAND - len(self.hands[seat]))
-        self.sheriff = g.s[sh.R_SHERIFF]
+                self._draw(seat, K.HAND - len(self.hands[seat]))
+        self.sheriff = g.s[K.R_SHERIFF]
         self.bags = [[] for _ in range(n)]
 
     def _draw(self, seat, n):
         for _ in range(n):
             if not self.deck:
                 for pile in self.piles:
-                    if len(pile) > sh.PILE_START:
-                        self.deck.extend(pile[:-sh.PILE_START])
-                        del pile[:-sh.PILE_START]
+                    if len(pile) > K.PILE_START:
+                        self.deck.extend(pile[:-K.PILE_START])
+                        del pile[:-K.PILE_START]
                 self.rng.shuffle(self.deck)
                 if not self.deck:
                     return

@@ -4,23 +4,65 @@
 hand sizes, legal goods per kind, the face-down count, declarations, both discard piles (public:
 anyone may look through them). ``referee`` adds what only the referee knows.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_LEGAL_KINDS
 from shared_rules.engine import NO_SEAT
-from shared_rules.sheriff import (
-    KINDS, MAX_SEATS, PILE_CAP, PUB_REGS, PUB_SEAT, PUB_PILES, LOADED, DECLARED, DONE, SKIPPED, R_SEATS, R_PHASE,
-    R_SHERIFF, R_TURN, R_ROUND, R_ROUNDS, R_ROYAL, R_DRAW, R_PILE1, R_PILE2, PHASES,
-)
 
-MM_PHASES = PHASES + ("reveal", "loot", "laws")   # phases only the modules reach (deputies, laws)
+# The referee's layout (private consts there: restated, checked by tests/test_rules_literals.py).
+_KINDS = const(15)
+_MAX_SEATS = const(5)
+_PILE_CAP = const(216)
+_PUB_REGS = const(12)
+_PUB_SEAT = const(11)
+_PUB_PILES = const(67)
+_LOADED = const(1)
+_DECLARED = const(2)
+_DONE = const(4)
+_SKIPPED = const(8)
+_R_SEATS = const(0)
+_R_PHASE = const(1)
+_R_SHERIFF = const(2)
+_R_TURN = const(6)
+_R_ROUND = const(4)
+_R_ROUNDS = const(5)
+_R_ROYAL = const(7)
+_R_DRAW = const(8)
+_R_PILE1 = const(9)
+_R_PILE2 = const(10)
+
+# The Merry Men layout (sheriff_mm: private consts there, restated and checked the same way).
+_PUB_SEAT6 = const(283)
+_PUB_CHEST = const(294)
+_PUB_MM = const(305)
+_PUB_BM = const(309)
+_MM_PUB_SIZE = const(324)
+_DEPUTIES = const(1)
+_BLACK_MARKET = const(2)
+_BM_GOODS = const(b"\x04\x05\x06")
+# ... and the card modules' (sheriff_cards).
+_LAWS = const(4)
+_ORDERS = const(8)
+_MERRY_MEN = const(16)
+_PUB_ORD = const(324)
+_PUB_MEN = const(339)
+_PUB_LAWS = const(345)
+
+# Phase names; the last three only the modules reach (deputies, laws).
+PHASES = ("setup", "market", "load", "declare", "inspect", "over", "reveal", "loot", "laws")
 
 
 def _seat(view, o):
     flags = view[o + 3]
     return {
         "gold": view[o] | (view[o + 1] << 8), "hand": view[o + 2],
-        "loaded": bool(flags & LOADED), "resolved": bool(flags & DONE) and not flags & SKIPPED,
-        "sits_out": bool(flags & SKIPPED),
-        "declared": [CODES[view[o + 4]], view[o + 5]] if flags & DECLARED else None,
+        "loaded": bool(flags & _LOADED), "resolved": bool(flags & _DONE) and not flags & _SKIPPED,
+        "sits_out": bool(flags & _SKIPPED),
+        "declared": [CODES[view[o + 4]], view[o + 5]] if flags & _DECLARED else None,
         "stand": dict((CODES[g], view[o + 6 + g]) for g in range(SHERIFF_LEGAL_KINDS)),
         "contraband": view[o + 10],
     }
@@ -28,19 +70,19 @@ def _seat(view, o):
 
 def describe(view):
     """Public view bytes -> dict (no hand card, no closed bag, no face-down identity)."""
-    seats = [_seat(view, PUB_REGS + PUB_SEAT * seat if seat < MAX_SEATS else PUB_PILES + PILE_CAP)
-             for seat in range(view[R_SEATS])]
-    n1 = view[R_PILE1]
-    n2 = view[R_PILE2]
+    seats = [_seat(view, _PUB_REGS + _PUB_SEAT * seat if seat < _MAX_SEATS else _PUB_PILES + _PILE_CAP)
+             for seat in range(view[_R_SEATS])]
+    n1 = view[_R_PILE1]
+    n2 = view[_R_PILE2]
     d = {
-        "game": "sheriff", "seats": seats, "phase": MM_PHASES[view[R_PHASE]],
-        "sheriff": view[R_SHERIFF], "turn": None if view[R_TURN] == NO_SEAT else view[R_TURN],
-        "round": view[R_ROUND], "rounds": view[R_ROUNDS], "royal": bool(view[R_ROYAL]),
-        "draw": view[R_DRAW],
-        "piles": [[CODES[view[PUB_PILES + i]] for i in range(n1)],
-                  [CODES[view[PUB_PILES + n1 + i]] for i in range(n2)]],
+        "game": "sheriff", "seats": seats, "phase": PHASES[view[_R_PHASE]],
+        "sheriff": view[_R_SHERIFF], "turn": None if view[_R_TURN] == NO_SEAT else view[_R_TURN],
+        "round": view[_R_ROUND], "rounds": view[_R_ROUNDS], "royal": bool(view[_R_ROYAL]),
+        "draw": view[_R_DRAW],
+        "piles": [[CODES[view[_PUB_PILES + i]] for i in range(n1)],
+                  [CODES[view[_PUB_PILES + n1 + i]] for i in range(n2)]],
     }
-    if len(view) > PUB_PILES + PILE_CAP:
+    if len(view) > _PUB_PILES + _PILE_CAP:
         _modules(view, d)
     return d
 
@@ -49,31 +91,31 @@ def _modules(view, d):
     """The Merry Men part of a view (``sheriff_mm.public``): deputies and the loot chest, the
     Black Market piles and cards held. Its fields are absent from a base game's dict."""
     from shared_rules import sheriff_mm as mm
-    mods = view[mm.PUB_MM]
+    mods = view[_PUB_MM]
     d["modules"] = [mm.MODULES[i] for i in range(len(mm.MODULES)) if mods & (1 << i)]
-    if mods & mm.DEPUTIES:
-        pair = [view[R_SHERIFF], view[mm.PUB_MM + 1]]
+    if mods & _DEPUTIES:
+        pair = [view[_R_SHERIFF], view[_PUB_MM + 1]]
         d["deputies"] = [x for x in pair if x != NO_SEAT]
         d["sheriff"] = None
-        chest = _seat(view, mm.PUB_CHEST)
+        chest = _seat(view, _PUB_CHEST)
         d["loot_chest"] = {"gold": chest["gold"], "stand": chest["stand"], "contraband": chest["contraband"]}
-        first = view[mm.PUB_MM + 3]
+        first = view[_PUB_MM + 3]
         d["first_merchant"] = None if first == NO_SEAT else first
         for seat in range(len(d["seats"])):
-            flags = view[PUB_REGS + PUB_SEAT * seat + 3] if seat < MAX_SEATS else view[mm.PUB_SEAT6 + 3]
+            flags = view[_PUB_REGS + _PUB_SEAT * seat + 3] if seat < _MAX_SEATS else view[_PUB_SEAT6 + 3]
             d["seats"][seat]["stances"] = [_STANCES[(flags >> 4) & 3], _STANCES[(flags >> 6) & 3]]
-    if mods & mm.BLACK_MARKET:
-        b = mm.PUB_BM
+    if mods & _BLACK_MARKET:
+        b = _PUB_BM
         piles = {}
         for i in range(3):
             left = view[b + 6 + i]
-            piles[CODES[mm.BM_GOODS[i]]] = [view[b + 2 * i + 2 - left + j] for j in range(left)]
+            piles[CODES[_BM_GOODS[i]]] = [view[b + 2 * i + 2 - left + j] for j in range(left)]
         d["black_market"] = piles
         for seat in range(len(d["seats"])):
             held = view[b + 9 + seat]
-            d["seats"][seat]["black_market"] = [[CODES[mm.BM_GOODS[i >> 1]], view[b + i]]
+            d["seats"][seat]["black_market"] = [[CODES[_BM_GOODS[i >> 1]], view[b + i]]
                                                 for i in range(6) if held & (1 << i)]
-    if len(view) > mm.PUB_SIZE:   # issue 11: laws, special orders, Merry Men
+    if len(view) > _MM_PUB_SIZE:   # issue 11: laws, special orders, Merry Men
         _cards(view, d)
 
 
@@ -81,17 +123,17 @@ def _cards(view, d):
     """Laws in force, orders face up and filled, and per seat whether they hold a Merry Man (never
     which: the view does not carry it)."""
     from shared_rules import sheriff_cards as sc
-    mods = view[sc.mm.PUB_MM]
+    mods = view[_PUB_MM]
     seats = d["seats"]
-    if mods & sc.LAWS:
-        d["laws"] = [view[sc.PUB_LAWS + i] for i in range(2) if view[sc.PUB_LAWS + i] != NO_SEAT]
-    if mods & sc.ORDERS:
-        d["orders_up"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 1]
+    if mods & _LAWS:
+        d["laws"] = [view[_PUB_LAWS + i] for i in range(2) if view[_PUB_LAWS + i] != NO_SEAT]
+    if mods & _ORDERS:
+        d["orders_up"] = [i for i in range(15) if view[_PUB_ORD + i] == 1]
         for seat in range(len(seats)):
-            seats[seat]["orders"] = [i for i in range(15) if view[sc.PUB_ORD + i] == 2 + seat]
-    if mods & sc.MERRY_MEN:
+            seats[seat]["orders"] = [i for i in range(15) if view[_PUB_ORD + i] == 2 + seat]
+    if mods & _MERRY_MEN:
         for seat in range(len(seats)):
-            bits = view[sc.PUB_MEN + seat]
+            bits = view[_PUB_MEN + seat]
             seats[seat]["merry_men"] = bits & 1
             seats[seat]["merry_draw"] = "owed" if bits & 2 else ("waiting" if bits & 4 else None)
 
@@ -121,7 +163,7 @@ def referee(game):
 def _goods(count):
     """{code: n} for the goods with a non-zero count."""
     d = {}
-    for g in range(KINDS):
+    for g in range(_KINDS):
         if count(g):
             d[CODES[g]] = count(g)
     return d

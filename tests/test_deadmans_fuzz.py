@@ -6,16 +6,17 @@ from typing import Any
 
 from hypothesis import given, settings, strategies as st
 
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.playout import Playout
 
-CODE = st.sampled_from(d.CODES + ("joker", "anchor1"))
+CODE = st.sampled_from(CODES + ("joker", "anchor1"))
 SEAT = st.integers(min_value=0, max_value=9)
 ACTION = st.fixed_dictionaries(
-    {"a": st.sampled_from(d.VOCAB.names), "p": SEAT},
+    {"a": st.sampled_from(d.GAME.VOCAB.names), "p": SEAT},
     optional={
-        "card": CODE, "pick": CODE, "target": SEAT, "trait": st.sampled_from(d.TRAITS),
+        "card": CODE, "pick": CODE, "target": SEAT, "trait": st.sampled_from(TRAITS),
         "reveal": st.lists(CODE, max_size=4), "peek": st.one_of(CODE, st.lists(CODE, max_size=4)),
         "cards": st.lists(CODE, max_size=31),
     },
@@ -36,7 +37,7 @@ def position(players: int, seed: int, steps: int) -> Playout:
 def counted_cards(g: d.DeadMans) -> int:
     """Cards by the referee's counters and banks (each physical card is one location byte)."""
     s = g.s
-    return s[d.R_DRAW_N] + s[d.R_DISCARD_N] + s[d.R_PLAY_N] + sum(d.bank_size(s, t) for t in range(g.seats()))
+    return s[K.R_DRAW_N] + s[K.R_DISCARD_N] + s[K.R_PLAY_N] + sum(d.bank_size(s, t) for t in range(g.seats()))
 
 
 @settings(max_examples=300, deadline=None)
@@ -53,5 +54,5 @@ def test_any_action_is_refused_cleanly_or_keeps_the_state_valid(players: int, se
             assert bytes(g.s) == before
         else:
             assert g.valid_state(g.s)
-            assert counted_cards(g) == d.NCODES * g.s[d.R_DECKS]
+            assert counted_cards(g) == K.NCODES * g.s[K.R_DECKS]
         g.summary()

@@ -93,3 +93,15 @@ def test_virtual_board_runs_from_a_rom_partition_unless_asked_not_to(tmp_path: P
     with running_board(tmp_path / "plain", "--no-rom") as board:
         with Connection(board.port) as c:
             assert c.run(probe).split() == [str(build.ROOT / "firmware" / "app.py"), "False"]
+
+
+def test_a_board_knows_when_its_rom_holds_other_modules_than_the_sources(tmp_path: Path) -> None:
+    """A board keeps what was flashed: ``tapmat board`` notes a ROM partition whose image is not
+    today's sources' (``rom_is_current``), e.g. a persistent ``build/vboard`` after a change."""
+    from host.vboard import ROM_FILE, rom_is_current, rom_partition
+    rom = rom_partition(tmp_path)
+    assert rom_is_current(tmp_path)
+    data = bytearray(rom.read_bytes())
+    data[100] ^= 0xFF
+    (tmp_path / ROM_FILE).write_bytes(bytes(data))
+    assert not rom_is_current(tmp_path)

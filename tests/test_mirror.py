@@ -216,7 +216,7 @@ def test_a_switched_subscription_shows_nothing_until_its_own_snapshot() -> None:
 def test_a_view_the_game_cannot_read_is_asked_again_not_a_crash():
     """A mirrored view out of step with its game (here: a discard pile count past the deck) makes
     the scoreboard ask for a snapshot and say why; the next snapshot puts it right."""
-    from shared_rules.sheriff import R_PILE1
+    from shared_rules.sheriff_layout import R_PILE1
     app, board, m = connect(header={"game": "sheriff", "players": 4})
     notes: list[str] = []
     m.listeners.append(lambda e: notes.append(e.text))

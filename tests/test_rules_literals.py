@@ -6,6 +6,8 @@ nothing to read there; the CPython stand-in keeps it as a plain global.
 """
 from __future__ import annotations
 
+import pytest
+
 from shared_rules import sheriff
 from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE
 
@@ -19,3 +21,337 @@ def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
     from firmware import app, mat
     assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)
+
+
+def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
+    from shared_rules import deck
+    assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
+                                      for k in range(len(deck.KINDS)))
+
+
+def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
+    from shared_rules import cobs, codec
+    assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
+    assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
+
+
+def _named(module: object, name: str) -> object:
+    """A module's constant, public or (once its owner made it private) private."""
+    return getattr(module, name) if hasattr(module, name) else getattr(module, "_" + name)
+
+
+def test_dead_mans_draw_literals_are_the_vocabulary_catalogue_and_engine_values() -> None:
+    from shared_rules import actions, deadmans as d, engine
+    from shared_rules.catalogue import DMD_CODES, DMD_TRAITS
+    vocab = d.GAME.VOCAB
+    kinds = {name: i for i, name in enumerate(vocab.names)}
+    assert [d._A_TRAIT, d._A_DRAW, d._A_COLLECT, d._A_HOOK, d._A_CANNON, d._A_SWORD, d._A_MAP,
+            d._A_ORACLE, d._A_BONUS] == [kinds[k] for k in ("trait", "draw", "collect", "hook", "cannon",
+                                                             "sword", "map", "oracle", "bonus")]
+    assert (d._F_TRAIT, d._F_TRAIT_TARGET) == (vocab.offset("trait", "trait"), vocab.offset("trait", "target"))
+    assert d._F_CARD == vocab.offset("draw", "card") == vocab.offset("hook", "card")
+    for kind in ("cannon", "sword"):
+        assert (d._F_TARGET, d._F_TARGET_CARD) == (vocab.offset(kind, "target"), vocab.offset(kind, "card"))
+    assert (d._F_REVEAL, d._F_PICK) == (vocab.offset("map", "reveal"), vocab.offset("map", "pick"))
+    assert d._F_PEEK == vocab.offset("oracle", "peek")
+    assert (d._F_CARDS, d._F_BONUS_TARGET) == (vocab.offset("bonus", "cards"), vocab.offset("bonus", "target"))
+    assert (d._FIELD_U8, d._FIELD_NAME, d._FIELD_LIST) == tuple(_named(actions, n) for n in ("U8", "NAME", "LIST"))
+    for name in ("OK", "WRONG_PHASE", "NOT_YOUR_TURN"):
+        assert getattr(d, "_" + name) == _named(engine, name)
+    first = _named(engine, "FIRST_GAME_REASON")
+    for i, reason in enumerate(d.GAME.REASONS):
+        assert getattr(d, "_" + reason.upper()) == first + i
+    assert (d._NCODES, d._SUITS, d._VALUES, d._NTRAITS) == (len(DMD_CODES), len(DMD_CODES) // 6, 6, len(DMD_TRAITS))
+    suits = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
+    assert [getattr(d, "_" + suit.upper()) for suit in suits] == list(range(d._SUITS))
+    for code, name in enumerate(DMD_CODES):
+        assert name.startswith(suits[code // d._VALUES])
+        assert int(name[-1]) == code % d._VALUES + (4 if code // d._VALUES == d._MERMAID else 2)
+    assert [getattr(d, "_" + trait.upper()) for trait in DMD_TRAITS] == list(range(d._NTRAITS))
+    assert d._STATE_SIZE == d._LOC + 2 * d._NCODES and d._R_DJ + d._MAX_SEATS == d._LOC
+    assert d._MAX_BONUS == 3 * d._SUITS  # ten cards collected, tripled by Treasure Hunter
+
+
+def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
+    from pathlib import Path
+
+    from firmware import mat, mat_deadmans as g
+    from host.layout import ROOT, constants
+    from shared_rules import deck, engine, tokens
+    mine = constants(Path(ROOT, "firmware", "mat_deadmans.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    foreign = {"NOTHING": (mat, "NOTHING"), "READY": (mat, "READY"), "NO_ZONE": (mat, "NO_ZONE"),
+               "NO_SEAT": (engine, "NO_SEAT"), "NOT_NOW": (engine, "NOT_NOW"), "KIND_CARD": (deck, "CARD"),
+               "KIND_TRAIT": (deck, "TRAIT"), "COLLECT_TOKEN": (tokens, "COLLECT"), "SEAT0": (tokens, "SEAT0"),
+               "SEAT_TOKENS": (tokens, "SEATS")}
+    assert mine["PILE"] == rules["NCODES"] - rules["SUITS"] and mine["LIST_CAP"] == rules["MAX_BONUS"]
+    for name, value in mine.items():
+        if name in rules:
+            assert value == rules[name], name
+        elif name in foreign:
+            assert value == _named(*foreign[name]), name
+        elif name.startswith("Z_"):
+            assert g.Gestures.ZONES[value] == name[2:].lower()
+        elif name.startswith("P_"):
+            assert g.Gestures.PROMPTS[value] == name[2:].lower()
+        else:
+            assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
+
+
+def test_dead_mans_views_take_the_rules_values() -> None:
+    from pathlib import Path
+
+    from host.layout import ROOT, constants
+    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    assert mine and all(value == rules[name] for name, value in mine.items())
+
+
+def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> None:
+    from shared_rules import actions, engine
+    from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
+    assert (sheriff._OK, sheriff._MALFORMED, sheriff._UNKNOWN_CODE, sheriff._WRONG_PHASE, sheriff._NOT_YOUR_TURN,
+            sheriff._NO_SEAT) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE, engine.WRONG_PHASE,
+                                  engine.NOT_YOUR_TURN, engine.NO_SEAT)
+    assert (actions.OK, actions.MALFORMED, actions.UNKNOWN_CODE) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE)
+    assert (sheriff._U8, sheriff._U16, sheriff._NAME, sheriff._LIST, sheriff._OBJ) == (
+        actions.U8, actions.U16, actions.NAME, actions.LIST, actions.OBJ)
+    assert sheriff.CODES == SHERIFF_CODES and sheriff._KINDS == len(SHERIFF_CODES)
+    kinds = [g[1] for g in SHERIFF_GOODS]
+    assert kinds == [LEGAL] * sheriff._LEGAL_KINDS + [CONTRABAND] * (sheriff._ROYAL_FIRST - sheriff._LEGAL_KINDS) \
+        + [ROYAL] * (sheriff._KINDS - sheriff._ROYAL_FIRST)
+    assert sheriff._COUNT == bytes(g[2] for g in SHERIFF_GOODS) and sheriff._MARKED == bytes(g[3] for g in SHERIFF_GOODS)
+    assert sheriff._VALUE == SHERIFF_VALUE and sheriff._PENALTY == SHERIFF_PENALTY
+    assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
+
+
+def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> None:
+    from shared_rules import engine
+    from shared_rules.actions import _offsets
+    s = sheriff
+    vocab = s.Sheriff.VOCAB
+    assert vocab.names[s._A_SETUP:s._A_PASS + 1] == ("setup", "market", "load", "declare", "pass")
+    assert [s._F_PILE1, s._F_PILE2, s._F_DISCARD, s._F_TAKE, s._F_TO, s._F_CARDS, s._F_GOOD, s._F_COUNT,
+            s._F_TARGET, s._F_BRIBE, s._F_ITO, s._F_ORDER, s._F_PAY] == [
+        vocab.offset("setup", "pile1"), vocab.offset("setup", "pile2"), vocab.offset("market", "discard"),
+        vocab.offset("market", "take"), vocab.offset("market", "to"), vocab.offset("load", "cards"),
+        vocab.offset("declare", "good"), vocab.offset("declare", "count"), vocab.offset("pass", "target"),
+        vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
+                                                                      s._F_BRIBE_BAG]
+    reasons = s.Sheriff.REASONS
+    named = {name[1:]: value for name, value in vars(s).items()
+             if name.startswith("_") and name[1:].lower() in reasons and isinstance(value, int)}
+    assert len(named) == len(reasons) == 21
+    assert all(reasons[code - engine.FIRST_GAME_REASON] == name.lower() for name, code in named.items())
+    assert s._SEAT_BASE == s._POOL + s._KINDS and s._STAND == s._KNOWN + s._KINDS
+    assert s._SEAT_BYTES == s._STAND + s._KINDS and s._DECL_GOOD == s._BAG + s._BAG_MAX
+    assert s._PILES == s._SEAT_BASE + s._SEAT_BYTES * s._MAX_SEATS and s._PILES_END == s._PILES + s._PILE_CAP
+    assert s._PUB_PILES == s._PUB_REGS + s._PUB_SEAT * s._MAX_SEATS
+    from shared_rules import sheriff_view
+    assert sheriff_view.PHASES[:s._OVER + 1] == ("setup", "market", "load", "declare", "inspect", "over")
+    assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
+
+
+def _consts(module: str) -> dict:
+    from host.layout import ROOT, constants
+    return constants(ROOT / module)
+
+
+_MM = "shared_rules/sheriff_mm.py"
+_CARDS = "shared_rules/sheriff_cards.py"
+_MAT = "firmware/mat_sheriff.py"
+_MAT_CARDS = "firmware/mat_sheriff_cards.py"
+
+
+@pytest.mark.parametrize("module, sources", [
+    (_MM, ["shared_rules/sheriff.py"]),
+    (_CARDS, ["shared_rules/sheriff.py", _MM]),
+    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
+    (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
+                  "firmware/mat.py"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
+])
+def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
+    """A board module beside the referee restates the registers, flags, offsets and codes it reads
+    as its own private consts (no import of the layout on a board): same name, same value."""
+    mine = _consts(module)
+    for source in sources:
+        theirs = _consts(source)
+
+
+        if source == "engine":   # its reason codes are the positions of their names
+            theirs = {name.upper(): code for code, name in enumerate(engine.COMMON_REASONS)}
+            theirs["NO_SEAT"] = engine.NO_SEAT
+        elif source == "mat":
+            theirs = {n: v for n, v in vars(mat).items() if n.isupper() and isinstance(v, int)}
+        else:
+            theirs = _consts(source)
+        if module == _CARDS and source == _MM:   # the cards' own state and view go further
+            theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
+        shared = set(mine) & set(theirs)
+        assert shared and {n: mine[n] for n in shared} == {n: theirs[n] for n in shared}, source
+
+
+def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
+    from firmware.mat_sheriff import Gestures
+    from shared_rules import sheriff_cards, sheriff_mm
+    for module in (_MAT, _MAT_CARDS):
+        c = _consts(module)
+        assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
+        assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
+        assert c["LAWS_PHASE"] == sheriff_cards._LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
+    c = _consts(_MAT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
+    assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
+    cards = _consts(_CARDS)
+    mat_cards = _consts(_MAT_CARDS)
+    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (cards["ORDER_NOT_UP"], cards["BAG_OPENED"])
+
+
+def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
+    from shared_rules import sheriff_score as sc
+    from shared_rules.catalogue import (SHERIFF_AS_GOOD, SHERIFF_AS_MANY, SHERIFF_KING, SHERIFF_QUEEN,
+                                        SHERIFF_LEGAL_KINDS)
+    assert sc._KINDS == len(SHERIFF_CODES) and sc._LEGAL_KINDS == SHERIFF_LEGAL_KINDS
+    assert [g for g in range(sc._KINDS) if SHERIFF_KIND[g] == LEGAL] == list(range(sc._LEGAL_KINDS))
+    assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
+    assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
+    assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
+
+
+def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
+    from firmware import persist, recover
+    assert (recover._SNAP_MAGIC, recover._PREFIX, recover._SNAP_FIXED, recover._END_MARK) == (
+        persist._SNAP_MAGIC, persist._PREFIX, persist._SNAP_FIXED, persist._END_MARK)
+
+
+def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants() -> None:
+    from shared_rules import actions, engine, replay
+    assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
+    assert replay._ACTION_SIZE == actions.ACTION_SIZE
+
+
+# -- Skull ---------------------------------------------------------------------------------
+def _shared_with_skull_layout(path: str) -> dict[str, object]:
+    """A module's literal ``const()``s whose names ``skull_layout`` also has, by name."""
+    from host import layout
+    from shared_rules import skull_layout as K
+    return {n: v for n, v in layout.constants(layout.ROOT / path).items() if hasattr(K, n)}
+
+
+def test_skull_literals_are_the_vocabulary_engine_catalogue_and_reason_values() -> None:
+    from shared_rules import engine, skull_layout as K, skull_view
+    from shared_rules.catalogue import SKULL_CODES
+    from shared_rules.skull import Skull
+    v = Skull.VOCAB
+    assert [K.A_PLACE, K.A_BID, K.A_PASS, K.A_FLIP, K.A_LOSE, K.A_FIRST] == [
+        v.kind(a) for a in ("place", "bid", "pass", "flip", "lose", "first")]
+    assert K.F_DISC == v.offset("place", "disc") == v.offset("lose", "disc")
+    assert K.F_N == v.offset("bid", "n")
+    assert K.F_TARGET == v.offset("flip", "target") == v.offset("first", "target")
+    assert K.F_FLIP_DISC == v.offset("flip", "disc")
+    assert K.F_FLIP_HAS_DISC == v.offsets[K.A_FLIP][1] == K.F_FLIP_DISC - 1  # the presence byte
+    assert (K.FLOWER, K.SKULL) == (SKULL_CODES.index("flower"), SKULL_CODES.index("skull"))
+    assert (K.OK, K.WRONG_PHASE, K.NOT_YOUR_TURN, K.NO_SEAT) == (
+        engine.OK, engine.WRONG_PHASE, engine.NOT_YOUR_TURN, engine.NO_SEAT)
+    reasons = {n: getattr(K, n.upper()) for n in Skull.REASONS}
+    assert reasons == {n: engine.FIRST_GAME_REASON + i for i, n in enumerate(Skull.REASONS)}
+    phases = {"prep": K.PREP, "add": K.ADD, "bidding": K.BIDDING, "flip": K.FLIP, "lose": K.LOSE,
+              "choose_first": K.CHOOSE, "over": K.OVER}
+    assert [phases[p] for p in skull_view.PHASES] == list(range(len(skull_view.PHASES)))
+    assert Skull.STATE_SIZE == K.SEAT_BASE + K.SEAT_BYTES * K.MAX_SEATS and K.SEAT_BASE > K.R_WINNER
+    assert Skull.PUBLIC_SIZE == K.PUB_REGS + K.PUB_SEAT * K.MAX_SEATS
+
+
+def test_skull_view_literals_are_the_rules_values() -> None:
+    shared = _shared_with_skull_layout("shared_rules/skull_view.py")
+    from shared_rules import skull_layout as K
+    assert set(shared) >= {"PUB_REGS", "PUB_SEAT", "ELIMINATED", "PASSED", "SEAT_BASE", "SEAT_BYTES",
+                           "H_FLOWERS", "H_SKULL", "SKULL_AT", "NO_SEAT"}
+    assert shared == {n: getattr(K, n) for n in shared}
+
+
+def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> None:
+    from firmware import mat, mat_skull as m
+    from shared_rules import deck, engine, skull_layout as K, tokens
+    from shared_rules.catalogue import SKULL_PER_SEAT
+    shared = _shared_with_skull_layout("firmware/mat_skull.py")
+    assert set(shared) >= {"A_PLACE", "A_BID", "A_PASS", "A_FLIP", "A_LOSE", "A_FIRST", "F_DISC", "F_N",
+                           "F_TARGET", "F_FLIP_HAS_DISC", "F_FLIP_DISC", "PREP", "ADD", "BIDDING", "FLIP",
+                           "LOSE", "OVER", "R_PLAYERS", "R_PHASE", "R_TURN", "R_CHALLENGER", "R_WINNER",
+                           "SEAT_BASE", "SEAT_BYTES", "MAX_SEATS", "H_FLOWERS", "H_SKULL", "STACK",
+                           "FLIPPED", "FLAGS", "ELIMINATED", "NO_SEAT"}
+    assert shared == {n: getattr(K, n) for n in shared}
+    assert (m._NOTHING, m._READY, m._NO_ZONE, m._P_OVER) == (mat.NOTHING, mat.READY, mat.NO_ZONE, mat.PROMPT_OVER)
+    assert m._NOT_NOW == engine.NOT_NOW and m._KIND_DISC == deck.DISC
+    assert (m._T_PASS, m._T_SEAT0, m._T_SEATS) == (tokens.PASS, tokens.SEAT0, tokens.SEATS)
+    zones = m.Gestures.ZONES
+    assert (m._SEAT, m._BOX, m._COMMAND) == (zones.index("seat"), zones.index("box"), zones.index("command"))
+    prompts = m.Gestures.PROMPTS
+    assert [m._P_OVER, m._P_PLACE, m._P_PLACE_OR_BID, m._P_BID_OR_PASS, m._P_FLIP, m._P_LOSE, m._P_FIRST] == [
+        prompts.index(p) for p in ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")]
+    assert m._DISCS == sum(SKULL_PER_SEAT)
+
+
+def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
+    from shared_rules import profile, sheriff_mm as mm
+    from shared_rules.catalogue import sheriff_deck_size
+    vocab = mm.SheriffMM.VOCAB
+    reasons = mm.SheriffMM.REASONS
+    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
+    assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
+    assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
+    assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
+            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, mm._F_CLAIM_GOOD] == [
+        vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
+        vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
+        vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
+        vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
+    named = {n[1:]: v for n, v in vars(mm).items() if n.startswith("_") and n[1:].lower() in reasons}
+    assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
+    assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
+    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == mm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
+    assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
+    assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
+    assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
+    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
+    from shared_rules import sheriff_cards, sheriff_view
+    assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
+        mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
+
+
+def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -> None:
+    from shared_rules import profile_cards, profile_effects as pe
+    fx = _consts("shared_rules/sheriff_effects.py")
+    ops = {n[3:].lower(): v for n, v in fx.items() if n.startswith("OP_")}
+    assert ops == {pe.NAMES[i]: i for i in range(1, len(pe.NAMES))}
+    parties = {n.lower(): fx[n] for n in ("BANK", "SHERIFF", "SELF", "EACH_MERCHANT", "EACH_OTHER")}
+    assert parties == {pe.PARTIES[i]: i for i in range(len(pe.PARTIES))}
+    assert profile_cards.LAW_ROW == 1 + fx["SIZE"] * fx["MAX_EFFECTS"]
+    assert profile_cards.MERRY_ROW == 2 + fx["SIZE"] * fx["MAX_EFFECTS"]
+
+
+def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
+    from shared_rules import sheriff_cards as sc, sheriff_laws, sheriff_merry
+    vocab = sc.VOCAB
+    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
+    assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
+    assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
+    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [sheriff_laws._F_KEEP, sheriff_laws._F_BOTTOM]
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, sc._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
+            sc._F_PAY] == [
+        vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
+        vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
+        vocab.offset("inspect", "pay_with")]
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+             and isinstance(v, int)}
+    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
+    assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
+    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
+                                                                                         "merry_men")]

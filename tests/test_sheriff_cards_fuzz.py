@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fuzzkit
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.actions import ACTION_SIZE
 from test_sheriff_fuzz import action
 from test_sheriff_mm_fuzz import MM_ACTIONS
@@ -44,12 +44,12 @@ def position(h: int, seed: int, steps: int) -> Any:
 
 def bookkeeping_holds(g: Any) -> bool:
     """Every card of the deck is somewhere the referee counts; orders hold two cards each."""
-    chest = g.modules() & mm.DEPUTIES
-    for c in range(sh.KINDS):
+    chest = g.modules() & KM.DEPUTIES
+    for c in range(K.KINDS):
         under = sum((g.orders[3 * o] == c) + (g.orders[3 * o + 1] == c)
                     for s in range(g.seats()) for o in g.order_held(s)) if g.orders else 0
         located = (g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c) + g.removed(c) + under
-                   + (g.stand(mm.CHEST, c) if chest else 0)
+                   + (g.stand(KM.CHEST, c) if chest else 0)
                    + sum(g.known(s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats())))
         if located != g._deck(c):
             return False

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from shared_rules import games
 from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.catalogue import SHERIFF_CODES
 from shared_rules.playout import Playout
@@ -79,13 +80,13 @@ def attempt(g: sh.Sheriff, obj: dict[str, Any]) -> int:
 
 def bookkeeping_holds(g: sh.Sheriff) -> bool:
     """Unidentified copies = draw pile + hand cards the referee has not seen; nothing beyond a deck."""
-    unseen = g.s[sh.R_DRAW]
+    unseen = g.s[K.R_DRAW]
     for s in range(g.seats()):
-        unseen += g.hand(s) - sum(g.known(s, c) for c in range(sh.KINDS))
+        unseen += g.hand(s) - sum(g.known(s, c) for c in range(K.KINDS))
     located = [g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c)
                + sum(g.known(s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats()))
-               for c in range(sh.KINDS)]
-    return unseen == sum(g.pool(c) for c in range(sh.KINDS)) and located == [g._deck(c) for c in range(sh.KINDS)]
+               for c in range(K.KINDS)]
+    return unseen == sum(g.pool(c) for c in range(K.KINDS)) and located == [g._deck(c) for c in range(K.KINDS)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -117,7 +118,7 @@ def test_well_formed_records_from_the_wire(players: int, seed: int, steps: int, 
     are clamped into range like a record that passed the codec's checks."""
     g = position(players, seed, steps)[0]
     rec = bytearray(raw)
-    rec[0] %= len(sh.VOCAB.names)
+    rec[0] %= len(sh.Sheriff.VOCAB.names)
     clamp(rec)
     before = bytes(g.s)
     err = g.accept(rec)
@@ -130,7 +131,7 @@ def test_well_formed_records_from_the_wire(players: int, seed: int, steps: int, 
 def clamp(rec: bytearray) -> None:
     """Make a random record well formed: flags 0/1, codes inside their tables, counts within caps."""
     k = rec[0]
-    for f, at in zip(sh.VOCAB.fields[k], sh.VOCAB.offsets[k]):
+    for f, at in zip(sh.Sheriff.VOCAB.fields[k], sh.Sheriff.VOCAB.offsets[k]):
         clamp_field(rec, f, at)
 
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fuzzkit
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.actions import ACTION_SIZE
 from test_sheriff_fuzz import ACTIONS, action, codes
 
@@ -34,13 +35,13 @@ def position(h: int, seed: int, steps: int) -> Any:
 
 
 def bookkeeping_holds(g: Any) -> bool:
-    unseen = g.s[sh.R_DRAW]
+    unseen = g.s[K.R_DRAW]
     for s in range(g.seats()):
-        unseen += g.hand(s) - sum(g.known(s, c) for c in range(sh.KINDS))
-    located = [g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c) + g.stand(mm.CHEST, c) + g.removed(c)
+        unseen += g.hand(s) - sum(g.known(s, c) for c in range(K.KINDS))
+    located = [g.pool(c) + g.pile(1).count(c) + g.pile(2).count(c) + g.stand(KM.CHEST, c) + g.removed(c)
                + sum(g.known(s, c) + g.stand(s, c) + g.bag(s).count(c) for s in range(g.seats()))
-               for c in range(sh.KINDS)]
-    return unseen == sum(g.pool(c) for c in range(sh.KINDS)) and located == [g._deck(c) for c in range(sh.KINDS)]
+               for c in range(K.KINDS)]
+    return unseen == sum(g.pool(c) for c in range(K.KINDS)) and located == [g._deck(c) for c in range(K.KINDS)]
 
 
 @settings(max_examples=300, deadline=None)

@@ -15,22 +15,19 @@ except ImportError:
     def const(x):
         return x
 
-# Name prefix -> section; a game's first entry is the prefix of its ``*_CODES``. A const tuple:
-# its strings are objects in the module's constants, never interned as names.
-_SECTIONS = const((("SKULL_", "skull"), ("DMD_", "deadmans"), ("dmd_", "deadmans"), ("SHERIFF_MODULE", "sheriff_modules"),
-                   ("sheriff_module", "sheriff_modules"), ("SHERIFF_", "sheriff"), ("sheriff_", "sheriff"),
-                   ("LEGAL", "sheriff"), ("CONTRABAND", "sheriff"), ("ROYAL", "sheriff")))
-
-
-def section(game):
-    """The catalogue section of a game (a module)."""
-    return __import__("shared_rules.catalogue." + game, None, None, ("_",))
+# "prefix:section" pairs; a game's first pair gives the prefix of its ``*_CODES``. One string
+# constant (read in place from ROM): a tuple of strings would put each string on the heap.
+_SECTIONS = const("SKULL_:skull DMD_:deadmans dmd_:deadmans SHERIFF_MODULE:sheriff_modules "
+                  "sheriff_module:sheriff_modules SHERIFF_:sheriff sheriff_:sheriff LEGAL:sheriff "
+                  "CONTRABAND:sheriff ROYAL:sheriff")
 
 
 def __getattr__(name):
-    for prefix, game in _SECTIONS:
+    """A catalogue name, from the section its prefix names (loaded then, kept here after)."""
+    for pair in _SECTIONS.split():
+        prefix, game = pair.split(":")
         if name.startswith(prefix):
-            value = getattr(section(game), name)
+            value = getattr(__import__("shared_rules.catalogue." + game, None, None, ("_",)), name)
             globals()[name] = value
             return value
     raise AttributeError(name)
@@ -39,7 +36,8 @@ def __getattr__(name):
 def codes(game):
     """The card codes of a game (what a tag in that game's deck may stand for): its section's
     ``<PREFIX>CODES``, the prefix being the game's first in ``_SECTIONS``."""
-    for prefix, name in _SECTIONS:
+    for pair in _SECTIONS.split():
+        prefix, name = pair.split(":")
         if name == game:
-            return getattr(section(game), prefix + "CODES")
+            return getattr(__import__("shared_rules.catalogue." + game, None, None, ("_",)), prefix + "CODES")
     raise ValueError("unknown game %r" % (game,))

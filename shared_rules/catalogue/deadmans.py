@@ -1,20 +1,17 @@
-"""Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, the others 2-7), and the 17 traits."""
-try:
-    from micropython import const  # type: ignore[import-not-found]
-except ImportError:
-    def const(x):
-        return x
+"""Dead Man's Draw: 10 suits x 6 values (Mermaid 4-9, the others 2-7), and the 17 traits.
 
-DMD_SUITS = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
-DMD_VALUES = const(6)
+A card's code is its index in ``DMD_CODES``: suit by suit (anchor, cannon, chest, hook, key,
+kraken, map, mermaid, oracle, sword), lowest value first, so code = suit * 6 + value - 2 (a
+Mermaid: - 4). The rules module keeps suits, values and traits as literal ``const()``s, checked
+against these names by ``tests/test_rules_literals.py``.
 
+The tuples are made from lists at import on purpose: a constant tuple's strings load as string
+objects (32 B each on a 64-bit port), a list display's short strings (up to 10 characters) as
+interned names, which from ROMFS cost a qstr pool entry (~11 B) and keep their text in the image.
+The 77 names fit under the replay's 300-name pool doubling (``python -m bench.heap_kinds``).
+"""
 
-def dmd_base(suit):
-    """Lowest value of a suit (the card that starts in the discard pile)."""
-    return 4 if DMD_SUITS[suit] == "mermaid" else 2
-
-
-DMD_CODES = (
+DMD_CODES = tuple([
     "anchor2", "anchor3", "anchor4", "anchor5", "anchor6", "anchor7",
     "cannon2", "cannon3", "cannon4", "cannon5", "cannon6", "cannon7",
     "chest2", "chest3", "chest4", "chest5", "chest6", "chest7",
@@ -25,15 +22,9 @@ DMD_CODES = (
     "mermaid4", "mermaid5", "mermaid6", "mermaid7", "mermaid8", "mermaid9",
     "oracle2", "oracle3", "oracle4", "oracle5", "oracle6", "oracle7",
     "sword2", "sword3", "sword4", "sword5", "sword6", "sword7",
-)  # suit by suit, lowest value first: code = suit * DMD_VALUES + value - dmd_base(suit)
-DMD_TRAITS = ("beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales",
-              "miser", "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer",
-              "safe_harbor", "scavenger", "swordsman", "treasure_hunter")
-
-
-def dmd_suit(card):
-    return card // DMD_VALUES
-
-
-def dmd_value(card):
-    return dmd_base(card // DMD_VALUES) + card % DMD_VALUES
+])
+DMD_TRAITS = tuple([
+    "beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales", "miser",
+    "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer", "safe_harbor", "scavenger",
+    "swordsman", "treasure_hunter",
+])

@@ -149,7 +149,7 @@ def test_after_a_power_cut_the_discs_on_the_pads_are_not_new_places():
     # Seat 0 (first player) adds a disc: a real place.
     board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 1)))
     run(again, 3 * READERS, False)
-    assert again.referee.accepted == 1 and again.referee.game._get(0, 2) == 2  # seat 0's stack: two discs
+    assert again.referee.accepted == 1 and again.referee.game.s[16 + 2] == 2  # seat 0's stack (skull_layout SEAT_BASE + STACK): two discs
     return again.referee.game.digest()
 
 

@@ -288,8 +288,11 @@ def test_any_chunking_gives_the_same_frames():
     assert [f[1] for f in whole] == [0, 1, 2]
     reader = codec.FrameReader()
     one_by_one = []
+    one = bytearray(1)
     for b in stream:
-        if reader.feed_byte(b):
+        one[0] = b
+        reader.feed(one)
+        if reader.ready:
             one_by_one.append((reader.type, reader.seq, bytes(reader.body[:reader.body_len])))
     assert one_by_one == whole
     for chunk in (2, 3, 7, 64):
@@ -477,6 +480,7 @@ def test_decoding_allocates_nothing():
     reader = codec.FrameReader()
     seqs = bytearray(8)
     lasts = bytearray(8)
+    zero = bytearray(1)
     _lock()
     try:
         count = 0
@@ -491,7 +495,8 @@ def test_decoding_allocates_nothing():
         pos = 0
         while pos < len(garbage):
             pos = reader.feed(garbage, pos, len(garbage))
-        ready = reader.feed_byte(0)
+        reader.feed(zero)
+        ready = reader.ready
     finally:
         _unlock()
     assert count == 4 and not ready

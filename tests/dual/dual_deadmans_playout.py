@@ -2,9 +2,9 @@
 variations that change nothing, nothing accepted after the end, snapshot round trips, zero
 allocation while accepting, and equal digests for seeded games with random traits."""
 import playkit
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.catalogue import dmd_value
+from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 from shared_rules.engine import GAME_OVER
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
@@ -24,44 +24,44 @@ def header(seed):
 def recount_score(s, seat):
     """Scores recomputed from the card locations, independently of the game's own helpers."""
     tops = {}
-    for i in range(d.NCODES * s[d.R_DECKS]):
-        if s[d.LOC + i] == d.BANK + seat:
-            code = i % d.NCODES
+    for i in range(K.NCODES * s[K.R_DECKS]):
+        if s[K.LOC + i] == K.BANK + seat:
+            code = i % K.NCODES
             suit = code // 6
-            tops[suit] = max(tops.get(suit, 0), dmd_value(code))
+            tops[suit] = max(tops.get(suit, 0), int(CODES[code][-1]))
     total = 0
     for suit in tops:
         total += tops[suit]
-    if d.MERMAID in tops and s[d.R_TRAIT + seat] == d.GOLDEN_SCALES:
+    if K.MERMAID in tops and s[K.R_TRAIT + seat] == K.GOLDEN_SCALES:
         total += 5
     return total
 
 
 def check_invariants(g, table):
     s = g.s
-    seats = s[d.R_SEATS]
-    decks = s[d.R_DECKS]
+    seats = s[K.R_SEATS]
+    decks = s[K.R_DECKS]
     assert g.valid_state(s)
     where = {}
-    for i in range(2 * d.NCODES):
-        loc = s[d.LOC + i]
-        if i >= d.NCODES * decks:
+    for i in range(2 * K.NCODES):
+        loc = s[K.LOC + i]
+        if i >= K.NCODES * decks:
             assert loc == 0
             continue
-        assert loc in (d.DRAW, d.DISCARD, d.PLAY) or d.BANK <= loc < d.BANK + seats, loc
+        assert loc in (K.DRAW, K.DISCARD, K.PLAY) or K.BANK <= loc < K.BANK + seats, loc
         where[loc] = where.get(loc, 0) + 1
     total = 0
     for loc in where:
         total += where[loc]
-    assert total == d.NCODES * decks  # every card in exactly one place
-    assert where.get(d.DRAW, 0) == s[d.R_DRAW_N] == len(table.draw)
-    assert where.get(d.DISCARD, 0) == s[d.R_DISCARD_N]
-    assert where.get(d.PLAY, 0) == s[d.R_PLAY_N] <= d.SUITS
-    drawn = sorted(i % d.NCODES for i in range(d.NCODES * decks) if s[d.LOC + i] == d.DRAW)
+    assert total == K.NCODES * decks  # every card in exactly one place
+    assert where.get(K.DRAW, 0) == s[K.R_DRAW_N] == len(table.draw)
+    assert where.get(K.DISCARD, 0) == s[K.R_DISCARD_N]
+    assert where.get(K.PLAY, 0) == s[K.R_PLAY_N] <= K.SUITS
+    drawn = sorted(i % K.NCODES for i in range(K.NCODES * decks) if s[K.LOC + i] == K.DRAW)
     assert drawn == sorted(table.draw), "the referee's draw pile is the physical one"
-    for i in range(s[d.R_PEEK_N]):
-        assert s[d.R_PEEK + i] == table.draw[-1 - i], "the peek queue is the top of the pile"
-    suits = [s[d.R_PLAY + i] // 6 for i in range(s[d.R_PLAY_N])]
+    for i in range(s[K.R_PEEK_N]):
+        assert s[K.R_PEEK + i] == table.draw[-1 - i], "the peek queue is the top of the pile"
+    suits = [s[K.R_PLAY + i] // 6 for i in range(s[K.R_PLAY_N])]
     for suit in suits:
         assert suits.count(suit) == 1
     summary = g.summary()
@@ -69,15 +69,15 @@ def check_invariants(g, table):
         assert summary["scores"][seat] == recount_score(s, seat)
     assert sum(summary["bank_cards"]) == where_banks(where)
     if g.over():
-        assert s[d.R_DRAW_N] == 0 and s[d.R_PLAY_N] == 0 and summary["winners"]
+        assert s[K.R_DRAW_N] == 0 and s[K.R_PLAY_N] == 0 and summary["winners"]
     else:
-        assert s[d.R_PHASE] == d.SETUP or s[d.R_DRAW_N] or s[d.R_STARTED]
+        assert s[K.R_PHASE] == K.SETUP or s[K.R_DRAW_N] or s[K.R_STARTED]
 
 
 def where_banks(where):
     n = 0
     for loc in where:
-        if loc >= d.BANK:
+        if loc >= K.BANK:
             n += where[loc]
     return n
 
@@ -89,21 +89,21 @@ def mutate(action, rng, seats):
     if choice == 0:
         bad["p"] = (bad["p"] + 1 + rng.below(seats - 1)) % seats
     elif choice == 1:
-        bad = {"a": rng.choice(KINDS), "p": bad["p"], "card": rng.choice(d.CODES)}
+        bad = {"a": rng.choice(KINDS), "p": bad["p"], "card": rng.choice(CODES)}
     elif choice == 2:
         if "card" in bad:
-            bad["card"] = rng.choice(d.CODES)
+            bad["card"] = rng.choice(CODES)
         elif "pick" in bad:
-            bad["pick"] = rng.choice(d.CODES)
+            bad["pick"] = rng.choice(CODES)
         else:
             bad["target"] = rng.below(seats + 1)
     elif choice == 3:
         if "reveal" in bad:
-            bad["reveal"] = [rng.choice(d.CODES) for _ in range(rng.below(4))]
+            bad["reveal"] = [rng.choice(CODES) for _ in range(rng.below(4))]
         elif "cards" in bad:
             bad["cards"] = bad["cards"][:-1] if rng.below(2) and bad["cards"] else bad["cards"] + ["key2"]
         elif "peek" in bad:
-            bad["peek"] = rng.choice(d.CODES)
+            bad["peek"] = rng.choice(CODES)
         else:
             bad["target"] = rng.below(seats + 1)
     else:
@@ -157,11 +157,11 @@ def test_nothing_is_accepted_after_the_game_ends():
         before = bytes(g.s)
         for kind in KINDS:
             for _ in range(3):
-                a = {"a": kind, "p": rng.below(g.seats()), "card": rng.choice(d.CODES)}
+                a = {"a": kind, "p": rng.below(g.seats()), "card": rng.choice(CODES)}
                 if kind in ("cannon", "sword"):
                     a["target"] = rng.below(g.seats())
                 elif kind == "trait":
-                    a = {"a": kind, "p": a["p"], "trait": rng.choice(d.TRAITS)}
+                    a = {"a": kind, "p": a["p"], "trait": rng.choice(TRAITS)}
                 elif kind == "map":
                     a = {"a": kind, "p": a["p"], "pick": a["card"]}
                 elif kind == "oracle":
@@ -193,7 +193,7 @@ def test_seeded_games_with_random_traits_give_the_same_digests():
                 h["decks"] = 2
             p = Playout(h, seed)
             p.run()
-            traits = [p.game.s[d.R_TRAIT + i] for i in range(n)]
+            traits = [p.game.s[K.R_TRAIT + i] for i in range(n)]
             out.append([n, seed, p.actions, p.game.digest(), p.game.summary()["winners"], traits])
     return out
 

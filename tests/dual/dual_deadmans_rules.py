@@ -5,7 +5,8 @@ import json
 
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.catalogue import DMD_CODES as CODES
 
 
 def H(n=2, **opts):
@@ -62,16 +63,16 @@ def turns(*plays):
 
 def at(r, loc):
     g = r.game
-    return sorted(d.CODES[i % d.NCODES] for i in range(d.NCODES * g.s[d.R_DECKS]) if g.s[d.LOC + i] == loc)
+    return sorted(CODES[i % K.NCODES] for i in range(K.NCODES * g.s[K.R_DECKS]) if g.s[K.LOC + i] == loc)
 
 
 def bank(r, seat):
-    return at(r, d.BANK + seat)
+    return at(r, K.BANK + seat)
 
 
 def area(r):
     s = r.game.s
-    return [d.CODES[s[d.R_PLAY + i]] for i in range(s[d.R_PLAY_N])]
+    return [CODES[s[K.R_PLAY + i]] for i in range(s[K.R_PLAY_N])]
 
 
 def ok(r):
@@ -88,15 +89,15 @@ def only_left_to_draw(r, cards):
     pile (the state stays valid; the play goes on through the real accept path)."""
     g = r.game
     keep = list(cards)
-    for i in range(d.NCODES * g.s[d.R_DECKS]):
-        code = d.CODES[i % d.NCODES]
-        if g.s[d.LOC + i] == d.DRAW:
+    for i in range(K.NCODES * g.s[K.R_DECKS]):
+        code = CODES[i % K.NCODES]
+        if g.s[K.LOC + i] == K.DRAW:
             if code in keep:
                 keep.remove(code)
             else:
-                g.s[d.LOC + i] = d.DISCARD
-                g.s[d.R_DRAW_N] -= 1
-                g.s[d.R_DISCARD_N] += 1
+                g.s[K.LOC + i] = K.DISCARD
+                g.s[K.R_DRAW_N] -= 1
+                g.s[K.R_DISCARD_N] += 1
     assert not keep and g.valid_state(g.s)
 
 
@@ -104,13 +105,13 @@ def only_left_to_draw(r, cards):
 def test_setup_piles_one_and_two_decks():
     one = play(H(2), [])
     two = play(H(6), [])
-    assert [one.game.s[d.R_DRAW_N], one.game.s[d.R_DISCARD_N]] == [50, 10]
-    assert [two.game.s[d.R_DRAW_N], two.game.s[d.R_DISCARD_N]] == [100, 20]
-    assert at(one, d.DISCARD) == ["anchor2", "cannon2", "chest2", "hook2", "key2", "kraken2", "map2",
+    assert [one.game.s[K.R_DRAW_N], one.game.s[K.R_DISCARD_N]] == [50, 10]
+    assert [two.game.s[K.R_DRAW_N], two.game.s[K.R_DISCARD_N]] == [100, 20]
+    assert at(one, K.DISCARD) == ["anchor2", "cannon2", "chest2", "hook2", "key2", "kraken2", "map2",
                                   "mermaid4", "oracle2", "sword2"]
-    assert at(two, d.DISCARD) == sorted(at(one, d.DISCARD) * 2)
-    assert d.STATE_SIZE <= 256
-    return [d.STATE_SIZE, len(one.game.snapshot()), at(one, d.DISCARD)]
+    assert at(two, K.DISCARD) == sorted(at(one, K.DISCARD) * 2)
+    assert K.STATE_SIZE <= 256
+    return [K.STATE_SIZE, len(one.game.snapshot()), at(one, K.DISCARD)]
 
 
 def test_header_players_decks_first_and_unknown_options():
@@ -122,20 +123,20 @@ def test_header_players_decks_first_and_unknown_options():
         H(2, decks=3), {"game": "deadmans"}, H(3, traits=True)))
     assert not bad, bad
     good = [games.from_header(h) for h in (H(4, first=3), H(8), H(2, decks=1), H(5, first=4))]
-    return [[g.seats(), g.s[d.R_DECKS], g.s[d.R_TURN]] for g in good]
+    return [[g.seats(), g.s[K.R_DECKS], g.s[K.R_TURN]] for g in good]
 
 
 def test_first_player_draws_first_and_starts_the_game():
     r = play(H(3, first=2), [draw(0, "key3"), collect(2), draw(2, "key3"), trait(1, "mystic")])
     assert errors(r) == [[2, "not_your_turn"], [3, "wrong_phase"], [5, "wrong_phase"]]
-    assert r.game.phase() == d.PLAYING and area(r) == ["key3"]
+    assert r.game.s[K.R_PHASE] == K.PLAYING and area(r) == ["key3"]
 
 
 # -- drawing, collecting, busting ----------------------------------------------------------
 def test_draw_then_collect_banks_the_play_area_and_passes_the_turn():
     r = play(H(2), [draw(0, "mermaid5"), draw(0, "anchor3"), collect(0), draw(1, "key3"), collect(1)])
     ok(r)
-    assert bank(r, 0) == ["anchor3", "mermaid5"] and bank(r, 1) == ["key3"] and r.game.s[d.R_TURN] == 0
+    assert bank(r, 0) == ["anchor3", "mermaid5"] and bank(r, 1) == ["key3"] and r.game.s[K.R_TURN] == 0
     s = r.game.summary()
     assert s["scores"] == [8, 3] and s["bank_cards"] == [2, 1] and not s["over"] and s["winners"] == []
     return s
@@ -151,9 +152,9 @@ def test_bust_discards_everything_and_the_busting_card_does_not_trigger():
                     mapa(0, "key2", reveal=["key2", "mermaid4", "oracle2"]), draw(0, "map4")])
     ok(r)
     g = r.game
-    assert bank(r, 0) == [] and area(r) == [] and g.s[d.R_PENDING] == d.NO_CHOICE
-    assert g.s[d.R_TURN] == 1 and g.s[d.R_DISCARD_N] == 13 and g.s[d.R_DRAW_N] == 47
-    return at(r, d.DISCARD)
+    assert bank(r, 0) == [] and area(r) == [] and g.s[K.R_PENDING] == K.NO_CHOICE
+    assert g.s[K.R_TURN] == 1 and g.s[K.R_DISCARD_N] == 13 and g.s[K.R_DRAW_N] == 47
+    return at(r, K.DISCARD)
 
 
 # -- suit abilities ------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def test_anchor_rulebook_example():
     r = play(H(2), [draw(0, "mermaid5"), draw(0, "cannon3"), draw(0, "anchor3"), draw(0, "mermaid6")])
     ok(r)
     assert bank(r, 0) == ["cannon3", "mermaid5"]
-    assert "anchor3" in at(r, d.DISCARD) and "mermaid6" in at(r, d.DISCARD) and r.game.s[d.R_TURN] == 1
+    assert "anchor3" in at(r, K.DISCARD) and "mermaid6" in at(r, K.DISCARD) and r.game.s[K.R_TURN] == 1
     return bank(r, 0)
 
 
@@ -179,7 +180,7 @@ def test_hook_places_a_top_bank_card_whose_ability_triggers():
     r = play(H(2), acts)
     # The hooked Anchor protects the Hook placed before it; the Anchor itself is discarded.
     assert errors(r) == [[12, "not_top_card"], [13, "not_in_bank"]]
-    assert bank(r, 0) == ["anchor3", "hook3", "key3"] and "anchor5" in at(r, d.DISCARD)
+    assert bank(r, 0) == ["anchor3", "hook3", "key3"] and "anchor5" in at(r, K.DISCARD)
     return bank(r, 0)
 
 
@@ -188,8 +189,8 @@ def test_hook_is_mandatory_even_when_it_busts():
         draw(0, "key5"), draw(0, "hook3"), hook(0, "key4")]
     r = play(H(2), acts)
     ok(r)
-    assert bank(r, 0) == ["key3"] and r.game.s[d.R_TURN] == 1
-    assert "key4" in at(r, d.DISCARD) and "key5" in at(r, d.DISCARD)
+    assert bank(r, 0) == ["key3"] and r.game.s[K.R_TURN] == 1
+    assert "key4" in at(r, K.DISCARD) and "key5" in at(r, K.DISCARD)
 
 
 def test_hook_with_an_empty_bank_has_no_effect():
@@ -205,7 +206,7 @@ def test_cannon_discards_the_top_card_of_an_opponent_stack():
     r = play(H(2), acts)
     assert errors(r) == [[12, "bad_target"], [13, "not_in_bank"], [14, "not_top_card"],
                          [15, "choice_pending"]]
-    assert bank(r, 1) == ["chest3", "mermaid6"] and "chest5" in at(r, d.DISCARD)
+    assert bank(r, 1) == ["chest3", "mermaid6"] and "chest5" in at(r, K.DISCARD)
     assert bank(r, 0) == ["anchor3", "anchor4", "cannon3"]
 
 
@@ -227,7 +228,7 @@ def test_key_and_chest_bonus_is_the_number_of_cards_collected():
                          [9, "not_in_discard"]]
     # Bonus cards go straight to the bank and do not trigger (no Kraken demand, seat 1 plays on).
     assert bank(r, 0) == ["anchor2", "chest3", "key3", "kraken2", "mermaid5", "oracle2"]
-    assert r.game.s[d.R_TURN] == 1 and r.game.s[d.R_DISCARD_N] == 7
+    assert r.game.s[K.R_TURN] == 1 and r.game.s[K.R_DISCARD_N] == 7
     return bank(r, 0)
 
 
@@ -239,14 +240,14 @@ def test_key_and_chest_with_a_short_or_empty_discard_pile():
             mapa(0, "cannon2", reveal=["cannon2", "hook2", "sword2"]), collect(0)]
     r = play(H(2), acts)
     ok(r)
-    assert len(area(r)) == 0 and r.game.s[d.R_BONUS] == 10 and r.game.s[d.R_DISCARD_N] == 9
+    assert len(area(r)) == 0 and r.game.s[K.R_BONUS] == 10 and r.game.s[K.R_DISCARD_N] == 9
     rest = ["anchor2", "chest2", "hook2", "key2", "kraken2", "map2", "mermaid4", "oracle2", "sword2"]
     feed(r, [bonus(0, rest + ["cannon2"]), bonus(0, rest)])
     assert errors(r) == [[14, "wrong_bonus_count"]]
-    assert r.game.s[d.R_DISCARD_N] == 0 and len(bank(r, 0)) == 19
+    assert r.game.s[K.R_DISCARD_N] == 0 and len(bank(r, 0)) == 19
     # Discard pile empty: Key & Chest gives nothing and a Map has no effect.
     feed(r, [draw(1, "key4"), draw(1, "chest4"), draw(1, "map4"), collect(1), draw(0, "key5")])
-    assert len(r.rejected) == 1 and bank(r, 1) == ["chest4", "key4", "map4"] and r.game.s[d.R_TURN] == 0
+    assert len(r.rejected) == 1 and bank(r, 1) == ["chest4", "key4", "map4"] and r.game.s[K.R_TURN] == 0
     return bank(r, 0)
 
 
@@ -258,24 +259,24 @@ def test_map_reveals_three_and_the_pick_triggers():
     r = play(H(2), acts)
     assert errors(r) == [[3, "reveal_missing"], [4, "wrong_reveal_count"], [5, "not_in_discard"],
                          [6, "pick_not_revealed"], [8, "choice_pending"]]
-    assert area(r) == ["map3", "oracle2"] and r.game.s[d.R_DISCARD_N] == 9
-    assert r.game.s[d.R_PEEK_N] == 1
+    assert area(r) == ["map3", "oracle2"] and r.game.s[K.R_DISCARD_N] == 9
+    assert r.game.s[K.R_PEEK_N] == 1
 
 
 def test_map_pick_that_busts_and_a_short_discard_pile():
     r = play(H(2), [draw(0, "anchor3"), draw(0, "map3"),
                     mapa(0, "anchor2", reveal=["anchor2", "key2", "chest2"])])
     ok(r)
-    assert bank(r, 0) == [] and r.game.s[d.R_DISCARD_N] == 12 and r.game.s[d.R_TURN] == 1
+    assert bank(r, 0) == [] and r.game.s[K.R_DISCARD_N] == 12 and r.game.s[K.R_TURN] == 1
     # Two cards left in the discard pile: the Map reveals exactly those two.
     r = play(H(2), [draw(0, "key3"), draw(0, "chest3"), draw(0, "anchor3"), draw(0, "mermaid5"),
                     draw(0, "kraken3"), draw(0, "hook3"), draw(0, "sword3"), draw(0, "oracle3"),
                     oracle(0, "map3"), collect(0)])
-    rest = at(r, d.DISCARD)
+    rest = at(r, K.DISCARD)
     feed(r, [bonus(0, rest[:8]), draw(1, "map3"),
              mapa(1, rest[8], reveal=rest[8:] + ["anchor3"]), mapa(1, rest[8], reveal=rest[8:])])
     assert errors(r) == [[14, "wrong_reveal_count"]]
-    assert area(r) == ["map3", rest[8]] and r.game.s[d.R_DISCARD_N] == 1
+    assert area(r) == ["map3", rest[8]] and r.game.s[K.R_DISCARD_N] == 1
     return rest[8:]
 
 
@@ -285,7 +286,7 @@ def test_oracle_peeks_and_the_next_draw_must_be_that_card():
     r = play(H(2), acts)
     assert errors(r) == [[3, "not_in_draw_pile"], [4, "wrong_peek_count"], [6, "not_peeked_card"],
                          [8, "not_peeked_card"]]
-    assert area(r) == ["kraken5"] and r.game.s[d.R_PEEK_N] == 0 and bank(r, 0) == ["oracle3"]
+    assert area(r) == ["kraken5"] and r.game.s[K.R_PEEK_N] == 0 and bank(r, 0) == ["oracle3"]
 
 
 def test_oracle_as_the_last_card_has_no_effect():
@@ -313,7 +314,7 @@ def test_two_decks_hold_two_copies_of_each_code():
     r = play(H(5), acts)
     assert errors(r) == [[3, "not_in_discard"], [10, "not_in_draw_pile"]]
     assert bank(r, 0) == ["anchor2", "map3"] and bank(r, 1) == [] and bank(r, 3) == ["anchor7", "sword3"]
-    assert at(r, d.DISCARD).count("anchor2") == 1 and r.game.s[d.R_DRAW_N] == 96
+    assert at(r, K.DISCARD).count("anchor2") == 1 and r.game.s[K.R_DRAW_N] == 96
     return r.game.summary()
 
 
@@ -325,9 +326,9 @@ def test_sword_is_mandatory_even_when_it_busts_and_the_stolen_card_triggers():
                            mapa(0, "chest2", reveal=["chest2", "hook2", "oracle2"]), collect(0),
                            draw(1, "anchor5"), draw(1, "sword4"), sword(1, 0, "anchor4")])
     ok(r)
-    assert bank(r, 0) == ["anchor3", "chest2", "map3", "sword3"] and "anchor4" in at(r, d.DISCARD)
-    assert bank(r, 1) == ["chest3", "key2"] and r.game.s[d.R_TURN] == 0
-    return at(r, d.DISCARD)
+    assert bank(r, 0) == ["anchor3", "chest2", "map3", "sword3"] and "anchor4" in at(r, K.DISCARD)
+    assert bank(r, 1) == ["chest3", "key2"] and r.game.s[K.R_TURN] == 0
+    return at(r, K.DISCARD)
 
 
 def test_sword_without_a_legal_target_has_no_effect():
@@ -412,8 +413,8 @@ def test_the_last_turn_may_end_with_a_key_and_chest_bonus():
     r = play(H(2), [])
     only_left_to_draw(r, ["key3", "chest3"])
     feed(r, [draw(0, "key3"), draw(0, "chest3"), collect(0)])
-    assert not r.game.over() and r.game.s[d.R_PENDING] == d.A_BONUS
-    feed(r, [bonus(0, at(r, d.DISCARD)[:2])])
+    assert not r.game.over() and r.game.s[K.R_PENDING] == K.A_BONUS
+    feed(r, [bonus(0, at(r, K.DISCARD)[:2])])
     ok(r)
     assert r.game.over() and r.game.summary()["bank_cards"] == [4, 0]
 
@@ -465,7 +466,7 @@ def test_traits_are_chosen_before_the_first_draw():
     assert errors(r) == [[3, "trait_chosen"], [4, "trait_taken"], [5, "target_required"], [6, "bad_target"],
                          [7, "bad_target"], [8, "bad_target"], [11, "wrong_phase"]]
     d2 = play(H(2), [trait(0, "davy_jones"), trait(1, "davy_jones")])
-    assert errors(d2) == [[3, "trait_taken"]] and d2.game.s[d.R_DJ] == 1
+    assert errors(d2) == [[3, "trait_taken"]] and d2.game.s[K.R_DJ] == 1
     five = play(H(5), [trait(0, "parry"), trait(3, "parry"), trait(4, "parry")])
     assert errors(five) == [[4, "trait_taken"]]  # two decks: each trait twice
     return r.game.describe(_view(r))["seats"]
@@ -508,14 +509,14 @@ def test_davy_jones_banks_the_opponents_busts():
                     draw(0, "key4"), draw(1, "mermaid5"), draw(1, "mermaid6")])
     ok(r)
     assert bank(r, 0) == ["key3"] and bank(r, 1) == ["anchor3", "chest3", "key4"]
-    assert "mermaid5" in at(r, d.DISCARD)  # its owner's own bust is discarded
+    assert "mermaid5" in at(r, K.DISCARD)  # its owner's own bust is discarded
 
 
 def test_davy_jones_with_three_players_watches_one_opponent():
     r = play(H(3), [trait(0, "davy_jones", 2), draw(0, "key3"), collect(0), draw(1, "chest3"),
                     draw(1, "chest4"), draw(2, "anchor3"), draw(2, "anchor4")])
     ok(r)
-    assert bank(r, 0) == ["anchor3", "anchor4", "key3"] and "chest4" in at(r, d.DISCARD)
+    assert bank(r, 0) == ["anchor3", "anchor4", "key3"] and "chest4" in at(r, K.DISCARD)
 
 
 def test_fisherman_krakens_go_to_the_bank_and_demand_nothing():
@@ -537,7 +538,7 @@ def test_miser_protects_the_hook_and_its_card():
         draw(0, "cannon3"), cannon(0, 1, "anchor3"), draw(0, "hook3"), hook(0, "mermaid5"), draw(0, "cannon4")]
     r = play(H(2), acts)
     ok(r)
-    assert bank(r, 0) == ["hook3", "mermaid5"] and "cannon3" in at(r, d.DISCARD)
+    assert bank(r, 0) == ["hook3", "mermaid5"] and "cannon3" in at(r, K.DISCARD)
 
 
 def test_navigator_picks_any_discard_card():
@@ -553,7 +554,7 @@ def test_master_gunner_discards_a_whole_stack():
         draw(0, "cannon3"), cannon(0, 1, "chest3"), cannon(0, 1, "chest5"), collect(0)]
     r = play(H(2), acts)
     assert errors(r) == [[13, "not_top_card"]]
-    assert bank(r, 1) == ["anchor3"] and "chest3" in at(r, d.DISCARD) and "chest5" in at(r, d.DISCARD)
+    assert bank(r, 1) == ["anchor3"] and "chest3" in at(r, K.DISCARD) and "chest5" in at(r, K.DISCARD)
 
 
 def test_misfire_turns_an_opponent_cannon_on_their_own_bank():
@@ -576,7 +577,7 @@ def test_mystic_sees_three_and_they_are_drawn_in_that_order():
     r = play(H(2), acts)
     assert errors(r) == [[4, "wrong_peek_count"], [5, "not_in_draw_pile"], [7, "not_peeked_card"],
                          [10, "not_peeked_card"], [12, "not_peeked_card"]]
-    assert r.game.s[d.R_PEEK_N] == 0 and bank(r, 1) == ["anchor4", "oracle4"]
+    assert r.game.s[K.R_PEEK_N] == 0 and bank(r, 1) == ["anchor4", "oracle4"]
     return bank(r, 0)
 
 
@@ -598,7 +599,7 @@ def test_parry_forces_a_kraken_or_discards_the_sword():
                      draw(0, "sword3"), sword(0, 1, "chest3"), collect(0)])
     # No Kraken in the Parry bank: the Sword is discarded with no effect.
     assert errors(r2) == [[8, "wrong_choice"]]
-    assert bank(r2, 0) == ["key3"] and "sword3" in at(r2, d.DISCARD)
+    assert bank(r2, 0) == ["key3"] and "sword3" in at(r2, K.DISCARD)
 
 
 def test_plunderer_takes_top_cards_from_one_opponent():
@@ -624,7 +625,7 @@ def test_safe_harbor_protects_the_anchor_and_the_next_two():
     r = play(H(2), [trait(0, "safe_harbor"), draw(0, "chest3"), draw(0, "anchor3"), draw(0, "key3"),
                     draw(0, "mermaid5"), draw(0, "kraken3"), draw(0, "chest4")])
     ok(r)
-    assert bank(r, 0) == ["anchor3", "chest3", "key3", "mermaid5"] and "kraken3" in at(r, d.DISCARD)
+    assert bank(r, 0) == ["anchor3", "chest3", "key3", "mermaid5"] and "kraken3" in at(r, K.DISCARD)
 
 
 def test_scavenger_banks_what_its_cannon_removes():
@@ -648,7 +649,7 @@ def test_treasure_hunter_triples_the_bonus():
                     bonus(0, ["anchor2", "chest2"]),
                     bonus(0, ["anchor2", "chest2", "hook2", "key2", "kraken2", "map2"])])
     assert errors(r) == [[6, "wrong_bonus_count"]]
-    assert len(bank(r, 0)) == 8 and r.game.s[d.R_DISCARD_N] == 4
+    assert len(bank(r, 0)) == 8 and r.game.s[K.R_DISCARD_N] == 4
 
 
 # -- views, vocabulary and snapshots ---------------------------------------------------------
@@ -664,14 +665,14 @@ def test_public_view_hides_the_peek_and_the_face_down_piles():
     assert _view(a) == _view(b) and bytes(a.game.s) != bytes(b.game.s)
     # key2 (discard pile) and key4 (draw pile) swapped: which face-down pile holds a card is not shown.
     e = play(H(2), [draw(0, "oracle3"), oracle(0, "key3")])
-    e.game.s[d.LOC + 24], e.game.s[d.LOC + 26] = e.game.s[d.LOC + 26], e.game.s[d.LOC + 24]
+    e.game.s[K.LOC + 24], e.game.s[K.LOC + 26] = e.game.s[K.LOC + 26], e.game.s[K.LOC + 24]
     assert e.game.valid_state(e.game.s) and bytes(e.game.s) != bytes(a.game.s) and _view(a) == _view(e)
     rec = bytearray(128)
-    assert d.VOCAB.encode(oracle(0, "key3"), rec) == 0
-    assert d.VOCAB.decode(rec, public=True) == {"a": "oracle", "p": 0}
-    assert d.VOCAB.decode(rec) == oracle(0, "key3")
-    assert d.VOCAB.encode(oracle(0, ["key3", "key4", "key5"]), rec) == 0
-    assert d.VOCAB.decode(rec)["peek"] == ["key3", "key4", "key5"]
+    assert d.GAME.VOCAB.encode(oracle(0, "key3"), rec) == 0
+    assert d.GAME.VOCAB.decode(rec, public=True) == {"a": "oracle", "p": 0}
+    assert d.GAME.VOCAB.decode(rec) == oracle(0, "key3")
+    assert d.GAME.VOCAB.encode(oracle(0, ["key3", "key4", "key5"]), rec) == 0
+    assert d.GAME.VOCAB.decode(rec)["peek"] == ["key3", "key4", "key5"]
     v = a.game.describe(_view(a))
     assert v["pending"] is None and v["play"] == ["oracle3"] and v["draw_pile"] == 49
     return v
@@ -705,8 +706,8 @@ def test_restore_refuses_inconsistent_states():
     from shared_rules.engine import crc32
     r = play(H(2), [draw(0, "key3"), draw(0, "chest3")])
     refused = 0
-    for at_, value in ((d.R_DRAW_N, 40), (d.R_PLAY_N, 1), (d.R_PLAY + 1, 14), (d.LOC + 30, 14),
-                       (d.R_PENDING, 1), (d.R_TRAIT, 40), (d.LOC + 70, 8), (d.R_PEEK_N, 1)):
+    for at_, value in ((K.R_DRAW_N, 40), (K.R_PLAY_N, 1), (K.R_PLAY + 1, 14), (K.LOC + 30, 14),
+                       (K.R_PENDING, 1), (K.R_TRAIT, 40), (K.LOC + 70, 8), (K.R_PEEK_N, 1)):
         s = bytearray(r.game.s)
         s[at_] = value
         body = b"TM" + bytes((1, d.DeadMans.GAME_ID)) + bytes(s)

@@ -6,7 +6,8 @@ nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID
 from shared_rules import deck, tokens
-from shared_rules import deadmans as d
+from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 from shared_rules.playout import Playout
 
 HAND = 99  # a card in a player's hand, on its way to where the rules send it
@@ -27,12 +28,12 @@ def pieces():
     """Two decks of cards and traits, one Skull disc."""
     recs = [{"uid": deck.uid_hex(SKULL_UID), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
     for number in range(2):
-        for c in range(d.NCODES):
+        for c in range(K.NCODES):
             recs.append({"uid": deck.uid_hex(card_uid(c, number)), "game": "deadmans", "kind": "card",
-                         "code": d.CODES[c], "deck": number})
-        for c in range(len(d.TRAITS)):
+                         "code": CODES[c], "deck": number})
+        for c in range(len(TRAITS)):
             recs.append({"uid": deck.uid_hex(trait_uid(c, number)), "game": "deadmans", "kind": "trait",
-                         "code": d.TRAITS[c], "deck": number})
+                         "code": TRAITS[c], "deck": number})
     return recs
 
 
@@ -71,11 +72,11 @@ class Players:
     def __init__(self, table):
         self.t = table
         s = table.game.s
-        self.decks = s[d.R_DECKS]
+        self.decks = s[K.R_DECKS]
         self.where = {}
-        for c in range(d.NCODES):
+        for c in range(K.NCODES):
             for k in range(self.decks):
-                self.where[card_uid(c, k)] = s[d.LOC + c + d.NCODES * k]
+                self.where[card_uid(c, k)] = s[K.LOC + c + K.NCODES * k]
         self.top = []       # tags an Oracle saw on top of the draw pile, top first
         self.traits = []    # trait tags in front of the players
         self.used = {}
@@ -87,7 +88,7 @@ class Players:
     def at(self, code, loc, avoid=()):
         """A tag of that card lying at ``loc`` (not one of ``avoid``)."""
         for k in range(self.decks):
-            u = card_uid(d.CODES.index(code), k)
+            u = card_uid(CODES.index(code), k)
             if self.where[u] == loc and u not in avoid:
                 return u
         raise AssertionError("no %s at %d" % (code, loc))
@@ -108,17 +109,17 @@ class Players:
             if "target" in a:
                 t.token(tokens.SEAT0 + a["target"])
         elif name == "draw":
-            if self.top and self.top[0][2] == d.CODES.index(a["card"]):
+            if self.top and self.top[0][2] == CODES.index(a["card"]):
                 u = self.top.pop(0)
             else:
-                u = self.at(a["card"], d.DRAW, self.top)
+                u = self.at(a["card"], K.DRAW, self.top)
             self.play_card(u)
         elif name == "collect":
             self.collect(p)
         elif name == "hook":
-            self.play_card(self.at(a["card"], d.BANK + p))
+            self.play_card(self.at(a["card"], K.BANK + p))
         elif name == "sword" or name == "cannon":
-            u = self.at(a["card"], d.BANK + a["target"])
+            u = self.at(a["card"], K.BANK + a["target"])
             if self.ambiguous(a):
                 t.token(tokens.SEAT0 + a["target"])
                 self.note("named")
@@ -129,7 +130,7 @@ class Players:
         elif name == "oracle":
             peek = a["peek"] if isinstance(a["peek"], list) else [a["peek"]]
             tags = self.top[:len(peek)]
-            tags += self.several(peek[len(tags):], d.DRAW)
+            tags += self.several(peek[len(tags):], K.DRAW)
             for u in tags:
                 t.tap(t.draw, u)
             self.top = tags
@@ -140,7 +141,7 @@ class Players:
 
     def trait_tag(self, name):
         for k in range(2):
-            u = trait_uid(d.TRAITS.index(name), k)
+            u = trait_uid(TRAITS.index(name), k)
             if u not in self.traits:
                 self.traits.append(u)
                 return u
@@ -154,7 +155,7 @@ class Players:
         """Every other collect by tapping the play area's cards on the bank pad, one after the
         other (only the first counts), else with the collect token."""
         t = self.t
-        cards = [u for u in self.where if self.where[u] == d.PLAY]
+        cards = [u for u in self.where if self.where[u] == K.PLAY]
         self.collects += 1
         if cards and self.collects % 2:
             cards.sort()
@@ -167,25 +168,25 @@ class Players:
     def map(self, a):
         t = self.t
         if "reveal" in a:
-            shown = self.several(a["reveal"], d.DISCARD)
+            shown = self.several(a["reveal"], K.DISCARD)
             for u in shown:
                 t.tap(t.discard, u)
             u = shown[a["reveal"].index(a["pick"])]
         else:
-            u = self.at(a["pick"], d.DISCARD)
+            u = self.at(a["pick"], K.DISCARD)
             self.note("navigator")
         self.play_card(u)
 
     def bonus(self, a):
         t = self.t
-        src = d.DISCARD if "target" not in a else d.BANK + a["target"]
+        src = K.DISCARD if "target" not in a else K.BANK + a["target"]
         tags = self.several(a["cards"], src)
         if "target" in a:
             self.note("plunderer")
             s = t.game.s
-            first = d.CODES.index(a["cards"][0])
-            others = [o for o in range(s[d.R_SEATS])
-                      if o not in (a["p"], a["target"]) and d.top(s, o, first // d.DMD_VALUES) == first]
+            first = CODES.index(a["cards"][0])
+            others = [o for o in range(s[K.R_SEATS])
+                      if o not in (a["p"], a["target"]) and d.top(s, o, first // K.VALUES) == first]
             if others:
                 t.token(tokens.SEAT0 + a["target"])
                 self.note("named")
@@ -210,8 +211,8 @@ class Players:
         """Cards go where the rules put them; a tag keeps its place if the rules have a copy
         of its card there (two decks: identity is kept wherever the rules allow)."""
         s = self.t.game.s
-        for c in range(d.NCODES):
-            locs = [s[d.LOC + c + d.NCODES * k] for k in range(self.decks)]
+        for c in range(K.NCODES):
+            locs = [s[K.LOC + c + K.NCODES * k] for k in range(self.decks)]
             loose = []
             for k in range(self.decks):
                 u = card_uid(c, k)
@@ -291,7 +292,7 @@ def test_pieces_on_the_wrong_pad_are_refused_and_change_nothing():
     t, ps = seated(2)
     run(ps, [draw(0, "anchor5")])
     before = t.game.digest()
-    t.tap(t.play, trait_uid(d.MYSTIC, 0))           # a trait card on the play pad
+    t.tap(t.play, trait_uid(K.MYSTIC, 0))           # a trait card on the play pad
     t.tap(t.command, card_uid(10, 0))               # a card on the command pad
     t.tap(t.bank[1], token_uid(tokens.COLLECT))     # a token on a bank pad
     t.tap(0, card_uid(10, 0))                       # pad 0 has no zone with 2 seats
@@ -301,7 +302,7 @@ def test_pieces_on_the_wrong_pad_are_refused_and_change_nothing():
     t.tap(t.command, token_uid(tokens.PASS))
     t.tap(t.command, token_uid(tokens.SEAT0 + 1))   # no target to name now
     # The same card read on two pads at once: the second pad refuses it.
-    u = card_uid(d.CODES.index("hook4"), 0)
+    u = card_uid(CODES.index("hook4"), 0)
     t.put(t.bank[0], u)
     t.put(t.bank[1], u)
     t.take(t.bank[0], u)
@@ -321,22 +322,22 @@ def test_pieces_on_the_wrong_pad_are_refused_and_change_nothing():
 def test_a_card_must_come_from_the_draw_pile():
     t, ps = seated(5)  # two decks: two tags per card
     run(ps, [draw(0, "anchor5"), collect(0)])
-    drawn = card_uid(d.CODES.index("anchor5"), 0)
+    drawn = card_uid(CODES.index("anchor5"), 0)
     before = t.game.digest()
     # Seat 1 taps seat 0's anchor5 as if drawn: the rules alone would take it (the other copy
     # is still in the draw pile), the mat knows this tag was drawn already.
     rec = bytearray(128)
-    d.VOCAB.encode(draw(1, "anchor5"), rec)
+    d.GAME.VOCAB.encode(draw(1, "anchor5"), rec)
     assert t.game.check(rec) == 0
     t.tap(t.play, drawn)
     t.tap(t.play, card_uid(0, 1))                   # anchor2 starts in the discard pile
-    t.tap(t.draw, card_uid(d.CODES.index("key4"), 0))  # the draw pad: only an Oracle's peek
+    t.tap(t.draw, card_uid(CODES.index("key4"), 0))  # the draw pad: only an Oracle's peek
     got = t.news()
     assert got == [["rejected", "not_in_draw_pile", t.play], ["refused", "not_in_draw_pile"],
                    ["refused", "wrong_choice"]], got
     assert t.game.digest() == before
     # The other copy is in the draw pile: drawn.
-    t.tap(t.play, card_uid(d.CODES.index("anchor5"), 1))
+    t.tap(t.play, card_uid(CODES.index("anchor5"), 1))
     got += t.news()
     assert got[3:] == [draw(1, "anchor5")], got
     return got
@@ -346,16 +347,16 @@ def test_out_of_turn_and_out_of_phase_taps_are_refused_by_the_rules():
     t, ps = seated(3, [(0, "miser")])
     before = t.game.digest()
     t.token(tokens.COLLECT)                         # before the first draw
-    t.tap(t.bank[1], trait_uid(d.MISER, 0))          # seat 1 taps seat 0's (single) Miser
-    t.tap(t.bank[0], trait_uid(d.MYSTIC, 0))         # a second trait for seat 0
+    t.tap(t.bank[1], trait_uid(K.MISER, 0))          # seat 1 taps seat 0's (single) Miser
+    t.tap(t.bank[0], trait_uid(K.MYSTIC, 0))         # a second trait for seat 0
     got = t.news()
     assert got == [["refused", "wrong_phase"], ["refused", "trait_taken"], ["refused", "trait_chosen"]], got
     assert t.game.digest() == before
     run(ps, [draw(0, "sword4")])  # nobody banks anything: the Sword asks nothing
     before = t.game.digest()
-    t.tap(t.bank[1], card_uid(d.CODES.index("sword4"), 0))   # seat 1 collects seat 0's play area
-    t.tap(t.bank[2], trait_uid(d.MYSTIC, 0))                  # a trait after the first draw
-    t.tap(t.discard, card_uid(d.CODES.index("anchor5"), 0))  # a Cannon nobody placed
+    t.tap(t.bank[1], card_uid(CODES.index("sword4"), 0))   # seat 1 collects seat 0's play area
+    t.tap(t.bank[2], trait_uid(K.MYSTIC, 0))                  # a trait after the first draw
+    t.tap(t.discard, card_uid(CODES.index("anchor5"), 0))  # a Cannon nobody placed
     got += t.news()
     assert got[3:] == [["refused", "not_your_turn"], ["refused", "wrong_phase"],
                        ["refused", "wrong_choice"]], got
@@ -371,7 +372,7 @@ def test_a_map_reveals_on_the_discard_pad_and_picks_on_the_play_pad():
     t, ps = seated(2)
     run(ps, [draw(0, "map3")])
     assert t.prompt() == ["reveal", 1, t.discard]
-    u = [card_uid(d.CODES.index(c), 0) for c in ("anchor2", "cannon2", "hook2", "key2", "kraken5")]
+    u = [card_uid(CODES.index(c), 0) for c in ("anchor2", "cannon2", "hook2", "key2", "kraken5")]
     before = t.game.digest()
     t.tap(t.discard, u[0])
     t.tap(t.discard, u[0])        # the same card again: still one reveal
@@ -404,7 +405,7 @@ def test_navigator_picks_and_mystic_peeks_three():
     ps.settle()
     run(ps, [collect(0), draw(1, "oracle5")])
     assert t.prompt() == ["oracle", 2, t.draw]
-    peek = [card_uid(d.CODES.index(c), 0) for c in ("kraken6", "key5", "anchor5")]
+    peek = [card_uid(CODES.index(c), 0) for c in ("kraken6", "key5", "anchor5")]
     t.tap(t.draw, peek[0])
     t.tap(t.draw, peek[0])         # again: still one
     t.tap(t.draw, anchor2)         # in seat 0's play area... now its bank: not in the draw pile
@@ -413,7 +414,7 @@ def test_navigator_picks_and_mystic_peeks_three():
     got += t.news()
     assert got[2:] == [["rejected", "not_in_draw_pile", t.draw],
                        {"a": "oracle", "p": 1, "peek": ["kraken6", "key5", "anchor5"]}], got
-    t.tap(t.play, card_uid(d.CODES.index("key5"), 0))  # the top card is kraken6
+    t.tap(t.play, card_uid(CODES.index("key5"), 0))  # the top card is kraken6
     t.tap(t.play, peek[0])
     got += t.news()
     assert got[4:] == [["refused", "not_peeked_card"], draw(1, "kraken6")], got
@@ -423,8 +424,8 @@ def test_navigator_picks_and_mystic_peeks_three():
 def test_collect_by_card_then_a_bonus_from_the_discard_pile():
     t, ps = seated(2)
     run(ps, [draw(0, "key3"), draw(0, "chest3")])
-    key = card_uid(d.CODES.index("key3"), 0)
-    chest = card_uid(d.CODES.index("chest3"), 0)
+    key = card_uid(CODES.index("key3"), 0)
+    chest = card_uid(CODES.index("chest3"), 0)
     t.tap(t.bank[1], key)          # seat 1's bank pad: not seat 1's turn
     t.tap(t.bank[0], key)          # collect
     t.tap(t.bank[0], chest)        # the other collected card: nothing more
@@ -432,13 +433,13 @@ def test_collect_by_card_then_a_bonus_from_the_discard_pile():
     bonus = [card_uid(c, 0) for c in (0, 6, 18)]  # anchor2, cannon2, hook2
     t.tap(t.bank[0], bonus[0])
     t.tap(t.bank[0], bonus[0])     # the same card again
-    t.tap(t.bank[0], card_uid(d.CODES.index("kraken5"), 0))  # from the draw pile
+    t.tap(t.bank[0], card_uid(CODES.index("kraken5"), 0))  # from the draw pile
     t.tap(t.bank[1], bonus[1])     # seat 1 is not owed a bonus
     t.tap(t.bank[0], bonus[1])
     got = t.news()
     assert got == [["refused", "not_your_turn"], collect(0), ["rejected", "not_in_discard", t.bank[0]],
                    ["refused", "not_your_turn"], {"a": "bonus", "p": 0, "cards": ["anchor2", "cannon2"]}], got
-    assert t.game.s[d.R_TURN] == 1 and d.bank_size(t.game.s, 0) == 4
+    assert t.game.s[K.R_TURN] == 1 and d.bank_size(t.game.s, 0) == 4
     return got
 
 
@@ -447,7 +448,7 @@ def test_two_decks_a_card_on_two_stacks_needs_a_seat_token():
     run(ps, [draw(0, "anchor3"), collect(0), draw(1, "anchor7"), collect(1), draw(2, "anchor7"),
              collect(2), draw(3, "hook5"), collect(3), draw(4, "cannon5")])
     before = t.game.digest()
-    u = ps.at("anchor7", d.BANK + 2)
+    u = ps.at("anchor7", K.BANK + 2)
     t.tap(t.discard, u)            # seats 1 and 2 both show anchor7
     t.token(tokens.SEAT0 + 7)      # no seat 7 with 5 players
     got = t.news()
@@ -462,7 +463,7 @@ def test_two_decks_a_card_on_two_stacks_needs_a_seat_token():
 
 def test_davy_jones_waits_for_a_seat_token_with_three_players():
     t, ps = seated(3)
-    dj = trait_uid(d.DAVY_JONES, 0)
+    dj = trait_uid(K.DAVY_JONES, 0)
     t.tap(t.bank[1], dj)
     assert t.news() == [] and t.prompt() == ["target", 2, t.command]
     t.token(tokens.SEAT0 + 2)
@@ -479,7 +480,7 @@ def test_davy_jones_waits_for_a_seat_token_with_three_players():
 
 def test_cancel_drops_a_davy_jones_waiting_for_its_target():
     t, ps = seated(3)
-    dj = trait_uid(d.DAVY_JONES, 0)
+    dj = trait_uid(K.DAVY_JONES, 0)
     t.tap(t.bank[1], dj)
     t.token(tokens.CANCEL)             # changed their mind: no target follows
     t.token(tokens.SEAT0 + 2)          # so a seat token now means nothing

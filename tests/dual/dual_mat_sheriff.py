@@ -6,7 +6,7 @@ sensor-to-rules path allocates nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
-from shared_rules import sheriff as k
+from shared_rules import sheriff_layout as K
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS, SHERIFF_MODULE_CARDS
 from shared_rules.playout import Playout
 from firmware import mat_sheriff as ms
@@ -218,7 +218,7 @@ def play_through_the_mat(header, seed, used):
             kind += " confiscating"
         used[kind] = used.get(kind, 0) + 1
         n += 1
-    if table.game.s[k.R_REFILLS]:
+    if table.game.s[K.R_REFILLS]:
         used["refill"] = 1
     assert table.game.digest() == playout.game.digest()
     assert table.game.over()
@@ -260,8 +260,8 @@ def after_setup(n=4, header=None):
 
 def skip_markets(t, ps):
     g = t.game
-    while g.phase() == k.MARKET:
-        ps.perform({"a": "market", "p": g.s[k.R_TURN], "discard": [], "take": []})
+    while g.phase() == K.MARKET:
+        ps.perform({"a": "market", "p": g.s[K.R_TURN], "discard": [], "take": []})
     t.news()
 
 
@@ -271,7 +271,7 @@ def loaded(bags):
     skip_markets(t, ps)
     for m in range(1, 4):
         ps.perform({"a": "load", "p": m, "cards": bags[m - 1]})
-    assert len(t.news()) == 3 and t.game.phase() == k.DECLARE
+    assert len(t.news()) == 3 and t.game.phase() == K.DECLARE
     return t, ps
 
 
@@ -279,7 +279,7 @@ def declared(bags, goods):
     t, ps = loaded(bags)
     for m in range(1, 4):
         ps.perform({"a": "declare", "p": m, "good": goods[m - 1], "count": len(bags[m - 1])})
-    assert len(t.news()) == 3 and t.game.phase() == k.INSPECT
+    assert len(t.news()) == 3 and t.game.phase() == K.INSPECT
     return t, ps
 
 
@@ -289,10 +289,10 @@ def test_the_seat_bytes_the_module_reads_are_the_rules_bag_and_declaration():
     out = []
     for m in range(1, 4):
         at = g._at(m)
-        bag = [g.s[at + ms.SEAT_BAG + i] for i in range(g.s[at + ms.SEAT_BAG_N])]
+        bag = [g.s[at + K.BAG + i] for i in range(g.s[at + K.BAG_N])]
         view = bytearray(g.PUBLIC_SIZE)
         g.public(view)
-        assert bag == g.bag(m) and g.s[at + ms.SEAT_DECL] == view[k.PUB_REGS + k.PUB_SEAT * m + 4]
+        assert bag == g.bag(m) and g.s[at + K.DECL_GOOD] == view[K.PUB_REGS + K.PUB_SEAT * m + 4]
         out.append(bag)
     return out
 
@@ -312,7 +312,7 @@ def test_setup_taps_retaps_and_a_sixth_card():
     for x in second:
         t.tap(t.pile_pad[1], x)
     got += t.news()
-    assert got[1:] == [["refused", "not_in_deck"]] and t.game.phase() == k.SETUP, got
+    assert got[1:] == [["refused", "not_in_deck"]] and t.game.phase() == K.SETUP, got
     second[2] = ps.hand_card("apple")
     for x in u[:5] + second:
         t.tap(t.pile_pad[0] if x in u else t.pile_pad[1], x)
@@ -431,7 +431,7 @@ def test_clasps_load_bags_and_refuse_impossible_ones():
     t.switch(0, True)                      # the Sheriff's bag
     got += t.news()
     assert got[1:] == [["refused", "bag_size"], ["refused", "bag_size"], ["refused", "not_a_merchant"]], got
-    assert t.game.phase() == k.LOAD and t.game.digest() == before
+    assert t.game.phase() == K.LOAD and t.game.digest() == before
     t.switch(1, False)
     t.switch(1, True)
     t.switch(1, False)                     # lifted out of the dock and put back unchanged
@@ -511,7 +511,7 @@ def test_cancel_drops_a_half_tapped_declaration_and_verdict_but_not_an_open_bag(
     t.token(tokens.CANCEL)
     got += t.news()
     assert got[1:] == [["rejected", "not_now", t.command]], got
-    assert t.mat.prompt() == ms.P_CONFISCATE
+    assert t.mat.prompt() == ms.Gestures.PROMPTS.index("confiscate")
     return got
 
 
@@ -528,7 +528,7 @@ def test_pass_inspect_and_confiscation():
     t.token(tokens.SEAT0 + 1)
     got = t.news()
     assert got == [["refused", "bad_target"], ["refused", "bad_target"]], got
-    assert t.mat.prompt() == ms.P_CONFISCATE and t.game.digest() == before
+    assert t.mat.prompt() == ms.Gestures.PROMPTS.index("confiscate") and t.game.digest() == before
     t.token(tokens.PASS)                   # the inspection is binding
     t.switch(1, False)
     apple, mead, silk = ps.bags[1]
@@ -552,7 +552,7 @@ def test_pass_inspect_and_confiscation():
     t.token(tokens.SEAT0 + 3)
     got += t.news()
     assert got[8:] == [{"a": "inspect", "p": 0, "target": 2}, {"a": "pass", "p": 0, "target": 3}], got
-    assert t.game.s[k.R_ROUND] == 1 and t.game.phase() == k.MARKET
+    assert t.game.s[K.R_ROUND] == 1 and t.game.phase() == K.MARKET
     return [got, t.game.summary()["gold"]]
 
 
@@ -673,7 +673,7 @@ def test_sensor_to_rules_path_allocates_nothing():
     accepted, other = t.run_locked(t.schedule(steps))
     game = t.game
     # setup, 2 markets, 2 loads, 2 declarations, the inspection (silk confiscated), the pass.
-    assert accepted == 9 and other == 1 and game.s[k.R_ROUND] == 1, [accepted, other]
+    assert accepted == 9 and other == 1 and game.s[K.R_ROUND] == 1, [accepted, other]
     assert game.pile(1)[-1] == CODES.index("silk") and game.stand(0, CODES.index("apple")) == 0
     return [accepted, game.digest()]
 
@@ -742,7 +742,7 @@ def black_market_inspection():
     got = t.news()
     assert got[3] == ["rejected", "wrong_phase", t.stand[1]] and len(got) == 9, got
     t.take(t.stand[1], module_uid("black_market_mead_top"))
-    assert t.game.stand(1, CODES.index("pepper")) == 5 and t.game.phase() == k.INSPECT
+    assert t.game.stand(1, CODES.index("pepper")) == 5 and t.game.phase() == K.INSPECT
     return t, ps
 
 
@@ -1004,7 +1004,7 @@ def merry_men_round(keep, bottom, stray):
     for m in (2, 3):
         ps.perform({"a": "load", "p": m, "cards": ["cheese"]})
     ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 2})
-    assert t.game.phase() == k.DECLARE and t.public[-4:] == [
+    assert t.game.phase() == K.DECLARE and t.public[-4:] == [
         {"a": "load", "p": 1}, {"a": "load", "p": 2}, {"a": "load", "p": 3}, {"a": "declare", "p": 1, "good": "apple",
                                                                               "count": 2}], t.public[-4:]
     mat = [x for x in t.news() if isinstance(x, list)]

@@ -5,7 +5,8 @@ nothing; the whole sensor-to-rules path allocates nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
-from shared_rules import skull as k
+from shared_rules import skull_layout as K
+from shared_rules.skull_table import at
 from shared_rules.playout import Playout
 
 SKULL_DISC = 3  # disc i of a seat: 0..2 flowers, 3 the skull
@@ -68,7 +69,7 @@ class Players:
             u = self.stack[target].pop()
             self.aside.append((target, u))
             t.take(t.seat_pad[target], u)
-            if t.game.phase() != k.FLIP:
+            if t.game.phase() != K.FLIP:
                 self.take_back()
         elif name == "lose":
             u = self.disc(p, a["disc"])
@@ -151,7 +152,7 @@ def started(n=3, **opts):
     ps = Players(t)
     for s in range(n):
         ps.perform({"a": "place", "p": s, "disc": "flower"})
-    assert len(t.news()) == n and t.game.phase() == k.ADD
+    assert len(t.news()) == n and t.game.phase() == K.ADD
     return t, ps
 
 
@@ -217,7 +218,7 @@ def test_a_peek_at_your_own_disc_means_nothing():
     u = ps.stack[0][0]
     t.take(t.seat_pad[0], u)
     t.put(t.seat_pad[0], u)
-    assert t.news() == [] and t.game._get(0, k.STACK) == 2
+    assert t.news() == [] and at(t.game, 0, K.STACK) == 2
     return t.game.referee()["seats"][0]
 
 
@@ -227,7 +228,7 @@ def test_flip_lifts_count_once_and_refused_lifts_can_be_put_back():
     ps.perform({"a": "bid", "p": 1, "n": 2})
     ps.perform({"a": "pass", "p": 2})
     ps.perform({"a": "pass", "p": 0})
-    assert len(t.news()) == 4 and t.game.phase() == k.FLIP and t.game.s[k.R_CHALLENGER] == 1
+    assert len(t.news()) == 4 and t.game.phase() == K.FLIP and t.game.s[K.R_CHALLENGER] == 1
     # The challenger lifts seat 0's skull before their own stack: refused; put back: silent.
     skull = ps.stack[0][-1]
     t.take(t.seat_pad[0], skull)
@@ -246,7 +247,7 @@ def test_flip_lifts_count_once_and_refused_lifts_can_be_put_back():
     ps.perform({"a": "flip", "p": 1, "target": 2})
     got += t.news()
     assert got[2:] == [{"a": "flip", "p": 1, "target": 2, "disc": "flower"}], got
-    assert t.game.phase() == k.PREP and t.game._get(1, k.SCORE) == 1
+    assert t.game.phase() == K.PREP and at(t.game, 1, K.SCORE) == 1
     return got
 
 
@@ -256,14 +257,14 @@ def test_a_lost_disc_never_comes_back():
     ps.perform({"a": "pass", "p": 1})
     ps.perform({"a": "pass", "p": 2})
     ps.perform({"a": "flip", "p": 0, "target": 0})  # own flower: the bid of 1 is reached
-    assert t.game.phase() == k.PREP and len(t.news()) == 4
+    assert t.game.phase() == K.PREP and len(t.news()) == 4
     # Next round: seat 0 places its skull, bids everything and flips its own skull.
     ps.perform({"a": "place", "p": 0, "disc": "skull"})
     ps.perform({"a": "place", "p": 1, "disc": "flower"})
     ps.perform({"a": "place", "p": 2, "disc": "flower"})
     ps.perform({"a": "bid", "p": 0, "n": 3})
     ps.perform({"a": "flip", "p": 0, "target": 0})
-    assert t.game.phase() == k.LOSE
+    assert t.game.phase() == K.LOSE
     lost = ps.disc(0, "flower")
     ps.perform({"a": "lose", "p": 0, "disc": "flower"})
     got = t.news()
@@ -306,7 +307,7 @@ def test_numbers_are_tapped_digit_by_digit():
     got += t.news()
     assert got[1:] == [["refused", "bid_too_low"], ["rejected", "not_now", t.command], ["refused", "bid_too_low"],
                        ["refused", "bid_out_of_range"], {"a": "bid", "p": 1, "n": 12}], got
-    assert t.game.phase() == k.FLIP
+    assert t.game.phase() == K.FLIP
     # No number means anything during the flips.
     t.token(tokens.DIGIT0 + 1)
     got += t.news()
@@ -355,5 +356,5 @@ def test_sensor_to_rules_path_allocates_nothing():
     accepted, other = t.run_locked(t.schedule(steps))
     game = t.game
     # 3 places, the bid of 3 (the most: the challenge starts), 3 flips: the first success.
-    assert accepted == 7 and other == 4 and game._get(0, k.SCORE) == 1
+    assert accepted == 7 and other == 4 and at(game, 0, K.SCORE) == 1
     return [accepted, game.digest()]

@@ -10,9 +10,9 @@ Then: logs replay to the same digest, snapshots restore mid-game, whole games ar
 import playkit
 from dual_sheriff_playout import check_cards
 from shared_rules import games
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_cards_layout as KC
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.playout import Playout
 from dual_sheriff_cards_rules import PROFILE, LPROFILE
 
@@ -41,20 +41,20 @@ def check(po, log):
     g = po.game
     t = po.table
     mods = g.modules()
-    chest = (lambda c: g.stand(mm.CHEST, c)) if mods & mm.DEPUTIES else (lambda c: 0)
-    check_cards(po, lambda c: chest(c) + g.removed(c) + (_under(g, c) if mods & sc.ORDERS else 0))
+    chest = (lambda c: g.stand(KM.CHEST, c)) if mods & KM.DEPUTIES else (lambda c: 0)
+    check_cards(po, lambda c: chest(c) + g.removed(c) + (_under(g, c) if mods & KC.ORDERS else 0))
     for s in range(g.seats()):
         assert g.gold(s) < 5000, (s, g.gold(s))
-    if mods & sc.MERRY_MEN:
+    if mods & KC.MERRY_MEN:
         from shared_rules import sheriff_merry as men
         assert [men.held(g, s) for s in range(g.seats())] == t.men_held
         assert len(t.men_deck) + len([h for h in t.men_held if h >= 0]) == 18
-    if mods & sc.ORDERS and g.phase() in (sh.LOAD, sh.DECLARE):
+    if mods & KC.ORDERS and g.phase() in (K.LOAD, K.DECLARE):
         assert len(g.orders_up()) == min(4, 4 + len(t.order_deck) - len(g.orders_up())) or not t.order_deck
-    if mods & sc.LAWS:
+    if mods & KC.LAWS:
         from shared_rules import sheriff_laws as lw
         places = [lw.where(g, i) for i in range(lw.LAWS)]
-        if places.count(lw.POS1) or g.phase() in (sh.MARKET, sh.LOAD, sh.DECLARE, sh.INSPECT):
+        if places.count(lw.POS1) or g.phase() in (K.MARKET, K.LOAD, K.DECLARE, K.INSPECT):
             assert places.count(lw.POS1) == 1 and places.count(lw.POS2) == 1, places
 
 

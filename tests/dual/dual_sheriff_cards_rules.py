@@ -3,10 +3,11 @@ effect primitives, one test per rule and per refusal of ``docs/rules-merry-men.m
 interpreters through the real replay path."""
 from kit import play, errors, act
 
-from shared_rules import games, profile, profile_cards, sheriff_effects as fx
-from shared_rules import sheriff as sh
+from shared_rules import games, profile, profile_cards, profile_effects as pe
+from shared_rules import sheriff_layout as K
 from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_cards_layout as KC
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 LEGAL = ("apple", "cheese", "bread", "chicken")
@@ -59,7 +60,8 @@ def test_profile_card_sections_round_trip_through_the_binary_form():
     stored = profile.load(PROFILE, profile_cards.SECTIONS)
     assert len(profile_cards.table(stored, "laws")) == 24 * profile_cards.LAW_ROW
     assert profile_cards.table(stored, "special_orders")[:3] == bytes((CODES.index("apple"), CODES.index("pepper"), 5))
-    assert profile_cards.table(stored, "merry_men")[:6] == bytes((10, 5, fx.STEAL, fx.SHERIFF, 6, 3))
+    steal = bytes((pe.NAMES.index("steal"), pe.PARTIES.index("sheriff")))
+    assert profile_cards.table(stored, "merry_men")[:6] == bytes((10, 5)) + steal + bytes((6, 3))
     return len(blob)
 
 
@@ -122,7 +124,8 @@ def test_seed_robin_hood_is_expressible():
     """Robin Hood (seed): value 10 from the bank; takes 6 gold from the Sheriff, keeps 3, gives
     the rest away: one ``steal`` primitive."""
     row = profile_cards.table(profile.load(PROFILE, ("merry_men",)), "merry_men")[:profile_cards.MERRY_ROW]
-    assert row[0] == 10 and row[2:6] == bytes((fx.STEAL, fx.SHERIFF, 6, 3)) and not any(row[6:])
+    steal = bytes((pe.NAMES.index("steal"), pe.PARTIES.index("sheriff")))
+    assert row[0] == 10 and row[2:6] == steal + bytes((6, 3)) and not any(row[6:])
     return list(row[:6])
 
 
@@ -147,7 +150,7 @@ def test_four_orders_face_up_before_the_market():
     r = play(H(), [SETUP, act("market", 1, discard=[], take=[])] + up(0, 1, 2, 0, 3, 4, 99)
              + [act("market", 1, discard=[], take=[])])
     assert errors(r) == [[3, "reveal_orders"], [7, "order_not_in_deck"], [9, "orders_full"], [10, "no_such_order"]], errors(r)
-    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == sh.MARKET and r.game.s[sh.R_TURN] == 2
+    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == K.MARKET and r.game.s[K.R_TURN] == 2
     r2 = play(H(), [act("order_up", 0, order=15)])
     assert errors(r2) == [[2, "no_such_order"]], errors(r2)
     r3 = play({"game": "sheriff", "players": 3}, [act("order_up", 0, order=1)])
@@ -214,11 +217,11 @@ def test_snapshot_restores_and_public_view_shows_orders():
     assert g2.restore(blob) == 0 and g2.digest() == g.digest()
     assert games.from_header({"game": "sheriff", "players": 3}).restore(blob) != 0
     bad = bytearray(blob)
-    bad[4 + mm.STATE_END] = 9   # an order under a seat that does not exist
+    bad[4 + KM.STATE_END] = 9   # an order under a seat that does not exist
     assert g2.restore(bytes(bad)) != 0 and g2.digest() == g.digest()
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
-    assert list(view[sc.PUB_ORD:sc.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
+    assert list(view[KC.PUB_ORD:KC.PUB_ORD + 5]) == [3, 1, 1, 1, 0]
     return [g.digest(), len(blob)]
 
 
@@ -281,7 +284,7 @@ def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
     g = r.game
     from shared_rules import sheriff_merry as men
     assert [g.gold(s) for s in range(4)] == [50 + 8 - 6, 50 - 8 + 10 + 3, 52, 51]
-    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[mm.STATE_END + 15] == 0
+    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[KM.STATE_END + 15] == 0
     r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8)])   # Robin Hood again: it is in the deck
     assert errors(r2) == [] and men.held(r2.game, MINH) == 0
     # Without `give`: one coin at a time clockwise from Minh's left (Yến, Trung, Đông).
@@ -372,7 +375,7 @@ def test_which_merry_man_is_hidden():
         g.public(v)
         views.append(bytes(v))
     assert views[0] == views[1]
-    assert list(views[0][sc.PUB_MEN:sc.PUB_MEN + 4]) == [1, 1, 1, 1]
+    assert list(views[0][KC.PUB_MEN:KC.PUB_MEN + 4]) == [1, 1, 1, 1]
     rec = bytearray(128)
     for a in (act("merry", 0, keep=3, bottom=4), act("load", 1, cards=["apple"], merry=1)):
         assert sc.VOCAB.encode(a, rec) == 0
@@ -380,7 +383,7 @@ def test_which_merry_man_is_hidden():
         masked = bytearray(rec)
         sc.VOCAB.mask_into(masked)
         assert not any(masked[2:]), list(masked[:16])
-    return list(views[0][sc.PUB_MEN:sc.PUB_MEN + 6])
+    return list(views[0][KC.PUB_MEN:KC.PUB_MEN + 6])
 
 
 # -- Laws -------------------------------------------------------------------------------------
@@ -455,10 +458,10 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
     assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
-    assert g.phase() == sc.LAWS_PHASE and g.s[sh.R_SHERIFF] == 2   # round 3 opens with its law
+    assert g.phase() == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
-    assert list(v[sc.PUB_LAWS:sc.PUB_LAWS + 2]) == [13, 10]
+    assert list(v[KC.PUB_LAWS:KC.PUB_LAWS + 2]) == [13, 10]
     return [g.gold(s) for s in range(3)]
 
 
@@ -518,7 +521,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == sh.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == K.MARKET
     return g.digest()
 
 
@@ -534,12 +537,12 @@ def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
     r = play(h, log)
     assert errors(r) == [[4, "wrong_phase"], [5, "not_the_sheriff"]], errors(r)
     g = r.game
-    assert g.gold(mm.CHEST) == 3 + 4 * 2 and [g.gold(s) for s in range(6)] == [50, 50, 48, 48, 48, 48]
+    assert g.gold(KM.CHEST) == 3 + 4 * 2 and [g.gold(s) for s in range(6)] == [50, 50, 48, 48, 48, 48]
     log += [act(k, d, target=m) for m in (2, 3, 4, 5) for k, d in (("pass", 0), ("pass", 1))]
     r2 = play(h, log)
     g2 = r2.game
     assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
-    assert g2.gold(mm.CHEST) == 1 and g2.phase() == mm.LOOT               # the odd coin awaits them
+    assert g2.gold(KM.CHEST) == 1 and g2.phase() == KM.LOOT               # the odd coin awaits them
     return [g2.gold(s) for s in range(6)]
 
 

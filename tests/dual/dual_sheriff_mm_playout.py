@@ -9,8 +9,8 @@ cycle of three rounds. The last test accepts whole games under ``micropython.hea
 """
 import playkit
 from dual_sheriff_playout import check_cards
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_mm as mm
+from shared_rules import sheriff_layout as K
+from shared_rules import sheriff_mm_layout as KM
 from shared_rules.playout import Playout
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,
@@ -20,9 +20,9 @@ BOTH = {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"]
 
 def check(po, n):
     g = po.game
-    gold = sum([g.gold(s) for s in range(n)]) + g.gold(mm.CHEST) + getattr(po.table, "gold_discarded", 0)
+    gold = sum([g.gold(s) for s in range(n)]) + g.gold(KM.CHEST) + getattr(po.table, "gold_discarded", 0)
     assert gold == 50 * n, gold
-    check_cards(po, lambda c: g.stand(mm.CHEST, c) + g.removed(c))
+    check_cards(po, lambda c: g.stand(KM.CHEST, c) + g.removed(c))
 
 
 def play(header, seed):
@@ -39,17 +39,17 @@ def play(header, seed):
         check(po, n)
         if a["a"] == "deputy":
             deputy[a["p"]] += 1
-            r = po.game.s[sh.R_ROUND]
+            r = po.game.s[K.R_ROUND]
             cycle_of = [deputy[s] for s in range(n)]
             assert max(cycle_of) <= r // 3 + 1, (r, cycle_of)
         claims += a["a"] == "claim"
         loots += a["a"] == "loot"
     g = po.game
     assert g.over()
-    if g.modules() & mm.DEPUTIES:
-        assert deputy == [3] * n and g.s[sh.R_ROUND] == 9
+    if g.modules() & KM.DEPUTIES:
+        assert deputy == [3] * n and g.s[K.R_ROUND] == 9
     held = sum([len(g.black_market(s)) for s in range(n)])
-    assert held == claims and sum([g.removed(c) for c in range(sh.KINDS)]) == 3 * claims
+    assert held == claims and sum([g.removed(c) for c in range(K.KINDS)]) == 3 * claims
     s = g.summary()
     assert s["winners"]
     return [po.actions, claims, loots, deputy, g.digest(), s["winners"], s["scores"]]

@@ -9,7 +9,7 @@ included.
 """
 import playkit
 from shared_rules import games
-from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules.playout import Playout
 
 
@@ -27,11 +27,11 @@ def check_cards(po, elsewhere):
     t = po.table
     n = g.seats()
     assert t.piles[0] == g.pile(1) and t.piles[1] == g.pile(2)
-    assert len(t.deck) == g.s[sh.R_DRAW]
+    assert len(t.deck) == g.s[K.R_DRAW]
     for s in range(n):
-        assert len(t.hands[s]) == g.hand(s) <= sh.HAND
+        assert len(t.hands[s]) == g.hand(s) <= K.HAND
         assert g.over() or t.bags[s] == g.bag(s)
-    for c in range(sh.KINDS):
+    for c in range(K.KINDS):
         unknown = t.deck.count(c)
         total = unknown + t.piles[0].count(c) + t.piles[1].count(c) + elsewhere(c)
         for s in range(n):
@@ -46,14 +46,14 @@ def check_cards(po, elsewhere):
 def play(header, seed):
     """One checked random game; returns [actions, refills, Sheriffs per seat, digest, winners]."""
     po = Playout(header, seed)
-    sheriffs = [po.game.s[sh.R_SHERIFF]]
+    sheriffs = [po.game.s[K.R_SHERIFF]]
     rounds = 0
     while po.step() is not None:
         check(po)
-        if po.game.s[sh.R_ROUND] != rounds:
-            rounds = po.game.s[sh.R_ROUND]
+        if po.game.s[K.R_ROUND] != rounds:
+            rounds = po.game.s[K.R_ROUND]
             if not po.game.over():
-                sheriffs.append(po.game.s[sh.R_SHERIFF])
+                sheriffs.append(po.game.s[K.R_SHERIFF])
     g = po.game
     n = g.seats()
     assert g.over() and rounds == (9 if n == 3 else 2 * n)
@@ -61,7 +61,7 @@ def play(header, seed):
     assert per_seat == [3 if n == 3 else 2] * n, sheriffs
     s = g.summary()
     assert s["winners"] and s["gold"] == [g.gold(i) for i in range(n)]
-    return [po.actions, g.s[sh.R_REFILLS], per_seat, g.digest(), s["winners"]]
+    return [po.actions, g.s[K.R_REFILLS], per_seat, g.digest(), s["winners"]]
 
 
 def test_three_players():

@@ -5,6 +5,7 @@ import json
 from kit import play, errors, last_error, act
 
 from shared_rules import sheriff as sh
+from shared_rules import sheriff_layout as K
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 
@@ -71,7 +72,7 @@ def round_(n, sheriff, bag_of=None, good_of=None, resolve=None):
 
 
 def stands(g, seat):
-    return dict((CODES[c], g.stand(seat, c)) for c in range(sh.KINDS) if g.stand(seat, c))
+    return dict((CODES[c], g.stand(seat, c)) for c in range(K.KINDS) if g.stand(seat, c))
 
 
 def golds(g):
@@ -94,7 +95,7 @@ def test_header_options_and_modules():
     assert not bad, bad
     assert "needs its cards in the deck profile" in messages[0] and "unknown module" in messages[1], messages
     g = games.from_header(H(5, first_sheriff=4, royal=False, modules=[]))
-    assert g.seats() == 5 and g.s[sh.R_SHERIFF] == 4 and g.phase() == sh.SETUP
+    assert g.seats() == 5 and g.s[K.R_SHERIFF] == 4 and g.phase() == K.SETUP
     return messages
 
 
@@ -104,11 +105,11 @@ def test_deck_sizes_and_two_face_up_piles():
         r = play(H(n, royal=royal, first_sheriff=n - 1), [setup()])
         g = r.game
         assert not r.rejected
-        assert g.s[sh.R_DRAW] == deck - 6 * n - 10, (n, royal, g.s[sh.R_DRAW])
+        assert g.s[K.R_DRAW] == deck - 6 * n - 10, (n, royal, g.s[K.R_DRAW])
         assert g.pile(1) == [CODES.index(c) for c in PILES[0]]
-        assert g.phase() == sh.MARKET and g.s[sh.R_TURN] == 0  # left of the Sheriff (seat n-1)
+        assert g.phase() == K.MARKET and g.s[K.R_TURN] == 0  # left of the Sheriff (seat n-1)
         assert [g.hand(s) for s in range(n)] == [6] * n and golds(g) == [50] * n
-        out.append(g.s[sh.R_DRAW])
+        out.append(g.s[K.R_DRAW])
     return out
 
 
@@ -127,7 +128,7 @@ def test_setup_rejections():
 def test_3_players_have_no_4plus_cards():
     g = play(H(3), []).game
     g5 = play(H(5, royal=False), []).game
-    counts = [[g.pool(c) for c in range(sh.KINDS)], [g5.pool(c) for c in range(sh.KINDS)]]
+    counts = [[g.pool(c) for c in range(K.KINDS)], [g5.pool(c) for c in range(K.KINDS)]]
     assert counts[0][CODES.index("bread")] == 0 and counts[0][CODES.index("pepper")] == 18
     assert counts[0][CODES.index("rye")] == 0 and counts[0][CODES.index("gouda")] == 2
     assert sum(counts[0]) == 162 and sum(counts[1]) == 204 and counts[1][CODES.index("gouda")] == 0
@@ -140,7 +141,7 @@ def test_market_clockwise_from_the_sheriffs_left():
                                      market(3)])
     g = r.game
     assert errors(r) == [[3, "not_a_merchant"], [4, "not_your_turn"], [8, "wrong_phase"]], errors(r)
-    assert g.phase() == sh.LOAD
+    assert g.phase() == K.LOAD
     return errors(r)
 
 
@@ -152,11 +153,11 @@ def test_market_takes_pile_tops_then_draws_then_discards_onto_one_pile():
     got = [[CODES[c] for c in g.pile(1)], [CODES[c] for c in g.pile(2)]]
     assert got == [["apple", "cheese", "silk", "silk"],
                    ["apple", "apple", "silk", "cheese", "pepper", "apple", "cheese"]], got
-    known = [CODES[c] for c in range(sh.KINDS) for _ in range(g.known(1, c))]
+    known = [CODES[c] for c in range(K.KINDS) for _ in range(g.known(1, c))]
     assert known == ["chicken", "pepper", "mead"], known       # seat 1 took mead, pepper, chicken
-    assert [CODES[c] for c in range(sh.KINDS) if g.known(2, c)] == ["chicken"]
-    assert g.s[sh.R_DRAW] == 216 - 24 - 10 - 1                  # seat 2: 2 set aside, 1 taken
-    assert g.hand(1) == 6 and g.hand(2) == 6 and g.s[sh.R_TURN] == 3
+    assert [CODES[c] for c in range(K.KINDS) if g.known(2, c)] == ["chicken"]
+    assert g.s[K.R_DRAW] == 216 - 24 - 10 - 1                  # seat 2: 2 set aside, 1 taken
+    assert g.hand(1) == 6 and g.hand(2) == 6 and g.s[K.R_TURN] == 3
     return got
 
 
@@ -173,7 +174,7 @@ def test_market_rejections():
                     market(1, [], [])])                           # a second turn: out of turn
     assert errors(r) == [[3, "too_many_cards"], [4, "take_too_many"], [5, "take_too_many"], [6, "bad_pile"],
                          [7, "pile_needed"], [8, "bad_pile"], [10, "empty_pile"], [11, "not_your_turn"]], errors(r)
-    assert r.game.s[sh.R_PILE1] == 0 and r.game.s[sh.R_PILE2] == 10
+    assert r.game.s[K.R_PILE1] == 0 and r.game.s[K.R_PILE2] == 10
     return errors(r)
 
 
@@ -183,7 +184,7 @@ def test_market_needs_cards_the_hand_can_hold():
                     load(1, ["silk", "silk"]), load(1, ["mead", "pepper", "silk", "chicken", "cheese"])])
     assert errors(r) == [[6, "not_in_hand"]], errors(r)
     assert r.game.bag(1) == [CODES.index(c) for c in ("mead", "pepper", "silk", "chicken", "cheese")]
-    assert r.game.hand(1) == 1 and sum([r.game.known(1, c) for c in range(sh.KINDS)]) == 1  # apple left
+    assert r.game.hand(1) == 1 and sum([r.game.known(1, c) for c in range(K.KINDS)]) == 1  # apple left
     return errors(r)
 
 
@@ -196,7 +197,7 @@ def test_load_rejections_and_conservation():
     r = play(H(4), [load(1, ["apple"])] + acts)
     assert errors(r) == [[2, "wrong_phase"], [7, "bag_size"], [8, "bag_size"], [9, "not_a_merchant"],
                          [11, "already_loaded"], [13, "no_such_card"]], errors(r)
-    assert r.game.phase() == sh.DECLARE
+    assert r.game.phase() == K.DECLARE
     r3 = play(H(3), [setup(), market(1), market(2), load(1, ["bread"]), load(1, ["pumpernickel"])])
     assert errors(r3) == [[5, "not_in_deck"], [6, "not_in_deck"]]
     return errors(r)
@@ -213,7 +214,7 @@ def test_declare_rules():
                          [11, "count_mismatch"], [12, "not_in_deck"], [13, "malformed"], [15, "not_your_turn"],
                          [17, "wrong_phase"]], errors(r)
     g = r.game
-    assert g.phase() == sh.INSPECT
+    assert g.phase() == K.INSPECT
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
     d = g.describe(view)
@@ -403,12 +404,12 @@ def test_sheriff_short_of_gold_pays_an_honest_merchant_in_goods():
 def test_round_ends_by_itself_merchants_draw_back_to_six():
     r = play(H(3), [setup()] + bags(3, 0, {1: ["apple"] * 5, 2: ["cheese", "mead"]}, {}) + [pas(0, 2)])
     g = r.game
-    assert [g.hand(s) for s in range(3)] == [6, 1, 4] and g.phase() == sh.INSPECT
-    draw = g.s[sh.R_DRAW]
+    assert [g.hand(s) for s in range(3)] == [6, 1, 4] and g.phase() == K.INSPECT
+    draw = g.s[K.R_DRAW]
     r.feed(json.dumps(pas(0, 1)).encode())
-    assert [g.hand(s) for s in range(3)] == [6, 6, 6] and g.s[sh.R_DRAW] == draw - 7
-    assert g.phase() == sh.MARKET and g.s[sh.R_SHERIFF] == 1 and g.s[sh.R_TURN] == 2 and g.s[sh.R_ROUND] == 1
-    return [g.s[sh.R_DRAW], g.summary()["gold"]]
+    assert [g.hand(s) for s in range(3)] == [6, 6, 6] and g.s[K.R_DRAW] == draw - 7
+    assert g.phase() == K.MARKET and g.s[K.R_SHERIFF] == 1 and g.s[K.R_TURN] == 2 and g.s[K.R_ROUND] == 1
+    return [g.s[K.R_DRAW], g.summary()["gold"]]
 
 
 def test_game_ends_after_each_player_was_sheriff_twice_three_times_at_3():
@@ -435,21 +436,21 @@ def test_empty_draw_pile_refill_keeps_top_five_of_each_pile():
     g = r.game
     for rnd in range(6):
         _quiet_round(r, g, 5)
-    assert g.s[sh.R_DRAW] == 8 and g.s[sh.R_PILE1] == 65 and g.s[sh.R_REFILLS] == 0
-    a, b = merchants(3, g.s[sh.R_SHERIFF])
+    assert g.s[K.R_DRAW] == 8 and g.s[K.R_PILE1] == 65 and g.s[K.R_REFILLS] == 0
+    a, b = merchants(3, g.s[K.R_SHERIFF])
     first = _unknown(g, 5)
     _feed(r, market(a, first, to=1))
-    assert g.s[sh.R_DRAW] == 3 and g.s[sh.R_PILE1] == 70
-    pool_before = sum([g.pool(c) for c in range(sh.KINDS)])
+    assert g.s[K.R_DRAW] == 3 and g.s[K.R_PILE1] == 70
+    pool_before = sum([g.pool(c) for c in range(K.KINDS)])
     second = _unknown(g, 5)
     _feed(r, market(b, second, to=1))
     # 3 drawn, then all but the top 5 of pile 1 (65 cards; pile 2 has only 5) make the new draw
     # pile, 2 more are drawn; then the 5 set-aside cards go on pile 1.
-    assert g.s[sh.R_REFILLS] == 1 and g.s[sh.R_DRAW] == 63
-    assert [CODES[c] for c in g.pile(1)] == first + second and g.s[sh.R_PILE2] == 5
-    assert sum([g.pool(c) for c in range(sh.KINDS)]) == pool_before - 5 + 65
+    assert g.s[K.R_REFILLS] == 1 and g.s[K.R_DRAW] == 63
+    assert [CODES[c] for c in g.pile(1)] == first + second and g.s[K.R_PILE2] == 5
+    assert sum([g.pool(c) for c in range(K.KINDS)]) == pool_before - 5 + 65
     assert not r.rejected, r.rejected
-    return [g.s[sh.R_DRAW], g.digest()]
+    return [g.s[K.R_DRAW], g.digest()]
 
 
 def test_deck_running_dry_skips_draws_and_empty_hands_sit_out():
@@ -464,7 +465,7 @@ def test_deck_running_dry_skips_draws_and_empty_hands_sit_out():
         hands.append([g.hand(s) for s in range(5)])
         if min(hands[-1]) < 6 and not g.over():
             # draws were skipped only because the refill found no more than 5 cards per pile
-            assert g.s[sh.R_DRAW] == 0 and g.s[sh.R_PILE1] <= 5 and g.s[sh.R_PILE2] <= 5
+            assert g.s[K.R_DRAW] == 0 and g.s[K.R_PILE1] <= 5 and g.s[K.R_PILE2] <= 5
     assert not r.rejected, r.rejected
     short = [i for i in range(len(hands)) if min(hands[i]) < 6]
     assert short == [8, 9] and hands[8][3] == 6, hands   # seat 3, Sheriff of round 9, kept 6
@@ -473,9 +474,9 @@ def test_deck_running_dry_skips_draws_and_empty_hands_sit_out():
     # before them (pile 1 holds 6: a refill of 1).
     assert [g.hand(s) for s in range(3)] == [0, 0, 0] and sitters == [[]] * 9 + [[0]], sitters
     last = short[0]
-    total = sum([g.stand(s, c) for s in range(5) for c in range(sh.KINDS)])
-    assert total + sum([g.hand(s) for s in range(5)]) + g.s[sh.R_PILE1] + g.s[sh.R_PILE2] + g.s[sh.R_DRAW] == 204
-    return [hands[last], sitters, g.s[sh.R_REFILLS], total]
+    total = sum([g.stand(s, c) for s in range(5) for c in range(K.KINDS)])
+    assert total + sum([g.hand(s) for s in range(5)]) + g.s[K.R_PILE1] + g.s[K.R_PILE2] + g.s[K.R_DRAW] == 204
+    return [hands[last], sitters, g.s[K.R_REFILLS], total]
 
 
 def _feed(r, action):
@@ -485,7 +486,7 @@ def _feed(r, action):
 
 def _unknown(g, n):
     """``n`` card codes that may still be unidentified (the most plentiful goods first)."""
-    left = [g.pool(c) for c in range(sh.KINDS)]
+    left = [g.pool(c) for c in range(K.KINDS)]
     out = []
     for _ in range(n):
         c = left.index(max(left))
@@ -498,19 +499,19 @@ def _quiet_round(r, g, discard):
     """Merchants set ``discard`` unknown cards aside onto pile 1, load 5 (or their whole hand),
     declare apples and are passed. Returns the merchants who sat the round out."""
     n = g.seats()
-    sheriff = g.s[sh.R_SHERIFF]
+    sheriff = g.s[K.R_SHERIFF]
     for m in merchants(n, sheriff):
         k = min(discard, g.hand(m))
         _feed(r, market(m, _unknown(g, k), to=1) if k else market(m))
-    sitters = [m for m in merchants(n, sheriff) if g.flags(m) & sh.SKIPPED]
+    sitters = [m for m in merchants(n, sheriff) if g.flags(m) & K.SKIPPED]
     for m in merchants(n, sheriff):
         if g.hand(m):
             _feed(r, load(m, _unknown(g, min(5, g.hand(m)))))
     for m in merchants(n, sheriff):
-        if g.phase() == sh.DECLARE and not g.flags(m) & sh.SKIPPED:
+        if g.phase() == K.DECLARE and not g.flags(m) & K.SKIPPED:
             _feed(r, declare(m, "apple", len(g.bag(m))))
     for m in merchants(n, sheriff):
-        if g.phase() == sh.INSPECT and not g.flags(m) & sh.DONE:
+        if g.phase() == K.INSPECT and not g.flags(m) & K.DONE:
             _feed(r, pas(sheriff, m))
     return sitters
 
@@ -589,7 +590,7 @@ def test_malformed_lines_change_nothing():
                     '{"a": "setup", "p": 0, "piles": [["apple", "rose", "apple", "apple", "apple"], []]}',
                     '{"a": "market", "p": 1, "discard": []}', '{"a": "smuggle", "p": 1}',
                     '{"a": "market", "p": 1, "discard": [], "take": [], "extra": 1}'])
-    assert r.game.phase() == sh.SETUP and r.game.s[sh.R_DRAW] == 162 - 18
+    assert r.game.phase() == K.SETUP and r.game.s[K.R_DRAW] == 162 - 18
     r2 = play(H(3), [setup()] + bags(3, 0, {}, {}) + ['{"a": "pass", "p": 0, "target": 1, "bribe": {"promise": 1}}',
                                                        '{"a": "pass", "p": 0, "target": 1, "bribe": {"gold": -1}}'])
     assert errors(r2) == [[9, "malformed"], [10, "malformed"]], errors(r2)
@@ -617,10 +618,10 @@ def test_public_view_hides_bags_and_hands_until_passed():
     a = view(["apple", "apple", "silk"], "apple")
     assert a == view(["apple", "apple", "apple"], "apple") and a != view(["apple", "apple", "apple"], "cheese")
     rec = bytearray(128)
-    sh.VOCAB.encode(load(1, ["silk", "apple"]), rec)
-    assert sh.VOCAB.decode(rec, public=True) == {"a": "load", "p": 1}
-    sh.VOCAB.encode(setup(), rec)
-    assert sh.VOCAB.decode(rec) == setup()
+    sh.Sheriff.VOCAB.encode(load(1, ["silk", "apple"]), rec)
+    assert sh.Sheriff.VOCAB.decode(rec, public=True) == {"a": "load", "p": 1}
+    sh.Sheriff.VOCAB.encode(setup(), rec)
+    assert sh.Sheriff.VOCAB.decode(rec) == setup()
     return sh.Sheriff.describe(a)
 
 

@@ -1,7 +1,9 @@
 """Skull random playouts on both interpreters: invariants after every action, snapshot round
 trips, rejected moves that change nothing, zero allocation while accepting, equal digests."""
 import playkit
-from shared_rules import skull as k
+from shared_rules import skull_layout as K
+from shared_rules.skull import Skull
+from shared_rules.skull_table import at, active
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
@@ -18,23 +20,24 @@ def header(seed):
 def check_invariants(g, lost_before, action):
     s = g.s
     challengers = 0
-    for seat in range(s[k.R_SEATS]):
-        flowers = g._owned(seat, k.FLOWER)
-        skulls = g._owned(seat, k.SKULL)
+    for seat in range(s[K.R_SEATS]):
+        stacked_skull = at(g, seat, K.SKULL_AT) != K.NO_SEAT
+        flowers = at(g, seat, K.H_FLOWERS) + at(g, seat, K.STACK) - stacked_skull   # hand + stack
+        skulls = at(g, seat, K.H_SKULL) + stacked_skull
         assert flowers <= 3 and skulls <= 1, (seat, flowers, skulls)
         lost = 4 - flowers - skulls
         assert lost >= lost_before[seat], "a lost disc came back"
         lost_before[seat] = lost
-        assert (lost == 4) == (not g._active(seat)), "eliminated iff no disc left"
-        assert g._get(seat, k.FLIPPED) <= g._get(seat, k.STACK)
-        assert 0 <= g._get(seat, k.SCORE) <= 2
-        if g._get(seat, k.SCORE) == 2:
-            assert g.over() and s[k.R_WINNER] == seat
-        if s[k.R_CHALLENGER] == seat:
+        assert (lost == 4) == (not active(g, seat)), "eliminated iff no disc left"
+        assert at(g, seat, K.FLIPPED) <= at(g, seat, K.STACK)
+        assert 0 <= at(g, seat, K.SCORE) <= 2
+        if at(g, seat, K.SCORE) == 2:
+            assert g.over() and s[K.R_WINNER] == seat
+        if s[K.R_CHALLENGER] == seat:
             challengers += 1
     assert challengers <= 1
     if action is not None and action["a"] != "first":
-        assert g._active(action["p"]) or s[k.R_PHASE] in (k.CHOOSE, k.OVER, k.PREP), action
+        assert active(g, action["p"]) or s[K.R_PHASE] in (K.CHOOSE, K.OVER, K.PREP), action
 
 
 def mutate(action, rng, seats):
@@ -85,7 +88,7 @@ def test_random_games_keep_the_invariants():
 def test_snapshot_restore_at_random_points_continues_identically():
     rng = Rng(7)
     for seed in range(200):
-        _, p = playkit.resumed(header(seed), seed, rng, k.Skull(3))
+        _, p = playkit.resumed(header(seed), seed, rng, Skull(3))
     return p.game.digest()
 
 
@@ -102,7 +105,7 @@ def test_accepting_an_action_allocates_nothing():
     """Records are encoded first; then a whole game is accepted with the heap locked."""
     for players in (6, 12):
         h = {"game": "skull", "players": players}
-        g = k.Skull(players)
+        g = Skull(players)
         recs = playkit.records(g, Playout(h, players).run())
         errs, _, _ = playkit.accept_locked(g, recs)
         assert errs == 0 and g.over()

@@ -1,7 +1,8 @@
 """Skull: one test per rule and per rejection of docs/rules-skull.md, on both interpreters."""
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import skull as k
+from shared_rules import skull_layout as K
+from shared_rules.skull_table import at, active
 
 
 def H(n=3, **opts):
@@ -37,14 +38,14 @@ def prep(n, skulls=()):
 
 def seat(r, s):
     g = r.game
-    return [g._get(s, i) for i in range(k.SEAT_BYTES)]
+    return [at(g, s, i) for i in range(K.SEAT_BYTES)]
 
 
 def test_setup_three_flowers_one_skull_each():
     r = play(H(5), [])
     g = r.game
-    assert g.phase() == k.PREP
-    hands = [[g._get(s, k.H_FLOWERS), g._get(s, k.H_SKULL), g._get(s, k.STACK)] for s in range(5)]
+    assert g.phase() == K.PREP
+    hands = [[at(g, s, K.H_FLOWERS), at(g, s, K.H_SKULL), at(g, s, K.STACK)] for s in range(5)]
     assert hands == [[3, 1, 0]] * 5, hands
     return hands
 
@@ -62,8 +63,8 @@ def test_header_seat_counts_and_options():
 def test_preparation_any_order_one_disc_each():
     r = play(H(3), [place(2), place(0, "skull"), place(2), place(1)])
     assert errors(r) == [[4, "already_placed"]]
-    assert r.game.phase() == k.ADD
-    return r.game.s[k.R_TURN]
+    assert r.game.phase() == K.ADD
+    return r.game.s[K.R_TURN]
 
 
 def test_no_bid_during_preparation():
@@ -74,7 +75,7 @@ def test_no_bid_during_preparation():
 def test_adding_goes_clockwise_from_first_player():
     r = play(H(4, first=2), prep(4) + [place(2), place(3), place(0), place(1), place(1)])
     assert errors(r) == [[10, "not_your_turn"]]
-    return [r.game._get(s, k.STACK) for s in range(4)]
+    return [at(r.game, s, K.STACK) for s in range(4)]
 
 
 def test_cannot_add_a_disc_not_in_hand():
@@ -90,13 +91,13 @@ def test_seat_with_empty_hand_must_bid():
     acts += [place(0, "flower"), place(0, "skull"), bid(0, 12)]
     r = play(H(3), acts)
     assert errors(r) == [[14, "no_such_disc"], [15, "no_such_disc"]]
-    assert r.game.phase() == k.FLIP
+    assert r.game.phase() == K.FLIP
 
 
 def test_bid_must_be_between_one_and_discs_on_mats():
     r = play(H(3), prep(3) + [bid(0, 0), bid(0, 4), bid(0, 3)])
     assert errors(r) == [[5, "bid_out_of_range"], [6, "bid_out_of_range"]]
-    assert r.game.phase() == k.FLIP  # a bid equal to the total ends bidding at once
+    assert r.game.phase() == K.FLIP  # a bid equal to the total ends bidding at once
 
 
 def test_raise_must_be_higher():
@@ -107,14 +108,14 @@ def test_raise_must_be_higher():
 def test_passed_seat_is_out_of_the_bidding():
     r = play(H(4), prep(4) + [bid(0, 1), pas(1), bid(2, 2), pas(3), bid(0, 3), pas(1)])
     assert errors(r) == [[11, "not_your_turn"]]
-    return r.game.s[k.R_TURN]
+    return r.game.s[K.R_TURN]
 
 
 def test_bidding_ends_when_all_others_passed():
     r = play(H(4), prep(4) + [bid(0, 1), bid(1, 2), pas(2), pas(3), pas(0)])
     g = r.game
     assert not r.rejected
-    assert g.phase() == k.FLIP and g.s[k.R_CHALLENGER] == 1 and g.s[k.R_BID] == 2
+    assert g.phase() == K.FLIP and g.s[K.R_CHALLENGER] == 1 and g.s[K.R_BID] == 2
 
 
 def test_only_the_challenger_flips():
@@ -125,7 +126,7 @@ def test_only_the_challenger_flips():
 def test_own_stack_first():
     r = play(H(3), prep(3) + [place(0), bid(1, 3), pas(2), pas(0), flip(1, 0), flip(1, 1), flip(1, 0)])
     assert errors(r) == [[9, "own_stack_first"]]
-    assert r.game.s[k.R_FLOWERS] == 2
+    assert r.game.s[K.R_FLOWERS] == 2
 
 
 def test_own_stack_is_flipped_top_down():
@@ -133,7 +134,7 @@ def test_own_stack_is_flipped_top_down():
     r = play(H(3), [place(0, "skull"), place(1), place(2), place(0), bid(1, 3), pas(2), pas(0),
                     flip(1, 1), flip(1, 0, "skull"), flip(1, 0, "flower"), flip(1, 0, "skull")])
     assert errors(r) == [[10, "disc_mismatch"]]
-    assert r.game.phase() == k.LOSE
+    assert r.game.phase() == K.LOSE
 
 
 def test_flip_target_must_have_a_face_down_disc():
@@ -145,8 +146,8 @@ def test_success_turns_the_mat_and_leads_next_round():
     r = play(H(3, first=1), prep(3) + [bid(1, 2), pas(2), pas(0), flip(1, 1), flip(1, 2)])
     g = r.game
     assert not r.rejected
-    assert g._get(1, k.SCORE) == 1 and g.phase() == k.PREP and g.s[k.R_LEAD] == 1
-    return [g._get(s, k.H_FLOWERS) for s in range(3)]
+    assert at(g, 1, K.SCORE) == 1 and g.phase() == K.PREP and g.s[K.R_LEAD] == 1
+    return [at(g, s, K.H_FLOWERS) for s in range(3)]
 
 
 def test_second_success_wins():
@@ -160,14 +161,14 @@ def test_second_success_wins():
 def test_failure_returns_discs_and_challenger_loses_one():
     r = play(H(3), prep(3, skulls=(2,)) + [bid(0, 2), pas(1), pas(2), flip(0, 0), flip(0, 2)])
     g = r.game
-    assert g.phase() == k.LOSE and g.s[k.R_SKULL_OWNER] == 2
-    assert [g._get(s, k.STACK) for s in range(3)] == [0, 0, 0]
+    assert g.phase() == K.LOSE and g.s[K.R_SKULL_OWNER] == 2
+    assert [at(g, s, K.STACK) for s in range(3)] == [0, 0, 0]
     r2 = play(H(3), prep(3, skulls=(2,)) + [bid(0, 2), pas(1), pas(2), flip(0, 0), flip(0, 2),
                                              lose(1, "flower"), lose(0, "skull")])
     g = r2.game
     assert errors(r2) == [[10, "not_your_turn"]]
-    assert g._get(0, k.H_SKULL) == 0 and g._get(0, k.H_FLOWERS) == 3
-    assert g.phase() == k.PREP and g.s[k.R_LEAD] == 0  # challenger still in: leads
+    assert at(g, 0, K.H_SKULL) == 0 and at(g, 0, K.H_FLOWERS) == 3
+    assert g.phase() == K.PREP and g.s[K.R_LEAD] == 0  # challenger still in: leads
 
 
 def test_lost_disc_must_be_owned():
@@ -203,7 +204,7 @@ def test_seat_without_discs_is_eliminated_and_skull_owner_leads():
     r = play(H(4), _eliminate(1, 3, 4))
     g = r.game
     assert not r.rejected, r.rejected
-    assert not g._active(1) and g.s[k.R_LEAD] == 3 and g.phase() == k.PREP
+    assert not active(g, 1) and g.s[K.R_LEAD] == 3 and g.phase() == K.PREP
     return r.game.summary()
 
 
@@ -212,7 +213,7 @@ def test_eliminated_seat_never_acts_and_is_skipped():
     r = play(H(4), acts)
     n = len(acts) + 1
     assert errors(r) == [[n - 5, "eliminated_seat"]]
-    assert r.game.s[k.R_TURN] == 2 and r.game.s[k.R_BID] == 3  # seat 0 bid, seat 1 skipped
+    assert r.game.s[K.R_TURN] == 2 and r.game.s[K.R_BID] == 3  # seat 0 bid, seat 1 skipped
 
 
 def test_own_skull_elimination_lets_challenger_choose():
@@ -224,7 +225,7 @@ def test_own_skull_elimination_lets_challenger_choose():
     r = play(H(3), acts)
     n = len(acts) + 1
     assert errors(r) == [[n - 3, "not_your_turn"], [n - 2, "bad_target"], [n, "wrong_phase"]]
-    assert r.game.s[k.R_LEAD] == 2 and r.game.phase() == k.PREP
+    assert r.game.s[K.R_LEAD] == 2 and r.game.phase() == K.PREP
     return r.game.summary()
 
 
@@ -260,7 +261,7 @@ def test_twelve_seat_variant():
     r = play(H(12, first=11), prep(12) + [bid(11, 12)] + [flip(11, 11)] + [flip(11, s) for s in range(11)])
     s = r.game.summary()
     assert not r.rejected, r.rejected
-    assert s["scores"][11] == 1 and r.game.s[k.R_LEAD] == 11
+    assert s["scores"][11] == 1 and r.game.s[K.R_LEAD] == 11
     return s
 
 
@@ -273,7 +274,7 @@ def test_rulebook_four_player_example():
     r = play(H(4), acts)
     g = r.game
     assert not r.rejected, r.rejected
-    assert g._get(0, k.SCORE) == 1 and g.s[k.R_LEAD] == 0 and g.phase() == k.PREP
+    assert at(g, 0, K.SCORE) == 1 and g.s[K.R_LEAD] == 0 and g.phase() == K.PREP
     return g.summary()
 
 
@@ -283,7 +284,7 @@ def test_malformed_lines_are_rejected_and_change_nothing():
                     '{"a": "place", "p": 9, "disc": "flower"}', '[1, 2]',
                     '{"a": "place", "p": 0, "disc": "flower", "extra": 1}', "", "# comment",
                     '{"a": "place", "p": 0, "disc": "flower"}'])
-    assert r.game.phase() == k.PREP and r.game._get(0, k.STACK) == 1
+    assert r.game.phase() == K.PREP and at(r.game, 0, K.STACK) == 1
     return errors(r)
 
 

@@ -1,0 +1,77 @@
+"""Why the vocabulary refused an action object, in a few words (the replay's ``detail``).
+
+Apart from ``replay.py`` because only a malformed line needs it: a clean log never loads it.
+"""
+import json
+
+from shared_rules.actions import LIST, NAME, OBJ, U8, U16
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _field_problem(f, obj):
+    """Why field ``f`` of an action object is malformed, or None."""
+    name, kind, table, optional, cap = f[0], f[1], f[2], f[3], f[4]
+    if name not in obj:
+        return None if optional else "missing field '%s'" % name
+    v = obj[name]
+    if kind == U8 or kind == U16:
+        top = 254 if kind == U8 else 65535
+        if not _is_int(v):
+            return "field '%s' is not a whole number" % name
+        if v < 0 or v > top:
+            return "field '%s' out of range 0..%d" % (name, top)
+    elif kind == NAME or kind == LIST:
+        if kind == LIST:
+            if not isinstance(v, list):
+                return "field '%s' is not a list" % name
+            if len(v) > cap:
+                return "field '%s' has more than %d items" % (name, cap)
+        for item in (v if kind == LIST else [v]):
+            if table is None:
+                if not _is_int(item) or item < 0 or item > 254:
+                    return "field '%s' holds a value out of range 0..254" % name
+            elif not isinstance(item, str):
+                return "field '%s' is not a code" % name
+            elif item not in table:
+                return "field '%s': unknown code '%s'" % (name, item)
+    elif kind == OBJ:
+        if not isinstance(v, dict):
+            return "field '%s' is not an object" % name
+        for key in v:
+            if key not in [sub[0] for sub in table]:
+                return "unknown field '%s.%s'" % (name, key)
+        for sub in table:
+            why = _field_problem(sub, v)
+            if why:
+                return name + "." + why
+    return None
+
+
+def explain(game, obj):
+    """What is wrong with an action object the vocabulary refused, in a few words."""
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    vocab = game.VOCAB
+    if "a" not in obj:
+        return "no action name ('a')"
+    k = vocab.kind(obj["a"])
+    if k < 0:
+        return "unknown action %s" % json.dumps(obj["a"])
+    p = obj.get("p")
+    if not isinstance(p, int) or isinstance(p, bool):
+        return "seat ('p') missing or not a whole number"
+    if p < 0 or p >= game.seats():
+        return "seat %d out of range 0..%d" % (p, game.seats() - 1)
+    fields = vocab.fields[k]
+    names = [f[0] for f in fields]
+    for key in obj:
+        if key != "a" and key != "p" and key not in names:
+            return "unknown field '%s' for %s" % (key, obj["a"])
+    for f in fields:
+        why = _field_problem(f, obj)
+        if why:
+            return why
+    return None
