@@ -19,8 +19,9 @@ newcomer there; it is sent at the start of each step, after each other pad of th
 between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
 confirms its tags by WUPA and SELECTs (lifts) with two light pads of the round; the other steps
-read a light pad, a *loaded* one (more than ``SWEEP_TAGS`` tags: another seat's stack) and
-three spare pads (two in the confirming steps). A tag counted gone there makes the next scan read a fresh field.
+read a light pad, a *loaded* one (more than ``SWEEP_TAGS`` tags: every other time one of the
+turn seat's, such as its Dead Man's Draw bank where a collect is tapped, else another seat's
+stack) and three spare pads (two in the confirming steps). A tag counted gone there makes the next scan read a fresh field.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
 its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
@@ -66,6 +67,7 @@ _AT_HOT = 0         # cursors
 _AT_RARE = 1
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
+_AT_OWN = const(4)
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
@@ -105,12 +107,13 @@ class Sensors:
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
-        self.cursor = bytearray(4)   # the next HOT / RARE / light round / dock pad to try
+        self.cursor = bytearray(5)   # the next HOT / RARE / light / dock / own pad to try
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.hot_one = NO_KEEP       # the awaited pad when there is one
         self.kept = NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
+        self.own = False             # the loaded pad of a step: the turn seat's, this time
         self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
@@ -303,7 +306,7 @@ class Sensors:
         the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
         missing, confirms its tags (WUPA + SELECTs, no guard: lifts) with two light pads of the
         round and two spare pads; the others sweep a light and a loaded pad of the round
-        (``_light``) and three spare pads."""
+        (``_light``: every other time the turn seat's own) and three spare pads."""
         if self.kept != k:
             self._release()
             self.kept = k
@@ -321,7 +324,10 @@ class Sensors:
         if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
             self._plan(k, self._light(False), self._light(False), self._spare(), self._spare())
         else:
-            b = self._light(True)
+            self.own = not self.own  # every other time the turn seat's own (Dead Man's Draw:
+            b = self._light(True, self.own)  # a collect is tapped on its bank)
+            if b < 0:
+                b = self._light(True)
             self._plan(self._light(False), b if b >= 0 else self._light(False), self._spare(),
                        self._spare(), self._spare())
         self._sweep(False)
@@ -350,18 +356,22 @@ class Sensors:
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _light(self, loaded):
-        """The next pad of the round holding more (``loaded``: another seat's stack, the turn
-        seat's bank too) or no more than ``SWEEP_TAGS`` tags, or -1."""
+    def _light(self, loaded, own=False):
+        """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
+        ``SWEEP_TAGS`` tags, or -1; ``own``: only the awaited seats' pads."""
         n = len(self.readers)
         p = self.presence
-        at = self.cursor[_AT_HOT if loaded else _AT_LIGHT]
+        m = self.mat
+        c = _AT_OWN if own else _AT_HOT if loaded else _AT_LIGHT
+        at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            full = p.count(r) > SWEEP_TAGS
+            if own and not (r < len(m.seat_of) and m.seat_of[r] != NO_SEAT
+                            and (m.wait_seats >> m.seat_of[r]) & 1):
+                continue
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN and full == loaded:
-                self.cursor[_AT_HOT if loaded else _AT_LIGHT] = (r + 1) % n
+                    and self.state[r] != READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
+                self.cursor[c] = (r + 1) % n
                 return r
         return -1
 
