@@ -282,14 +282,14 @@ def show(results: dict) -> None:
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
     tm = Table(title="timing model (ms, low-high per-operation costs): round = slowest revisit of a free pad")
     for col in ("table state", "loop", "round", "tap awaited pad", "lift awaited pad", "tap anywhere",
-                "tap spare pad", "100 ms taps missed"):
+                "tap loaded pad", "tap own pad", "tap spare pad", "100 ms taps missed"):
         tm.add_column(col, justify="right" if col not in ("table state", "loop") else "left")
     for label, policies in results["timing"]["states"].items():
         for policy, c in policies.items():
             lo, hi = c["low"], c["high"]
-            tm.add_row(label, policy, *("%s-%s" % (lo[k], hi[k]) for k in (
-                "round_ms", "tap_expected_ms", "lift_expected_ms", "tap_anywhere_ms", "tap_spare_ms",
-                "taps_100ms_missed")))
+            tm.add_row(label, policy, *("%s-%s" % (lo.get(k, "—"), hi.get(k, "—")) for k in (
+                "round_ms", "tap_expected_ms", "lift_expected_ms", "tap_anywhere_ms", "tap_loaded_ms",
+                "tap_own_ms", "tap_spare_ms", "taps_100ms_missed")))
     console.print(tm)
     h = Table(title="host mirror: board event -> mirrored state")
     for col in ("case", "players", "lag median ms", "lag p95 ms", "board->host B/action", "host->board B"):

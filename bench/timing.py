@@ -140,7 +140,9 @@ def _uid(pad: int, k: int) -> bytes:
 # table; with Skull stacks of 4 every seat has placed all its discs and seat 0 is to add or bid:
 # its pad; in Dead Man's Draw seat 0 has drawn and may draw again: the play pad 13), "anywhere"
 # is the command pad 15 (in every layout, not awaited in these states), "spare" pad 11 (in no
-# layout of these states)
+# layout of these states), "loaded" the last pad in play holding tags that is not awaited
+# (Skull: seat 5's stack, pad 10; Dead Man's Draw: seat 3's bank, pad 10), "own" such a pad of
+# the seat awaited (Dead Man's Draw: seat 0's bank, pad 1, where a collect may be tapped)
 _BAGS = {p: 5 for p in (1, 3, 5, 7, 9)}
 _SKULL_STACKS = [{"a": "place", "p": seat, "disc": "skull" if n == 0 else "flower"}
                  for n in range(4) for seat in range(6)]
@@ -198,6 +200,16 @@ class Rig:
         self.mat.prompt()
         waited = [r for r in range(READERS) if self._awaited(r)]
         self.expected = waited[0]
+        # pads in play holding tags that are not awaited (docks are not in play: what lies there
+        # counts at the clasp): the last of another seat's (stack or bank) and the first of an
+        # awaited seat's (Dead Man's Draw: the turn seat's bank, where a collect is tapped)
+        m = self.mat
+        docks = set(d for i, d in enumerate(m.dock_reader) if m.dock_seat[i] != 255)
+        piled = [r for r in piles if r not in waited and r not in docks]
+        own = [r for r in piled if m.seat_of[r] != 255 and m.wait_seats >> m.seat_of[r] & 1]
+        other = [r for r in piled if r not in own]
+        self.loaded = max(other) if other else None
+        self.own = min(own) if own else None
         if policy == "round_robin":  # the loop before issue 13: every reader in turn, full scans
             rr = self.sensors
 
@@ -211,9 +223,9 @@ class Rig:
         self.scan_starts: list[tuple[int, float]] = []  # (reader, clock) of every scan begun
         scan = self.sensors._scan
 
-        def timed_scan(r: int) -> None:
+        def timed_scan(r: int) -> bool:
             self.scan_starts.append((r, self.clock.us))
-            scan(r)
+            return scan(r)
         self.sensors._scan = timed_scan  # type: ignore[method-assign]
         pres = self.sensors.presence
         inner = pres.pop
@@ -290,8 +302,14 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
     out = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
-           "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1)}
-    for name, pad in (("expected", rig.expected), ("anywhere", rig.free)):
+           "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1),
+           "loaded_pad": rig.loaded, "own_pad": rig.own}
+    pads = [("expected", rig.expected), ("anywhere", rig.free)]
+    if rig.loaded is not None:
+        pads.append(("loaded", rig.loaded))
+    if rig.own is not None:
+        pads.append(("own", rig.own))
+    for name, pad in pads:
         taps = []
         lifts = []
         for i in range(phases):
@@ -351,5 +369,15 @@ def bench() -> dict:
     return out
 
 
+def main() -> None:
+    """Print the figures and put them in bench/results.json (``timing``), the rest kept."""
+    out = bench()
+    print(json.dumps(out, indent=1))
+    path = Path(__file__).resolve().parent / "results.json"
+    results = json.loads(path.read_text()) if path.exists() else {}
+    results["timing"] = out
+    path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+
+
 if __name__ == "__main__":
-    print(json.dumps(bench(), indent=1))
+    main()

@@ -1,35 +1,37 @@
 """Everything the mat senses, polled a little at a time: readers by a schedule, bag clasps.
 
 Each ``poll()`` does one unit of work — hand on one pending presence event, or read the clasps
-and scan one reader — so the serial link is serviced between readers. What a movement
+and sweep a few readers — so the serial link is serviced between sweeps. What a movement
 means is the mat layer's business (``firmware/mat.py``); this module only feeds it. Nothing
 here allocates once built.
 
-Which reader (docs/nfc.md, "Scan schedule"): the pads the mat's prompt awaits a tag on (``hot``:
-``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``) take one
-scan in three when there is one, every other scan when there are two (``HOT_EVERY``: each is
-back within four scans). Three to ``HOT_MAX`` awaited pads are *swept* (``_sweep``): every
-step scans the next pad of the round, the next spare pad and, while the awaited pads hold at
-most ``SWEEP_TAGS`` tags in all, every awaited pad, else one of them every other step (their
-tags, confirmed one by one, cost far more than the guards saved), up to ``SWEEP_FIELDS`` fields
-on at once so the pads' power-up guards overlap. Otherwise the other pads of the game's layout
-share the rest round robin. *One* awaited pad holding tags (the stack or pile of the seat whose
-turn it is) keeps its field on (``_keep``): its tags stay HALT, so each step one REQA finds a
-newcomer there (``Mfrc522.arrivals``), one step in ``KEEP_CONFIRM`` confirms its tags by WUPA
-and SELECTs (lifts) while a light pad of the round is read, and the other steps sweep a pad of the round holding at most
-``SWEEP_TAGS`` tags with, in turn, another such pad, a spare pad, another one, or a fuller pad
-of the round (another seat's stack: a move out of turn is answered, later). *Spare* pads, with no zone in this
-game's layout (a tag there only earns a ``not_now``), take one scan in ``RARE_EVERY``. Bag docks
-are not scanned by the schedule: what lies on a dock counts only when its clasp closes
+Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sweep``) of a few
+pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on before the pads ahead
+of it are read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits a tag on
+(``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
+``mat.wait_seats``, up to ``HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
+tags in all, else one of them every other step; with them, in two steps, three pads of the
+round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
+only earns a ``not_now``), or one of the round and three spare pads when more than three pads
+are awaited. *One* awaited pad holding tags (the turn seat's stack, the play area) keeps its
+field on (``_keep``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
+newcomer there; it is sent at the start of each step, after each other pad of the step and
+between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
+step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
+confirms its tags by WUPA and SELECTs (lifts) with two light pads of the round; the other steps
+read a light pad, a *loaded* one (more than ``SWEEP_TAGS`` tags: every other time one of the
+turn seat's, such as its Dead Man's Draw bank where a collect is tapped, else another seat's
+stack) and three spare pads (two in the confirming steps). A tag counted gone there makes the next scan read a fresh field.
+Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
 its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
 out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
-the mat; their turn in ``RARE_EVERY`` is a health check (one register read). A closed bag
-cannot change: its dock is *sealed* until the clasp opens. A pad with tags is scanned
-incrementally: its known inventory is confirmed by SELECTs, then arrivals are looked for
-(``Mfrc522.scan(known=...)``). A tag arriving while another pad (a spare pad or a dock too)
-still lists it makes that pad be scanned again first, so a card moved from a pad scanned less
-often is not taken for one UID on two pads.
+the mat; one dock a step has a health check (one register read). A closed bag cannot change:
+its dock is *sealed* until the clasp opens. A pad with tags is scanned incrementally: its known
+inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``).
+A tag arriving while another pad (a spare pad or a dock too) still lists it makes that pad be
+scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
+two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
@@ -39,6 +41,12 @@ scanned; after ``STUCK_SCANS`` failing scans in a row they count as complete, so
 on it still leave and arrive. Every change of a reader's state goes to ``report(reader, state,
 version)`` (the app sends a DIAG and lights the station), one per ``poll()``.
 """
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
 from firmware.drivers import mfrc522
 from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
 from firmware.presence import Presence, NONE, ARRIVE
@@ -46,19 +54,21 @@ from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
 HOT_MAX = 6         # more awaited pads than this share the round like the others
-HOT_EVERY = b"\xff\x03\x02"  # one or two awaited pads: one of them every HOT_EVERY[n] steps
-HOT_ROTATE = 2      # up to this many awaited pads take their turns one at a time; more are
-SWEEP_TAGS = 2      # all swept every step while they hold at most SWEEP_TAGS tags in all
-# (else one of them every other step: confirming their tags costs far more than the guards)
+SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
+# in all (else one of them every other step: confirming their tags costs far more than the
+# guards); pads of the round holding more are "loaded" (``_light``)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
 KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: a full scan one step in this
-RARE_EVERY = 8      # pads outside the game's layout take one scan in RARE_EVERY, docks a check
 NO_DOCK = 255
 NO_KEEP = 255
 _SPARE = 1          # rare[r]
 _DOCK = 2
 _AT_HOT = 0         # cursors
 _AT_RARE = 1
+_AT_LIGHT = const(2)
+_AT_DOCK = const(3)
+_AT_OWN = const(4)
+_FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
 READER_STUCK = 2   # scans keep failing: a bad tag on the pad
@@ -66,6 +76,8 @@ STUCK_SCANS = 3
 RETRY_FIRST = 16   # loop steps before the second re-init of a down reader; doubles up to
 RETRY_MAX = 1024
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
+_PICKS = const(5)  # pads a sweep scans besides the awaited ones (``pick``)
+_NONE = const(255)
 
 
 class Sensors:
@@ -94,13 +106,17 @@ class Sensors:
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
-        self.rare_turn = 0
-        self.cursor = bytearray(3)   # the next HOT / RARE / empty round pad to try
-        self.turn = 0                # scans since the last hot one
-        self.hot_every = 0           # HOT_EVERY for the awaited pads now
+        self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
+        self.cursor = bytearray(5)   # the next HOT / RARE / light / dock / own pad to try
+        self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.hot_one = NO_KEEP       # the awaited pad when there is one
         self.kept = NO_KEEP          # the pad whose field stays on between scans
+        self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
+        self.own = False             # the loaded pad of a step: the turn seat's, this time
+        self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
+        self.peek = self._peek       # bound once: handed to scans without allocating
+        self.pick = bytearray(_PICKS)  # the pads of the next sweep
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -246,7 +262,6 @@ class Sensors:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
-        self.hot_every = HOT_EVERY[count] if count <= HOT_ROTATE else 255
         if count != 1:
             self.hot_one = NO_KEEP
         self.hot_n = count
@@ -266,35 +281,32 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
+        self._dock_check()
         k = self.hot_one
         if k != NO_KEEP and self.presence.count(k) and not self.sealed[k] \
                 and self.state[k] != READER_DOWN:
             return self._keep(k)
         self._release()
-        if self.hot_n > HOT_ROTATE:
-            every = self._hot_tags() <= SWEEP_TAGS
-            self.turn = 0 if self.turn else 1  # every other step, whatever count another schedule left
-            one = -1 if every or self.turn else self._next(_AT_HOT, self.hot)
-            self._sweep(every, one, self._round(), self._spare())
-            return -1
-        self.turn += 1
-        if self.turn >= self.hot_every:
-            self.turn = 0
-            r = self._next(_AT_HOT, self.hot)
-            if r >= 0:
-                return r
-        self.rare_turn += 1
-        if self.rare_turn >= RARE_EVERY:
-            self.rare_turn = 0
-            r = self._spare()
-            if r >= 0:
-                return r
-        return self._round()
+        every = self._hot_tags() <= SWEEP_TAGS
+        t = self.turn = 0 if self.turn else 1
+        one = -1 if every or t else self._next(_AT_HOT, self.hot)
+        if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
+            # spare pads in two
+            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1)
+        else:  # three pads of the round and three spare pads in two steps
+            self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
+                       -1)
+        self._sweep(every)
+        return -1
 
     def _keep(self, k):
         """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
-        each step finds a newcomer (``Mfrc522.arrivals``); one step in ``KEEP_CONFIRM`` confirms
-        its tags (WUPA + SELECTs, no guard: lifts), the others scan another pad as usual."""
+        finds a newcomer (``_peek``) at the start of each step, between the pads of the step and
+        between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a newcomer ends
+        the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
+        missing, confirms its tags (WUPA + SELECTs, no guard: lifts) with two light pads of the
+        round and two spare pads; the others sweep a light and a loaded pad of the round
+        (``_light``: every other time the turn seat's own) and three spare pads."""
         if self.kept != k:
             self._release()
             self.kept = k
@@ -306,48 +318,60 @@ class Sensors:
             self._set(k, READER_DOWN)
             return -1
         self.last_reader = k
-        n = reader.arrivals(self.uids)
+        if self._peek():
+            return -1  # hand the arrival on first
+        self.rare_turn = (self.rare_turn + 1) % KEEP_CONFIRM
+        if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
+            self._plan(k, self._light(False), self._light(False), self._spare(), self._spare())
+        else:
+            self.own = not self.own  # every other time the turn seat's own (Dead Man's Draw:
+            b = self._light(True, self.own)  # a collect is tapped on its bank)
+            if b < 0:
+                b = self._light(True)
+            self._plan(self._light(False), b if b >= 0 else self._light(False), self._spare(),
+                       self._spare(), self._spare())
+        self._sweep(False)
+        return -1
+
+    def _plan(self, a, b, c, d, e):
+        """The pads of the next sweep besides the awaited ones (-1: none)."""
+        p = self.pick
+        p[0] = a & _NONE
+        p[1] = b & _NONE
+        p[2] = c & _NONE
+        p[3] = d & _NONE
+        p[4] = e & _NONE
+
+    def _peek(self):
+        """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
+        k = self.kept
+        if k == NO_KEEP:
+            return False
+        reader = self.readers[k]
+        n = reader.arrivals(self.kuids)
         if reader.status == mfrc522.CHIP_ERR:
             self._release()
             self._set(k, READER_DOWN)
-            return -1
-        self.presence.feed(k, n, self.uids, False)
-        if n:
-            return -1  # hand the arrival on first
-        self.turn += 1
-        if self.turn >= KEEP_CONFIRM:  # with a light pad of the round, its guard overlapping
-            self.turn = 0
-            self._sweep(False, k, self._light(False), -1)
-            return -1
-        # the other steps sweep a light pad of the round (``_light``) with, in turn, another
-        # one, a spare pad, another one or a full pad of the round (a stack nobody is to add to
-        # now: confirming its tags costs a step)
-        self.rare_turn = (self.rare_turn + 1) & 3
-        light = self._light(False)
-        if self.rare_turn & 1:
-            other = self._light(False)
-        else:
-            other = self._spare() if self.rare_turn else self._light(True)
-        if light < 0:
-            light = self._round()
-        self._sweep(False, -1, light, other)
-        return -1
+            return False
+        self.presence.feed(k, n, self.kuids, False)
+        return n > 0
 
-    def _light(self, loaded):
-        """The next pad of the round holding more (``loaded``) or no more than ``SWEEP_TAGS``
-        tags, or -1. A pad of an awaited seat counts as light however full (a Dead Man's Draw
-        collect is a tap on the turn seat's bank)."""
+    def _light(self, loaded, own=False):
+        """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
+        ``SWEEP_TAGS`` tags, or -1; ``own``: only the awaited seats' pads."""
         n = len(self.readers)
         p = self.presence
         m = self.mat
-        at = self.cursor[_AT_HOT if loaded else _AT_RARE + 1]
+        c = _AT_OWN if own else _AT_HOT if loaded else _AT_LIGHT
+        at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            full = p.count(r) > SWEEP_TAGS and not (
-                r < len(m.seat_of) and m.seat_of[r] != NO_SEAT and (m.wait_seats >> m.seat_of[r]) & 1)
+            if own and not (r < len(m.seat_of) and m.seat_of[r] != NO_SEAT
+                            and (m.wait_seats >> m.seat_of[r]) & 1):
+                continue
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN and full == loaded:
-                self.cursor[_AT_HOT if loaded else _AT_RARE + 1] = (r + 1) % n
+                    and self.state[r] != READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
+                self.cursor[c] = (r + 1) % n
                 return r
         return -1
 
@@ -358,13 +382,14 @@ class Sensors:
             self.kept = NO_KEEP
 
     def _spare(self):
-        """The next spare pad, or -1: a dock's turn is a health check (one register read)."""
-        r = self._next(_AT_RARE, self.rare)
-        if r >= 0 and self.rare[r] == _DOCK:
-            if not self.readers[r].healthy():
-                self._set(r, READER_DOWN)
-            return -1
-        return r
+        """The next spare pad, or -1."""
+        return self._next(_AT_RARE, self.rare, _SPARE)
+
+    def _dock_check(self):
+        """A bag dock's health check, one a step (one register read): docks are not scanned."""
+        r = self._next(_AT_DOCK, self.rare, _DOCK)
+        if r >= 0 and not self.readers[r].healthy():
+            self._set(r, READER_DOWN)
 
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
@@ -374,8 +399,7 @@ class Sensors:
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
-        r = self._next(_AT_HOT, self.hot)  # every pad left is awaited, rare or sealed
-        return r if r >= 0 else self._next(_AT_RARE, self.rare)
+        return -1
 
     def _hot_tags(self):
         n = 0
@@ -384,59 +408,80 @@ class Sensors:
                 n += self.presence.count(r)
         return n
 
-    def _sweep(self, every, one, other, spare):
-        """Scan in one step every awaited pad (``every``) or awaited pad ``one``, the next pad of
-        the round ``other`` and spare pad ``spare`` (-1: none), with up to ``SWEEP_FIELDS`` fields
-        on at once: each pad's field goes on as soon as there is room, before the pads ahead of
-        it are scanned, so the tags' 5.1 ms power-up guards (ISO/IEC 14443-3 §5.2.1, on each
-        chip's own timer) run while other pads are read (docs/nfc.md, "Scan schedule";
-        docs/hardware.md: why no more fields at once)."""
+    def _sweep(self, every):
+        """Scan in one step every awaited pad (``every``) and the pads in ``pick``, with up to
+        ``SWEEP_FIELDS`` fields on at once, the kept one included: each pad's field goes on as
+        soon as there is room, before the pads ahead of it are scanned, so the tags' 5.1 ms
+        power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while other pads
+        are read (docs/nfc.md, "Scan schedule"; docs/hardware.md: why no more fields at once).
+        A tag arriving (here, or on the kept pad between two pads) ends the step: the fields
+        switched on ahead go off again, and the arrival is handed on at once."""
         n = len(self.readers)
+        k = self.kept
+        lit = 1 if k != NO_KEEP else 0  # fields on, the kept one included
+        kept = lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
         ahead = 0  # the next pad to switch on
-        lit = 0
-        for r in range(n):
-            if not self._swept(r, every, one, other, spare):
+        for i in range(-1, n):
+            r = k if i < 0 else i
+            if (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
                 continue
             while lit < SWEEP_FIELDS and ahead < n:
-                if self._swept(ahead, every, one, other, spare):
+                if ahead != k and self._swept(ahead, every):
                     self.readers[ahead].antenna_on()
                     lit += 1
                 ahead += 1
-            self._scan(r)  # and its field off
-            lit -= 1
+            if r != k:
+                lit -= 1  # its field goes off with its scan
+            if self._scan(r) or (r != k and self._peek()):
+                for q in range(ahead):  # the fields switched on ahead go off again
+                    if q != k and self.readers[q].antenna_is_on():
+                        self.readers[q].antenna_off()
+                return
 
-    def _swept(self, r, every, one, other, spare):
-        return ((every and self.hot[r]) or r == one or r == other or r == spare) \
+    def _swept(self, r, every):
+        p = self.pick
+        return ((every and self.hot[r]) or r == p[0] or r == p[1] or r == p[2] or r == p[3]
+                or r == p[4]) \
             and self.state[r] != READER_DOWN
 
-    def _next(self, which, flags):
-        """The next pad from cursor ``which`` whose flag is set and that can be scanned, or -1."""
+    def _next(self, which, flags, want=0):
+        """The next pad from cursor ``which`` whose flag is set (to ``want``, unless 0) and that
+        can be scanned, or -1."""
         n = len(self.readers)
         at = self.cursor[which]
         for i in range(n):
             r = (at + i) % n
-            if flags[r] and not self.sealed[r] and self.state[r] != READER_DOWN:
+            f = flags[r]
+            if f and (not want or f == want) and not self.sealed[r] \
+                    and self.state[r] != READER_DOWN:
                 self.cursor[which] = (r + 1) % n
                 return r
         return -1
 
     def _scan(self, r):
+        """Scan pad ``r``; True when a tag arrived, on it or (``_peek`` between its tags) on the
+        kept pad: the step ends there."""
         self.last_reader = r
         reader = self.readers[r]
         if not reader.healthy():
             reader.antenna_off()  # if a sweep switched it on
             self._set(r, READER_DOWN)
-            return
+            return False
         keep = r == self.kept
         reader.antenna_on()
-        n = reader.scan(self.uids, None, 0, self.presence.known(r, self.uids), keep)
+        known = self.presence.known(r, self.uids)
+        n = reader.scan(self.uids, None, 0, known, keep,
+                        None if keep or self.kept == NO_KEEP else self.peek)
         if not keep:
             reader.antenna_off()
         self.scans += 1
         st = reader.status
         if st == mfrc522.CHIP_ERR:
             self._set(r, READER_DOWN)
-            return
+            return False
+        if st == mfrc522.PARTIAL:  # cut short by a newcomer: not every tag was listed
+            self.presence.feed(r, n, self.uids, False)
+            return True
         ok = st == mfrc522.OK
         if ok:
             self.failed[r] = 0
@@ -447,10 +492,16 @@ class Sensors:
             self._set(r, READER_STUCK)
             ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
+        if keep:
+            self.kmiss = ok and n < known
+        if keep and self.presence.count(r) < known:
+            self._release()  # a tag counted gone: the next scan reads a fresh field, so a tag
+            # that missed its WUPAs (stuck HALT, where REQA cannot reach it) is found again
         if ok:
             for i in range(len(self.closing)):
                 if self.closing[i] > 1 and self.dock[i] == r:
                     self.closing[i] -= 1
+        return n > known
 
     def _clasps(self):
         """Debounced clasp changes, one at a time, to the mat."""

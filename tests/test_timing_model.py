@@ -55,3 +55,33 @@ def test_a_hand_moves_at_its_time_in_the_middle_of_a_scan() -> None:
     assert r.scan(uids) == 1 and bytes(uids[:7]) == early and len(board.bus.due) == 1
     r.antenna_off()
     assert clock.us < board.bus.due[0][0] and len(board.emus[0].tags()) == 1
+
+
+def test_never_more_than_three_fields_on_in_any_state() -> None:
+    """The supply budget (docs/hardware.md): at no SPI transaction of the scheduled loop are
+    more than SWEEP_FIELDS fields on, a kept field included, in every bench state, while taps
+    come and go on the awaited pad (a kept field, arrivals ending steps) and the command pad."""
+    import tempfile
+    from pathlib import Path
+
+    from bench import timing
+    from firmware.sensors import SWEEP_FIELDS
+    with tempfile.TemporaryDirectory() as d:
+        reg = timing.registry_file(Path(d))
+        for state in timing.STATES:
+            rig = timing.Rig(state, COSTS["high"], reg, "scheduled")
+            bus = rig.board.bus
+            most = [0]
+            inner = bus.write_readinto
+
+            def counted(tx, rx, inner=inner, most=most) -> None:
+                inner(tx, rx)
+                most[0] = max(most[0], sum(1 for e in rig.board.emus if e.rf_on()))
+            bus.write_readinto = counted  # type: ignore[method-assign]
+            rig.run_until(300_000)
+            for i, pad in enumerate((rig.expected, timing.ANYWHERE) * 3):
+                uid = bytes((4, 0x7F, pad, i, 1, 2, 3))
+                t = rig.put(rig.clock.us + 7919 * (i + 1), pad, uid)
+                rig.lift(t + 60_000, pad, uid)
+                rig.run_until(t + 400_000)
+            assert most[0] == SWEEP_FIELDS, (state[0], most[0])

@@ -63,8 +63,9 @@ NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
 CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
 OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
 DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
+PARTIAL = const(11)      # scan() cut short by its ``peek`` (or a newcomer): not every tag listed
 STATUS_NAMES = ("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
-                "chip", "overflow", "denied")
+                "chip", "overflow", "denied", "partial")
 
 UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
 PAGE_BYTES = const(16)  # one READ: four 4-byte pages
@@ -142,6 +143,7 @@ _SAK_CASCADE = const(0x04)
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
+_PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
 
 # CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
@@ -810,7 +812,7 @@ class Mfrc522:
         return OK if self.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0, known=0, keep=False):
+    def scan(self, uids_out, data_out=None, page=0, known=0, keep=False, peek=None):
         """Find every NTAG in the field, each once; return how many.
 
         UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
@@ -827,8 +829,18 @@ class Mfrc522:
         which left every tag in it HALT (ISO/IEC 14443-3 §6.3: HALT lasts while the tag is
         powered). The known tags are then woken by WUPA instead of a field reset (no 5.1 ms
         off, no 5.1 ms guard); a tag whose SELECT fails falls back to HALT (it was woken from
-        HALT), where the REQA loop cannot find it, so after a scan that did not confirm every
-        known tag the next one resets the field. Without known tags, or with as many as fit, the field is reset as usual.
+        HALT), where the REQA loop cannot find it, so after a scan where a SELECT failed the
+        next one resets the field (a known tag that is simply gone meets silence: no reset; the
+        caller resets the field when it counts a tag gone, so a tag that missed three WUPAs is
+        found again). Without known tags, or with as many as fit, the field is reset as usual.
+
+        Between every ``_PEEK_TAGS`` known tags the scan looks elsewhere: on a kept field it
+        sends one REQA (only a newcomer, IDLE, answers it), otherwise it calls ``peek()`` (the
+        caller's look at another reader's kept field). A newcomer or a true ``peek()`` cuts the
+        scan short: .status PARTIAL, the tags confirmed so far (and on a kept field the
+        newcomers) are returned, the others are not listed, and the scan is not counted in
+        ``inventories`` (it did not see every tag). So a long pile never holds up the answer
+        to a tap on the awaited pad.
         """
         cap = len(uids_out) // UID_LEN
         if data_out is not None and len(data_out) < cap * PAGE_BYTES:
@@ -846,12 +858,21 @@ class Mfrc522:
         found = 0
         retry = False
         wake = True
+        self.status = OK
         if known and data_out is None:
-            found = self._confirm(uids_out, known if known < cap else cap, halted)
+            found = self._confirm(uids_out, known if known < cap else cap, halted, peek)
             wake = False  # WUPA would wake the tags just confirmed and halted
             retry = self._unsettled  # tags left READY hear the next REQA as an error: ask twice
-        self._lost = halted and (found < known or self.errors > 0)
-        return self._inventory(uids_out, data_out, page, found, wake, retry)
+        cut = self.status == PARTIAL
+        self._lost = halted and self.errors > 0  # a SELECT failed: that tag may be HALT again
+        if cut:
+            self.inventories -= 1
+            if not halted:  # the other known tags are IDLE: the REQA loop would single each
+                return found  # out by anticollision; the pad is scanned again soon
+        found = self._inventory(uids_out, data_out, page, found, wake, retry)
+        if cut and self.status == OK:
+            self.status = PARTIAL
+        return found
 
     def arrivals(self, uids_out):
         """The tags that came into a field kept on since the last ``scan`` of this reader: that
@@ -909,8 +930,9 @@ class Mfrc522:
         self.status = st
         return found
 
-    def _confirm(self, uids, known, halted=False):
+    def _confirm(self, uids, known, halted, peek):
         """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
+        Every ``_PEEK_TAGS`` tags a look elsewhere may cut it short (``scan``: .status PARTIAL).
 
         One REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
         HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
@@ -919,10 +941,20 @@ class Mfrc522:
         """
         found = 0
         ready = False
+        twice = False
         self._unsettled = False
         for k in range(known):
+            if k and not k % _PEEK_TAGS and not ready:
+                if self.request(False) != NO_TAG if halted else peek is not None and peek():
+                    self.status = PARTIAL  # a newcomer here (now READY: ask twice) or there
+                    self._unsettled = True
+                    return found
             if not ready:
-                if self.request(halted) != OK:
+                st = self.request(halted)
+                if st == NO_TAG and twice:
+                    st = self.request(True)
+                twice = False
+                if st != OK:
                     break  # no IDLE tag answers: the remaining known tags have left
                 ready = True
             st = self._select_part(uids, k * UID_LEN, 0)
@@ -931,6 +963,11 @@ class Mfrc522:
             if st == OK:
                 st = self._select_part(uids, k * UID_LEN, 1)
             ready = False
+            if st == TIMEOUT and halted:
+                # gone after its CL1, which other tags share: they wait in READY2, where the
+                # next WUPA sends them back to HALT without an answer; one more wakes them
+                twice = True
+                continue
             if st != OK:
                 self.errors += 1
                 self._unsettled = True

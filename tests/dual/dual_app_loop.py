@@ -14,7 +14,7 @@ from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
-from firmware.sensors import KEEP_CONFIRM, RARE_EVERY, SWEEP_FIELDS, SWEEP_TAGS
+from firmware.sensors import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -220,9 +220,9 @@ def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
     board.bus.readers.append(emu)  # plugged back
     run(app, 300, False)
     assert _reader_diags(board) == [[BOX, 0, 0x92]] and app.sensors.state[BOX] == 0
-    # a spare pad's reader (no zone in this game) is checked on its rare visits
+    # a spare pad's reader (no zone in this game) is checked on its visits (one or two a step)
     board.bus.readers.remove(board.emus[3])
-    run(app, RARE_EVERY * (READERS - len(USED)) + 2 * len(USED), False)
+    run(app, 2 * (READERS - len(USED)), False)
     assert _reader_diags(board) == [[3, 1, 0x92]]
     return tries
 
@@ -277,7 +277,23 @@ def test_a_bad_tag_does_not_hide_the_other_tags_on_its_pad():
 
 # --- scan schedule ------------------------------------------------------------------------
 
-def test_an_awaited_pad_takes_one_scan_in_three_and_a_moved_disc_is_no_duplicate():
+def _recording(s, seen):
+    """Record every reader ``s`` scans into the bytearray ``seen`` (``seen[0]``: how many);
+    allocation-free. Returns the undo."""
+    inner = s._scan
+
+    def scan(r):
+        seen[0] += 1
+        seen[seen[0]] = r
+        return inner(r)
+    s._scan = scan
+
+    def undo():
+        del s._scan
+    return undo
+
+
+def test_an_awaited_pad_is_scanned_every_step_and_a_moved_disc_is_no_duplicate():
     from shared_rules.engine import DUPLICATE_TAG
     board, app = board_with_game()
     s = app.sensors
@@ -287,24 +303,29 @@ def test_an_awaited_pad_takes_one_scan_in_three_and_a_moved_disc_is_no_duplicate
     run(app, 3 * READERS, False)
     mat.wait_reader = pad  # as if the prompt awaited seat 0's pad alone
     run(app, 2 * READERS, True)  # the schedule allocates nothing either
-    order = []
-    for _ in range(4 * READERS):
-        before = s.scans
-        app.step()
-        if s.scans != before:
-            order.append(s.last_reader)
-    hot = len([r for r in order if r == pad])
-    spare = len([r for r in order if r not in USED])
-    assert hot * 3 >= len(order) - 2 and all(r in order for r in USED)
-    assert 0 < spare * RARE_EVERY <= len(order) - hot + RARE_EVERY
+    per_step = []
+    seen = bytearray(256)
+    undo = _recording(s, seen)
+    for _ in range(2 * READERS):
+        seen[0] = 0
+        run(app, 1, True)
+        per_step.append(list(seen[1:1 + seen[0]]))
+    undo()
+    # each step: the awaited pad and three others, two pads of the round and a spare pad or one
+    # and two spare pads
+    assert all(pad in step and len(step) == 4 for step in per_step)
+    assert all(1 <= len([r for r in step if r not in USED]) <= 2 for step in per_step)
+    assert all(r in sum(per_step[:4], []) for r in USED)  # every pad in play within 4 steps
+    spare = set(r for step in per_step[:8] for r in step if r not in USED)
+    assert len(spare) == READERS - len(USED)  # every spare pad within 8 steps
     board.link.frames()
-    # the disc moved from pad 5 to the awaited pad: seen there long before pad 5 is scanned again
+    # the disc moved from pad 5 to the awaited pad: pad 5 is scanned again first
     board.emus[5].remove_tag(disc_uid(0, 0, 0))
     board.emus[pad].add_tag(NtagTag(disc_uid(0, 0, 0)))
     run(app, 4, False)
     refused = [body[0] for t, _, body in board.link.frames() if t == codec.REJECT]
     assert DUPLICATE_TAG not in refused and s.presence.find(disc_uid(0, 0, 0), pad, True) == -1
-    return [hot, len(order)]
+    return [len(step) for step in per_step[:4]]
 
 
 def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
@@ -324,14 +345,15 @@ def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
     assert len(lit[0]) == SWEEP_FIELDS and SEAT_PADS[0] in lit[0]
     del first.scan
     before = [board.emus[p].fields for p in range(READERS)]
-    run(app, 1, True)  # a step: every awaited pad, one of the round, one spare; allocation-free
+    run(app, 2, True)  # two steps: every awaited pad each, one pad of the round and three
+    # spare pads; allocation-free
     after = [board.emus[p].fields for p in range(READERS)]
-    assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
+    assert all(after[p] == before[p] + 2 for p in SEAT_PADS)
     assert sum(after[p] - before[p] for p in USED if p not in SEAT_PADS) == 1
-    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 1
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 3
     assert not any(e.rf_on() for e in board.emus)  # every field off again
     # awaited pads holding more tags than SWEEP_TAGS: one of them every other step, with the
-    # step's pad of the round and spare pad
+    # step's pads of the round and spare pads
     for k in range(SWEEP_TAGS + 1):
         board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
     run(app, 4 * READERS, False)
@@ -340,24 +362,23 @@ def test_awaited_empty_pads_are_swept_with_their_fields_switched_on_together():
     run(app, 2 * len(SEAT_PADS), True)
     after = [board.emus[p].fields for p in range(READERS)]
     assert all(after[p] == before[p] + 1 for p in SEAT_PADS)
-    assert sum(after[p] - before[p] for p in USED if p not in SEAT_PADS) == 2 * len(SEAT_PADS)
-    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 2 * len(SEAT_PADS)
+    assert sum(after[p] - before[p] for p in USED if p not in SEAT_PADS) == len(SEAT_PADS)
+    assert sum(after[p] - before[p] for p in range(READERS) if p not in USED) == 3 * len(SEAT_PADS)
     assert all(after[p] > before[p] for p in (BOX, COMMAND))
     return [lit[0], s.hot_n]
 
 
 def test_a_sweep_reaches_every_awaited_pad_whatever_count_the_last_schedule_left():
-    """``turn`` also counts the rotation of one or two awaited pads (up to HOT_EVERY) and of none
-    (up to 255): a sweep that begins with such a count must still give its awaited pads their
-    every-other-step turn (it once toggled 3 <-> 2 and never scanned them: a 6-player Sheriff
-    stalled with cards lifted off an awaited stand pad)."""
+    """A sweep that begins with whatever count ``turn`` holds must still give its awaited pads
+    their every-other-step turn (it once toggled 3 <-> 2 and never scanned them: a 6-player
+    Sheriff stalled with cards lifted off an awaited stand pad)."""
     board, app = board_with_game()
     s = app.sensors
     for k in range(SWEEP_TAGS + 1):
         board.emus[SEAT_PADS[0]].add_tag(NtagTag(bytes((4, 0xEE, 1, k, 2, 3, 4))))
     run(app, 4 * READERS, False)
     assert s.presence.count(SEAT_PADS[0]) == SWEEP_TAGS + 1 and s.hot_n == len(SEAT_PADS)
-    s.turn = 3  # as the rotation of a lone awaited pad (HOT_EVERY 3) can leave it
+    s.turn = 3  # as an older schedule could leave it
     before = [board.emus[p].fields for p in range(READERS)]
     run(app, 2 * len(SEAT_PADS), True)
     after = [board.emus[p].fields for p in range(READERS)]
@@ -451,11 +472,14 @@ def _scans_of(app, steps):
     """Readers scanned during ``steps`` loop steps, in order."""
     s = app.sensors
     order = []
-    for _ in range(steps):
-        before = s.scans
-        app.step()
-        if s.scans != before:
-            order.append(s.last_reader)
+    inner = s._scan
+
+    def scan(r):
+        order.append(r)
+        return inner(r)
+    s._scan = scan
+    run(app, steps, False)
+    del s._scan
     return order
 
 
@@ -478,23 +502,21 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     board.switches[1].v = 1
     board.emus[docks[2]].remove_tag(card[1])
     board.switches[2].v = 1
-    seen = bytearray(2 * READERS)  # readers scanned, in order
-    k = 0
+    seen = bytearray(256)  # seen[0] readers scanned, in order
+    undo = _recording(s, seen)
     if micropython:  # allocation-free (the sensors alone: the fake link allocates)
         micropython.heap_lock()
     try:
         for _ in range(2 * READERS):
-            before = s.scans
             s.poll()
-            if s.scans != before:
-                seen[k] = s.last_reader
-                k += 1
     finally:
         if micropython:
             micropython.heap_unlock()
-    reads = [r for r in seen[:k] if r in docks]
-    first = list(seen[:k]).index(docks[1])
-    assert reads == [docks[1]] * 4 + [docks[2]] * 4 and list(seen[first:first + 8]) == reads
+    undo()
+    order = list(seen[1:1 + seen[0]])
+    reads = [r for r in order if r in docks]
+    first = order.index(docks[1])
+    assert reads == [docks[1]] * 4 + [docks[2]] * 4 and order[first:first + 8] == reads
     assert s.presence.find(card[2], docks[0], True) == docks[1]
     assert s.presence.count(docks[2]) == 1 and s.presence.find(card[0], docks[0], True) == docks[2]
     order = _scans_of(app, 12 * READERS)
@@ -546,3 +568,51 @@ def test_one_awaited_pad_holding_tags_keeps_its_field_on():
     run(app, 4, True)  # events of the lift handed on first
     assert s.kept == 255 and not emu.rf_on()
     return [steps]
+
+
+def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
+    """With a field kept on, one REQA on it follows every pad a step scans (and every two tags
+    of a pile being confirmed): a tag put there while another pad is read is found right after
+    that pad, and the step ends (the arrival is handed on at once, the fields switched on ahead
+    go off). A tag counted gone there makes the next scan read a fresh field (heap-locked)."""
+    board, app = board_with_game()
+    s = app.sensors
+    pad = SEAT_PADS[0]
+    emu = board.emus[pad]
+    stack = [bytes((4, 0xEE, 1, k, 2, 3, 4)) for k in range(4)]
+    for u in stack:
+        emu.add_tag(NtagTag(u))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None
+    s.mat.wait_reader = pad
+    run(app, 2 * READERS, True)
+    assert s.kept == pad
+    new = NtagTag(bytes((4, 0xEE, 1, 9, 2, 3, 4)))
+    seen = bytearray(64)  # seen[0] pads scanned in the step, then which; seen[63]: the tapped
+    inner = s._scan
+
+    def scan(r):  # the tap lands while the first other pad of a step is read
+        seen[0] += 1
+        seen[seen[0]] = r
+        if r != pad and not seen[63]:
+            seen[63] = seen[0]
+            emu.add_tag(new)
+        return inner(r)
+    s._scan = scan
+    steps = 0
+    while not seen[63]:
+        steps += 1
+        seen[0] = 0
+        run(app, 1, False)  # the emulated tag put down allocates
+    del s._scan
+    assert seen[0] == seen[63] and s.presence.find(new.uid, 255) == pad  # no pad after it
+    assert [p for p in range(READERS) if board.emus[p].rf_on()] == [pad]
+    # a lift there: once the tag is counted gone, the next scan reads a fresh field
+    fields = emu.fields
+    emu.remove_tag(stack[0])
+    while s.presence.find(stack[0], 255) == pad:
+        run(app, 1, True)
+    assert emu.fields == fields  # no field reset while it was missed
+    run(app, 2, True)
+    assert emu.fields == fields + 1 and s.kept == pad and emu.rf_on()
+    return [steps, list(seen[1:1 + seen[0]])]
