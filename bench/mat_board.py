@@ -1,4 +1,5 @@
-"""The parts of a mat for the firmware-loop bench (bench/firmware_run.py ``mat``), MicroPython-compatible.
+"""The parts of a mat for the firmware-loop bench (bench/firmware_run.py ``mat``) and the game-switch
+test (tests/heap_switch.py), MicroPython-compatible.
 
 16 real MFRC522 drivers and 6 bag switches on a bus that answers zeros (no emulator's heap is
 counted: a board has none), LEDs and a buzzer; ``mat_layout.json`` and ``deck.bin`` must be on

@@ -25,32 +25,12 @@ BASE = gc.mem_alloc()
 
 from shared_rules import codec  # noqa: E402
 from firmware.app import App  # noqa: E402
-from firmware.drivers.mfrc522 import Mfrc522  # noqa: E402
+from bench.mat_board import equip  # noqa: E402
 from fakeboard import FakeBoard  # noqa: E402
 
 HEADERS = ({"game": "skull", "players": 6}, {"game": "sheriff", "players": 5},
            {"game": "deadmans", "players": 4}, {"game": "sheriff", "players": 3},
            {"game": "skull", "players": 3}, {"game": "deadmans", "players": 2})
-
-
-class Quiet:
-    """Chip select, SPI bus, switches, LEDs, buzzer: present and silent."""
-
-    def value(self, v=None):
-        return 0
-
-    def write_readinto(self, tx, rx):
-        for i in range(len(rx)):
-            rx[i] = 0
-
-    def set(self, i, r, g, b):
-        pass
-
-    def show(self):
-        pass
-
-    def play(self, pattern):
-        pass
 
 
 class Port:
@@ -75,11 +55,7 @@ class Board(FakeBoard):
 
     def __init__(self, root):
         FakeBoard.__init__(self, root, port_size=1)
-        q = Quiet()
-        self.readers = [Mfrc522(q, q) for _ in range(16)]
-        self.switches = [q] * 6
-        self.leds = q
-        self.buzzer = q
+        equip(self)   # 16 real MFRC522 drivers on a silent bus, switches, LEDs, buzzer
         self.link = Port()
 
     def soft_reset(self):
