@@ -12,7 +12,8 @@ the port's lock. A client's first line says what it wants:
   a PONG only to the client whose PING it answers, everything else to all;
 - ``{"role": "handover"}``: the board for itself (``tapmat flash``, tag provisioning). The hub
   closes the port, drops its claim and answers ``{"released": true}``; when that client hangs
-  up, the hub claims the port again and resynchronises every client.
+  up (shuts its sending side), the hub claims the port again, answers ``{"taken": true}`` and
+  resynchronises every client; ``Claim.release`` returns only then.
 
 A client asking for the referee view (``monitor --referee``; the sim's final Sheriff scores)
 switches the board's subscription while it holds it: public clients and the hub's own mirror
@@ -333,12 +334,16 @@ class Hub:
     def _drop(self, c: Client) -> None:
         if c in self.clients:
             self.clients.remove(c)
+        if c is self.handover:
+            self._take_back()
+            try:   # the client waits for this, so the board is the hub's again when it returns
+                c.sock.sendall(b'{"taken": true}\n')
+            except OSError:
+                pass
         try:
             c.sock.close()
         except OSError:
             pass
-        if c is self.handover:
-            self._take_back()
         if self.board_view != PUBLIC and not self._asking and not any(x.view != PUBLIC for x in self.clients):
             with self.lock:
                 self.board_view = PUBLIC
@@ -457,6 +462,12 @@ class Claim:
             self.lock.release()
             self.lock = None
         if self.sock is not None:
-            self.sock.close()  # the hub takes the board back
+            try:   # hang up, then wait until the hub has the board back (or the timeout)
+                self.sock.shutdown(socket.SHUT_WR)
+                while self.sock.recv(200):
+                    pass
+            except OSError:
+                pass
+            self.sock.close()
             self.sock = None
 
