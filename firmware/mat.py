@@ -17,7 +17,7 @@ try:
 except ImportError:
     def const(x):
         return x
-from shared_rules import deck, tokens
+from shared_rules import deck
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, DUPLICATE_TAG, NOT_NOW
 
@@ -25,10 +25,17 @@ NOTHING = const(0)
 READY = const(1)
 NO_ZONE = const(255)
 NO_SEAT = const(255)
-MAX_NUMBER = const(254)  # numbers travel in U8 action fields
+_MAX_NUMBER = const(254)  # numbers travel in U8 action fields
+_ARRIVE = const(1)  # event kinds, as firmware.presence
+_LEAVE = const(2)
 PROMPT_OVER = const(0)  # every gesture module's PROMPTS[0] is "over"
-ARRIVE = const(1)  # event kinds, as firmware.presence
-LEAVE = const(2)
+# Restated from shared_rules.deck and .tokens (tests/test_rules_literals.py): the board then keeps
+# no name for them, and a game whose gestures read no token does not load ``tokens``.
+_ANY_GAME = const(0)
+_TOKEN = const(2)
+_T_DIGIT0 = const(0)
+_T_CONFIRM = const(22)
+_T_CANCEL = const(23)
 
 
 def pick_layout(doc, game, seats):
@@ -166,7 +173,7 @@ class Mat:
             self._clear_entry()
             return err
         zone = self.zone_of[reader]
-        if zone == self.command and self.registry.kind == deck.TOKEN:
+        if zone == self.command and self.registry.kind == _TOKEN:
             return self._token(self.registry.code)
         self._clear_entry()
         if zone == NO_ZONE:
@@ -181,7 +188,7 @@ class Mat:
         if self.presence is not None and self.presence.find(uid, reader) >= 0:
             return NOTHING  # moved to another pad (its arrival there counted), or a clone
         zone = self.zone_of[reader]
-        if zone == NO_ZONE or self.registry.kind == deck.TOKEN:
+        if zone == NO_ZONE or self.registry.kind == _TOKEN:
             return NOTHING
         return self.g.leave(zone, self.seat_of[reader], self.registry)
 
@@ -198,9 +205,9 @@ class Mat:
 
     def on_presence(self, kind, reader, uid):
         """Dispatch a ``Presence.pop()`` event."""
-        if kind == ARRIVE:
+        if kind == _ARRIVE:
             return self.on_arrive(reader, uid)
-        if kind == LEAVE:
+        if kind == _LEAVE:
             return self.on_leave(reader, uid)
         return NOTHING
 
@@ -236,21 +243,20 @@ class Mat:
         if not self.registry.lookup(uid):
             return UNKNOWN_TAG
         game = self.registry.game
-        if game != deck.ANY_GAME and game != self.game_id:
+        if game != _ANY_GAME and game != self.game_id:
             return FOREIGN_TAG
         return NOTHING
 
     def _token(self, t):
-        d = tokens.digit(t)
-        if d >= 0:
-            return self._digit(d)
-        if t == tokens.CONFIRM and self.digits:
+        if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
+            return self._digit(t - _T_DIGIT0)
+        if t == _T_CONFIRM and self.digits:
             n = self.entry
             self._clear_entry()
             return self.g.number(n)
         pending = self.digits
         self._clear_entry()
-        if t == tokens.CANCEL:
+        if t == _T_CANCEL:
             return NOTHING if pending else self.g.cancel()
         return self.g.token(t)
 
@@ -258,8 +264,8 @@ class Mat:
         """Numbers: digits in order; the number is complete as soon as one more digit would
         exceed what the game allows now, otherwise at ``confirm``."""
         top = self.g.number_max()
-        if top > MAX_NUMBER:
-            top = MAX_NUMBER
+        if top > _MAX_NUMBER:
+            top = _MAX_NUMBER
         if top <= 0 or (d == 0 and not self.digits):
             self._clear_entry()
             return NOT_NOW
@@ -269,7 +275,7 @@ class Mat:
             self.digits += 1
             return NOTHING
         self._clear_entry()
-        return self.g.number(n) if n <= MAX_NUMBER else NOT_NOW
+        return self.g.number(n) if n <= _MAX_NUMBER else NOT_NOW
 
     def _clear_entry(self):
         self.entry = 0

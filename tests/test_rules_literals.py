@@ -380,3 +380,34 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
         vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
         vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
         vocab.offset("load", "merry"), vocab.offset("pass", "orders")]
+
+
+# -- the mat's firmware (round 5): names a board no longer keeps ------------------------------------
+_DECK_NAMES = ("MAGIC", "VERSION", "HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "R_GAME", "R_KIND", "R_CODE",
+               "R_SEAT", "R_DECK", "ANY_GAME", "GAMES", "KINDS", "DISC", "OWNER_SEATS", "NO_SEAT")
+
+
+def test_the_deck_files_private_literals_are_the_host_sides_public_names() -> None:
+    from shared_rules import deck, deck_records as r
+    for name in _DECK_NAMES:
+        assert getattr(deck, "_" + name) == getattr(r, name), name
+        assert getattr(deck, name) == getattr(r, name), name   # deck.NAME still reads on the host
+    assert tuple(deck._DECKS) == r.DECKS
+    assert (r.CARD, r.DISC, r.TOKEN, r.TRAIT, r.MODULE) == tuple(r.KINDS.index(k) for k in
+                                                                  ("card", "disc", "token", "trait", "module"))
+    assert r.HEADER_SIZE == len(r.MAGIC) + 4 and r.RECORD_SIZE == r.R_DECK + 1 == r.UID_LEN + 5
+    assert (r.R_GAME, r.R_KIND, r.R_CODE, r.R_SEAT) == (r.UID_LEN, r.UID_LEN + 1, r.UID_LEN + 2, r.UID_LEN + 3)
+
+
+def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> None:
+    from firmware import mat, registry
+    from shared_rules import deck_records as r, tokens
+    for name in ("HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "UID_LEN", "R_GAME", "R_KIND", "R_CODE", "R_SEAT",
+                 "R_DECK", "NO_SEAT"):
+        assert getattr(registry, "_" + name) == getattr(r, name), name
+    assert (mat._ANY_GAME, mat._TOKEN) == (r.ANY_GAME, r.TOKEN)
+    assert (mat._T_DIGIT0, mat._T_CONFIRM, mat._T_CANCEL) == (tokens.DIGIT0, tokens.CONFIRM, tokens.CANCEL)
+    assert [tokens.digit(t) for t in range(40)] == [t - mat._T_DIGIT0 if 0 <= t - mat._T_DIGIT0 < 10 else -1
+                                                     for t in range(40)]
+    from firmware import presence
+    assert (mat._ARRIVE, mat._LEAVE) == (presence.ARRIVE, presence.LEAVE)
