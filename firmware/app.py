@@ -106,7 +106,7 @@ class App:
         the board answers the host, which may choose another game; the journal stays."""
         why = _restart_note(self.root)
         if why is not None and why.startswith(_AGAIN):
-            _take_restart_note(self.root)
+            _restart_note(self.root, True)
             self.referee.hello()
             self.referee.message("the firmware failed twice in a row (%s): no game started; the "
                                  "journal is kept (send a new game, or switch off and on)" % why[len(_AGAIN):])
@@ -158,15 +158,11 @@ class App:
             if mat is not None and hasattr(self.board, "leds"):
                 self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
-        self._tell_trouble(self.persist.count == 0 if self.persist else True)
-        self.last_prompt[0] = -1
-        self._prompt()
-
-    def _tell_trouble(self, fresh):
-        """What went wrong at start, for the host and the players: no deck registry (the mat
-        cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
-        ``fresh`` game (they do not count: the table must be cleared)."""
+        # What went wrong at start, for the host and the players: no deck registry (the mat
+        # cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
+        # fresh game (they do not count: the table must be cleared).
         problems = []
+        fresh = self.persist.count == 0 if self.persist else True
         if fresh and self.sensors and self.sensors.mat is not None and self.sensors.lying:
             problems.append("clear the table: %d pieces lie on the pads and do not count; lift them "
                             "and play them again" % self.sensors.lying)
@@ -184,6 +180,8 @@ class App:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
             self.board.buzzer.play(sounds.REJECT)
+        self.last_prompt[0] = -1
+        self._prompt()
 
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
@@ -202,7 +200,23 @@ class App:
         game = None
         old = self.referee.game
         if old is not None and old.NAME != name:
-            self._let_go(old.NAME)
+            # Let go of the running game, its mat and its modules (``shared_rules.<name>*``,
+            # ``firmware.mat_<name>``, the deck profile code) before the new game is built.
+            self.referee.game = None
+            self.feedback = None
+            if self.sensors:
+                self.sensors.mat = None
+            if self.persist:
+                self.persist.close()
+                self.persist.game = None
+            for prefix in ("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.profile"):
+                for mod in [m for m in sys.modules if m.startswith(prefix)]:
+                    del sys.modules[mod]
+                    package, _, leaf = mod.rpartition(".")
+                    parent = sys.modules.get(package)
+                    if parent is not None and hasattr(parent, leaf):
+                        delattr(parent, leaf)
+            old = None
         # Collect first, so the game's modules load into a heap with boot's and the last game's
         # garbage freed, not into what a collection forced mid-import leaves (measured: the
         # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
@@ -250,25 +264,6 @@ class App:
         self.referee.message("new game refused: %s" % why)
         self.error(codec.ERR_BODY)
 
-    def _let_go(self, name):
-        """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
-        ``firmware.mat_<name>``, the deck profile code) from memory before another game is built (new_game
-        collects)."""
-        self.referee.game = None
-        self.feedback = None
-        if self.sensors:
-            self.sensors.mat = None
-        if self.persist:
-            self.persist.close()
-            self.persist.game = None
-        for prefix in ("shared_rules." + name, "firmware.mat_" + name, "shared_rules.profile"):
-            for mod in [m for m in sys.modules if m.startswith(prefix)]:
-                del sys.modules[mod]
-                package, _, leaf = mod.rpartition(".")
-                parent = sys.modules.get(package)
-                if parent is not None and hasattr(parent, leaf):
-                    delattr(parent, leaf)
-
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):
         body = self.link.body
@@ -281,37 +276,6 @@ class App:
         body[4] = (n >> 8) & 255
         self.link.send(codec.ERROR, 5)
 
-    def on_frame(self):
-        r = self.link.reader
-        t = r.type
-        n = r.body_len
-        body = r.body
-        if t == codec.PING:
-            out = self.link.body
-            for i in range(n):
-                out[i] = body[i]
-            self.link.send(codec.PONG, n)
-        elif t == codec.RESYNC:
-            self.referee.snapshot()
-        elif t == codec.SUBSCRIBE:
-            self.referee.subscribe(body[0] if n else 0)
-            self.last_prompt[0] = -1
-            self._prompt()
-        elif t == codec.ACTION:
-            self.host_action(body, n)
-        elif t == codec.CONSOLE:
-            self.hand_console_over()
-        elif t == codec.PROFILE:
-            from firmware import upload   # a deck profile pushed: code loaded only then
-            upload.receive(self, body, n)
-        elif t == codec.NEWGAME:
-            try:
-                self.new_game(bytes(body[:n]).decode())
-            except UnicodeError:
-                self.error(codec.ERR_BODY)
-        else:
-            self.error(codec.ERR_TYPE)
-
     # -- the console -------------------------------------------------------------------
     def console(self, interrupt):
         """Whether a 0x03 on the console stops the firmware (the board's ``kbd_intr``)."""
@@ -319,45 +283,60 @@ class App:
         if kbd_intr is not None:
             kbd_intr(3 if interrupt else -1)
 
-    def hand_console_over(self):
-        """CONSOLE from the host: for _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the
-        REPL); then 0x03 is a plain byte again."""
-        self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
-        self.console(True)
-        self.console_since = self.board.ticks_ms()
-
-    def _console_timeout(self):
-        since = self.console_since
-        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
-            self.console_since = -1
-            self.console(False)
-
-    def host_action(self, body, n):
-        """An action record the host sent (inputs the mat has no sensor for)."""
-        if self.referee.game is None:
-            self.referee.refuse(NO_GAME, None, FROM_HOST, None)
-            return
-        if n < 2 or n > ACTION_SIZE:
-            self.error(codec.ERR_BODY)
-            return
-        rec = self.rec
-        for i in range(ACTION_SIZE):
-            rec[i] = body[i] if i < n else 0
-        self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
-
     def service_link(self):
         """Handle at most _FRAMES_PER_STEP frames (each poll reads at most link._MAX_CHUNKS chunks):
         a flood of host frames only slows the loop by a bounded amount, and the readers are
         still scanned once per step. Report bad frames with ERROR."""
         link = self.link
+        r = link.reader
         for _ in range(_FRAMES_PER_STEP):
             if not link.poll():
                 break
-            self.on_frame()
+            t = r.type
+            n = r.body_len
+            body = r.body
+            if t == codec.PING:
+                out = link.body
+                for i in range(n):
+                    out[i] = body[i]
+                link.send(codec.PONG, n)
+            elif t == codec.RESYNC:
+                self.referee.snapshot()
+            elif t == codec.SUBSCRIBE:
+                self.referee.subscribe(body[0] if n else 0)
+                self.last_prompt[0] = -1
+                self._prompt()
+            elif t == codec.ACTION:
+                # An action record the host sent (inputs the mat has no sensor for).
+                if self.referee.game is None:
+                    self.referee.refuse(NO_GAME, None, FROM_HOST, None)
+                elif n < 2 or n > ACTION_SIZE:
+                    self.error(codec.ERR_BODY)
+                else:
+                    rec = self.rec
+                    for i in range(ACTION_SIZE):
+                        rec[i] = body[i] if i < n else 0
+                    self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
+            elif t == codec.CONSOLE:
+                # For _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the REPL); then 0x03
+                # is a plain byte again (step).
+                self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
+                self.console(True)
+                self.console_since = self.board.ticks_ms()
+            elif t == codec.PROFILE:
+                from firmware import upload   # a deck profile pushed: code loaded only then
+                upload.receive(self, body, n)
+            elif t == codec.NEWGAME:
+                try:
+                    self.new_game(bytes(body[:n]).decode())
+                except UnicodeError:
+                    self.error(codec.ERR_BODY)
+            else:
+                self.error(codec.ERR_TYPE)
         bad = link.link_errors()
         if bad != link.errors_seen:
             link.errors_seen = bad
-            self.error(link.reader.last_error)
+            self.error(r.last_error)
 
     # -- feedback ------------------------------------------------------------------------
     def _judge(self, err, reader):
@@ -407,8 +386,10 @@ class App:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
-        if self.console_since >= 0:
-            self._console_timeout()
+        since = self.console_since
+        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
+            self.console_since = -1
+            self.console(False)
         self.board.idle()
 
     def run(self):
@@ -417,29 +398,21 @@ class App:
         for _ in range(_STEADY_STEPS):
             self.step()
         if self.note_told:
-            _take_restart_note(self.root)  # the restart worked: a later error is a first one
+            _restart_note(self.root, True)  # the restart worked: a later error is a first one
         while True:
             self.step()
 
 
-def _restart_note(root):
-    """The reason left by ``main`` before a restart, or None."""
+def _restart_note(root, take=False):
+    """The reason left by ``main`` before a restart, or None; ``take``: remove the note."""
     try:
         with open(_path(root, _RESTART_FILE)) as f:
-            return f.read(200)
+            why = f.read(200)
+        if take:
+            os.remove(_path(root, _RESTART_FILE))
+        return why
     except OSError:
         return None
-
-
-def _take_restart_note(root):
-    """The restart note (removed once read), or None."""
-    why = _restart_note(root)
-    if why is not None:
-        try:
-            os.remove(_path(root, _RESTART_FILE))
-        except OSError:
-            pass
-    return why
 
 
 def _leave_restart_note(root, exc):
