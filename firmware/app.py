@@ -23,7 +23,6 @@ from shared_rules.engine import NO_GAME, OK
 from firmware.link import BoardLink
 from firmware.persist import Persist, trouble
 from firmware.referee import Referee, FROM_HOST
-from firmware import sounds
 
 _FRAMES_PER_STEP = const(2)  # host frames handled per loop step (docs/protocol.md, section 5)
 _CONSOLE_MS = const(30000)  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
@@ -36,6 +35,7 @@ _READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
+_REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 
 
 def _path(root, name):
@@ -179,7 +179,7 @@ class App:
         for text in problems:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
-            self.board.buzzer.play(sounds.REJECT)
+            self.board.buzzer.play(_REJECT)
         self.last_prompt[0] = -1
         self._prompt()
 

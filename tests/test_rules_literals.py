@@ -411,3 +411,10 @@ def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> N
                                                      for t in range(40)]
     from firmware import presence
     assert (mat._ARRIVE, mat._LEAVE) == (presence.ARRIVE, presence.LEAVE)
+
+
+def test_the_feedback_and_the_loop_restate_the_buzzers_ids() -> None:
+    from firmware import app, feedback, sounds
+    assert (feedback._PATTERN_OK, feedback._PATTERN_REJECT, feedback._PATTERN_TURN, feedback._PATTERN_END) == (
+        sounds.OK, sounds.REJECT, sounds.TURN, sounds.END)
+    assert app._REJECT == sounds.REJECT
