@@ -152,6 +152,9 @@ class App:
             from firmware.mat import pick_layout
             try:
                 layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
+                # The layout file's parse is garbage now: collected, the mat and the gestures
+                # fill its holes (Skull on a mat: -4.5 KB smallest heap, the others unchanged).
+                gc.collect()
                 mat = self.sensors.start(game, layout)
             except (ValueError, ImportError):
                 mat = None  # no layout or no gestures for this game: host actions only
