@@ -226,6 +226,7 @@ class App:
         gc.collect()
         try:
             game = games.from_header(header)
+            self.referee.fit(game)
             if self.sensors and self.layouts:
                 from firmware.mat import gestures_for
                 gestures_for(name)  # its code next to the rules', before long-lived objects

@@ -30,12 +30,18 @@ class Referee:
         tell the host with HELLO and a SNAPSHOT."""
         self.game = game
         self.header = header
-        size = max(game.PUBLIC_SIZE, len(game.s))
-        if self.old is None or len(self.old) < size:
-            self.old = bytearray(size)
-            self.new = bytearray(size)
+        self.fit(game)
         self.hello()
         self.snapshot()
+
+    def fit(self, game):
+        """Make the view buffers big enough for ``game``. ``App.new_game`` calls it as soon as the
+        game exists, so that they are placed before the gestures and the mat, not between them."""
+        size = max(game.PUBLIC_SIZE, len(game.s))
+        if self.old is None or len(self.old) < size:
+            self.old = self.new = None
+            self.old = bytearray(size)
+            self.new = bytearray(size)
 
     def _fill(self, out):
         """The mirrored view: public bytes, or the whole state for a referee subscription."""

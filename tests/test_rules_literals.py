@@ -418,3 +418,19 @@ def test_the_feedback_and_the_loop_restate_the_buzzers_ids() -> None:
     assert (feedback._PATTERN_OK, feedback._PATTERN_REJECT, feedback._PATTERN_TURN, feedback._PATTERN_END) == (
         sounds.OK, sounds.REJECT, sounds.TURN, sounds.END)
     assert app._REJECT == sounds.REJECT
+
+
+@pytest.mark.parametrize("header", [{"game": "skull", "players": 6}, {"game": "deadmans", "players": 4},
+                                    {"game": "sheriff", "players": 5}])
+def test_a_checkpoint_writes_the_engines_snapshot_from_the_game_state(header: dict, tmp_path: Path) -> None:
+    from firmware import persist
+    from shared_rules import engine, games
+    assert persist._STATE_TAG == bytes((engine._T, engine._M, engine._SNAPSHOT_VERSION))
+    game = games.from_header(header)
+    p = persist.Persist(str(tmp_path))
+    p.new_game(header, game)
+    data = (tmp_path / "snap.bin").read_bytes()
+    assert data == persist.snapshot_file(p.gen, 0, p.header, game)
+    assert (tmp_path / "jrn.bin").read_bytes()[3:11] == persist.snapshot_name(data)
+    assert p.stats()["snapshot_bytes"] == len(data)
+    p.close()
