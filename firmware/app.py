@@ -18,11 +18,10 @@ import sys
 
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import NO_GAME, OK
 
 from firmware.link import BoardLink
 from firmware.persist import Persist, trouble
-from firmware.referee import Referee, FROM_HOST
+from firmware.referee import Referee
 
 _FRAMES_PER_STEP = const(2)  # host frames handled per loop step (docs/protocol.md, section 5)
 _CONSOLE_MS = const(30000)  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
@@ -30,6 +29,9 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 _RESTART_FILE = const("restart.txt")  # why the firmware restarted itself, told to the host at the next boot
 _STEADY_STEPS = const(500)  # loop steps after a restart before its note is dropped
 _AGAIN = const("again: ")  # a restart note's prefix when the start after a restart failed too
+_OK = const(0)        # shared_rules.engine's (tests/test_rules_literals.py)
+_NO_GAME = const(12)
+_FROM_HOST = const(255)  # firmware.referee's: the reader of a host action
 _NOTHING = const(0)  # firmware.mat's poll results (tests/test_rules_literals.py): the mat module
 _READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
@@ -313,14 +315,14 @@ class App:
             elif t == codec.ACTION:
                 # An action record the host sent (inputs the mat has no sensor for).
                 if self.referee.game is None:
-                    self.referee.refuse(NO_GAME, None, FROM_HOST, None)
+                    self.referee.refuse(_NO_GAME, None, _FROM_HOST, None)
                 elif n < 2 or n > ACTION_SIZE:
                     self.error(codec.ERR_BODY)
                 else:
                     rec = self.rec
                     for i in range(ACTION_SIZE):
                         rec[i] = body[i] if i < n else 0
-                    self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
+                    self._judge(self.referee.submit(rec, _FROM_HOST), _FROM_HOST)
             elif t == codec.CONSOLE:
                 # For _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the REPL); then 0x03
                 # is a plain byte again (step).
@@ -345,12 +347,12 @@ class App:
     # -- feedback ------------------------------------------------------------------------
     def _judge(self, err, reader):
         fb = self.feedback
-        if fb is not None and reader != FROM_HOST:
-            if err == OK:
+        if fb is not None and reader != _FROM_HOST:
+            if err == _OK:
                 fb.accepted(reader, self.board.ticks_ms())
             else:
                 fb.rejected(reader, self.board.ticks_ms())
-        if err == OK:
+        if err == _OK:
             self._prompt()
 
     def _prompt(self):

@@ -434,3 +434,15 @@ def test_a_checkpoint_writes_the_engines_snapshot_from_the_game_state(header: di
     assert (tmp_path / "jrn.bin").read_bytes()[3:11] == persist.snapshot_name(data)
     assert p.stats()["snapshot_bytes"] == len(data)
     p.close()
+
+
+def test_the_referee_the_loop_and_the_mat_restate_the_engines_reasons() -> None:
+    from firmware import app, mat, referee
+    from shared_rules import engine
+    assert (referee._OK, referee._UNKNOWN_TAG) == (engine.OK, engine.UNKNOWN_TAG)
+    assert (app._OK, app._NO_GAME, app._FROM_HOST) == (engine.OK, engine.NO_GAME, referee._FROM_HOST)
+    assert (mat._UNKNOWN_TAG, mat._FOREIGN_TAG, mat._DUPLICATE_TAG, mat._NOT_NOW) == (
+        engine.UNKNOWN_TAG, engine.FOREIGN_TAG, engine.DUPLICATE_TAG, engine.NOT_NOW)
+    from host.mirror import PUBLIC, REFEREE
+    assert (referee._PUBLIC, referee._REFEREE) == (PUBLIC, REFEREE)
+    assert (referee._FROM_HOST, referee._PUBLIC) == (255, 0)   # as tests/dual/dual_hidden.py names them
