@@ -94,7 +94,6 @@ class App:
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port).
         self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
         self.last_prompt = [-1, 0, 0]
-        self.boot_info = None
         if self.sensors:
             self.sensors.report = self._reader_health
         self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
@@ -115,9 +114,10 @@ class App:
             return False
         game = None
         header = None
+        info = None
         if self.persist:
             try:
-                game, self.boot_info = self.persist.boot()
+                game, info = self.persist.boot()
             except ValueError as e:
                 if not getattr(e, "keep", False):
                     raise
@@ -142,10 +142,11 @@ class App:
         if game is None:
             self.referee.hello()
             return False
-        self._start(game, header)
+        self._start(game, header, info)
         return True
 
-    def _start(self, game, header):
+    def _start(self, game, header, info=None):
+        """Referee ``game`` from now on; ``info``: what the journal's recovery found (boot)."""
         self.feedback = None
         mat = None
         if self.sensors and self.layouts:
@@ -177,10 +178,9 @@ class App:
         if why:
             self.note_told = True
             problems.append("the firmware restarted itself after an error: " + why)
-        damage = trouble(self.boot_info)
+        damage = trouble(info)
         if damage:
             problems.append(damage)
-        self.boot_info = None
         for text in problems:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
@@ -322,7 +322,8 @@ class App:
                     rec = self.rec
                     for i in range(ACTION_SIZE):
                         rec[i] = body[i] if i < n else 0
-                    self._judge(self.referee.submit(rec, _FROM_HOST), _FROM_HOST)
+                    if self.referee.submit(rec, _FROM_HOST) == _OK:
+                        self._prompt()
             elif t == codec.CONSOLE:
                 # For _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the REPL); then 0x03
                 # is a plain byte again (step).
@@ -345,16 +346,6 @@ class App:
             self.error(r.last_error)
 
     # -- feedback ------------------------------------------------------------------------
-    def _judge(self, err, reader):
-        fb = self.feedback
-        if fb is not None and reader != _FROM_HOST:
-            if err == _OK:
-                fb.accepted(reader, self.board.ticks_ms())
-            else:
-                fb.rejected(reader, self.board.ticks_ms())
-        if err == _OK:
-            self._prompt()
-
     def _prompt(self):
         """Tell the host and the players what the mat waits for, when that changed."""
         s = self.sensors
@@ -383,11 +374,19 @@ class App:
         s = self.sensors
         if s is not None and s.mat is not None and self.referee.game is not None:
             code = s.poll()
-            if code == _READY:
-                self._judge(self.referee.submit(s.mat.rec, s.reader), s.reader)
-            elif code != _NOTHING:
-                self.referee.refuse(code, None, s.reader, s.uid)
-                self._judge(code, s.reader)
+            if code != _NOTHING:
+                if code == _READY:
+                    code = self.referee.submit(s.mat.rec, s.reader)   # _OK or why it was refused
+                else:
+                    self.referee.refuse(code, None, s.reader, s.uid)
+                fb = self.feedback
+                if fb is not None:
+                    if code == _OK:
+                        fb.accepted(s.reader, self.board.ticks_ms())
+                    else:
+                        fb.rejected(s.reader, self.board.ticks_ms())
+                if code == _OK:
+                    self._prompt()
         if self.feedback is not None:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
