@@ -78,14 +78,19 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        if sensors is True:
+            # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
+            # names on a board) and the LED feedback are imported only for a board that reads
+            # tags, and first: module code and the names it interns (qstr pools, which grow by
+            # doubling, one block each) go in before the long-lived objects.
+            from firmware.sensors import Sensors
+            if hasattr(board, "leds"):
+                from firmware import feedback   # noqa: F401  (its Feedback is built at each start)
         games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
-            # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
-            # names on a board) is imported only for a board that reads tags.
-            from firmware.sensors import Sensors
             sensors = Sensors(board, _path(self.root, _REGISTRY_FILE))
         self.sensors = sensors
         self.feedback = None
