@@ -40,6 +40,7 @@ except ImportError:
         return x
 
 import binascii
+import gc
 import json
 import os
 import struct
@@ -279,6 +280,7 @@ class Persist:
         """Restore the newest recoverable game: ``(game or None, info)`` (``firmware.recover``:
         the algorithm and ``info``). The recovery code is loaded for this and let go after it:
         a running game never holds it."""
+        gc.collect()   # its code loads into the heap with the start's garbage freed
         from firmware import recover
         try:
             return recover.boot(self)
