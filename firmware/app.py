@@ -86,6 +86,12 @@ class App:
             from firmware.sensors import Sensors
             if hasattr(board, "leds"):
                 from firmware import feedback   # noqa: F401  (its Feedback is built at each start)
+            if persist is True:
+                # Boot's recovery code too (let go after boot): its names are interned for good
+                # anyway, and a mat's names cross the qstr pool doubling at ~620 around here.
+                # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
+                # one block on the unix port) found no room: 100 KB on a mat for every game.
+                from firmware import recover   # noqa: F401
         games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
