@@ -51,6 +51,7 @@ _P_PICK = const(10)
 _P_ORACLE = const(11)
 _P_BONUS = const(12)
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: arrays are made from bytes, not lists
 _AMBIGUOUS = const(254)  # two seats could be the target: a seat token must say which
 _PILE = const(50)        # cards a deck puts in the draw pile (NCODES - SUITS)
 _LIST_CAP = const(30)    # the longest multi-card choice: a Treasure Hunter's bonus (MAX_BONUS)
@@ -138,13 +139,13 @@ class Gestures(BaseGestures):
 
     def __init__(self, mat):
         super().__init__(mat)
-        self.drawn = array("H", [_NO_TAG] * (2 * _PILE))  # tags drawn, in drawing order
-        self.play = array("H", [_NO_TAG] * _SUITS)        # tags of the play area, placing order
-        self.swept = array("H", [_NO_TAG] * _SUITS)       # tags the last collect banked ...
+        self.drawn = array("H", _NO_TAGS * (2 * _PILE))  # tags drawn, in drawing order
+        self.play = array("H", _NO_TAGS * _SUITS)        # tags of the play area, placing order
+        self.swept = array("H", _NO_TAGS * _SUITS)       # tags the last collect banked ...
         self.swept_n = 0
         self.swept_seat = _NO_SEAT                        # ... into this bank ...
         self.swept_at = -1                                # ... with this many cards left to draw
-        self.part = array("H", [_NO_TAG] * _LIST_CAP)     # a half-tapped multi-card choice
+        self.part = array("H", _NO_TAGS * _LIST_CAP)     # a half-tapped multi-card choice
         self.part_code = bytearray(_LIST_CAP)
         self.part_n = 0
         self.part_stamp = -1

@@ -88,6 +88,7 @@ _FLIPPED_LIST = const(1)
 _LOST = const(2)
 _LIST = const(_MAX_SEATS * _DISCS)
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the array is made from bytes, not a list
 
 
 class Gestures(BaseGestures):
@@ -96,7 +97,7 @@ class Gestures(BaseGestures):
 
     def __init__(self, mat):
         super().__init__(mat)
-        self.tags = array("H", [_NO_TAG] * (3 * _LIST))
+        self.tags = array("H", _NO_TAGS * (3 * _LIST))
 
     def _holds(self, which, seat, tag, note=False):
         """Whether the tag list ``which`` of a seat holds ``tag``; if not and ``note``, add it.
