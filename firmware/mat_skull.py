@@ -26,6 +26,7 @@ except ImportError:
 from array import array
 
 from firmware.mat import BaseGestures
+from shared_rules.skull import on_mats
 
 # The mat's answers (firmware.mat), the engine's codes, a disc's kind (deck) and tokens.
 _NOTHING = const(0)
@@ -165,7 +166,7 @@ class Gestures(BaseGestures):
     def number_max(self):
         g = self.game
         phase = g.s[_R_PHASE]
-        return g._on_mats() if phase == _ADD or phase == _BIDDING else 0
+        return on_mats(g.s) if phase == _ADD or phase == _BIDDING else 0
 
     def number(self, n):
         rec = self.mat.start(_A_BID, self.game.s[_R_TURN])
