@@ -172,7 +172,7 @@ class Skull(engine.Game):
     def from_header(cls, header):
         """A new game: 3-12 seats, or ``tribes_per_player`` 2 for the two-tribes variant (seat s
         belongs to player s % players)."""
-        engine.check_options(header, ("game", "players", "first", "tribes_per_player"))
+        engine.check_options(header, ["game", "players", "first", "tribes_per_player"])  # a list: no tuple held
         tribes = engine.int_option(header, "tribes_per_player", 1, 1, 2)
         if tribes == 2:
             players = engine.int_option(header, "players", 0, 2, 6)
