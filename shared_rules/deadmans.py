@@ -712,10 +712,16 @@ class DeadMans(engine.Game):
         s = self.s
         n = s[_R_SEATS]
         over = s[_R_PHASE] == _OVER
-        scores = [score(s, seat) for seat in range(n)]
-        cards = [bank_size(s, seat) for seat in range(n)]
+        scores = []
+        cards = []
+        for seat in range(n):  # loops, not comprehensions: each of those is a function held from import
+            scores.append(score(s, seat))
+            cards.append(bank_size(s, seat))
         best = max(zip(scores, cards)) if over else None
-        won = [seat for seat in range(n) if (scores[seat], cards[seat]) == best]
+        won = []
+        for seat in range(n):
+            if (scores[seat], cards[seat]) == best:
+                won.append(seat)
         return {
             "game": "deadmans", "players": n, "over": over,
             "winners": won,

@@ -387,11 +387,18 @@ class Skull(engine.Game):
         players = s[_R_PLAYERS]
         over = s[_R_PHASE] == _OVER
         winner = s[_R_WINNER]
+        scores = []
+        eliminated = []
+        for i in range(n):  # a loop, not comprehensions: each of those is a function held from import
+            o = _SEAT_BASE + _SEAT_BYTES * i
+            scores.append(s[o + _SCORE])
+            if s[o + _FLAGS] & _ELIMINATED:
+                eliminated.append(i)
         return {
             "game": "skull", "players": players if players else n, "over": over,
             "winners": [winner % players if players else winner] if over else [],
-            "scores": [s[_SEAT_BASE + _SEAT_BYTES * i + _SCORE] for i in range(n)],
-            "eliminated": [i for i in range(n) if s[_SEAT_BASE + _SEAT_BYTES * i + _FLAGS] & _ELIMINATED],
+            "scores": scores,
+            "eliminated": eliminated,
         }
 
 
