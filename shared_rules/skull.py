@@ -148,25 +148,6 @@ class Skull(engine.Game):
     GAME_ID = 1
     STATE_SIZE = _SEAT_BASE + _SEAT_BYTES * _MAX_SEATS
     PUBLIC_SIZE = _PUB_REGS + _PUB_SEAT * _MAX_SEATS
-    VOCAB = actions.Vocabulary((
-        ("place", _DISC),
-        ("bid", (actions.field("n", actions.U8),)),
-        ("pass", ()),
-        ("flip", (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
-        ("lose", _DISC),
-        ("first", _TARGET),
-    ))
-    REASONS = (
-        "eliminated_seat",   # 16 an eliminated seat may only name the next first player
-        "no_such_disc",      # 17 the seat holds no such disc
-        "already_placed",    # 18 preparation: one disc each
-        "bid_out_of_range",  # 19 a bid must be 1..discs on the mats
-        "bid_too_low",       # 20 a raise must be higher than the current bid
-        "own_stack_first",   # 21 the challenger flips their own stack first
-        "nothing_to_flip",   # 22 the target stack has no face-down disc left
-        "disc_mismatch",     # 23 the disc named is not the one the referee recorded
-        "bad_target",        # 24 the target seat is not in play
-    )
 
     @classmethod
     def from_header(cls, header):
@@ -401,6 +382,27 @@ class Skull(engine.Game):
             "eliminated": eliminated,
         }
 
+    # The vocabulary and reason names last: their many small blocks fill the holes that the
+    # class table's growth (12 -> 17 slots, one block) leaves, instead of the growth finding none.
+    VOCAB = actions.Vocabulary((
+        ("place", _DISC),
+        ("bid", (actions.field("n", actions.U8),)),
+        ("pass", ()),
+        ("flip", (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
+        ("lose", _DISC),
+        ("first", _TARGET),
+    ))
+    REASONS = (
+        "eliminated_seat",   # 16 an eliminated seat may only name the next first player
+        "no_such_disc",      # 17 the seat holds no such disc
+        "already_placed",    # 18 preparation: one disc each
+        "bid_out_of_range",  # 19 a bid must be 1..discs on the mats
+        "bid_too_low",       # 20 a raise must be higher than the current bid
+        "own_stack_first",   # 21 the challenger flips their own stack first
+        "nothing_to_flip",   # 22 the target stack has no face-down disc left
+        "disc_mismatch",     # 23 the disc named is not the one the referee recorded
+        "bad_target",        # 24 the target seat is not in play
+    )
 
 del _DISC, _TARGET
 GAME = Skull
