@@ -1,10 +1,31 @@
-"""Why the vocabulary refused an action object, in a few words (the replay's ``detail``).
+"""Why a line or a log was refused, in a few words (the replay's ``detail`` and errors).
 
-Apart from ``replay.py`` because only a malformed line needs it: a clean log never loads it.
+Apart from ``replay.py`` because only something wrong needs it: a clean log never loads it (every
+string constant of an imported module is a heap object on MicroPython).
 """
 import json
 
 from shared_rules.actions import LIST, NAME, OBJ, U8, U16
+
+
+# By ``replay._W_*`` number (``tests/test_rules_literals.py`` checks the pairs).
+TEXTS = (None, "not UTF-8 text", "nested more than %d deep", "not valid JSON", "line longer than %d bytes",
+         "seat %d out of range 0..%d", "%s:%d: header: %s", "%s:%d: bad header: %s", "%s:%d: no header line",
+         "%s:0: cannot open the file", "%s:%d: cannot read the file",
+         "usage: micropython -m shared_rules.replay LOG\n")
+_FORMAT_ARGS = (0, 0, 1, 0, 1, 2, 3, 3, 2, 1, 2, 0)  # how many of the arguments each text takes
+
+
+def say(args):
+    """The text for ``(number, *arguments)``; a refused line's number comes with (the longest line
+    allowed, the nesting limit, the stripped line) and takes what its text needs."""
+    code = args[0]
+    if code == 2:
+        args = (None, args[2])
+    elif code == 3 and args[3][0] in b"[{" and args[3][-1] not in b"]}":
+        return "truncated line (not valid JSON)"
+    n = _FORMAT_ARGS[code]
+    return TEXTS[code] % tuple(args[1:1 + n]) if n else TEXTS[code]
 
 
 def _is_int(v):
