@@ -66,11 +66,14 @@ class Vocabulary:
     """The actions of one game: names, fields and their fixed offsets in a record."""
 
     def __init__(self, actions):
-        self.names = tuple(a[0] for a in actions)
-        self.fields = tuple(a[1] for a in actions)
-        for fields in self.fields:
-            if _offsets(fields, 2)[1] > ACTION_SIZE:
-                raise ValueError("action record too large")
+        names = []
+        fields = []
+        for a in actions:
+            names.append(a[0])
+            fields.append(a[1])
+            assert _offsets(a[1], 2)[1] <= ACTION_SIZE, "action record too large"
+        self.names = tuple(names)
+        self.fields = tuple(fields)
 
     @property
     def offsets(self):
@@ -167,10 +170,16 @@ def _put(fields, obj, rec, at, top):
     """Encode the fields of ``obj`` into ``rec`` from ``at`` on; OK or the first error. Keys that
     are no field are MALFORMED: checked after the fields for an action (``top``, which also
     has ``a`` and ``p``), before them for a nested object."""
-    if not top:
-        for key in obj:
-            if key not in [f[0] for f in fields]:
-                return MALFORMED
+    bad = False
+    for key in obj:
+        if not top or (key != "a" and key != "p"):
+            for f in fields:
+                if f[0] == key:
+                    break
+            else:
+                bad = True
+    if bad and not top:
+        return MALFORMED
     for f in fields:
         name, kind, table, optional, cap, _ = f
         end = at + _size(f)
@@ -214,11 +223,7 @@ def _put(fields, obj, rec, at, top):
         elif not optional:
             return MALFORMED
         at = end
-    if top:
-        for key in obj:
-            if key != "a" and key != "p" and key not in [f[0] for f in fields]:
-                return MALFORMED
-    return OK
+    return MALFORMED if bad else OK
 
 
 def _get(fields, rec, at, obj, public=False):
