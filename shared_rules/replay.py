@@ -88,10 +88,10 @@ class Replay:
         ignored."""
         self.line += 1
         limit = _MAX_DEPTH if self.game else _HEADER_DEPTH
-        why = 0
+        bad = 0
         obj = False
         if raw is None:
-            why = _W_LONG
+            bad = _W_LONG
         else:
             if self.line == 1 and len(raw) > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
                 raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
@@ -99,8 +99,8 @@ class Replay:
             try:
                 text = raw.decode()
             except UnicodeError:
-                why = _W_UTF8
-            if not why:
+                bad = _W_UTF8
+            if not bad:
                 if not raw or raw[0] == _HASH:
                     return 0
                 depth = 0
@@ -118,18 +118,18 @@ class Replay:
                     elif c == _OPEN_LIST or c == _OPEN_OBJ:
                         depth += 1
                         if depth > limit:
-                            why = _W_DEEP
+                            bad = _W_DEEP
                             break
                     elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
                         depth -= 1
-            if not why:
+            if not bad:
                 try:
                     obj = json.loads(text)
                 except ValueError:
-                    why = _W_JSON
+                    bad = _W_JSON
                 if obj is None:
                     return 0  # a JSON null line counts as blank
-        why = _say(why, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if why else None
+        why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
         if self.game is None:
             if obj is False:
                 raise LogError(_say(_W_HEADER, self.path, self.line, why))

@@ -9,7 +9,7 @@ from shared_rules.actions import LIST, NAME, OBJ, U8, U16
 
 
 # By ``replay._W_*`` number (``tests/test_rules_literals.py`` checks the pairs).
-TEXTS = (None, "not UTF-8 text", "nested more than %d deep", "not valid JSON", "line longer than %d bytes",
+TEXTS = ("", "not UTF-8 text", "nested more than %d deep", "not valid JSON", "line longer than %d bytes",
          "seat %d out of range 0..%d", "%s:%d: header: %s", "%s:%d: bad header: %s", "%s:%d: no header line",
          "%s:0: cannot open the file", "%s:%d: cannot read the file",
          "usage: micropython -m shared_rules.replay LOG\n")
