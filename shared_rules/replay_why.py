@@ -8,24 +8,34 @@ import json
 from shared_rules.actions import LIST, NAME, OBJ, U8, U16
 
 
-# By ``replay._W_*`` number (``tests/test_rules_literals.py`` checks the pairs).
-TEXTS = ("", "not UTF-8 text", "nested more than %d deep", "not valid JSON", "line longer than %d bytes",
-         "seat %d out of range 0..%d", "%s:%d: header: %s", "%s:%d: bad header: %s", "%s:%d: no header line",
-         "%s:0: cannot open the file", "%s:%d: cannot read the file",
-         "usage: micropython -m shared_rules.replay LOG\n")
-_FORMAT_ARGS = (0, 0, 1, 0, 1, 2, 3, 3, 2, 1, 2, 0)  # how many of the arguments each text takes
+# By ``replay._W_*`` number, "|" between them: one string constant, where a tuple of strings would
+# hold each as a heap object (``tests/test_rules_literals.py`` checks the numbers).
+_TEXTS = ("|not UTF-8 text|nested more than %d deep|not valid JSON|line longer than %d bytes"
+          "|seat %d out of range 0..%d|%s:%d: header: %s|%s:%d: bad header: %s|%s:%d: no header line"
+          "|%s:0: cannot open the file|%s:%d: cannot read the file|usage: micropython -m shared_rules.replay LOG\n")
+
+
+def text(code):
+    """The text numbered ``code``, its ``%`` places unfilled."""
+    i = 0
+    for _ in range(code):
+        i = _TEXTS.index("|", i) + 1
+    j = _TEXTS.find("|", i)
+    return _TEXTS[i:j if j >= 0 else len(_TEXTS)]
 
 
 def say(args):
-    """The text for ``(number, *arguments)``; a refused line's number comes with (the longest line
-    allowed, the nesting limit, the stripped line) and takes what its text needs."""
+    """The text for ``(number, *arguments)``, filled with as many arguments as it has ``%`` places;
+    a refused line's number comes with (the longest line allowed, the nesting limit, the
+    stripped line)."""
     code = args[0]
     if code == 2:
         args = (None, args[2])
     elif code == 3 and args[3][0] in b"[{" and args[3][-1] not in b"]}":
         return "truncated line (not valid JSON)"
-    n = _FORMAT_ARGS[code]
-    return TEXTS[code] % tuple(args[1:1 + n]) if n else TEXTS[code]
+    t = text(code)
+    n = t.count("%")
+    return t % tuple(args[1:1 + n]) if n else t
 
 
 def _is_int(v):

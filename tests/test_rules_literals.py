@@ -383,7 +383,7 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
 
 
 def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
-    """``replay.py`` names what is wrong by number, ``replay_why.TEXTS`` holds the texts."""
+    """``replay.py`` names what is wrong by number, ``replay_why.text`` gives the texts."""
     from shared_rules import replay, replay_why
     texts = {"UTF8": "not UTF-8 text", "DEEP": "nested more than %d deep", "JSON": "not valid JSON",
              "LONG": "line longer than %d bytes", "SEAT": "seat %d out of range 0..%d",
@@ -392,5 +392,4 @@ def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
              "READ": "%s:%d: cannot read the file", "USAGE": "usage: micropython -m shared_rules.replay LOG\n"}
     numbers = {n[3:]: v for n, v in vars(replay).items() if n.startswith("_W_")}
     assert numbers.keys() == texts.keys()
-    assert all(replay_why.TEXTS[v] == texts[n] for n, v in numbers.items())
-    assert all(replay_why._FORMAT_ARGS[v] == texts[n].count("%") for n, v in numbers.items())
+    assert all(replay_why.text(v) == texts[n] for n, v in numbers.items())
