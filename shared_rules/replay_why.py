@@ -10,7 +10,7 @@ except ImportError:
         return x
 import json
 
-from shared_rules.actions import LIST, NAME, OBJ, U8, U16
+from shared_rules import actions  # one global, not five: the module's names stay in one table size
 
 
 # The texts, "|" between them: one string constant, where separate ones would each be a heap object
@@ -73,19 +73,19 @@ def _field_problem(f, obj):
     if name not in obj:
         return None if optional else say((_MISSING, name))
     v = obj[name]
-    if kind == U8 or kind == U16:
-        top = 254 if kind == U8 else 65535
+    if kind == actions.U8 or kind == actions.U16:
+        top = 254 if kind == actions.U8 else 65535
         if not isinstance(v, int) or isinstance(v, bool):
             return say((_NOT_INT, name))
         if v < 0 or v > top:
             return say((_OUT_OF_RANGE, name, top))
-    elif kind == NAME or kind == LIST:
-        if kind == LIST:
+    elif kind == actions.NAME or kind == actions.LIST:
+        if kind == actions.LIST:
             if not isinstance(v, list):
                 return say((_NOT_LIST, name))
             if len(v) > cap:
                 return say((_TOO_MANY, name, cap))
-        for item in (v if kind == LIST else [v]):
+        for item in (v if kind == actions.LIST else [v]):
             if table is None:
                 if not isinstance(item, int) or isinstance(item, bool) or item < 0 or item > 254:
                     return say((_ITEM_RANGE, name))
@@ -93,7 +93,7 @@ def _field_problem(f, obj):
                 return say((_NOT_CODE, name))
             elif item not in table:
                 return say((_UNKNOWN_CODE, name, item))
-    elif kind == OBJ:
+    elif kind == actions.OBJ:
         if not isinstance(v, dict):
             return say((_NOT_DICT, name))
         for key in v:
