@@ -75,7 +75,7 @@ class Replay:
         self.rejected = []
         self.refused = 0
         self.line = 0
-        self.rec = bytearray(_ACTION_SIZE)
+        # self.rec: made with the game (the game's import finds the heap without it)
 
     def feed(self, raw):
         """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
@@ -140,6 +140,7 @@ class Replay:
                 # heap is in one piece: at the end of a long log a module or a new qstr pool
                 # may find no block large enough.
                 self.game.summary()
+                self.rec = bytearray(_ACTION_SIZE)
             except ValueError as e:
                 raise LogError(_say(_W_BAD_HEADER, self.path, self.line, e))
             return 0
