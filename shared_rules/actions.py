@@ -75,33 +75,22 @@ class Vocabulary:
         self.names = tuple(names)
         self.fields = tuple(fields)
 
-    @property
-    def offsets(self):
-        """Per action, the offset of each field (for tests and tools: the codec itself walks the
-        field sizes, so a vocabulary keeps no table of them)."""
-        return tuple(tuple(_offsets(fields, 2)[0]) for fields in self.fields)
-
-    def kind(self, name):
-        """Index of an action name, or -1."""
-        for i in range(len(self.names)):
-            if self.names[i] == name:
-                return i
-        return -1
-
-    def offset(self, action, fname):
-        """Offset of a field's value (after its presence byte, if optional)."""
-        at = 2
-        for f in self.fields[self.kind(action)]:
-            if f[0] == fname:
-                return at + (1 if f[3] else 0)
-            at += _size(f)
-        raise KeyError(fname)
+    def __getattr__(self, name):
+        """``kind(name)`` (an action's index, or -1), ``offset(action, field)`` (where a field's
+        value is) and ``offsets`` (per action, each field's offset): lookups by name for tests,
+        tools and the replay's explanations, from ``actions_lookup``, loaded on first use (a
+        board accepting records never asks)."""
+        from shared_rules import actions_lookup
+        return actions_lookup.attribute(self, name)
 
     def encode(self, obj, rec):
         """Fill ``rec`` from a JSON action object; return OK, MALFORMED or UNKNOWN_CODE."""
         if not isinstance(obj, dict):
             return MALFORMED
-        k = self.kind(obj.get("a"))
+        a = obj.get("a")
+        k = len(self.names) - 1
+        while k >= 0 and self.names[k] != a:
+            k -= 1
         p = obj.get("p")
         if k < 0 or not isinstance(p, int) or isinstance(p, bool) or p < 0 or p > 254:
             return MALFORMED

@@ -116,7 +116,9 @@ def explain(game, obj):
     vocab = game.VOCAB
     if "a" not in obj:
         return text(_NO_NAME)
-    k = vocab.kind(obj["a"])
+    k = len(vocab.names) - 1
+    while k >= 0 and vocab.names[k] != obj["a"]:
+        k -= 1
     if k < 0:
         return say((_UNKNOWN_ACTION, json.dumps(obj["a"])))
     p = obj.get("p")
