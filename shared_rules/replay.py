@@ -130,6 +130,7 @@ class Replay:
                 if obj is None:
                     return 0  # a JSON null line counts as blank
         why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
+        raw = text = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
         if self.game is None:
             if obj is False:
                 raise LogError(_say(_W_HEADER, self.path, self.line, why))
