@@ -101,9 +101,37 @@ class Vocabulary:
         return _put(self.fields[k], obj, rec, 2, True)
 
     def decode(self, rec, public=False):
-        """The JSON action object of a record (hidden fields left out when ``public``)."""
+        """The JSON action object of a record (hidden fields left out when ``public``, absent
+        optional ones always). A nested object's fields are decoded after its parent's, from a
+        list of pending (fields, offset, dict, public) entries, without a recursive helper."""
         obj = {"a": self.names[rec[0]], "p": rec[1]}
-        _get(self.fields[rec[0]], rec, 2, obj, public)
+        todo = [(self.fields[rec[0]], 2, obj, public)]
+        while todo:
+            fields, at, out, pub = todo.pop()
+            for f in fields:
+                name, kind, table, optional, _, hidden = f
+                end = at + _size(f)
+                if optional:
+                    present = rec[at]
+                    at += 1
+                else:
+                    present = True
+                if present and not (pub and hidden):
+                    if kind == U8:
+                        out[name] = rec[at]
+                    elif kind == U16:
+                        out[name] = rec[at] | (rec[at + 1] << 8)
+                    elif kind == NAME:
+                        out[name] = table[rec[at]]
+                    elif kind == LIST:
+                        items = []
+                        for i in range(at + 1, at + 1 + rec[at]):
+                            items.append(rec[i] if table is None else table[rec[i]])
+                        out[name] = items
+                    else:
+                        out[name] = {}
+                        todo.append((table, at, out[name], False))
+                at = end
         return obj
 
     def valid(self, rec):
@@ -214,29 +242,3 @@ def _put(fields, obj, rec, at, top):
         at = end
     return MALFORMED if bad else OK
 
-
-def _get(fields, rec, at, obj, public=False):
-    """Decode the fields from ``rec[at]`` on into the dict ``obj`` (hidden ones left out when
-    ``public``; absent optional ones always)."""
-    for f in fields:
-        name, kind, table, optional, _, hidden = f
-        end = at + _size(f)
-        if optional:
-            present = rec[at]
-            at += 1
-        else:
-            present = True
-        if present and not (public and hidden):
-            if kind == U8:
-                obj[name] = rec[at]
-            elif kind == U16:
-                obj[name] = rec[at] | (rec[at + 1] << 8)
-            elif kind == NAME:
-                obj[name] = table[rec[at]]
-            elif kind == LIST:
-                obj[name] = [rec[i] if table is None else table[rec[i]] for i in range(at + 1, at + 1 + rec[at])]
-            else:
-                sub = {}
-                _get(table, rec, at, sub)
-                obj[name] = sub
-        at = end
