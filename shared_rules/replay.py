@@ -199,6 +199,7 @@ def replay_file(path, strict=False):
                         if len(raw) < _PIECE or raw[-1] == _NEWLINE:
                             break
                     line = None if n - (1 if raw and raw[-1] == _NEWLINE else 0) > limit else b"".join(parts)
+                    del parts  # the pieces go before feed (a header's game loads in it)
             except OSError:
                 raise LogError(_say(_W_READ, path, r.line + 1))
             if line == b"":
