@@ -284,7 +284,7 @@ class Sheriff(engine.Game):
         s[_R_FIRST] = first
         s[_R_SHERIFF] = first
         s[_R_ROYAL] = 1 if royal else 0
-        s[_R_ROUNDS] = self._rounds_total()
+        s[_R_ROUNDS] = seats * (3 if seats == 3 else 2)   # each is Sheriff twice, three times at 3
         s[_R_TURN] = _NO_SEAT
         deck = 0
         for g in range(_KINDS):
@@ -324,11 +324,6 @@ class Sheriff(engine.Game):
     def _is_merchant(self, seat):
         """Whether a seat trades this round (deputies would replace the single Sheriff)."""
         return seat != self.s[_R_SHERIFF]
-
-    def _rounds_total(self):
-        """Each player is Sheriff twice, three times at 3 players."""
-        n = self.s[_R_SEATS]
-        return n * (3 if n == 3 else 2)
 
     # -- small accessors -------------------------------------------------------------
     def _at(self, seat):
@@ -381,10 +376,10 @@ class Sheriff(engine.Game):
     def check(self, rec):
         s = self.s
         kind = rec[0]
-        phase = s[_R_PHASE]
+        p = rec[1]
+        if s[_R_PHASE] != (kind if kind < _A_PASS else _INSPECT):   # setup..declare: phase = kind
+            return _WRONG_PHASE
         if kind == _A_SETUP:
-            if phase != _SETUP:
-                return _WRONG_PHASE
             if rec[_F_PILE1] != _PILE_START or rec[_F_PILE2] != _PILE_START:
                 return _BAD_SETUP
             for g in range(_KINDS):
@@ -394,12 +389,26 @@ class Sheriff(engine.Game):
                 if n > s[_POOL + g]:
                     return _NO_SUCH_CARD
             return _OK
-        if kind == _A_MARKET:
-            if phase != _MARKET:
-                return _WRONG_PHASE
-            err = self._check_merchant_turn(rec[1])
-            if err:
-                return err
+        if kind < _A_PASS:   # market, load, declare: a merchant (market, declare: in turn)
+            if not self._is_merchant(p):
+                return _NOT_A_MERCHANT
+            at = self._at(p)
+            if kind == _A_LOAD:
+                if s[at + _FLAGS] & _LOADED:
+                    return _ALREADY_LOADED
+                n = rec[_F_CARDS]
+                if n < 1 or n > _BAG_MAX:
+                    return _BAG_SIZE
+                return self._check_hand(p, rec, _F_CARDS + 1, n)
+            if p != s[_R_TURN]:
+                return _NOT_YOUR_TURN
+            if kind == _A_DECLARE:
+                g = rec[_F_GOOD]
+                if self._contraband(g):
+                    return _NOT_LEGAL_GOOD
+                if not self._deck(g):
+                    return _NOT_IN_DECK
+                return _OK if rec[_F_COUNT] == s[at + _BAG_N] else _COUNT_MISMATCH
             nd = rec[_F_DISCARD]
             nt = rec[_F_TAKE]
             if nd > _MARKET_MAX:
@@ -423,15 +432,9 @@ class Sheriff(engine.Game):
                     return _BAD_PILE
                 if n1 < 0 or n2 < 0:
                     return _EMPTY_PILE
-            return self._check_hand(rec[1], rec, _F_DISCARD + 1, nd)
-        if kind == _A_LOAD:
-            return self._check_load(rec) if phase == _LOAD else _WRONG_PHASE
-        if kind == _A_DECLARE:
-            return self._check_declare(rec) if phase == _DECLARE else _WRONG_PHASE
-        if phase != _INSPECT:
-            return _WRONG_PHASE
+            return self._check_hand(p, rec, _F_DISCARD + 1, nd)
         # pass and inspect: the Sheriff, and a declared bag not yet resolved
-        if rec[1] != s[_R_SHERIFF]:
+        if p != s[_R_SHERIFF]:
             return _NOT_THE_SHERIFF
         t = rec[_F_TARGET]
         if t >= s[_R_SEATS] or not self._is_merchant(t):
@@ -463,33 +466,6 @@ class Sheriff(engine.Game):
                         return _NO_SUCH_CARD
                     unknown -= need
         return _NOT_IN_HAND if unknown < 0 else _OK
-
-    def _check_merchant_turn(self, p):
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
-        return _OK if p == self.s[_R_TURN] else _NOT_YOUR_TURN
-
-    def _check_load(self, rec):
-        p = rec[1]
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
-        if self.s[self._at(p) + _FLAGS] & _LOADED:
-            return _ALREADY_LOADED
-        n = rec[_F_CARDS]
-        if n < 1 or n > _BAG_MAX:
-            return _BAG_SIZE
-        return self._check_hand(p, rec, _F_CARDS + 1, n)
-
-    def _check_declare(self, rec):
-        err = self._check_merchant_turn(rec[1])
-        if err:
-            return err
-        g = rec[_F_GOOD]
-        if self._contraband(g):
-            return _NOT_LEGAL_GOOD
-        if not self._deck(g):
-            return _NOT_IN_DECK
-        return _OK if rec[_F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
 
     def _check_bribe(self, rec):
         t = rec[_F_TARGET]
@@ -607,9 +583,25 @@ class Sheriff(engine.Game):
             else:
                 s[_R_TURN] = nxt
         elif kind == _A_LOAD:
-            self._apply_load(rec)
+            at = self._at(p)
+            n = rec[_F_CARDS]
+            self._leave_hand(p, rec, _F_CARDS + 1, n)
+            for i in range(n):
+                s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
+            s[at + _BAG_N] = n
+            s[at + _FLAGS] |= _LOADED
+            self._after_load()
         elif kind == _A_DECLARE:
-            self._apply_declare(rec)
+            at = self._at(p)
+            s[at + _DECL_GOOD] = rec[_F_GOOD]
+            s[at + _DECL_N] = rec[_F_COUNT]
+            s[at + _FLAGS] |= _DECLARED
+            nxt = self._next_merchant(p)
+            if nxt == _NO_SEAT:
+                s[_R_PHASE] = _INSPECT
+                s[_R_TURN] = _NO_SEAT
+            else:
+                s[_R_TURN] = nxt
         elif kind == _A_PASS:
             self._let_through(rec, p)
         else:
@@ -694,32 +686,6 @@ class Sheriff(engine.Game):
         else:
             s[_R_PHASE] = _DECLARE
             s[_R_TURN] = first
-
-    def _apply_load(self, rec):
-        s = self.s
-        p = rec[1]
-        at = self._at(p)
-        n = rec[_F_CARDS]
-        self._leave_hand(p, rec, _F_CARDS + 1, n)
-        for i in range(n):
-            s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
-        s[at + _BAG_N] = n
-        s[at + _FLAGS] |= _LOADED
-        self._after_load()
-
-    def _apply_declare(self, rec):
-        s = self.s
-        p = rec[1]
-        at = self._at(p)
-        s[at + _DECL_GOOD] = rec[_F_GOOD]
-        s[at + _DECL_N] = rec[_F_COUNT]
-        s[at + _FLAGS] |= _DECLARED
-        nxt = self._next_merchant(p)
-        if nxt == _NO_SEAT:
-            s[_R_PHASE] = _INSPECT
-            s[_R_TURN] = _NO_SEAT
-        else:
-            s[_R_TURN] = nxt
 
     def _take_from_bag(self, t, g):
         """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""

@@ -27,6 +27,7 @@ from shared_rules.actions import field
 # The engine's and actions' codes (tests/test_rules_literals.py).
 _OK = const(0)
 _WRONG_PHASE = const(5)
+_NOT_YOUR_TURN = const(6)
 _NO_SEAT = const(255)
 _U8 = const(0)
 _NAME = const(2)
@@ -201,11 +202,11 @@ class SheriffMM(sh.Sheriff):
     )
 
     def __init__(self, seats=6, first=0, royal=True, mods=_DEPUTIES, values=None):
-        self._mods = mods   # read by _rounds_total during the base constructor
         sh.Sheriff.__init__(self, seats, first, royal)
         s = self.s
         s[_R_MODULES] = mods
         if mods & _DEPUTIES:
+            s[_R_ROUNDS] = _CYCLE * _CYCLES
             s[_R_PHASE] = _REVEAL
             s[_R_SHERIFF] = _NO_SEAT
             s[_R_DEPUTY2] = _NO_SEAT
@@ -281,9 +282,6 @@ class SheriffMM(sh.Sheriff):
         return n
 
     # -- hook points -----------------------------------------------------------------------
-    def _rounds_total(self):
-        return _CYCLE * _CYCLES if self._mods & _DEPUTIES else sh.Sheriff._rounds_total(self)
-
     def _is_merchant(self, seat):
         s = self.s
         return seat != s[_R_SHERIFF] and (not s[_R_MODULES] & _DEPUTIES or seat != s[_R_DEPUTY2])
@@ -309,12 +307,6 @@ class SheriffMM(sh.Sheriff):
                 return _NO_SEAT
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
-
-    def _check_merchant_turn(self, p):
-        s = self.s
-        if s[_R_MODULES] & _DEPUTIES and s[_R_PHASE] == _MARKET and s[_R_FIRST_MERCHANT] == _NO_SEAT:
-            return _OK if self._is_merchant(p) else _NOT_A_MERCHANT   # the named merchant opens
-        return sh.Sheriff._check_merchant_turn(self, p)
 
     def _stances(self, p, t):
         """p's stance on merchant ``t`` times 4, plus the other deputy's (no tuple: no allocation)."""
@@ -357,9 +349,11 @@ class SheriffMM(sh.Sheriff):
 
     def _check_open_market(self, rec):
         """Up to 5 cards face up, as many drawn from the draw pile (no discard piles to take)."""
-        err = self._check_merchant_turn(rec[1])
-        if err:
-            return err
+        s = self.s
+        if not self._is_merchant(rec[1]):
+            return _NOT_A_MERCHANT
+        if s[_R_FIRST_MERCHANT] != _NO_SEAT and rec[1] != s[_R_TURN]:   # the named merchant opens
+            return _NOT_YOUR_TURN
         if rec[_F_DISCARD] > 5:
             return _TOO_MANY_CARDS
         if rec[_F_TAKE]:

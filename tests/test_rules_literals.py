@@ -380,3 +380,14 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
         vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
         vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
         vocab.offset("load", "merry"), vocab.offset("pass", "orders")]
+
+
+def test_the_sheriff_referees_first_four_action_kinds_are_their_phases() -> None:
+    """``Sheriff.check`` finds the phase an action needs as its kind (setup..declare), or the
+    inspection for pass and inspect."""
+    s = sheriff
+    vocab = s.Sheriff.VOCAB
+    assert [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE, s._A_PASS] == [
+        vocab.kind(n) for n in ("setup", "market", "load", "declare", "pass")]
+    assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE] == [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE]
+    assert s._INSPECT == s._A_PASS == vocab.kind("inspect") - 1
