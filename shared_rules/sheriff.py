@@ -234,6 +234,37 @@ def _count(rec, at, n, g):
     return c
 
 
+def _take_from_bag(game, t, g):
+    """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
+    s = game.s
+    at = game._at(t)
+    n = s[at + _BAG_N]
+    for i in range(n):
+        if s[at + _BAG + i] == g:
+            for j in range(i, n - 1):
+                s[at + _BAG + j] = s[at + _BAG + j + 1]
+            s[at + _BAG_N] = n - 1
+            return True
+    return False
+
+
+def _public_seat(game, out, o, at):
+    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+    declaration, legal goods per kind, how many face down."""
+    s = game.s
+    out[o] = s[at + _GOLD]
+    out[o + 1] = s[at + _GOLD + 1]
+    out[o + 2] = s[at + _HAND_N]
+    out[o + 3] = s[at + _FLAGS]
+    out[o + 4] = s[at + _DECL_GOOD]
+    out[o + 5] = s[at + _DECL_N]
+    for g in range(_KINDS):
+        if g < _LEGAL_KINDS and not game._contraband(g):
+            out[o + 6 + g] = s[at + _STAND + g]
+        else:
+            out[o + 10] += s[at + _STAND + g]
+
+
 class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
@@ -365,9 +396,6 @@ class Sheriff(engine.Game):
         s = self.s
         s[self._at(src) + _STAND + g] -= 1
         s[self._at(dst) + _STAND + g] += 1
-
-    def phase(self):
-        return self.s[_R_PHASE]
 
     def over(self):
         return self.s[_R_PHASE] == _OVER
@@ -579,7 +607,7 @@ class Sheriff(engine.Game):
                 self._push(rec[_F_TO], rec[_F_DISCARD + 1 + i])
             nxt = self._next_merchant(p)
             if nxt == _NO_SEAT:
-                self._start_load()
+                self._start_load(False)
             else:
                 s[_R_TURN] = nxt
         elif kind == _A_LOAD:
@@ -590,7 +618,7 @@ class Sheriff(engine.Game):
                 s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
             s[at + _BAG_N] = n
             s[at + _FLAGS] |= _LOADED
-            self._after_load()
+            self._start_load(True)
         elif kind == _A_DECLARE:
             at = self._at(p)
             s[at + _DECL_GOOD] = rec[_F_GOOD]
@@ -666,17 +694,16 @@ class Sheriff(engine.Game):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
 
-    def _start_load(self):
+    def _start_load(self, loaded):
+        """The load phase starts (merchants with an empty hand sit the round out) or, once a bag
+        is ``loaded``, goes on; it ends when every merchant's bag is closed."""
         s = self.s
-        s[_R_PHASE] = _LOAD
-        s[_R_TURN] = _NO_SEAT
-        for seat in range(s[_R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
-                s[self._at(seat) + _FLAGS] |= _SKIPPED | _DONE
-        self._after_load()
-
-    def _after_load(self):
-        s = self.s
+        if not loaded:
+            s[_R_PHASE] = _LOAD
+            s[_R_TURN] = _NO_SEAT
+            for seat in range(s[_R_SEATS]):
+                if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
+                    s[self._at(seat) + _FLAGS] |= _SKIPPED | _DONE
         for seat in range(s[_R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                 return
@@ -686,19 +713,6 @@ class Sheriff(engine.Game):
         else:
             s[_R_PHASE] = _DECLARE
             s[_R_TURN] = first
-
-    def _take_from_bag(self, t, g):
-        """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
-        s = self.s
-        at = self._at(t)
-        n = s[at + _BAG_N]
-        for i in range(n):
-            if s[at + _BAG + i] == g:
-                for j in range(i, n - 1):
-                    s[at + _BAG + j] = s[at + _BAG + j + 1]
-                s[at + _BAG_N] = n - 1
-                return True
-        return False
 
     def _let_through(self, rec, sheriff):
         """The bag goes to its owner's stand; the bribe (if any) to ``sheriff`` (a seat, or the
@@ -717,7 +731,7 @@ class Sheriff(engine.Game):
                         self._give(t, sheriff, g)
                 if rec[_F_BRIBE_BAG]:
                     for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
-                        if self._take_from_bag(t, g):
+                        if _take_from_bag(self, t, g):
                             s[self._at(sheriff) + _STAND + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
@@ -832,7 +846,7 @@ class Sheriff(engine.Game):
             for i in range(_PUB_SEAT):
                 out[o + i] = 0
             if seat < s[_R_SEATS]:
-                self._public_seat(out, o, self._at(seat))
+                _public_seat(self, out, o, self._at(seat))
         n1 = s[_R_PILE1]
         for i in range(_PILE_CAP):
             if i < n1:
@@ -841,22 +855,6 @@ class Sheriff(engine.Game):
                 out[_PUB_PILES + i] = s[_PILES_END - 1 - (i - n1)]
             else:
                 out[_PUB_PILES + i] = 0
-
-    def _public_seat(self, out, o, at):
-        """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
-        declaration, legal goods per kind, how many face down."""
-        s = self.s
-        out[o] = s[at + _GOLD]
-        out[o + 1] = s[at + _GOLD + 1]
-        out[o + 2] = s[at + _HAND_N]
-        out[o + 3] = s[at + _FLAGS]
-        out[o + 4] = s[at + _DECL_GOOD]
-        out[o + 5] = s[at + _DECL_N]
-        for g in range(_KINDS):
-            if g < _LEGAL_KINDS and not self._contraband(g):
-                out[o + 6 + g] = s[at + _STAND + g]
-            else:
-                out[o + 10] += s[at + _STAND + g]
 
     @staticmethod
     def describe(view):

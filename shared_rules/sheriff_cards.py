@@ -437,8 +437,8 @@ class SheriffCards(mm.SheriffMM):
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
             for i in range(rec[_F_PASS_ORDERS]):
                 o = rec[_F_PASS_ORDERS + 1 + i]
-                self._take_from_bag(t, self.orders[3 * o])
-                self._take_from_bag(t, self.orders[3 * o + 1])
+                sh._take_from_bag(self, t, self.orders[3 * o])
+                sh._take_from_bag(self, t, self.orders[3 * o + 1])
                 self.s[_ORD + o] = _O_SEAT + t
         mm.SheriffMM._let_through(self, rec, sheriff)
 

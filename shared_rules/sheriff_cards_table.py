@@ -40,7 +40,7 @@ class Table(mmt.Table):
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
-        if g.phase() == KC.LAWS_PHASE:
+        if g.s[K.R_PHASE] == KC.LAWS_PHASE:
             return self._laws()
         out = mmt.Table.legal(self)
         extra = []

@@ -464,7 +464,7 @@ class SheriffMM(sh.Sheriff):
             self._push(1, rec[_F_DISCARD + 1 + i])
         nxt = self._next_merchant(p)
         if nxt == _NO_SEAT:
-            self._start_load()
+            self._start_load(False)
         else:
             s[_R_TURN] = nxt
 
@@ -587,8 +587,8 @@ class SheriffMM(sh.Sheriff):
         for i in range(_PUB_SEAT6, _PUB_SIZE):
             out[i] = 0
         if s[_R_SEATS] == _SEATS6:
-            self._public_seat(out, _PUB_SEAT6, self._at(5))
-        self._public_seat(out, _PUB_CHEST, self._at(_CHEST))
+            sh._public_seat(self, out, _PUB_SEAT6, self._at(5))
+        sh._public_seat(self, out, _PUB_CHEST, self._at(_CHEST))
         out[_PUB_MM] = s[_R_MODULES]
         out[_PUB_MM + 1] = s[_R_DEPUTY2]
         out[_PUB_MM + 2] = s[_R_CYCLE]

@@ -150,7 +150,7 @@ def test_four_orders_face_up_before_the_market():
     r = play(H(), [SETUP, act("market", 1, discard=[], take=[])] + up(0, 1, 2, 0, 3, 4, 99)
              + [act("market", 1, discard=[], take=[])])
     assert errors(r) == [[3, "reveal_orders"], [7, "order_not_in_deck"], [9, "orders_full"], [10, "no_such_order"]], errors(r)
-    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == K.MARKET and r.game.s[K.R_TURN] == 2
+    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.s[K.R_PHASE] == K.MARKET and r.game.s[K.R_TURN] == 2
     r2 = play(H(), [act("order_up", 0, order=15)])
     assert errors(r2) == [[2, "no_such_order"]], errors(r2)
     r3 = play({"game": "sheriff", "players": 3}, [act("order_up", 0, order=1)])
@@ -458,7 +458,7 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
     assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
-    assert g.phase() == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
+    assert g.s[K.R_PHASE] == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
     assert list(v[KC.PUB_LAWS:KC.PUB_LAWS + 2]) == [13, 10]
@@ -521,7 +521,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == K.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.s[K.R_PHASE] == K.MARKET
     return g.digest()
 
 
@@ -542,7 +542,7 @@ def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
     r2 = play(h, log)
     g2 = r2.game
     assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
-    assert g2.gold(KM.CHEST) == 1 and g2.phase() == KM.LOOT               # the odd coin awaits them
+    assert g2.gold(KM.CHEST) == 1 and g2.s[K.R_PHASE] == KM.LOOT               # the odd coin awaits them
     return [g2.gold(s) for s in range(6)]
 
 
