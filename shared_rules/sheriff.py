@@ -358,22 +358,24 @@ class Sheriff(engine.Game):
 
     # -- small accessors -------------------------------------------------------------
     def _at(self, seat):
-        return _SEAT_BASE + _SEAT_BYTES * seat
+        """Where a seat's bytes start. Seats past the fifth (the Merry Men's sixth seat, then
+        their loot chest) live after the base state, in ``sheriff_mm``'s longer one."""
+        return _SEAT_BASE + _SEAT_BYTES * seat if seat < _MAX_SEATS else _PILES_END + _SEAT_BYTES * (seat - _MAX_SEATS)
 
     def gold(self, seat):
-        at = _SEAT_BASE + _SEAT_BYTES * seat
+        at = self._at(seat)
         return self.s[at] | (self.s[at + 1] << 8)
 
     def _set_gold(self, seat, v):
-        at = _SEAT_BASE + _SEAT_BYTES * seat
+        at = self._at(seat)
         self.s[at] = v & 255
         self.s[at + 1] = v >> 8
 
     def stand(self, seat, g):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _STAND + g]
+        return self.s[self._at(seat) + _STAND + g]
 
     def flags(self, seat):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
+        return self.s[self._at(seat) + _FLAGS]
 
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only

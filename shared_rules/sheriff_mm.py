@@ -75,7 +75,7 @@ _R_SEATS = const(0)
 _R_PILE1 = const(9)
 _R_PILE2 = const(10)
 _PILE_CAP = const(216)
-_SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest
+_SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest (Sheriff._at)
 _BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
 _BM_VALUES = const(541)      # 6 values: pepper top, lower, mead top, lower, silk top, lower
 _BM_LEFT = const(547)        # cards left per type (2, 1, 0)
@@ -220,25 +220,6 @@ class SheriffMM(sh.Sheriff):
     @classmethod
     def from_header(cls, header):
         return from_header(header)
-
-    # -- layout: seat 5 and the chest live after the base state -------------------------------
-    def _at(self, seat):
-        return _SEAT_BASE + _SEAT_BYTES * seat if seat < 5 else _SEAT6 + _SEAT_BYTES * (seat - 5)
-
-    def gold(self, seat):
-        at = self._at(seat)
-        return self.s[at] | (self.s[at + 1] << 8)
-
-    def _set_gold(self, seat, v):
-        at = self._at(seat)
-        self.s[at] = v & 255
-        self.s[at + 1] = v >> 8
-
-    def stand(self, seat, g):
-        return self.s[self._at(seat) + _STAND + g]
-
-    def flags(self, seat):
-        return self.s[self._at(seat) + _FLAGS]
 
     def modules(self):
         return self.s[_R_MODULES]
