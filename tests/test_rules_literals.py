@@ -176,7 +176,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
                   "firmware/mat.py"]),
-    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py", "shared_rules/sheriff.py", "shared_rules/engine.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
 ])

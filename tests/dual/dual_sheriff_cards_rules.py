@@ -434,11 +434,12 @@ def law(p, keep, bottom):
 
 def test_laws_removed_by_player_count():
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     got = []
     for n in (3, 4, 5):
         g = games.from_header(HL(n))
         got.append([lw.where(g, 0), lw.where(g, 23)])
-    assert got == [[lw.OUT, lw.DECK], [lw.DECK, lw.DECK], [lw.DECK, lw.OUT]], got
+    assert got == [[LW.OUT, LW.DECK], [LW.DECK, LW.DECK], [LW.DECK, LW.OUT]], got
     r = play(HL(3), [SETUP, law(0, (0, 1), 2)])
     assert errors(r) == [[3, "law_not_in_deck"]], errors(r)
     return got
@@ -446,6 +447,7 @@ def test_laws_removed_by_player_count():
 
 def test_first_sheriff_keeps_two_later_sheriffs_one():
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
     log = [SETUP, act("market", 1, discard=[], take=[]),   # the laws come first
            law(1, (10, 11), 12),                            # not the Sheriff
@@ -457,7 +459,7 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
     assert errors(r) == [[3, "wrong_phase"], [4, "not_the_sheriff"], [5, "keep_count"], [6, "law_not_in_deck"],
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
+    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [LW.POS2, LW.OUT, LW.DECK, LW.POS1]
     assert g.s[K.R_PHASE] == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
@@ -512,6 +514,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     """A profile marking 21 laws 4+ leaves 3 at 3 players: the first Sheriff keeps 2, one stays;
     no later choice is possible (2 cards needed), so the laws in force stay for the game."""
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     prof = dict(LPROFILE)
     prof["laws"] = [dict(c, mark="4+") if 2 < i < 23 and "mark" not in c else c for i, c in enumerate(LAWS_T)]
     prof["laws"][0] = dict(LAWS_T[0], mark="4+")
@@ -521,7 +524,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.s[K.R_PHASE] == K.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [LW.POS1, LW.POS2, LW.DECK] and g.s[K.R_PHASE] == K.MARKET
     return g.digest()
 
 
