@@ -269,44 +269,7 @@ class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
     STATE_SIZE = _PILES_END
-    PUBLIC_SIZE = _PUB_PILES + _PILE_CAP
-    VOCAB = SheriffVocabulary((
-        ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
-                   actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
-        ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
-                    actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
-        ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
-        ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
-        ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
-            actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
-            actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
-        ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
-                     actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
-                     actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
-    ))
-    REASONS = (
-        "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
-        "no_such_card",       # 17 every copy of that good is already identified elsewhere
-        "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
-        "bad_setup",          # 19 setup piles must hold exactly 5 cards each
-        "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
-        "not_the_sheriff",    # 21 only the Sheriff passes or inspects
-        "too_many_cards",     # 22 more than 5 cards set aside at the market
-        "take_too_many",      # 23 more pile draws than cards set aside
-        "bad_pile",           # 24 a pile number other than 1 or 2
-        "pile_needed",        # 25 set-aside cards need a `to` pile
-        "empty_pile",         # 26 taking from an empty discard pile
-        "bag_size",           # 27 a bag holds 1 to 5 cards
-        "already_loaded",     # 28 a closed bag cannot change
-        "not_legal_good",     # 29 only a legal good may be declared
-        "count_mismatch",     # 30 the declared count must be the bag's
-        "bad_target",         # 31 the target is not a merchant with a bag this round
-        "already_resolved",   # 32 that bag was already passed or opened
-        "not_enough_gold",    # 33 a bribe of gold the merchant does not have
-        "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
-        "bad_order",          # 35 `order` is not exactly the confiscated cards
-        "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
-    )  # type: tuple
+    PUBLIC_SIZE = _PUB_PILES + _PILE_CAP   # VOCAB and REASONS: set after the class (below)
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
@@ -880,5 +843,45 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_view
         return sheriff_view.referee(self)
 
+
+# The vocabulary's and the reasons' many small objects are made once the class is built: they
+# fill the holes its method table leaves as it grows, instead of splitting the heap before it.
+Sheriff.VOCAB = SheriffVocabulary((
+    ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
+               actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
+    ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
+                actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
+    ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
+    ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
+    ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
+        actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
+        actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
+    ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
+                 actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
+                 actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
+))
+Sheriff.REASONS = (
+    "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
+    "no_such_card",       # 17 every copy of that good is already identified elsewhere
+    "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
+    "bad_setup",          # 19 setup piles must hold exactly 5 cards each
+    "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
+    "not_the_sheriff",    # 21 only the Sheriff passes or inspects
+    "too_many_cards",     # 22 more than 5 cards set aside at the market
+    "take_too_many",      # 23 more pile draws than cards set aside
+    "bad_pile",           # 24 a pile number other than 1 or 2
+    "pile_needed",        # 25 set-aside cards need a `to` pile
+    "empty_pile",         # 26 taking from an empty discard pile
+    "bag_size",           # 27 a bag holds 1 to 5 cards
+    "already_loaded",     # 28 a closed bag cannot change
+    "not_legal_good",     # 29 only a legal good may be declared
+    "count_mismatch",     # 30 the declared count must be the bag's
+    "bad_target",         # 31 the target is not a merchant with a bag this round
+    "already_resolved",   # 32 that bag was already passed or opened
+    "not_enough_gold",    # 33 a bribe of gold the merchant does not have
+    "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
+    "bad_order",          # 35 `order` is not exactly the confiscated cards
+    "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
+)
 
 GAME = Sheriff
