@@ -36,6 +36,7 @@ _UNKNOWN_CODE = const(2)
 _WRONG_PHASE = const(5)
 _NOT_YOUR_TURN = const(6)
 _NO_SEAT = const(255)
+_FIRST_GAME_REASON = const(16)
 _U8 = const(0)
 _U16 = const(1)
 _NAME = const(2)
@@ -821,6 +822,12 @@ class Sheriff(engine.Game):
             else:
                 out[_PUB_PILES + i] = 0
 
+    def reason(self, code):
+        """The name of a reason code (this game's names: ``REASONS``, split on demand)."""
+        if code < _FIRST_GAME_REASON:
+            return engine.Game.reason(self, code)
+        return self.REASONS.split()[code - _FIRST_GAME_REASON]  # type: ignore[attr-defined]  # a str here
+
     @staticmethod
     def describe(view):
         """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
@@ -844,8 +851,8 @@ class Sheriff(engine.Game):
         return sheriff_view.referee(self)
 
 
-# The vocabulary's and the reasons' many small objects are made once the class is built: they
-# fill the holes its method table leaves as it grows, instead of splitting the heap before it.
+# The vocabulary's many small objects are made once the class is built: they fill the holes its
+# method table leaves as it grows, instead of splitting the heap before it.
 Sheriff.VOCAB = SheriffVocabulary((
     ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
                actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
@@ -860,28 +867,31 @@ Sheriff.VOCAB = SheriffVocabulary((
                  actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
                  actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
 ))
-Sheriff.REASONS = (
-    "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
-    "no_such_card",       # 17 every copy of that good is already identified elsewhere
-    "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
-    "bad_setup",          # 19 setup piles must hold exactly 5 cards each
-    "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
-    "not_the_sheriff",    # 21 only the Sheriff passes or inspects
-    "too_many_cards",     # 22 more than 5 cards set aside at the market
-    "take_too_many",      # 23 more pile draws than cards set aside
-    "bad_pile",           # 24 a pile number other than 1 or 2
-    "pile_needed",        # 25 set-aside cards need a `to` pile
-    "empty_pile",         # 26 taking from an empty discard pile
-    "bag_size",           # 27 a bag holds 1 to 5 cards
-    "already_loaded",     # 28 a closed bag cannot change
-    "not_legal_good",     # 29 only a legal good may be declared
-    "count_mismatch",     # 30 the declared count must be the bag's
-    "bad_target",         # 31 the target is not a merchant with a bag this round
-    "already_resolved",   # 32 that bag was already passed or opened
-    "not_enough_gold",    # 33 a bribe of gold the merchant does not have
-    "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
-    "bad_order",          # 35 `order` is not exactly the confiscated cards
-    "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
+# The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, split
+# only when a name is printed (``reason``): one object instead of a tuple of 21 strings.
+_REASONS = const(
+    "not_in_deck "        # 16 this game's deck has no such good (bread at 3 players, royal: false)
+    "no_such_card "       # 17 every copy of that good is already identified elsewhere
+    "not_in_hand "        # 18 the hand is too small for those cards beside its known ones
+    "bad_setup "          # 19 setup piles must hold exactly 5 cards each
+    "not_a_merchant "     # 20 the Sheriff takes no part in market, load and declare
+    "not_the_sheriff "    # 21 only the Sheriff passes or inspects
+    "too_many_cards "     # 22 more than 5 cards set aside at the market
+    "take_too_many "      # 23 more pile draws than cards set aside
+    "bad_pile "           # 24 a pile number other than 1 or 2
+    "pile_needed "        # 25 set-aside cards need a `to` pile
+    "empty_pile "         # 26 taking from an empty discard pile
+    "bag_size "           # 27 a bag holds 1 to 5 cards
+    "already_loaded "     # 28 a closed bag cannot change
+    "not_legal_good "     # 29 only a legal good may be declared
+    "count_mismatch "     # 30 the declared count must be the bag's
+    "bad_target "         # 31 the target is not a merchant with a bag this round
+    "already_resolved "   # 32 that bag was already passed or opened
+    "not_enough_gold "    # 33 a bribe of gold the merchant does not have
+    "not_on_stand "       # 34 a bribe of stand goods the merchant does not have
+    "bad_order "          # 35 `order` is not exactly the confiscated cards
+    "bad_payment"         # 36 `pay_with` breaks the running-out-of-gold rule
 )
+Sheriff.REASONS = _REASONS  # type: ignore[assignment]  # one string, not the engine's tuple
 
 GAME = Sheriff

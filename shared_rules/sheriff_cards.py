@@ -114,22 +114,23 @@ _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
 del _names, _fields
 
-REASONS = mm.SheriffMM.REASONS + (
-    "no_such_order",      # 46 an order number outside the profile's 15 cards
-    "order_not_in_deck",  # 47 that order is already face up or filled
-    "orders_full",        # 48 four orders are already face up
-    "reveal_orders",      # 49 the market waits until four orders are face up (deck permitting)
-    "order_not_up",       # 50 that order is not face up
-    "goods_missing",      # 51 the bag (less its bribe) lacks the order's cards
-    "bag_opened",         # 52 only a bag that gets through fills orders
-    "no_merry_man",       # 53 a Merry Man loaded by a player who holds none
-    "no_draw_owed",       # 54 a Merry Man draw by a player who is not owed one
-    "merry_not_in_deck",  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
-    "bad_give",           # 56 `give` does not share a smuggled steal's rest among the other players
-    "no_such_law",        # 57 a law number outside the profile's 24 cards
-    "law_not_in_deck",    # 58 a kept or bottomed law that is not in the deck (or named twice)
-    "keep_count",         # 59 the first Sheriff keeps 2 laws, each later one 1
-    "bribe_forbidden",    # 60 a law in force forbids bribes of that kind
+REASONS = mm.SheriffMM.REASONS + (   # one string, as the base's
+    " "
+    "no_such_order "      # 46 an order number outside the profile's 15 cards
+    "order_not_in_deck "  # 47 that order is already face up or filled
+    "orders_full "        # 48 four orders are already face up
+    "reveal_orders "      # 49 the market waits until four orders are face up (deck permitting)
+    "order_not_up "       # 50 that order is not face up
+    "goods_missing "      # 51 the bag (less its bribe) lacks the order's cards
+    "bag_opened "         # 52 only a bag that gets through fills orders
+    "no_merry_man "       # 53 a Merry Man loaded by a player who holds none
+    "no_draw_owed "       # 54 a Merry Man draw by a player who is not owed one
+    "merry_not_in_deck "  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
+    "bad_give "           # 56 `give` does not share a smuggled steal's rest among the other players
+    "no_such_law "        # 57 a law number outside the profile's 24 cards
+    "law_not_in_deck "    # 58 a kept or bottomed law that is not in the deck (or named twice)
+    "keep_count "         # 59 the first Sheriff keeps 2 laws, each later one 1
+    "bribe_forbidden"     # 60 a law in force forbids bribes of that kind
 )
 _NOT_A_MERCHANT = const(20)
 _BAG_SIZE = const(27)
@@ -187,7 +188,7 @@ class SheriffCards(mm.SheriffMM):
     STATE_SIZE = _STATE_END
     PUBLIC_SIZE = _PUB_SIZE
     VOCAB = VOCAB
-    REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
+    REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men's
 
     def __init__(self, seats=4, first=0, royal=True, mods=_ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)

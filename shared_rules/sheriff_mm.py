@@ -189,16 +189,17 @@ class SheriffMM(sh.Sheriff):
                   field("split", _NAME, SPLITS))),
         ("claim", (field("good", _NAME, sh.CODES),)),
     ))
-    REASONS = sh.Sheriff.REASONS + (
-        "module_off",         # 37 an action of a module this game does not use
-        "deputy_twice",       # 38 that seat was already deputy in this cycle of three rounds
-        "no_discard_piles",   # 39 the 6-player market draws from the draw pile only
-        "already_decided",    # 40 this deputy already said pass or open for that merchant
-        "decide_first",       # 41 a bribe or inspection details before the deputies' stances allow it
-        "bad_split",          # 42 the agreed split takes what the chest's remainder does not hold
-        "not_black_market",   # 43 no Black Market card for that good (pepper, mead, silk)
-        "market_exhausted",   # 44 both Black Market cards of that type are taken
-        "need_three",         # 45 fewer than 3 of that contraband on the claimant's stand
+    REASONS = sh.Sheriff.REASONS + (   # type: ignore[operator]  # one string, as the base's
+        " "
+        "module_off "         # 37 an action of a module this game does not use
+        "deputy_twice "       # 38 that seat was already deputy in this cycle of three rounds
+        "no_discard_piles "   # 39 the 6-player market draws from the draw pile only
+        "already_decided "    # 40 this deputy already said pass or open for that merchant
+        "decide_first "       # 41 a bribe or inspection details before the deputies' stances allow it
+        "bad_split "          # 42 the agreed split takes what the chest's remainder does not hold
+        "not_black_market "   # 43 no Black Market card for that good (pepper, mead, silk)
+        "market_exhausted "   # 44 both Black Market cards of that type are taken
+        "need_three"          # 45 fewer than 3 of that contraband on the claimant's stand
     )
 
     def __init__(self, seats=6, first=0, royal=True, mods=_DEPUTIES, values=None):
