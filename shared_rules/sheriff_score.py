@@ -52,15 +52,6 @@ def bonuses(game):
     return out
 
 
-def cards(game, seat, legal):
-    """Legal-good cards (royal goods are contraband cards) or contraband cards on a stand."""
-    n = 0
-    for g in range(_KINDS):
-        if (g < _LEGAL_KINDS) == legal:
-            n += game.stand(seat, g)
-    return n
-
-
 def scores(game):
     """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
     out = bonuses(game)
@@ -76,7 +67,11 @@ def winners(game):
     """Highest score; ties broken by legal-good cards, then contraband cards; else shared."""
     sc = scores(game)
     extra = getattr(game, "extra_contraband", None)
-    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False) + (extra(seat) if extra else 0)]
-            for seat in range(game.seats())]
+    keys = []
+    for seat in range(game.seats()):
+        key = [sc[seat], 0, extra(seat) if extra else 0]   # score, legal cards, contraband cards
+        for g in range(_KINDS):   # royal goods are contraband cards
+            key[1 if g < _LEGAL_KINDS else 2] += game.stand(seat, g)
+        keys.append(key)
     best = max(keys)
     return [seat for seat in range(game.seats()) if keys[seat] == best]
