@@ -10,10 +10,11 @@ State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, fl
 declaration, known hand cards and stand counts per good), then both discard piles in one region
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
 Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
-``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; it overrides
-the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``,
-``_first_merchant``, ``_next_merchant``, ``_share``, ``_at`` and the per-seat accessors, and reuses
-``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver.
+``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; the modules
+override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_first_merchant``,
+``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
+``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
+sixth seat and the chest too). Reason names are one string (``REASONS``, split by ``reason``).
 
 Memory (docs/performance.md): every number below is a private ``const()`` literal, inlined by
 MicroPython and kept by no dictionary; the catalogue's columns this module needs are restated as
