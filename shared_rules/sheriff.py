@@ -131,7 +131,11 @@ class SheriffVocabulary(actions.Vocabulary):
             for key in ("stand", "bag"):
                 if key in bribe:
                     counts = bribe[key]
-                    bribe[key] = [CODES[g] for g in range(_KINDS) for _ in range(counts[g])]
+                    names = []   # loops, not a comprehension: that would be code held from import
+                    for g in range(_KINDS):
+                        for _ in range(counts[g]):
+                            names.append(CODES[g])
+                    bribe[key] = names
         return obj
 
 
@@ -840,10 +844,13 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_score
         n = self.s[_R_SEATS]
         over = self.over()
+        gold = []
+        for i in range(n):
+            gold.append(self.gold(i))
         return {
             "game": "sheriff", "players": n, "over": over,
             "winners": sheriff_score.winners(self) if over else [],
-            "scores": sheriff_score.scores(self), "gold": [self.gold(i) for i in range(n)],
+            "scores": sheriff_score.scores(self), "gold": gold,
         }
 
     def referee(self):

@@ -232,7 +232,11 @@ class SheriffMM(sh.Sheriff):
     def black_market(self, seat):
         """(good code, value) of every Black Market card a seat holds."""
         held = self.s[_BM_HELD + seat]
-        return [(_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]) for i in range(6) if held & (1 << i)]
+        out = []   # a loop, not a comprehension: that would be code held from import
+        for i in range(6):
+            if held & (1 << i):
+                out.append((_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]))
+        return out
 
     def black_market_left(self, i):
         """Black Market cards left of type ``i`` (0 pepper, 1 mead, 2 silk)."""

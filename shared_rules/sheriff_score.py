@@ -37,18 +37,28 @@ def bonuses(game):
         top = max(counts)
         if not top:
             continue
-        kings = [seat for seat in range(n) if counts[seat] == top]
+        kings = []   # loops, not comprehensions: each would be code held from import
+        for seat in range(n):
+            if counts[seat] == top:
+                kings.append(seat)
         if len(kings) > 1:
             for seat in kings:
                 out[seat] += (_KING[good] + _QUEEN[good]) // len(kings)
             continue
         out[kings[0]] += _KING[good]
-        second = max([counts[seat] for seat in range(n) if seat != kings[0]])
+        second = 0
+        for seat in range(n):
+            if seat != kings[0] and counts[seat] > second:
+                second = counts[seat]
         if not second:
             continue
-        queens = [seat for seat in range(n) if counts[seat] == second]
-        for seat in queens:
-            out[seat] += _QUEEN[good] // len(queens)
+        queens = 0
+        for seat in range(n):
+            if counts[seat] == second:
+                queens += 1
+        for seat in range(n):
+            if counts[seat] == second:
+                out[seat] += _QUEEN[good] // queens
     return out
 
 
@@ -74,4 +84,8 @@ def winners(game):
             key[1 if g < _LEGAL_KINDS else 2] += game.stand(seat, g)
         keys.append(key)
     best = max(keys)
-    return [seat for seat in range(game.seats()) if keys[seat] == best]
+    out = []
+    for seat in range(game.seats()):
+        if keys[seat] == best:
+            out.append(seat)
+    return out
