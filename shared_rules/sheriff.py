@@ -89,7 +89,7 @@ class SheriffVocabulary(actions.Vocabulary):
     def encode(self, obj, rec):
         if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
             bribe = dict(obj["bribe"])
-            for key in ("stand", "bag"):
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
                 if key in bribe:
                     names = bribe[key]
                     if not isinstance(names, list):
@@ -128,7 +128,7 @@ class SheriffVocabulary(actions.Vocabulary):
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
         bribe = obj.get("bribe") if rec[0] == _A_PASS else None
         if bribe:
-            for key in ("stand", "bag"):
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
                 if key in bribe:
                     counts = bribe[key]
                     names = []   # loops, not a comprehension: that would be code held from import
@@ -308,7 +308,7 @@ class Sheriff(engine.Game):
             # Merry Men modules are code loaded only now: base Sheriff's heap does not grow.
             from shared_rules import sheriff_mm
             return sheriff_mm.from_header(header)
-        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
+        engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules"])   # built per call
         seats = engine.int_option(header, "players", 0, _MIN_SEATS, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         return cls(seats, first, royal)

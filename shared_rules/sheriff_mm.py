@@ -143,7 +143,7 @@ _PUB_SIZE = const(324)
 
 def from_header(header):
     """A game for a header with ``modules`` and/or ``profile`` (``ValueError`` naming the key)."""
-    engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules", "profile"))
+    engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules", "profile"])
     royal = header.get("royal", True)
     if not isinstance(royal, bool):
         raise ValueError("royal must be true or false")
