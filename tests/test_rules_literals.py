@@ -77,6 +77,7 @@ def test_dead_mans_draw_literals_are_the_vocabulary_catalogue_and_engine_values(
 
 
 def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
+    from array import array
     from pathlib import Path
 
     from firmware import mat, mat_deadmans as g
@@ -89,6 +90,7 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
                "KIND_TRAIT": (deck, "TRAIT"), "COLLECT_TOKEN": (tokens, "COLLECT"), "SEAT0": (tokens, "SEAT0"),
                "SEAT_TOKENS": (tokens, "SEATS")}
     assert mine["PILE"] == rules["NCODES"] - rules["SUITS"] and mine["LIST_CAP"] == rules["MAX_BONUS"]
+    assert mine["NO_TAGS"] == array("H", [mine["NO_TAG"]]).tobytes()  # the tag arrays' filler
     for name, value in mine.items():
         if name in rules:
             assert value == rules[name], name
@@ -99,7 +101,7 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
         elif name.startswith("P_"):
             assert g.Gestures.PROMPTS[value] == name[2:].lower()
         else:
-            assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
+            assert name in ("NO_TAG", "NO_TAGS", "AMBIGUOUS", "PILE", "LIST_CAP"), name
 
 
 def test_dead_mans_views_take_the_rules_values() -> None:
@@ -289,6 +291,7 @@ def test_skull_view_literals_are_the_rules_values() -> None:
 
 
 def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> None:
+    from array import array
     from firmware import mat, mat_skull as m
     from shared_rules import deck, engine, skull_layout as K, tokens
     from shared_rules.catalogue import SKULL_PER_SEAT
@@ -308,6 +311,7 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
     assert [m._P_OVER, m._P_PLACE, m._P_PLACE_OR_BID, m._P_BID_OR_PASS, m._P_FLIP, m._P_LOSE, m._P_FIRST] == [
         prompts.index(p) for p in ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")]
     assert m._DISCS == sum(SKULL_PER_SEAT)
+    assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()  # the tag array's filler
 
 
 def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
@@ -406,3 +410,16 @@ def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
     for g, names in ((sheriff.Sheriff(), base), (mm.SheriffMM(), more), (sc.SheriffCards(), cards)):
         assert [g.reason(c) for c in range(16, 16 + len(names))] == names
         assert g.reason(engine.WRONG_PHASE) == "wrong_phase" and g.reason(engine.OK) == "ok"
+
+
+def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
+    """``replay.py`` names what is wrong by number, ``replay_why.text`` gives the texts."""
+    from shared_rules import replay, replay_why
+    texts = {"UTF8": "not UTF-8 text", "DEEP": "nested more than %d deep", "JSON": "not valid JSON",
+             "LONG": "line longer than %d bytes", "SEAT": "seat %d out of range 0..%d",
+             "HEADER": "%s:%d: header: %s", "BAD_HEADER": "%s:%d: bad header: %s",
+             "NO_HEADER": "%s:%d: no header line", "OPEN": "%s:0: cannot open the file",
+             "READ": "%s:%d: cannot read the file", "USAGE": "usage: micropython -m shared_rules.replay LOG\n"}
+    numbers = {n[3:]: v for n, v in vars(replay).items() if n.startswith("_W_")}
+    assert numbers.keys() == texts.keys()
+    assert all(replay_why.text(v) == texts[n] for n, v in numbers.items())
