@@ -146,7 +146,7 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
         vocab.offset("inspect", "pay_with")]
     assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
                                                                       s._F_BRIBE_BAG]
-    reasons = s.Sheriff.REASONS
+    reasons = s.Sheriff.REASONS.split()
     named = {name[1:]: value for name, value in vars(s).items()
              if name.startswith("_") and name[1:].lower() in reasons and isinstance(value, int)}
     assert len(named) == len(reasons) == 21
@@ -178,7 +178,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
                   "firmware/mat.py"]),
-    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py", "shared_rules/sheriff.py", "shared_rules/engine.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
 ])
@@ -318,7 +318,7 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     from shared_rules import profile, sheriff_mm as mm
     from shared_rules.catalogue import sheriff_deck_size
     vocab = mm.SheriffMM.VOCAB
-    reasons = mm.SheriffMM.REASONS
+    reasons = mm.SheriffMM.REASONS.split()
     assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
     assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
     assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
@@ -364,9 +364,10 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
         vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
         vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
-    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+    reasons = sc.REASONS.split()
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in reasons
              and isinstance(v, int)}
-    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert named and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
     assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
@@ -450,6 +451,31 @@ def test_the_referee_the_loop_and_the_mat_restate_the_engines_reasons() -> None:
     from host.mirror import PUBLIC, REFEREE
     assert (referee._PUBLIC, referee._REFEREE) == (PUBLIC, REFEREE)
     assert (referee._FROM_HOST, referee._PUBLIC) == (255, 0)   # as tests/dual/dual_hidden.py names them
+
+
+def test_the_sheriff_referees_first_four_action_kinds_are_their_phases() -> None:
+    """``Sheriff.check`` finds the phase an action needs as its kind (setup..declare), or the
+    inspection for pass and inspect."""
+    s = sheriff
+    vocab = s.Sheriff.VOCAB
+    assert [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE, s._A_PASS] == [
+        vocab.kind(n) for n in ("setup", "market", "load", "declare", "pass")]
+    assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE] == [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE]
+    assert s._INSPECT == s._A_PASS == vocab.kind("inspect") - 1
+
+
+def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
+    """``REASONS`` is one string of names (one object on a board, not a tuple of strings):
+    ``reason`` splits it, the engine names the common codes; each module adds its own after."""
+    from shared_rules import engine, sheriff_cards as sc, sheriff_mm as mm
+    base = sheriff.Sheriff.REASONS.split()
+    more = mm.SheriffMM.REASONS.split()
+    cards = sc.SheriffCards.REASONS.split()
+    assert len(base) == 21 and more[:21] == base and len(more) == 30 and cards[:30] == more and len(cards) == 45
+    assert all(" ".join(n.split()) == n for n in (sheriff.Sheriff.REASONS, mm.SheriffMM.REASONS, sc.REASONS))
+    for g, names in ((sheriff.Sheriff(), base), (mm.SheriffMM(), more), (sc.SheriffCards(), cards)):
+        assert [g.reason(c) for c in range(16, 16 + len(names))] == names
+        assert g.reason(engine.WRONG_PHASE) == "wrong_phase" and g.reason(engine.OK) == "ok"
 
 
 def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
