@@ -355,9 +355,8 @@ class Mirror:
     def reason(self, code: int) -> str:
         if code < FIRST_GAME_REASON:
             return COMMON_REASONS[code] if code < len(COMMON_REASONS) else "reason_%d" % code
-        names = self.game_cls.REASONS if self.game_cls is not None else ()
-        if isinstance(names, str):   # Sheriff keeps its names in one string (a board's heap)
-            names = names.split()
+        # every game keeps its names in one string (a board's heap): split here, on the host
+        names = self.game_cls.REASONS.split() if self.game_cls is not None else []
         if code - FIRST_GAME_REASON < len(names):
             return names[code - FIRST_GAME_REASON]
         return "reason_%d" % code

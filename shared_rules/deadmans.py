@@ -402,31 +402,33 @@ class DeadMans(engine.Game):
         ("oracle", (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
         ("bonus", (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
     ))
+    # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
+    # names a code from it).
     REASONS = (
-        "choice_pending",       # 16 an ability choice must be logged first
-        "wrong_choice",         # 17 no such ability choice is pending
-        "must_draw",            # 18 a turn starts with a draw
-        "kraken_demands",       # 19 the Kraken still demands cards
-        "draw_pile_empty",      # 20 nothing left to draw
-        "not_in_draw_pile",     # 21 that card is not (any longer) in the draw pile
-        "not_peeked_card",      # 22 an Oracle saw another card on top of the draw pile
-        "not_in_bank",          # 23 the bank holds no such card
-        "not_top_card",         # 24 the card is not on top of its suit stack
-        "bad_target",           # 25 not a seat this action may name
-        "misfire_own_bank",     # 26 Misfire: the Cannon must hit the placer's own bank
-        "suit_in_own_bank",     # 27 the Sword may not steal a suit the player banks
-        "parry_forces_kraken",  # 28 Parry: the Sword must steal a Kraken from the Parry bank
-        "reveal_missing",       # 29 a Map shows its revealed cards
-        "reveal_not_wanted",    # 30 Navigator picks from the whole discard pile, nothing revealed
-        "wrong_reveal_count",   # 31 a Map reveals min(3, discard pile) cards
-        "not_in_discard",       # 32 the discard pile holds no such card
-        "pick_not_revealed",    # 33 the Map pick must be one of the revealed cards
-        "wrong_peek_count",     # 34 an Oracle sees min(1 or 3, draw pile) cards
-        "wrong_bonus_count",    # 35 the bonus is not the number of cards due
-        "trait_chosen",         # 36 one trait per seat
-        "trait_taken",          # 37 the trait is already held (once per deck)
-        "target_required",      # 38 this choice names a seat
-        "empty_bank",           # 39 Plunderer: the named bank holds nothing
+        "choice_pending "       # 16 an ability choice must be logged first
+        "wrong_choice "         # 17 no such ability choice is pending
+        "must_draw "            # 18 a turn starts with a draw
+        "kraken_demands "       # 19 the Kraken still demands cards
+        "draw_pile_empty "      # 20 nothing left to draw
+        "not_in_draw_pile "     # 21 that card is not (any longer) in the draw pile
+        "not_peeked_card "      # 22 an Oracle saw another card on top of the draw pile
+        "not_in_bank "          # 23 the bank holds no such card
+        "not_top_card "         # 24 the card is not on top of its suit stack
+        "bad_target "           # 25 not a seat this action may name
+        "misfire_own_bank "     # 26 Misfire: the Cannon must hit the placer's own bank
+        "suit_in_own_bank "     # 27 the Sword may not steal a suit the player banks
+        "parry_forces_kraken "  # 28 Parry: the Sword must steal a Kraken from the Parry bank
+        "reveal_missing "       # 29 a Map shows its revealed cards
+        "reveal_not_wanted "    # 30 Navigator picks from the whole discard pile, nothing revealed
+        "wrong_reveal_count "   # 31 a Map reveals min(3, discard pile) cards
+        "not_in_discard "       # 32 the discard pile holds no such card
+        "pick_not_revealed "    # 33 the Map pick must be one of the revealed cards
+        "wrong_peek_count "     # 34 an Oracle sees min(1 or 3, draw pile) cards
+        "wrong_bonus_count "    # 35 the bonus is not the number of cards due
+        "trait_chosen "         # 36 one trait per seat
+        "trait_taken "          # 37 the trait is already held (once per deck)
+        "target_required "      # 38 this choice names a seat
+        "empty_bank"            # 39 Plunderer: the named bank holds nothing
     )
 
     @classmethod

@@ -5,8 +5,8 @@ action allocates nothing, a snapshot is that array plus a small header, and a di
 A game subclass provides:
 
 * ``NAME`` (log header ``game``), ``GAME_ID`` (one byte in snapshots), ``STATE_SIZE``,
-  ``VOCAB`` (``actions.Vocabulary``) and ``REASONS`` (its own reason names, codes from
-  ``FIRST_GAME_REASON``);
+  ``VOCAB`` (``actions.Vocabulary``) and ``REASONS`` (its own reason names in one string,
+  separated by single spaces, codes from ``FIRST_GAME_REASON``);
 * ``check(rec)`` -> reason code (``OK`` = legal) and ``apply(rec)``, which may assume ``check``
   passed; ``apply`` must not fail;
 * ``valid_state(state)``: a cheap sanity check of a state about to be restored;
@@ -82,7 +82,7 @@ class Game:
         STATE_SIZE = 0
         PUBLIC_SIZE = 0
         VOCAB = None  # type: Any
-        REASONS = ()  # type: tuple
+        REASONS = ""
 
         def valid_state(self, state):  # type: (Any, bytes) -> bool
             return True
@@ -108,14 +108,18 @@ class Game:
         return self.s[0]
 
     def reason(self, code):
-        """The snake_case name of a reason code."""
-        if code < _FIRST_GAME_REASON:
-            i = 0
-            for _ in range(code):
-                i = _REASON_NAMES.index(" ", i) + 1
-            j = _REASON_NAMES.find(" ", i)
-            return _REASON_NAMES[i:j if j > 0 else len(_REASON_NAMES)]
-        return self.REASONS[code - _FIRST_GAME_REASON]
+        """The snake_case name of a reason code: the engine's names below ``FIRST_GAME_REASON``,
+        the game's from there. Both are one string of names (one object on a board, not a tuple
+        of strings), walked here rather than split."""
+        names = _REASON_NAMES
+        if code >= _FIRST_GAME_REASON:
+            names = self.REASONS
+            code -= _FIRST_GAME_REASON
+        i = 0
+        for _ in range(code):
+            i = names.index(" ", i) + 1
+        j = names.find(" ", i)
+        return names[i:j if j > 0 else len(names)]
 
     # -- snapshots -----------------------------------------------------------------------
     def snapshot(self):

@@ -14,7 +14,7 @@ Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``
 override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_first_merchant``,
 ``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
 ``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
-sixth seat and the chest too). Reason names are one string (``REASONS``, split by ``reason``).
+sixth seat and the chest too). Reason names are one string (``REASONS``, named by ``engine.Game.reason``).
 
 Memory (docs/performance.md): every number below is a private ``const()`` literal, inlined by
 MicroPython and kept by no dictionary; the catalogue's columns this module needs are restated as
@@ -827,12 +827,6 @@ class Sheriff(engine.Game):
             else:
                 out[_PUB_PILES + i] = 0
 
-    def reason(self, code):
-        """The name of a reason code (this game's names: ``REASONS``, split on demand)."""
-        if code < _FIRST_GAME_REASON:
-            return engine.Game.reason(self, code)
-        return self.REASONS.split()[code - _FIRST_GAME_REASON]  # type: ignore[attr-defined]  # a str here
-
     @staticmethod
     def describe(view):
         """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
@@ -875,8 +869,8 @@ Sheriff.VOCAB = SheriffVocabulary((
                  actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
                  actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
 ))
-# The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, split
-# only when a name is printed (``reason``): one object instead of a tuple of 21 strings.
+# The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, named
+# only when printed (``engine.Game.reason``): one object instead of a tuple of 21 strings.
 _REASONS = const(
     "not_in_deck "        # 16 this game's deck has no such good (bread at 3 players, royal: false)
     "no_such_card "       # 17 every copy of that good is already identified elsewhere

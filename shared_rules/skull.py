@@ -392,16 +392,18 @@ class Skull(engine.Game):
         ("lose", _DISC),
         ("first", _TARGET),
     ))
+    # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
+    # names a code from it).
     REASONS = (
-        "eliminated_seat",   # 16 an eliminated seat may only name the next first player
-        "no_such_disc",      # 17 the seat holds no such disc
-        "already_placed",    # 18 preparation: one disc each
-        "bid_out_of_range",  # 19 a bid must be 1..discs on the mats
-        "bid_too_low",       # 20 a raise must be higher than the current bid
-        "own_stack_first",   # 21 the challenger flips their own stack first
-        "nothing_to_flip",   # 22 the target stack has no face-down disc left
-        "disc_mismatch",     # 23 the disc named is not the one the referee recorded
-        "bad_target",        # 24 the target seat is not in play
+        "eliminated_seat "   # 16 an eliminated seat may only name the next first player
+        "no_such_disc "      # 17 the seat holds no such disc
+        "already_placed "    # 18 preparation: one disc each
+        "bid_out_of_range "  # 19 a bid must be 1..discs on the mats
+        "bid_too_low "       # 20 a raise must be higher than the current bid
+        "own_stack_first "   # 21 the challenger flips their own stack first
+        "nothing_to_flip "   # 22 the target stack has no face-down disc left
+        "disc_mismatch "     # 23 the disc named is not the one the referee recorded
+        "bad_target"         # 24 the target seat is not in play
     )
 
 del _DISC, _TARGET

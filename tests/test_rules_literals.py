@@ -63,7 +63,7 @@ def test_dead_mans_draw_literals_are_the_vocabulary_catalogue_and_engine_values(
     for name in ("OK", "WRONG_PHASE", "NOT_YOUR_TURN"):
         assert getattr(d, "_" + name) == _named(engine, name)
     first = _named(engine, "FIRST_GAME_REASON")
-    for i, reason in enumerate(d.GAME.REASONS):
+    for i, reason in enumerate(d.GAME.REASONS.split()):
         assert getattr(d, "_" + reason.upper()) == first + i
     assert (d._NCODES, d._SUITS, d._VALUES, d._NTRAITS) == (len(DMD_CODES), len(DMD_CODES) // 6, 6, len(DMD_TRAITS))
     suits = ("anchor", "cannon", "chest", "hook", "key", "kraken", "map", "mermaid", "oracle", "sword")
@@ -273,8 +273,8 @@ def test_skull_literals_are_the_vocabulary_engine_catalogue_and_reason_values() 
     assert (K.FLOWER, K.SKULL) == (SKULL_CODES.index("flower"), SKULL_CODES.index("skull"))
     assert (K.OK, K.WRONG_PHASE, K.NOT_YOUR_TURN, K.NO_SEAT) == (
         engine.OK, engine.WRONG_PHASE, engine.NOT_YOUR_TURN, engine.NO_SEAT)
-    reasons = {n: getattr(K, n.upper()) for n in Skull.REASONS}
-    assert reasons == {n: engine.FIRST_GAME_REASON + i for i, n in enumerate(Skull.REASONS)}
+    reasons = {n: getattr(K, n.upper()) for n in Skull.REASONS.split()}
+    assert reasons == {n: engine.FIRST_GAME_REASON + i for i, n in enumerate(Skull.REASONS.split())}
     phases = {"prep": K.PREP, "add": K.ADD, "bidding": K.BIDDING, "flip": K.FLIP, "lose": K.LOSE,
               "choose_first": K.CHOOSE, "over": K.OVER}
     assert [phases[p] for p in skull_view.PHASES] == list(range(len(skull_view.PHASES)))
@@ -489,3 +489,33 @@ def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
     numbers = {n[3:]: v for n, v in vars(replay).items() if n.startswith("_W_")}
     assert numbers.keys() == texts.keys()
     assert all(replay_why.text(v) == texts[n] for n, v in numbers.items())
+
+
+def test_every_game_names_every_reason_code_from_its_one_string() -> None:
+    """Every game keeps its reason names as one string; ``engine.Game.reason`` walks it (and the
+    engine's own string below ``FIRST_GAME_REASON``). The names are the ones the logs, the replay's
+    JSON and the mirror have always printed: Skull's and Dead Man's Draw's are listed here as they
+    were when they were tuples."""
+    from shared_rules import engine, sheriff_cards as sc, sheriff_mm as mm
+    from shared_rules.deadmans import DeadMans
+    from shared_rules.skull import Skull
+    skull = ("eliminated_seat no_such_disc already_placed bid_out_of_range bid_too_low own_stack_first "
+             "nothing_to_flip disc_mismatch bad_target").split()
+    dmd = ("choice_pending wrong_choice must_draw kraken_demands draw_pile_empty not_in_draw_pile "
+           "not_peeked_card not_in_bank not_top_card bad_target misfire_own_bank suit_in_own_bank "
+           "parry_forces_kraken reveal_missing reveal_not_wanted wrong_reveal_count not_in_discard "
+           "pick_not_revealed wrong_peek_count wrong_bonus_count trait_chosen trait_taken "
+           "target_required empty_bank").split()
+    common = list(engine.COMMON_REASONS)
+    assert common[:engine.NO_GAME + 1] == ("ok malformed unknown_code bad_seat game_over wrong_phase "
+                                           "not_your_turn corrupt unknown_tag foreign_tag duplicate_tag "
+                                           "not_now no_game").split()
+    for cls, names in ((Skull, skull), (DeadMans, dmd), (sheriff.Sheriff, None), (mm.SheriffMM, None),
+                       (sc.SheriffCards, None)):
+        assert isinstance(cls.REASONS, str) and " ".join(cls.REASONS.split()) == cls.REASONS
+        if names is not None:
+            assert cls.REASONS.split() == names
+        g = cls()
+        assert [g.reason(c) for c in range(len(common))] == common
+        first = engine.FIRST_GAME_REASON
+        assert [g.reason(first + i) for i in range(len(cls.REASONS.split()))] == cls.REASONS.split()
