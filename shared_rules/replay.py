@@ -16,6 +16,10 @@ import gc
 import json
 import sys
 
+_TYPING = const(0)
+if _TYPING:  # for mypy only: a const false test, so MicroPython compiles no trace of it
+    from typing import Any  # noqa: F401  (type comments only)
+
 # The rules core loads before the header names a game, not with the game's modules: measured,
 # that order decides where the holes fall; it needs 1.8 KB less for Sheriff (the largest replay),
 # 1.1 KB more for Skull, the same for Dead Man's Draw (docs/performance.md, rules core).
@@ -31,7 +35,7 @@ _HEADER_DEPTH = const(6)
 _MALFORMED = const(1)      # engine.MALFORMED
 _BAD_SEAT = const(3)       # engine.BAD_SEAT
 _ACTION_SIZE = const(128)  # actions.ACTION_SIZE
-_PIECE = const(256)       # bytes read at a time: real action lines fit in one piece
+_PIECE = const(128)       # the read buffer: real action lines (Skull, DMD, most of Sheriff's) fit in it
 _QUOTE = const(0x22)
 _BACKSLASH = const(0x5C)
 _OPEN_LIST = const(0x5B)
@@ -78,8 +82,9 @@ class Replay:
         # self.rec: made with the game (the game's import finds the heap without it)
 
     def feed(self, raw):
-        """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
-        reason code (0 also for ignored lines).
+        """Process one raw line (bytes or a memoryview of the reader's buffer, used before the
+        next read; None for a line over ``_MAX_LINE`` bytes); return the reason code (0 also
+        for ignored lines).
 
         A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
         (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
@@ -93,11 +98,17 @@ class Replay:
         if raw is None:
             bad = _W_LONG
         else:
-            if self.line == 1 and len(raw) > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
-                raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
-            raw = raw.strip()
+            i = 0
+            j = len(raw)
+            if self.line == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
+                i = 3  # a UTF-8 byte order mark, as some editors write
+            while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
+                i += 1
+            while j > i and raw[j - 1] in b" \t\n\r\x0b\x0c":
+                j -= 1
+            raw = raw[i:j]
             try:
-                text = raw.decode()
+                text = str(raw, "utf-8")
             except UnicodeError:
                 bad = _W_UTF8
             if not bad:
@@ -130,7 +141,8 @@ class Replay:
                 if obj is None:
                     return 0  # a JSON null line counts as blank
         why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
-        raw = text = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
+        raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
+        text = ""
         if self.game is None:
             if obj is False:
                 raise LogError(_say(_W_HEADER, self.path, self.line, why))
@@ -174,38 +186,70 @@ class Replay:
 def replay_file(path, strict=False):
     """Replay a log file; return the result dict (``LogError`` if it cannot be read).
 
-    Lines are read ``_PIECE`` bytes at a time: ``readline(n)`` reserves n bytes before it reads,
-    so asking for the limit at once would take a 4-16 KB block per line however short the line.
-    A line over the limit goes to ``feed`` as None: the rest of it is skipped, never held."""
+    The file is read into one ``_PIECE``-byte buffer, made once; a line that fits in it goes to
+    ``feed`` as a view of it, without a copy (``readline(n)`` would reserve n fresh bytes for
+    every line, however short). A longer line is gathered in pieces and joined; one over the
+    limit goes to ``feed`` as None: the rest of it is skipped, never held."""
     r = Replay(path)
     try:
         f = open(path, "rb")
     except OSError:
         raise LogError(_say(_W_OPEN, path))
+    buf = view = None  # type: Any  # made for the first line, again after the header's game loads
+    start = end = 0  # unread bytes: buf[start:end]
     try:
         while True:
+            if buf is None:
+                buf = bytearray(_PIECE)
+                view = memoryview(buf)
             limit = _MAX_LINE if r.game else _MAX_HEADER
+            parts = None  # type: list | None
+            n = 0  # bytes of the line in parts
             try:
-                raw = f.readline(_PIECE)
-                line = raw  # type: bytes | None
-                if len(raw) == _PIECE and raw[-1] != _NEWLINE:
-                    parts = [raw]
-                    n = len(raw)
-                    while True:
-                        raw = f.readline(_PIECE)
-                        n += len(raw)
-                        if n <= limit + 1:
-                            parts.append(raw)
-                        if len(raw) < _PIECE or raw[-1] == _NEWLINE:
-                            break
-                    line = None if n - (1 if raw and raw[-1] == _NEWLINE else 0) > limit else b"".join(parts)
-                    del parts  # the pieces go before feed (a header's game loads in it)
+                while True:
+                    stop = buf.find(b"\n", start, end)
+                    if stop >= 0:
+                        break
+                    if end - start == _PIECE:   # a full buffer and no newline: a long line's piece
+                        n += _PIECE
+                        if parts is None:
+                            parts = []
+                        if n <= limit:
+                            parts.append(bytes(buf))
+                        start = end = 0
+                    elif start:   # move a line's beginning to the front (byte by byte: no copy made)
+                        for k in range(end - start):
+                            buf[k] = buf[start + k]
+                        end -= start
+                        start = 0
+                    # Before the header, one byte at a time: nothing is read past its line, so
+                    # the buffer can go while the header's game loads (and is made again after).
+                    got = f.readinto(view[end:] if r.game else view[end:end + 1])
+                    if not got:
+                        stop = end  # the last line has no newline
+                        break
+                    end += got
             except OSError:
                 raise LogError(_say(_W_READ, path, r.line + 1))
-            if line == b"":
-                break
+            if parts is None:
+                if stop == start and start == end:
+                    break  # the end of the file
+                line = view[start:stop]  # type: bytes | memoryview | None
+            elif n + stop - start > limit:
+                line = None
+            else:
+                parts.append(bytes(view[start:stop]))
+                line = b"".join(parts)
+            parts = None  # the pieces go before feed (a header's game loads in it)
+            start = stop + 1 if stop < end else end
+            if r.game is None:
+                if line is not None:
+                    line = bytes(line)
+                buf = view = None
+                start = end = 0
             if r.feed(line) and strict:
                 break
+            line = None
     finally:
         f.close()
     return r.result()
