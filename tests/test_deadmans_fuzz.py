@@ -11,7 +11,7 @@ from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
 from shared_rules.actions import ACTION_SIZE
 from shared_rules.playout import Playout
 
-CODE = st.sampled_from(CODES + ("joker", "anchor1"))
+CODE = st.sampled_from([*CODES, "joker", "anchor1"])
 SEAT = st.integers(min_value=0, max_value=9)
 ACTION = st.fixed_dictionaries(
     {"a": st.sampled_from(d.GAME.VOCAB.names), "p": SEAT},

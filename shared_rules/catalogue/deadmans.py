@@ -5,13 +5,14 @@ kraken, map, mermaid, oracle, sword), lowest value first, so code = suit * 6 + v
 Mermaid: - 4). The rules module keeps suits, values and traits as literal ``const()``s, checked
 against these names by ``tests/test_rules_literals.py``.
 
-The tuples are made from lists at import on purpose: a constant tuple's strings load as string
+They are lists on purpose, never to be changed: a constant tuple's strings load as string
 objects (32 B each on a 64-bit port), a list display's short strings (up to 10 characters) as
-interned names, which from ROMFS cost a qstr pool entry (~11 B) and keep their text in the image.
+interned names, which from ROMFS cost a qstr pool entry (~11 B) and keep their text in the image;
+and ``tuple([...])`` would hold the list and its copy at once (a mat's peak, measured).
 The 77 names fit under the replay's 300-name pool doubling (``python -m bench.heap_kinds``).
 """
 
-DMD_CODES = tuple([
+DMD_CODES = [
     "anchor2", "anchor3", "anchor4", "anchor5", "anchor6", "anchor7",
     "cannon2", "cannon3", "cannon4", "cannon5", "cannon6", "cannon7",
     "chest2", "chest3", "chest4", "chest5", "chest6", "chest7",
@@ -22,9 +23,9 @@ DMD_CODES = tuple([
     "mermaid4", "mermaid5", "mermaid6", "mermaid7", "mermaid8", "mermaid9",
     "oracle2", "oracle3", "oracle4", "oracle5", "oracle6", "oracle7",
     "sword2", "sword3", "sword4", "sword5", "sword6", "sword7",
-])
-DMD_TRAITS = tuple([
+]
+DMD_TRAITS = [
     "beastmaster", "captains_hook", "casanova", "davy_jones", "fisherman", "golden_scales", "miser",
     "navigator", "master_gunner", "misfire", "mystic", "parry", "plunderer", "safe_harbor", "scavenger",
     "swordsman", "treasure_hunter",
-])
+]
