@@ -76,7 +76,7 @@ STUCK_SCANS = 3
 RETRY_FIRST = 16   # loop steps before the second re-init of a down reader; doubles up to
 RETRY_MAX = 1024
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
-_PICKS = const(5)  # pads a sweep scans besides the awaited ones (``pick``)
+_PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _NONE = const(255)
 
 
@@ -292,10 +292,10 @@ class Sensors:
         one = -1 if every or t else self._next(_AT_HOT, self.hot)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
             # spare pads in two
-            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1)
+            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1, -1)
         else:  # three pads of the round and three spare pads in two steps
             self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
-                       -1)
+                       -1, -1)
         self._sweep(every)
         return -1
 
@@ -322,18 +322,15 @@ class Sensors:
             return -1  # hand the arrival on first
         self.rare_turn = (self.rare_turn + 1) % KEEP_CONFIRM
         if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
-            self._plan(k, self._light(False), self._light(False), self._spare(), self._spare())
+            self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
+                       self._spare())
         else:
-            self.own = not self.own  # every other time the turn seat's own (Dead Man's Draw:
-            b = self._light(True, self.own)  # a collect is tapped on its bank)
-            if b < 0:
-                b = self._light(True)
-            self._plan(self._light(False), b if b >= 0 else self._light(False), self._spare(),
-                       self._spare(), self._spare())
+            self._plan(self._light(True), self._light(True), self._light(False),
+                       self._light(False), self._spare(), self._spare())
         self._sweep(False)
         return -1
 
-    def _plan(self, a, b, c, d, e):
+    def _plan(self, a, b, c, d, e, f):
         """The pads of the next sweep besides the awaited ones (-1: none)."""
         p = self.pick
         p[0] = a & _NONE
@@ -341,6 +338,7 @@ class Sensors:
         p[2] = c & _NONE
         p[3] = d & _NONE
         p[4] = e & _NONE
+        p[5] = f & _NONE
 
     def _peek(self):
         """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
@@ -432,7 +430,17 @@ class Sensors:
                 ahead += 1
             if r != k:
                 lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (r != k and self._peek()):
+            if self._scan(r):
+                for q in range(ahead):  # the fields switched on ahead go off again
+                    if q != k and self.readers[q].antenna_is_on():
+                        self.readers[q].antenna_off()
+                return
+            while lit < SWEEP_FIELDS and ahead < n:  # the next field's guard runs during the peek
+                if ahead != k and self._swept(ahead, every):
+                    self.readers[ahead].antenna_on()
+                    lit += 1
+                ahead += 1
+            if self._peek():
                 for q in range(ahead):  # the fields switched on ahead go off again
                     if q != k and self.readers[q].antenna_is_on():
                         self.readers[q].antenna_off()
@@ -441,7 +449,7 @@ class Sensors:
     def _swept(self, r, every):
         p = self.pick
         return ((every and self.hot[r]) or r == p[0] or r == p[1] or r == p[2] or r == p[3]
-                or r == p[4]) \
+                or r == p[4] or r == p[5]) \
             and self.state[r] != READER_DOWN
 
     def _next(self, which, flags, want=0):
@@ -469,13 +477,26 @@ class Sensors:
             return False
         keep = r == self.kept
         reader.antenna_on()
+        st = mfrc522.COLLISION
+        if self.presence.count(r) and (keep or not self.hot[r]) and self.rare[r] != _DOCK:
+            # exactly the tags its last complete scan found (a tag missing since: one more miss)?
+            n = self.presence.known(r, self.uids, True)
+            st = reader.roll_call(self.uids, n, keep)
+            if reader.uid_len:  # a newcomer, singled out: hand it on, the step ends
+                if not keep:
+                    reader.antenna_off()
+                self.presence.feed(r, 1, reader.uid, False)
+                return True
         known = self.presence.known(r, self.uids)
-        n = reader.scan(self.uids, None, 0, known, keep,
-                        None if keep or self.kept == NO_KEEP else self.peek)
+        if st == mfrc522.OK:
+            n = self.presence.known(r, self.uids, True)
+        elif st != mfrc522.CHIP_ERR:  # something changed (or never looked): scan
+            n = reader.scan(self.uids, None, 0, known, keep,
+                            None if keep or self.kept == NO_KEEP else self.peek)
+            st = reader.status
         if not keep:
             reader.antenna_off()
         self.scans += 1
-        st = reader.status
         if st == mfrc522.CHIP_ERR:
             self._set(r, READER_DOWN)
             return False

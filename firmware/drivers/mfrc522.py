@@ -163,6 +163,52 @@ def _candidate(k, pos, known):
     return known + pos - 1
 
 
+def _clbyte(uids, off, level, k):
+    """Byte k (0..3) of UID CLn of the 7-byte UID at uids[off:]: CT 88h + UID0..2 at level 0,
+    UID3..6 at level 1."""
+    if level == 0 and k == 0:
+        return _CT
+    return uids[off + k - 1 + 4 * level]
+
+
+def _differ(uids, a, b, level):
+    """The first UID CLn bit (0..31, as sent on the air: byte by byte, LSB first) where the
+    UIDs in slots a and b differ at cascade `level`; 32 when that level is equal."""
+    for k in range(4):
+        x = _clbyte(uids, a * UID_LEN, level, k) ^ _clbyte(uids, b * UID_LEN, level, k)
+        if x:
+            i = 0
+            while not (x >> i) & 1:
+                i += 1
+            return 8 * k + i
+    return 32
+
+
+def _bit(uids, slot, level, b):
+    return _clbyte(uids, slot * UID_LEN, level, b >> 3) >> (b & 7) & 1
+
+
+def _sort(uids, n):
+    """Sort the first n 7-byte slots of uids in air order (CL1 bits, then CL2 bits, each
+    LSB first), in place: a known set's anticollision trie is then a range of slots."""
+    for i in range(1, n):
+        j = i
+        while j:
+            level = 0
+            d = _differ(uids, j - 1, j, 0)
+            if d == 32:
+                level = 1
+                d = _differ(uids, j - 1, j, 1)
+            if d == 32 or not _bit(uids, j - 1, level, d):
+                break
+            a = (j - 1) * UID_LEN
+            for k in range(UID_LEN):
+                t = uids[a + k]
+                uids[a + k] = uids[a + UID_LEN + k]
+                uids[a + UID_LEN + k] = t
+            j -= 1
+
+
 def crc_a(buf, start, n):
     """CRC_A (ISO/IEC 14443-3 Annex B) of buf[start:start+n]; byte-wise, allocation-free."""
     crc = 0x6363
@@ -466,8 +512,9 @@ class Mfrc522:
                 return OK
         return PROTOCOL_ERR  # cascade bit still set after level 3
 
-    def _resolve(self, sel):
-        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl.
+    def _resolve(self, sel, known=0):
+        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl, from
+        its first ``known`` bits, already in _cl (``roll_call``: a newcomer's prefix).
 
         A collision's bit comes from CollReg through the CollPos readings still possible for
         this chip (.collpos, see _coll_bit). The step after a collision must be answered, since
@@ -476,7 +523,6 @@ class Mfrc522:
         retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
         """
         cl = self._b.cl
-        known = 0
         stepped = False  # the last round followed a collision bit
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
@@ -697,15 +743,7 @@ class Mfrc522:
 
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
-        cl = self._b.cl
-        if level == 0:
-            cl[0] = _CT
-            for i in range(3):
-                cl[1 + i] = uid[off + i]
-        else:
-            for i in range(4):
-                cl[i] = uid[off + 3 + i]
-        cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+        self._fill_cl(uid, off, level)
         st = self._select_cl(_SEL[level])
         if st == OK and ((self.sak & _SAK_CASCADE) != 0) != (level == 0):
             return PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
@@ -810,6 +848,159 @@ class Mfrc522:
         else:
             self.user_last = min(3 + 2 * size, 0xFF)
         return OK if self.user_last >= FIRST_USER_PAGE else DENIED
+
+    # --- roll call -----------------------------------------------------------------------
+    def roll_call(self, uids, known, keep=False):
+        """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
+        in place), found without singling any of them out: OK when it does, otherwise the
+        first deviation (TIMEOUT: a tag the known set needs stayed silent, a lift or a lost
+        answer; COLLISION: an answer the known set does not predict, an arrival or noise;
+        PROTOCOL_ERR, CRC_ERR: a garbled answer; CHIP_ERR; NO_TAG: the antenna is off;
+        PARTIAL: ``keep`` asked on a field whose tags are not all HALT, nothing was sent).
+
+        One request brings every tag to READY; then the binary trie of the known UIDs is
+        walked with bit-oriented ANTICOLLISION frames (ISO/IEC 14443-3 §6.5.3: a frame carrying
+        a prefix is answered by the tags sharing it): at each node the known set predicts the
+        answer, the first collision's bit (through the CollPos readings still possible,
+        ``_coll_bit``) and the bits before it, or, at a leaf, the whole UID CLn and BCC with no
+        collision. First over CL1; then per group of known tags sharing a CL1 (batch UIDs
+        share UID0..2), a request (for the second group on), SELECT CL1 of the group and the
+        same walk over CL2. A tag nobody knows differs from every known UID somewhere, so it
+        makes a collision where none is predicted or changes the bits before one; a lift
+        silences a leaf or removes a predicted collision. n known tags cost 2n - 1 short frames
+        plus, per CL1 group, a SELECT and (after the first) a request: no SELECT CL2, no HLTA.
+
+        It never yields a UID: on any deviation the caller scans (``scan``). Before it returns
+        a deviation it sends one HLTA, which every READY tag takes as an error: they are IDLE
+        again (HALT when ``keep`` woke them from HALT), so the scan needs no field reset.
+        ``keep`` as for ``scan``: the tags were left HALT in a field kept on; WUPA wakes them,
+        and the final HLTA, sent then after OK too, sends them back to HALT. After OK without
+        ``keep`` they are left READY: switch the field off (or let ``scan`` reset it).
+        """
+        self.uid_len = 0
+        if not self._txctl & _TX_RF_EN:
+            return NO_TAG
+        halted = keep and not self._fresh and not self._lost
+        if keep and not halted:
+            return PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
+        if not (self._fresh or halted):
+            self._field_reset()
+        _sort(uids, known)
+        st = self.request(halted)
+        if st == NO_TAG:
+            st = TIMEOUT if known else OK
+        elif st == OK and not known:
+            st = COLLISION  # a tag where none is known
+        elif st == OK:
+            st = self._roll(uids, 0, known, 0, 0)
+        g = 0
+        while st == OK and g < known:
+            h = g + 1
+            while h < known and _differ(uids, g, h, 0) == 32:
+                h += 1
+            if g:  # the last group (READY2) goes back to IDLE/HALT, the others answer
+                st = self.request(halted)
+                if st == NO_TAG:
+                    st = TIMEOUT
+            if st == OK:
+                self._fill_cl(uids, g * UID_LEN, 0)
+                st = self._select_cl(_SEL[0])
+            if st == OK and not self.sak & _SAK_CASCADE:
+                st = PROTOCOL_ERR
+            if st == OK:
+                st = self._roll(uids, g, h, 1, 0)
+            g = h
+        if (st == OK and not halted) or st == CHIP_ERR:
+            return st
+        if self.halt() == CHIP_ERR:
+            return CHIP_ERR
+        # every tag IDLE (or HALT again): no field reset before a scan, unless a newcomer was
+        # singled out and halted
+        self._fresh = not halted and not self.uid_len
+        return st
+
+    def _roll(self, uids, lo, hi, level, sent):
+        """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first
+        ``sent`` bits of UID CLn at ``level``): one ANTICOLLISION frame, answer as predicted?"""
+        b = 32  # the first bit where they differ: the collision predicted there
+        for i in range(lo, hi - 1):
+            d = _differ(uids, i, i + 1, level)
+            if d < b:
+                b = d
+        self._fill_cl(uids, lo * UID_LEN, level)
+        sel = _SEL[level]
+        full = sent >> 3
+        st = self._anticoll(sel, sent)
+        if b == 32 and st == OK:  # a leaf: this UID CLn alone, no collision
+            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, sent & 7, 4):
+                return PROTOCOL_ERR
+            return OK if self._predicted(uids, lo, level, 40) else COLLISION
+        if st != COLLISION:
+            return COLLISION if st == OK else st  # OK: some predicted collision is missing
+        last = full + self._rx_n - 1
+        if not self._merge(full, sent & 7, last if last < 4 else 4):
+            return PROTOCOL_ERR
+        a = self._coll_bit(sel, sent)
+        if a < 0 or a > b or not self._predicted(uids, lo, level, a):
+            return COLLISION
+        if a < b:  # every known tag here sends the same bit at a: the others are newcomers
+            return self._single(uids, lo, level, a)
+        mid = lo + 1
+        while not _bit(uids, mid, level, b):
+            mid += 1
+        st = self._roll(uids, lo, mid, level, b + 1)
+        return self._roll(uids, mid, hi, level, b + 1) if st == OK else st
+
+    def _single(self, uids, slot, level, a):
+        """A collision at bit ``a`` of UID CLn at ``level`` where the known tags (the one in
+        ``slot`` among them) all send the same bit: the tags sending the other bit are
+        newcomers. Single one out as ``select`` does (anticollision from that prefix, SELECT
+        through the cascade levels, HLTA): its UID in .uid (.uid_len 7). COLLISION either way
+        (the field changed); .uid_len stays 0 when no NTAG could be singled out."""
+        self._follow(a, 1 - _bit(uids, slot, level, a))
+        cl = self._b.cl
+        for lvl in range(level, 2):
+            st = self._resolve(_SEL[lvl], a + 1 if lvl == level else 0)
+            if st == OK:
+                st = self._select_cl(_SEL[lvl])
+            if st != OK:
+                return st
+            if ((self.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
+                return COLLISION  # not a 7-byte UID: the scan deals with it
+            for i in range(3 + lvl):  # UID0..2 after CT, or UID3..6
+                self.uid[3 * lvl + i] = cl[1 - lvl + i]
+        for i in range(3):
+            if level:
+                self.uid[i] = uids[slot * UID_LEN + i]  # the CL1 twin shares the known CL1
+        self.halt()
+        self.uid_len = UID_LEN
+        return COLLISION
+
+    def _fill_cl(self, uids, off, level):
+        """_cl = UID CLn of the 7-byte UID at uids[off:] at cascade ``level``, with its BCC."""
+        cl = self._b.cl
+        for k in range(4):
+            cl[k] = _clbyte(uids, off, level, k)
+        cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+
+    def _predicted(self, uids, slot, level, end):
+        """Whether _cl's first ``end`` bits (up to 40: BCC included) are those of the UID in
+        ``slot`` at ``level``."""
+        cl = self._b.cl
+        bcc = 0
+        for k in range(5):
+            if k < 4:
+                v = _clbyte(uids, slot * UID_LEN, level, k)
+                bcc ^= v
+            else:
+                v = bcc
+            n = end - 8 * k
+            if n <= 0:
+                break
+            m = 0xFF if n >= 8 else (1 << n) - 1
+            if (cl[k] ^ v) & m:
+                return False
+        return True
 
     # --- inventory -----------------------------------------------------------------------
     def scan(self, uids_out, data_out=None, page=0, known=0, keep=False, peek=None):
