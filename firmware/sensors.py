@@ -67,7 +67,6 @@ _AT_HOT = 0         # cursors
 _AT_RARE = 1
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
-_AT_OWN = const(4)
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 READER_OK = 0      # reader states for report()
 READER_DOWN = 1
@@ -107,16 +106,17 @@ class Sensors:
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
-        self.cursor = bytearray(5)   # the next HOT / RARE / light / dock / own pad to try
+        self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.hot_one = NO_KEEP       # the awaited pad when there is one
         self.kept = NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
-        self.own = False             # the loaded pad of a step: the turn seat's, this time
         self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
+        self.lit = 0                 # the sweep's fields on, the kept one included
+        self.ahead = 0               # the sweep's next pad to switch on
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -354,19 +354,15 @@ class Sensors:
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _light(self, loaded, own=False):
+    def _light(self, loaded):
         """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
-        ``SWEEP_TAGS`` tags, or -1; ``own``: only the awaited seats' pads."""
+        ``SWEEP_TAGS`` tags, or -1."""
         n = len(self.readers)
         p = self.presence
-        m = self.mat
-        c = _AT_OWN if own else _AT_HOT if loaded else _AT_LIGHT
+        c = _AT_HOT if loaded else _AT_LIGHT
         at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            if own and not (r < len(m.seat_of) and m.seat_of[r] != NO_SEAT
-                            and (m.wait_seats >> m.seat_of[r]) & 1):
-                continue
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
                     and self.state[r] != READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
@@ -409,42 +405,39 @@ class Sensors:
     def _sweep(self, every):
         """Scan in one step every awaited pad (``every``) and the pads in ``pick``, with up to
         ``SWEEP_FIELDS`` fields on at once, the kept one included: each pad's field goes on as
-        soon as there is room, before the pads ahead of it are scanned, so the tags' 5.1 ms
+        soon as there is room (as soon as the pad before has been read), so the tags' 5.1 ms
         power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while other pads
-        are read (docs/nfc.md, "Scan schedule"; docs/hardware.md: why no more fields at once).
-        A tag arriving (here, or on the kept pad between two pads) ends the step: the fields
-        switched on ahead go off again, and the arrival is handed on at once."""
+        are read and during the look at the kept field after each pad (docs/nfc.md, "Scan
+        schedule"; docs/hardware.md: why no more fields at once). A tag arriving (here, or on
+        the kept pad between two pads) ends the step: the fields switched on ahead go off again,
+        and the arrival is handed on at once."""
         n = len(self.readers)
         k = self.kept
-        lit = 1 if k != NO_KEEP else 0  # fields on, the kept one included
-        kept = lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
-        ahead = 0  # the next pad to switch on
+        self.lit = 1 if k != NO_KEEP else 0  # fields on, the kept one included
+        kept = self.lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
+        self.ahead = 0  # the next pad to switch on
         for i in range(-1, n):
             r = k if i < 0 else i
             if (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
                 continue
-            while lit < SWEEP_FIELDS and ahead < n:
-                if ahead != k and self._swept(ahead, every):
-                    self.readers[ahead].antenna_on()
-                    lit += 1
-                ahead += 1
+            self._fill(every, k)
             if r != k:
-                lit -= 1  # its field goes off with its scan
-            if self._scan(r):
-                for q in range(ahead):  # the fields switched on ahead go off again
+                self.lit -= 1  # its field goes off with its scan
+            if self._scan(r) or (self._fill(every, k) or self._peek()):
+                for q in range(self.ahead):  # the fields switched on ahead go off again
                     if q != k and self.readers[q].antenna_is_on():
                         self.readers[q].antenna_off()
                 return
-            while lit < SWEEP_FIELDS and ahead < n:  # the next field's guard runs during the peek
-                if ahead != k and self._swept(ahead, every):
-                    self.readers[ahead].antenna_on()
-                    lit += 1
-                ahead += 1
-            if self._peek():
-                for q in range(ahead):  # the fields switched on ahead go off again
-                    if q != k and self.readers[q].antenna_is_on():
-                        self.readers[q].antenna_off()
-                return
+
+    def _fill(self, every, k):
+        """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
+        while there is room."""
+        while self.lit < SWEEP_FIELDS and self.ahead < len(self.readers):
+            q = self.ahead
+            if q != k and self._swept(q, every):
+                self.readers[q].antenna_on()
+                self.lit += 1
+            self.ahead += 1
 
     def _swept(self, r, every):
         p = self.pick

@@ -852,11 +852,11 @@ class Mfrc522:
     # --- roll call -----------------------------------------------------------------------
     def roll_call(self, uids, known, keep=False):
         """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
-        in place), found without singling any of them out: OK when it does, otherwise the
-        first deviation (TIMEOUT: a tag the known set needs stayed silent, a lift or a lost
-        answer; COLLISION: an answer the known set does not predict, an arrival or noise;
-        PROTOCOL_ERR, CRC_ERR: a garbled answer; CHIP_ERR; NO_TAG: the antenna is off;
-        PARTIAL: ``keep`` asked on a field whose tags are not all HALT, nothing was sent).
+        in place), told without selecting and halting each: OK when it does, else the first
+        deviation: TIMEOUT (a tag the known set needs stayed silent: a lift, or a lost answer),
+        COLLISION (an answer the known set does not predict: an arrival, or noise),
+        PROTOCOL_ERR or CRC_ERR (a garbled answer), CHIP_ERR, NO_TAG (antenna off), PARTIAL
+        (``keep`` asked on a field whose tags may not all be HALT: nothing was sent).
 
         One request brings every tag to READY; then the binary trie of the known UIDs is
         walked with bit-oriented ANTICOLLISION frames (ISO/IEC 14443-3 §6.5.3: a frame carrying
@@ -864,18 +864,24 @@ class Mfrc522:
         answer, the first collision's bit (through the CollPos readings still possible,
         ``_coll_bit``) and the bits before it, or, at a leaf, the whole UID CLn and BCC with no
         collision. First over CL1; then per group of known tags sharing a CL1 (batch UIDs
-        share UID0..2), a request (for the second group on), SELECT CL1 of the group and the
+        share UID0..2) a request (from the second group on), SELECT CL1 of the group and the
         same walk over CL2. A tag nobody knows differs from every known UID somewhere, so it
         makes a collision where none is predicted or changes the bits before one; a lift
-        silences a leaf or removes a predicted collision. n known tags cost 2n - 1 short frames
-        plus, per CL1 group, a SELECT and (after the first) a request: no SELECT CL2, no HLTA.
+        silences a leaf or removes a predicted collision. n known tags in m CL1 groups cost
+        2n + 3m - 1 exchanges, none of them a SELECT CL2 or an HLTA with its timeout.
 
-        It never yields a UID: on any deviation the caller scans (``scan``). Before it returns
-        a deviation it sends one HLTA, which every READY tag takes as an error: they are IDLE
-        again (HALT when ``keep`` woke them from HALT), so the scan needs no field reset.
-        ``keep`` as for ``scan``: the tags were left HALT in a field kept on; WUPA wakes them,
-        and the final HLTA, sent then after OK too, sends them back to HALT. After OK without
-        ``keep`` they are left READY: switch the field off (or let ``scan`` reset it).
+        A collision where every known tag below the node sends the same bit shows newcomers on
+        the other side: one of them is singled out from there as ``select`` does (anticollision
+        from that prefix, SELECT of each cascade level, SAK and BCC checked), halted, and its
+        UID left in .uid (.uid_len 7; 0 otherwise): the caller hands on the arrival without a
+        full scan. Other deviations leave the scan to the caller. Before returning one, an HLTA
+        (an error to a READY tag) sends every tag back to IDLE (HALT when ``keep`` woke them
+        from HALT), so that scan needs no field reset.
+
+        ``keep`` as for ``scan``: the field stayed on and its tags were left HALT; WUPA wakes
+        them and the final HLTA, then sent after OK too, puts them back. Without ``keep`` the
+        tags are left READY after OK: switch the field off (or let ``scan`` reset it). OK is
+        counted in ``inventories`` (it saw every tag).
         """
         self.uid_len = 0
         if not self._txctl & _TX_RF_EN:
@@ -910,6 +916,8 @@ class Mfrc522:
             if st == OK:
                 st = self._roll(uids, g, h, 1, 0)
             g = h
+        if st == OK:
+            self.inventories += 1  # it saw every tag in the field, as a complete scan does
         if (st == OK and not halted) or st == CHIP_ERR:
             return st
         if self.halt() == CHIP_ERR:
