@@ -616,3 +616,64 @@ def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
     run(app, 2, True)
     assert emu.fields == fields + 1 and s.kept == pad and emu.rf_on()
     return [steps, list(seen[1:1 + seen[0]])]
+
+
+def test_a_tap_and_a_lift_on_another_seats_stack_are_found_by_its_roll_call():
+    """Another seat's stack (a loaded pad nobody awaits) is checked by roll calls: a tag put
+    there (a CL1 twin of the stack's tags, as batch UIDs are) is singled out by the roll call
+    itself and handed to the mat as an arrival on that pad, with no full scan of the pad; a tag
+    lifted off it is counted gone after one scan (the deviation) and roll calls of the tags
+    still there. Heap-locked steps."""
+    board, app = board_with_game()
+    s = app.sensors
+    mine, other = SEAT_PADS[0], SEAT_PADS[1]
+    for pad in (mine, other):
+        for k in range(4):  # unknown tags: refused, but they lie there
+            board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, k, 2, 3, 4))))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None
+    s.mat.wait_reader = mine  # the prompt awaits seat 0's pad alone: the other stack is loaded
+    run(app, 2 * READERS, True)
+    assert s.kept == mine and s.presence.count(other) == 4 > SWEEP_TAGS
+    rdr = s.readers[other]
+    calls = bytearray(2)  # roll calls, scans of the other pad
+    events = bytearray(3 * 8)  # (kind, reader, last UID byte) of each event, up to 8
+    roll, scan, told = rdr.roll_call, rdr.scan, s.mat.on_presence
+
+    # no closures: a MicroPython closure called with more than a few arguments allocates
+    def counted_roll(uids, known, keep=False, calls=calls, roll=roll):
+        calls[0] += 1
+        return roll(uids, known, keep)
+
+    def counted_scan(uids, data=None, page=0, known=0, keep=False, peek=None, calls=calls,
+                     scan=scan):
+        calls[1] += 1
+        return scan(uids, data, page, known, keep, peek)
+
+    def heard(kind, reader, uid, events=events, told=told):
+        i = events[0] + 1
+        if i < 8:
+            events[0] = i
+            events[3 * i], events[3 * i + 1], events[3 * i + 2] = kind, reader, uid[6]
+        return told(kind, reader, uid)
+    rdr.roll_call, rdr.scan, s.mat.on_presence = counted_roll, counted_scan, heard
+    run(app, 2 * READERS, True)
+    assert calls[0] >= 2 and calls[1] == 0 and events[0] == 0  # the stack as it was
+    new = NtagTag(bytes((4, 0xEE, other, 9, 2, 3, 9)))
+    board.emus[other].add_tag(new)
+    rolls = calls[0]
+    steps = 0
+    while not events[0]:
+        run(app, 1, True)
+        steps += 1
+    assert list(events[3:6]) == [1, other, 9] and calls[1] == 0  # ARRIVE, from the roll call
+    assert calls[0] == rolls + 1 and s.presence.count(other) == 5
+    board.emus[other].remove_tag(bytes((4, 0xEE, other, 1, 2, 3, 4)))
+    events[0] = 0
+    while not events[0]:
+        run(app, 1, True)
+        steps += 1
+    assert list(events[3:6]) == [2, other, 4] and s.presence.count(other) == 4  # LEAVE
+    assert calls[1] == 1  # one scan (the first roll call's deviation), then roll calls
+    del rdr.roll_call, rdr.scan, s.mat.on_presence
+    return [steps, calls[1]]
