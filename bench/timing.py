@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -218,7 +219,9 @@ class Rig:
                 rr.next_reader = (r + 1) % READERS
                 return r
             rr._pick = pick  # type: ignore[method-assign]
-            rr.presence.known = lambda reader, out: 0  # type: ignore[method-assign]
+            rr.presence.known = lambda reader, out, fresh=False: 0  # type: ignore[method-assign]
+            for rd in rr.readers:  # no roll calls either: every visit a full scan
+                rd.roll_call = partial(_no_roll_call, rd)  # type: ignore[method-assign]
         self.events: list[tuple[int, int, bytes, float]] = []
         self.scan_starts: list[tuple[int, float]] = []  # (reader, clock) of every scan begun
         scan = self.sensors._scan
@@ -284,6 +287,13 @@ class Rig:
         self.run_until(self.clock.us + span_us)
         starts = [t for r, t in self.scan_starts if r == pad]
         return max(b - a for a, b in zip(starts, starts[1:]))
+
+
+def _no_roll_call(reader, uids, known, keep=False) -> int:
+    """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
+    from firmware.drivers.mfrc522 import COLLISION
+    reader.uid_len = 0
+    return COLLISION
 
 
 def play(game, actions: list) -> None:

@@ -6,9 +6,9 @@ means is the mat layer's business (``firmware/mat.py``); this module only feeds 
 here allocates once built.
 
 Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sweep``) of a few
-pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on before the pads ahead
-of it are read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits a tag on
-(``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
+pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on as soon as the pad
+before it has been read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits
+a tag on (``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
 ``mat.wait_seats``, up to ``HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
 tags in all, else one of them every other step; with them, in two steps, three pads of the
 round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
@@ -18,17 +18,23 @@ field on (``_keep``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arri
 newcomer there; it is sent at the start of each step, after each other pad of the step and
 between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
-confirms its tags by WUPA and SELECTs (lifts) with two light pads of the round; the other steps
-read a light pad, a *loaded* one (more than ``SWEEP_TAGS`` tags: every other time one of the
-turn seat's, such as its Dead Man's Draw bank where a collect is tapped, else another seat's
-stack) and three spare pads (two in the confirming steps). A tag counted gone there makes the next scan read a fresh field.
+checks its tags with a loaded pad of the round (more than ``SWEEP_TAGS`` tags: another seat's
+stack or bank), a light one and three spare pads; the other steps read two loaded pads, two
+light ones and two spare pads. A tag counted gone there makes the next scan read a fresh field.
+A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
+(``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
+costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA; a
+newcomer is singled out by the roll call itself and handed on, and any other change (a lift, a
+fault) is scanned at once; a tag missing since the last complete scan is not asked for, so the
+roll calls that find the others count its misses.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
 its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
 out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
 the mat; one dock a step has a health check (one register read). A closed bag cannot change:
-its dock is *sealed* until the clasp opens. A pad with tags is scanned incrementally: its known
-inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``).
+its dock is *sealed* until the clasp opens. An awaited pad with tags, a dock, or a pad whose
+roll call saw a change is scanned incrementally: its known inventory is confirmed by SELECTs,
+then arrivals are looked for (``Mfrc522.scan(known=...)``).
 A tag arriving while another pad (a spare pad or a dock too) still lists it makes that pad be
 scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
 two pads.
@@ -58,7 +64,7 @@ SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most 
 # in all (else one of them every other step: confirming their tags costs far more than the
 # guards); pads of the round holding more are "loaded" (``_light``)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
-KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: a full scan one step in this
+KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: its tags checked one step in this
 NO_DOCK = 255
 NO_KEEP = 255
 _SPARE = 1          # rare[r]
@@ -301,12 +307,12 @@ class Sensors:
 
     def _keep(self, k):
         """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
-        finds a newcomer (``_peek``) at the start of each step, between the pads of the step and
+        finds a newcomer (``_peek``) at the start of each step, after each pad of the step and
         between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a newcomer ends
         the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
-        missing, confirms its tags (WUPA + SELECTs, no guard: lifts) with two light pads of the
-        round and two spare pads; the others sweep a light and a loaded pad of the round
-        (``_light``: every other time the turn seat's own) and three spare pads."""
+        missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
+        pad of the round, a light one and three spare pads; the others read two loaded pads,
+        two light ones and two spare pads (``_light``)."""
         if self.kept != k:
             self._release()
             self.kept = k
