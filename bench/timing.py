@@ -292,7 +292,7 @@ class Rig:
 def _no_roll_call(reader, uids, known, keep=False) -> int:
     """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
     from firmware.drivers.mfrc522 import COLLISION
-    reader.uid_len = 0
+    reader._b.uid_len = 0  # what the mat reads after a roll call: no newcomer
     return COLLISION
 
 

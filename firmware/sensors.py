@@ -9,7 +9,7 @@ Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sw
 pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on as soon as the pad
 before it has been read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits
 a tag on (``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
-``mat.wait_seats``, up to ``HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
+``mat.wait_seats``, up to ``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
 tags in all, else one of them every other step; with them, in two steps, three pads of the
 round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
 only earns a ``not_now``), or one of the round and three spare pads when more than three pads
@@ -43,7 +43,7 @@ Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, 
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
 scan, one SPI transaction) is *down*: skipped, so it costs the others no time, and initialised
 again after 1, then 16, 32 ... 1024 loop steps. A pad whose scans keep failing (one bad tag) stays
-scanned; after ``STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
+scanned; after ``_STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
 on it still leave and arrive. Every change of a reader's state goes to ``report(reader, state,
 version)`` (the app sends a DIAG and lights the station), one per ``poll()``.
 """
@@ -59,27 +59,27 @@ from firmware.presence import Presence, NONE, ARRIVE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
-HOT_MAX = 6         # more awaited pads than this share the round like the others
+_HOT_MAX = const(6)  # more awaited pads than this share the round like the others
 SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
 # guards); pads of the round holding more are "loaded" (``_light``)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
 KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: its tags checked one step in this
-NO_DOCK = 255
-NO_KEEP = 255
-_SPARE = 1          # rare[r]
-_DOCK = 2
-_AT_HOT = 0         # cursors
-_AT_RARE = 1
+_NO_DOCK = const(255)
+_NO_KEEP = const(255)
+_SPARE = const(1)   # rare[r]
+_DOCK = const(2)
+_AT_HOT = const(0)  # cursors
+_AT_RARE = const(1)
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
-READER_OK = 0      # reader states for report()
-READER_DOWN = 1
-READER_STUCK = 2   # scans keep failing: a bad tag on the pad
-STUCK_SCANS = 3
-RETRY_FIRST = 16   # loop steps before the second re-init of a down reader; doubles up to
-RETRY_MAX = 1024
+_READER_OK = const(0)    # reader states for report()
+_READER_DOWN = const(1)
+_READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
+_STUCK_SCANS = const(3)
+_RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
+_RETRY_MAX = const(1024)
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _NONE = const(255)
@@ -98,7 +98,7 @@ class Sensors:
         self.clasp = bytearray(len(self.switches))
         self.clasp_seen = bytearray(len(self.switches))
         self.clasp_count = bytearray(len(self.switches))
-        self.dock = bytearray([NO_DOCK] * len(self.switches))  # each switch's dock reader
+        self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
         self.mat = None
@@ -115,8 +115,8 @@ class Sensors:
         self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
-        self.hot_one = NO_KEEP       # the awaited pad when there is one
-        self.kept = NO_KEEP          # the pad whose field stays on between scans
+        self.hot_one = _NO_KEEP       # the awaited pad when there is one
+        self.kept = _NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
         self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
@@ -130,7 +130,7 @@ class Sensors:
         except ValueError as e:  # deck.DeckError: missing or damaged registry
             self.registry = None
             self.error = str(e)
-        self.state = bytearray(n)     # READER_OK / READER_DOWN / READER_STUCK
+        self.state = bytearray(n)     # _READER_OK / _READER_DOWN / _READER_STUCK
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.retry_at = [0] * n       # step of the next re-init of a down reader
@@ -140,7 +140,7 @@ class Sensors:
         self.report = None            # report(reader, state, version), set by the app
         for r in range(n):
             if self.readers[r].init() != mfrc522.OK:
-                self._set(r, READER_DOWN)
+                self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
             self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
 
@@ -160,7 +160,7 @@ class Sensors:
             self.sealed[r] = 0
             self.rare[r] = 0
         for i in range(len(self.switches)):
-            self.dock[i] = NO_DOCK
+            self.dock[i] = _NO_DOCK
             self.closing[i] = 0
         if layout is not None and self.registry is not None:
             m = self.mat = Mat(game, layout, self.registry, self.presence)
@@ -189,7 +189,7 @@ class Sensors:
         if kind != NONE:
             if kind == ARRIVE:
                 other = p.find(p.uid, p.reader, True)
-                if other >= 0 and self.state[other] != READER_DOWN:
+                if other >= 0 and self.state[other] != _READER_DOWN:
                     # seen on another pad at its last scan, which may be a while ago (pads
                     # nobody waits on are scanned less often): look there again first, so a
                     # card moved from pad to pad is not taken for one UID on two pads
@@ -211,11 +211,11 @@ class Sensors:
     # -- reader health --------------------------------------------------------------------
     def _set(self, r, state):
         if self.state[r] != state:
-            if state == READER_DOWN:
+            if state == _READER_DOWN:
                 self.down += 1
                 self.retry_at[r] = self.steps + 1
-                self.backoff[r] = RETRY_FIRST
-            elif self.state[r] == READER_DOWN:
+                self.backoff[r] = _RETRY_FIRST
+            elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
             self.news[r] = 1
@@ -233,13 +233,13 @@ class Sensors:
     def _revive(self):
         """Initialise again the down readers whose back-off is over."""
         for r in range(len(self.readers)):
-            if self.state[r] == READER_DOWN and self.steps >= self.retry_at[r]:
+            if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
                 if self.readers[r].init() == mfrc522.OK:
                     self.failed[r] = 0
-                    self._set(r, READER_OK)
+                    self._set(r, _READER_OK)
                 else:
                     self.retry_at[r] = self.steps + self.backoff[r]
-                    if self.backoff[r] < RETRY_MAX:
+                    if self.backoff[r] < _RETRY_MAX:
                         self.backoff[r] *= 2
 
     def _hot_pads(self):
@@ -251,7 +251,7 @@ class Sensors:
         self._wz = m.wait_zone
         self._wr = m.wait_reader
         count = 0
-        self.hot_one = NO_KEEP
+        self.hot_one = _NO_KEEP
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -264,12 +264,12 @@ class Sensors:
             count += h
             if h:
                 self.hot_one = r
-        if count > HOT_MAX:
+        if count > _HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
         if count != 1:
-            self.hot_one = NO_KEEP
+            self.hot_one = _NO_KEEP
         self.hot_n = count
 
     def _pick(self):
@@ -283,14 +283,14 @@ class Sensors:
         for i in range(len(self.closing)):
             if self.closing[i] > 1:  # a bag being closed is read first
                 d = self.dock[i]
-                if self.state[d] != READER_DOWN:
+                if self.state[d] != _READER_DOWN:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
         self._dock_check()
         k = self.hot_one
-        if k != NO_KEEP and self.presence.count(k) and not self.sealed[k] \
-                and self.state[k] != READER_DOWN:
+        if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
+                and self.state[k] != _READER_DOWN:
             return self._keep(k)
         self._release()
         every = self._hot_tags() <= SWEEP_TAGS
@@ -321,7 +321,7 @@ class Sensors:
             return k  # a full scan switches it on
         if not reader.healthy():
             self._release()
-            self._set(k, READER_DOWN)
+            self._set(k, _READER_DOWN)
             return -1
         self.last_reader = k
         if self._peek():
@@ -349,13 +349,13 @@ class Sensors:
     def _peek(self):
         """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
         k = self.kept
-        if k == NO_KEEP:
+        if k == _NO_KEEP:
             return False
         reader = self.readers[k]
         n = reader.arrivals(self.kuids)
         if reader.status == mfrc522.CHIP_ERR:
             self._release()
-            self._set(k, READER_DOWN)
+            self._set(k, _READER_DOWN)
             return False
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
@@ -370,16 +370,16 @@ class Sensors:
         for i in range(n):
             r = (at + i) % n
             if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
+                    and self.state[r] != _READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
                 return r
         return -1
 
     def _release(self):
         """Switch off the field kept on, if any."""
-        if self.kept != NO_KEEP:
+        if self.kept != _NO_KEEP:
             self.readers[self.kept].antenna_off()
-            self.kept = NO_KEEP
+            self.kept = _NO_KEEP
 
     def _spare(self):
         """The next spare pad, or -1."""
@@ -389,14 +389,14 @@ class Sensors:
         """A bag dock's health check, one a step (one register read): docks are not scanned."""
         r = self._next(_AT_DOCK, self.rare, _DOCK)
         if r >= 0 and not self.readers[r].healthy():
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
 
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
         n = len(self.readers)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
+            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != _READER_DOWN:
                 self.next_reader = (r + 1) % n
                 return r
         return -1
@@ -419,7 +419,7 @@ class Sensors:
         and the arrival is handed on at once."""
         n = len(self.readers)
         k = self.kept
-        self.lit = 1 if k != NO_KEEP else 0  # fields on, the kept one included
+        self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
         kept = self.lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
         self.ahead = 0  # the next pad to switch on
         for i in range(-1, n):
@@ -449,7 +449,7 @@ class Sensors:
         p = self.pick
         return ((every and self.hot[r]) or r == p[0] or r == p[1] or r == p[2] or r == p[3]
                 or r == p[4] or r == p[5]) \
-            and self.state[r] != READER_DOWN
+            and self.state[r] != _READER_DOWN
 
     def _next(self, which, flags, want=0):
         """The next pad from cursor ``which`` whose flag is set (to ``want``, unless 0) and that
@@ -460,7 +460,7 @@ class Sensors:
             r = (at + i) % n
             f = flags[r]
             if f and (not want or f == want) and not self.sealed[r] \
-                    and self.state[r] != READER_DOWN:
+                    and self.state[r] != _READER_DOWN:
                 self.cursor[which] = (r + 1) % n
                 return r
         return -1
@@ -472,7 +472,7 @@ class Sensors:
         reader = self.readers[r]
         if not reader.healthy():
             reader.antenna_off()  # if a sweep switched it on
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
             return False
         keep = r == self.kept
         reader.antenna_on()
@@ -491,13 +491,13 @@ class Sensors:
             n = self.presence.known(r, self.uids, True)
         elif st != mfrc522.CHIP_ERR:  # something changed (or never looked): scan
             n = reader.scan(self.uids, None, 0, known, keep,
-                            None if keep or self.kept == NO_KEEP else self.peek)
+                            None if keep or self.kept == _NO_KEEP else self.peek)
             st = reader.status
         if not keep:
             reader.antenna_off()
         self.scans += 1
         if st == mfrc522.CHIP_ERR:
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
             return False
         if st == mfrc522.PARTIAL:  # cut short by a newcomer: not every tag was listed
             self.presence.feed(r, n, self.uids, False)
@@ -505,11 +505,11 @@ class Sensors:
         ok = st == mfrc522.OK
         if ok:
             self.failed[r] = 0
-            self._set(r, READER_OK)
-        elif self.failed[r] < STUCK_SCANS:
+            self._set(r, _READER_OK)
+        elif self.failed[r] < _STUCK_SCANS:
             self.failed[r] += 1
-        if self.failed[r] >= STUCK_SCANS:
-            self._set(r, READER_STUCK)
+        if self.failed[r] >= _STUCK_SCANS:
+            self._set(r, _READER_STUCK)
             ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
         if keep:
@@ -536,7 +536,7 @@ class Sensors:
             if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
                 self.closing[i] = 0
-                if d != NO_DOCK:
+                if d != _NO_DOCK:
                     self.sealed[d] = 0
                     if v == 1:  # read the bag exactly first (module docstring)
                         self.closing[i] = 2 + self.presence.misses

@@ -65,7 +65,7 @@ class _Trace:
     def __call__(self, n, last_bits, align, ticks):
         frame = _hex(self.rdr._b.ftx[1:n + 1])
         st = self.inner(n, last_bits, align, ticks)
-        self.log.append((frame, st, self.rdr._coll))
+        self.log.append((frame, st, self.rdr._b.coll))
         return st
 
 
