@@ -20,7 +20,8 @@ between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newco
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
 checks its tags with a loaded pad of the round (more than ``SWEEP_TAGS`` tags: another seat's
 stack or bank), a light one and three spare pads; the other steps read two loaded pads, two
-light ones and two spare pads. A tag counted gone there makes the next scan read a fresh field.
+light ones and two spare pads. A tag counted gone there needs no field reset: if it still lies
+there HALT (its answers lost), the next roll call's WUPA finds it again.
 A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
 (``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
 costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA; a
@@ -331,8 +332,10 @@ class Sensors:
             self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
                        self._spare())
         else:
-            self._plan(self._light(True), self._light(True), self._light(False),
-                       self._light(False), self._spare(), self._spare())
+            d = self._light(False) if self._lights() > 2 else self._spare()  # two: every
+            # other step is often enough for each, a spare pad gets the room
+            self._plan(self._light(True), self._light(True), self._light(False), d,
+                       self._spare(), self._spare())
         self._sweep(False)
         return -1
 
@@ -369,11 +372,23 @@ class Sensors:
         at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != _READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
+            if self._of_round(r) and (p.count(r) > SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
                 return r
         return -1
+
+    def _lights(self):
+        """How many pads ``_light(False)`` can give."""
+        k = 0
+        for r in range(len(self.readers)):
+            if self._of_round(r) and self.presence.count(r) <= SWEEP_TAGS:
+                k += 1
+        return k
+
+    def _of_round(self, r):
+        """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
+        return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
+            and self.state[r] != _READER_DOWN
 
     def _release(self):
         """Switch off the field kept on, if any."""
@@ -396,7 +411,7 @@ class Sensors:
         n = len(self.readers)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != _READER_DOWN:
+            if self._of_round(r):
                 self.next_reader = (r + 1) % n
                 return r
         return -1
@@ -514,9 +529,6 @@ class Sensors:
         self.presence.feed(r, n, self.uids, ok)
         if keep:
             self.kmiss = ok and n < known
-        if keep and self.presence.count(r) < known:
-            self._release()  # a tag counted gone: the next scan reads a fresh field, so a tag
-            # that missed its WUPAs (stuck HALT, where REQA cannot reach it) is found again
         if ok:
             for i in range(len(self.closing)):
                 if self.closing[i] > 1 and self.dock[i] == r:

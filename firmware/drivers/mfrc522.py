@@ -1042,9 +1042,10 @@ class Mfrc522:
         powered). The known tags are then woken by WUPA instead of a field reset (no 5.1 ms
         off, no 5.1 ms guard); a tag whose SELECT fails falls back to HALT (it was woken from
         HALT), where the REQA loop cannot find it, so after a scan where a SELECT failed the
-        next one resets the field (a known tag that is simply gone meets silence: no reset; the
-        caller resets the field when it counts a tag gone, so a tag that missed three WUPAs is
-        found again). Without known tags, or with as many as fit, the field is reset as usual.
+        next one resets the field (a known tag that is simply gone meets silence: no reset; a
+        tag that missed three WUPAs and is no longer known answers the WUPA of the next
+        ``roll_call(keep=True)``). Without known tags, or with as many as fit, the field is
+        reset as usual.
 
         Between every ``_PEEK_TAGS`` known tags the scan looks elsewhere: on a kept field it
         sends one REQA (only a newcomer, IDLE, answers it), otherwise it calls ``peek()`` (the

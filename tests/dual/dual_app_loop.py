@@ -574,7 +574,8 @@ def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
     """With a field kept on, one REQA on it follows every pad a step scans (and every two tags
     of a pile being confirmed): a tag put there while another pad is read is found right after
     that pad, and the step ends (the arrival is handed on at once, the fields switched on ahead
-    go off). A tag counted gone there makes the next scan read a fresh field (heap-locked)."""
+    go off). A tag counted gone there needs no field reset: a tag forgotten while it lies there
+    HALT is found again by the next roll call's WUPA (heap-locked)."""
     board, app = board_with_game()
     s = app.sensors
     pad = SEAT_PADS[0]
@@ -607,14 +608,29 @@ def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
     del s._scan
     assert seen[0] == seen[63] and s.presence.find(new.uid, 255) == pad  # no pad after it
     assert [p for p in range(READERS) if board.emus[p].rf_on()] == [pad]
-    # a lift there: once the tag is counted gone, the next scan reads a fresh field
+    # a lift there is counted gone without a field reset; a tag forgotten while it still lies
+    # there HALT (as if its answers had been lost three times) answers the WUPA of the next
+    # roll call of the kept field and is found again, still without a field reset
     fields = emu.fields
     emu.remove_tag(stack[0])
     while s.presence.find(stack[0], 255) == pad:
         run(app, 1, True)
-    assert emu.fields == fields  # no field reset while it was missed
     run(app, 2, True)
-    assert emu.fields == fields + 1 and s.kept == pad and emu.rf_on()
+    assert emu.fields == fields and s.kept == pad and emu.rf_on()
+    rest = bytearray(7 * 6)
+    n = 0
+    for u in stack[2:] + [new.uid]:
+        rest[7 * n:7 * n + 7] = u
+        n += 1
+    for _ in range(s.presence.misses):
+        s.presence.feed(pad, n, rest, True)
+    assert s.presence.find(stack[1], 255) == -1
+    again = 0
+    while s.presence.find(stack[1], 255) != pad:
+        run(app, 1, True)
+        again += 1
+        assert again <= 2 * KEEP_CONFIRM + 2
+    assert emu.fields == fields and s.kept == pad
     return [steps, list(seen[1:1 + seen[0]])]
 
 
