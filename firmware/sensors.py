@@ -499,8 +499,9 @@ class Sensors:
             if reader.uid_len:  # a newcomer, singled out: hand it on, the step ends
                 if not keep:
                     reader.antenna_off()
+                n = self.presence.count(r)
                 self.presence.feed(r, 1, reader.uid, False)
-                return True
+                return self.presence.count(r) > n  # not when the pad had no slot left for it
         known = self.presence.known(r, self.uids)
         if st == mfrc522.OK:
             n = self.presence.known(r, self.uids, True)

@@ -693,3 +693,32 @@ def test_a_tap_and_a_lift_on_another_seats_stack_are_found_by_its_roll_call():
     assert calls[1] == 1  # one scan (the first roll call's deviation), then roll calls
     del rdr.roll_call, rdr.scan, s.mat.on_presence
     return [steps, calls[1]]
+
+
+def test_a_tag_a_full_pad_has_no_slot_for_does_not_end_the_step():
+    """A roll call singles out a tag the pad's presence has no slot left for (more tags than it
+    tracks): nothing is handed on, so the step goes on (else every visit of that pad would cut
+    its step short). Heap-locked."""
+    board, app = board_with_game()
+    s = app.sensors
+    pad = SEAT_PADS[1]
+    slots = s.presence.slots
+    for k in range(slots):
+        board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, k, 2, 3, 4))))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None
+    s.mat.wait_reader = SEAT_PADS[0]  # the prompt awaits seat 0's pad alone: this one is loaded
+    run(app, 2, False)
+    assert s.presence.count(pad) == slots and not s.hot[pad]
+    board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, slots, 2, 3, 4))))
+    crowded = s.presence.crowded
+    if micropython:
+        micropython.heap_lock()
+    try:
+        arrived = s._scan(pad)
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert not arrived and s.presence.crowded == crowded + 1 and s.presence.count(pad) == slots
+    assert s.readers[pad].uid_len == 7  # it was singled out by the roll call
+    return [slots, s.presence.crowded - crowded]
