@@ -66,39 +66,31 @@ class Vocabulary:
     """The actions of one game: names, fields and their fixed offsets in a record."""
 
     def __init__(self, actions):
-        self.names = tuple(a[0] for a in actions)
-        self.fields = tuple(a[1] for a in actions)
-        for fields in self.fields:
-            if _offsets(fields, 2)[1] > ACTION_SIZE:
-                raise ValueError("action record too large")
+        names = []
+        fields = []
+        for a in actions:
+            names.append(a[0])
+            fields.append(a[1])
+            assert _offsets(a[1], 2)[1] <= ACTION_SIZE, "action record too large"
+        self.names = tuple(names)
+        self.fields = tuple(fields)
 
-    @property
-    def offsets(self):
-        """Per action, the offset of each field (for tests and tools: the codec itself walks the
-        field sizes, so a vocabulary keeps no table of them)."""
-        return tuple(tuple(_offsets(fields, 2)[0]) for fields in self.fields)
-
-    def kind(self, name):
-        """Index of an action name, or -1."""
-        for i in range(len(self.names)):
-            if self.names[i] == name:
-                return i
-        return -1
-
-    def offset(self, action, fname):
-        """Offset of a field's value (after its presence byte, if optional)."""
-        at = 2
-        for f in self.fields[self.kind(action)]:
-            if f[0] == fname:
-                return at + (1 if f[3] else 0)
-            at += _size(f)
-        raise KeyError(fname)
+    def __getattr__(self, name):
+        """``kind(name)`` (an action's index, or -1), ``offset(action, field)`` (where a field's
+        value is) and ``offsets`` (per action, each field's offset): lookups by name for tests,
+        tools and the replay's explanations, from ``actions_lookup``, loaded on first use (a
+        board accepting records never asks)."""
+        from shared_rules import actions_lookup
+        return actions_lookup.attribute(self, name)
 
     def encode(self, obj, rec):
         """Fill ``rec`` from a JSON action object; return OK, MALFORMED or UNKNOWN_CODE."""
         if not isinstance(obj, dict):
             return MALFORMED
-        k = self.kind(obj.get("a"))
+        a = obj.get("a")
+        k = len(self.names) - 1
+        while k >= 0 and self.names[k] != a:
+            k -= 1
         p = obj.get("p")
         if k < 0 or not isinstance(p, int) or isinstance(p, bool) or p < 0 or p > 254:
             return MALFORMED
@@ -109,9 +101,37 @@ class Vocabulary:
         return _put(self.fields[k], obj, rec, 2, True)
 
     def decode(self, rec, public=False):
-        """The JSON action object of a record (hidden fields left out when ``public``)."""
+        """The JSON action object of a record (hidden fields left out when ``public``, absent
+        optional ones always). A nested object's fields are decoded after its parent's, from a
+        list of pending (fields, offset, dict, public) entries, without a recursive helper."""
         obj = {"a": self.names[rec[0]], "p": rec[1]}
-        _get(self.fields[rec[0]], rec, 2, obj, public)
+        todo = [(self.fields[rec[0]], 2, obj, public)]
+        while todo:
+            fields, at, out, pub = todo.pop()
+            for f in fields:
+                name, kind, table, optional, _, hidden = f
+                end = at + _size(f)
+                if optional:
+                    present = rec[at]
+                    at += 1
+                else:
+                    present = True
+                if present and not (pub and hidden):
+                    if kind == U8:
+                        out[name] = rec[at]
+                    elif kind == U16:
+                        out[name] = rec[at] | (rec[at + 1] << 8)
+                    elif kind == NAME:
+                        out[name] = table[rec[at]]
+                    elif kind == LIST:
+                        items = []
+                        for i in range(at + 1, at + 1 + rec[at]):
+                            items.append(rec[i] if table is None else table[rec[i]])
+                        out[name] = items
+                    else:
+                        out[name] = {}
+                        todo.append((table, at, out[name], False))
+                at = end
         return obj
 
     def valid(self, rec):
@@ -167,10 +187,16 @@ def _put(fields, obj, rec, at, top):
     """Encode the fields of ``obj`` into ``rec`` from ``at`` on; OK or the first error. Keys that
     are no field are MALFORMED: checked after the fields for an action (``top``, which also
     has ``a`` and ``p``), before them for a nested object."""
-    if not top:
-        for key in obj:
-            if key not in [f[0] for f in fields]:
-                return MALFORMED
+    bad = False
+    for key in obj:
+        if not top or (key != "a" and key != "p"):
+            for f in fields:
+                if f[0] == key:
+                    break
+            else:
+                bad = True
+    if bad and not top:
+        return MALFORMED
     for f in fields:
         name, kind, table, optional, cap, _ = f
         end = at + _size(f)
@@ -214,35 +240,5 @@ def _put(fields, obj, rec, at, top):
         elif not optional:
             return MALFORMED
         at = end
-    if top:
-        for key in obj:
-            if key != "a" and key != "p" and key not in [f[0] for f in fields]:
-                return MALFORMED
-    return OK
+    return MALFORMED if bad else OK
 
-
-def _get(fields, rec, at, obj, public=False):
-    """Decode the fields from ``rec[at]`` on into the dict ``obj`` (hidden ones left out when
-    ``public``; absent optional ones always)."""
-    for f in fields:
-        name, kind, table, optional, _, hidden = f
-        end = at + _size(f)
-        if optional:
-            present = rec[at]
-            at += 1
-        else:
-            present = True
-        if present and not (public and hidden):
-            if kind == U8:
-                obj[name] = rec[at]
-            elif kind == U16:
-                obj[name] = rec[at] | (rec[at + 1] << 8)
-            elif kind == NAME:
-                obj[name] = table[rec[at]]
-            elif kind == LIST:
-                obj[name] = [rec[i] if table is None else table[rec[i]] for i in range(at + 1, at + 1 + rec[at])]
-            else:
-                sub = {}
-                _get(table, rec, at, sub)
-                obj[name] = sub
-        at = end

@@ -9,6 +9,7 @@ A game subclass provides:
   ``FIRST_GAME_REASON``);
 * ``check(rec)`` -> reason code (``OK`` = legal) and ``apply(rec)``, which may assume ``check``
   passed; ``apply`` must not fail;
+* ``valid_state(state)``: a cheap sanity check of a state about to be restored;
 * ``over()``, ``summary()`` (the replay contract's JSON fields), ``public(out)`` (fills the public
   view bytes) and ``describe(view)`` (public view bytes -> dict, used by the host);
 * the class method ``from_header(header)`` (a parsed log header -> game; raises ``ValueError``).
@@ -18,7 +19,7 @@ try:
 except ImportError:
     def const(x):
         return x
-import binascii
+from binascii import crc32  # unsigned on both interpreters
 
 _TYPING = const(0)
 if _TYPING:  # for mypy only: a const false test, so MicroPython compiles no trace of it
@@ -59,10 +60,6 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
-def crc32(data):
-    return binascii.crc32(data) & 0xFFFFFFFF
-
-
 def check_options(header, known):
     """Reject log-header keys the game does not know (the contract makes them an error)."""
     for key in header:
@@ -86,6 +83,9 @@ class Game:
         PUBLIC_SIZE = 0
         VOCAB = None  # type: Any
         REASONS = ()  # type: tuple
+
+        def valid_state(self, state):  # type: (Any, bytes) -> bool
+            return True
 
     def __init__(self):
         self.s = bytearray(self.STATE_SIZE)
@@ -136,10 +136,6 @@ class Game:
             return _CORRUPT
         self.s[:] = blob[4:n - 4]
         return _OK
-
-    def valid_state(self, state):
-        """Cheap sanity check of a state about to be restored (games may tighten it)."""
-        return 0 < state[0] <= _NO_SEAT
 
     def digest(self):
         """Eight hex digits that identify the state (compared across interpreters)."""

@@ -13,7 +13,8 @@ def game_class(name):
     """The game class for a header name; ``ValueError`` for a game tapmat does not referee."""
     if name in names():
         try:
-            module = __import__("shared_rules." + name, None, None, ("GAME",))
+            # A true fromlist returns the module itself (a constant tuple would be a heap object).
+            module = __import__("shared_rules." + name, None, None, True)  # type: ignore[arg-type]
         except ImportError:
             raise ValueError("game %r is not available in this build" % name)
         return module.GAME

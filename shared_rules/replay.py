@@ -38,10 +38,21 @@ _OPEN_LIST = const(0x5B)
 _CLOSE_LIST = const(0x5D)
 _OPEN_OBJ = const(0x7B)
 _CLOSE_OBJ = const(0x7D)
-_BOM = const(b"\xef\xbb\xbf")
 _HASH = const(0x23)
-_OPENERS = const(b"[{")
-_CLOSERS = const(b"]}")
+_NEWLINE = const(0x0A)
+# What is wrong with a line or a log: the texts are in ``replay_why.TEXTS`` (by these numbers),
+# loaded only when something is wrong: a string constant is a heap object once imported.
+_W_UTF8 = const(1)
+_W_DEEP = const(2)
+_W_JSON = const(3)
+_W_LONG = const(4)
+_W_SEAT = const(5)
+_W_HEADER = const(6)
+_W_BAD_HEADER = const(7)
+_W_NO_HEADER = const(8)
+_W_OPEN = const(9)
+_W_READ = const(10)
+_W_USAGE = const(11)
 
 
 class LogError(Exception):
@@ -49,45 +60,10 @@ class LogError(Exception):
     message is ``path:line: what``."""
 
 
-def _parse(raw, limit):
-    """``(object, None)`` for a JSON line, ``(None, None)`` for an ignored (blank/comment) line,
-    ``(False, why)`` for a line that is not one JSON value. The checks look at bytes: indexing a
-    ``str`` makes a one-character string (interned, on MicroPython).
-
-    Lines nested deeper than ``limit`` (JSON parsers recurse on it) are refused: the depth counts
-    ``[``/``{`` outside strings, over the bytes (UTF-8 never puts these ASCII bytes inside a
-    longer character)."""
-    raw = raw.strip()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeError:
-        return False, "not UTF-8 text"
-    if not raw or raw[0] == _HASH:
-        return None, None
-    depth = 0
-    in_str = esc = False
-    for c in raw:
-        if in_str:
-            if esc:
-                esc = False
-            elif c == _BACKSLASH:
-                esc = True
-            elif c == _QUOTE:
-                in_str = False
-        elif c == _QUOTE:
-            in_str = True
-        elif c == _OPEN_LIST or c == _OPEN_OBJ:
-            depth += 1
-            if depth > limit:
-                return False, "nested more than %d deep" % limit
-        elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
-            depth -= 1
-    try:
-        return json.loads(text), None
-    except ValueError:
-        if raw[0] in _OPENERS and raw[-1] not in _CLOSERS:
-            return False, "truncated line (not valid JSON)"
-        return False, "not valid JSON"
+def _say(*args):
+    """The text of ``replay_why.TEXTS[args[0]]`` for the rest of ``args``."""
+    from shared_rules.replay_why import say
+    return say(args)
 
 
 class Replay:
@@ -99,23 +75,65 @@ class Replay:
         self.rejected = []
         self.refused = 0
         self.line = 0
-        self.rec = bytearray(_ACTION_SIZE)
+        # self.rec: made with the game (the game's import finds the heap without it)
 
     def feed(self, raw):
         """Process one raw line (bytes; None for a line over ``_MAX_LINE`` bytes); return the
-        reason code (0 also for ignored lines)."""
+        reason code (0 also for ignored lines).
+
+        A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
+        (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
+        ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
+        string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
+        ignored."""
         self.line += 1
+        limit = _MAX_DEPTH if self.game else _HEADER_DEPTH
+        bad = 0
+        obj = False
         if raw is None:
-            obj, why = False, "line longer than %d bytes" % (_MAX_LINE if self.game else _MAX_HEADER)
+            bad = _W_LONG
         else:
-            if self.line == 1 and raw[0:3] == _BOM:
+            if self.line == 1 and len(raw) > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
                 raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
-            obj, why = _parse(raw, _MAX_DEPTH if self.game else _HEADER_DEPTH)
-        if obj is None:
-            return 0
+            raw = raw.strip()
+            try:
+                text = raw.decode()
+            except UnicodeError:
+                bad = _W_UTF8
+            if not bad:
+                if not raw or raw[0] == _HASH:
+                    return 0
+                depth = 0
+                in_str = esc = False
+                for c in raw:
+                    if in_str:
+                        if esc:
+                            esc = False
+                        elif c == _BACKSLASH:
+                            esc = True
+                        elif c == _QUOTE:
+                            in_str = False
+                    elif c == _QUOTE:
+                        in_str = True
+                    elif c == _OPEN_LIST or c == _OPEN_OBJ:
+                        depth += 1
+                        if depth > limit:
+                            bad = _W_DEEP
+                            break
+                    elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
+                        depth -= 1
+            if not bad:
+                try:
+                    obj = json.loads(text)
+                except ValueError:
+                    bad = _W_JSON
+                if obj is None:
+                    return 0  # a JSON null line counts as blank
+        why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
+        raw = text = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
         if self.game is None:
             if obj is False:
-                raise LogError("%s:%d: header: %s" % (self.path, self.line, why))
+                raise LogError(_say(_W_HEADER, self.path, self.line, why))
             try:
                 gc.collect()  # the header's pieces go before the game's modules load
                 self.game = games.from_header(obj)
@@ -123,8 +141,9 @@ class Replay:
                 # heap is in one piece: at the end of a long log a module or a new qstr pool
                 # may find no block large enough.
                 self.game.summary()
+                self.rec = bytearray(_ACTION_SIZE)
             except ValueError as e:
-                raise LogError("%s:%d: bad header: %s" % (self.path, self.line, e))
+                raise LogError(_say(_W_BAD_HEADER, self.path, self.line, e))
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
@@ -133,7 +152,7 @@ class Replay:
         if not err:
             err = self.game.accept(self.rec)
             if err == _BAD_SEAT:
-                why = "seat %d out of range 0..%d" % (self.rec[1], self.game.seats() - 1)
+                why = _say(_W_SEAT, self.rec[1], self.game.seats() - 1)
         if err:
             self.refused += 1
             if len(self.rejected) < _MAX_LISTED:
@@ -145,7 +164,7 @@ class Replay:
 
     def result(self):
         if self.game is None:
-            raise LogError("%s:%d: no header line" % (self.path, self.line))
+            raise LogError(_say(_W_NO_HEADER, self.path, self.line))
         out = self.game.summary()
         out["rejected"] = self.rejected
         out["rejected_count"] = self.refused
@@ -162,14 +181,14 @@ def replay_file(path, strict=False):
     try:
         f = open(path, "rb")
     except OSError:
-        raise LogError("%s:0: cannot open the file" % path)
+        raise LogError(_say(_W_OPEN, path))
     try:
         while True:
             limit = _MAX_LINE if r.game else _MAX_HEADER
             try:
                 raw = f.readline(_PIECE)
                 line = raw  # type: bytes | None
-                if len(raw) == _PIECE and raw[-1] != 10:
+                if len(raw) == _PIECE and raw[-1] != _NEWLINE:
                     parts = [raw]
                     n = len(raw)
                     while True:
@@ -177,11 +196,12 @@ def replay_file(path, strict=False):
                         n += len(raw)
                         if n <= limit + 1:
                             parts.append(raw)
-                        if len(raw) < _PIECE or raw[-1] == 10:
+                        if len(raw) < _PIECE or raw[-1] == _NEWLINE:
                             break
-                    line = None if n - (1 if raw[-1:] == b"\n" else 0) > limit else b"".join(parts)
+                    line = None if n - (1 if raw and raw[-1] == _NEWLINE else 0) > limit else b"".join(parts)
+                    del parts  # the pieces go before feed (a header's game loads in it)
             except OSError:
-                raise LogError("%s:%d: cannot read the file" % (path, r.line + 1))
+                raise LogError(_say(_W_READ, path, r.line + 1))
             if line == b"":
                 break
             if r.feed(line) and strict:
@@ -195,7 +215,7 @@ def main(argv):
     """Print the result one refusal at a time: a long refusal list as one string would need one
     large block of a small heap."""
     if len(argv) != 2:
-        sys.stderr.write("usage: micropython -m shared_rules.replay LOG\n")
+        sys.stderr.write(_say(_W_USAGE))
         return 2
     try:
         result = replay_file(argv[1])

@@ -380,3 +380,16 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
         vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
         vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
         vocab.offset("load", "merry"), vocab.offset("pass", "orders")]
+
+
+def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
+    """``replay.py`` names what is wrong by number, ``replay_why.text`` gives the texts."""
+    from shared_rules import replay, replay_why
+    texts = {"UTF8": "not UTF-8 text", "DEEP": "nested more than %d deep", "JSON": "not valid JSON",
+             "LONG": "line longer than %d bytes", "SEAT": "seat %d out of range 0..%d",
+             "HEADER": "%s:%d: header: %s", "BAD_HEADER": "%s:%d: bad header: %s",
+             "NO_HEADER": "%s:%d: no header line", "OPEN": "%s:0: cannot open the file",
+             "READ": "%s:%d: cannot read the file", "USAGE": "usage: micropython -m shared_rules.replay LOG\n"}
+    numbers = {n[3:]: v for n, v in vars(replay).items() if n.startswith("_W_")}
+    assert numbers.keys() == texts.keys()
+    assert all(replay_why.text(v) == texts[n] for n, v in numbers.items())

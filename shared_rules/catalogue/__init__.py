@@ -27,7 +27,9 @@ def __getattr__(name):
     for pair in _SECTIONS.split():
         prefix, game = pair.split(":")
         if name.startswith(prefix):
-            value = getattr(__import__("shared_rules.catalogue." + game, None, None, ("_",)), name)
+            # A true fromlist returns the section itself (a constant tuple would be a heap object).
+            section = __import__("shared_rules.catalogue." + game, None, None, True)  # type: ignore[arg-type]
+            value = getattr(section, name)
             globals()[name] = value
             return value
     raise AttributeError(name)
@@ -39,5 +41,6 @@ def codes(game):
     for pair in _SECTIONS.split():
         prefix, name = pair.split(":")
         if name == game:
-            return getattr(__import__("shared_rules.catalogue." + game, None, None, ("_",)), prefix + "CODES")
+            section = __import__("shared_rules.catalogue." + game, None, None, True)  # type: ignore[arg-type]
+            return getattr(section, prefix + "CODES")
     raise ValueError("unknown game %r" % (game,))
