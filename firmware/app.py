@@ -18,12 +18,10 @@ import sys
 
 from shared_rules import codec, games
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import NO_GAME, OK
 
 from firmware.link import BoardLink
 from firmware.persist import Persist, trouble
-from firmware.referee import Referee, FROM_HOST
-from firmware import sounds
+from firmware.referee import Referee
 
 _FRAMES_PER_STEP = const(2)  # host frames handled per loop step (docs/protocol.md, section 5)
 _CONSOLE_MS = const(30000)  # after CONSOLE, Ctrl-C stops the firmware for this long (docs/flashing.md)
@@ -31,11 +29,15 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 _RESTART_FILE = const("restart.txt")  # why the firmware restarted itself, told to the host at the next boot
 _STEADY_STEPS = const(500)  # loop steps after a restart before its note is dropped
 _AGAIN = const("again: ")  # a restart note's prefix when the start after a restart failed too
+_OK = const(0)        # shared_rules.engine's (tests/test_rules_literals.py)
+_NO_GAME = const(12)
+_FROM_HOST = const(255)  # firmware.referee's: the reader of a host action
 _NOTHING = const(0)  # firmware.mat's poll results (tests/test_rules_literals.py): the mat module
 _READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
+_REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 
 
 def _path(root, name):
@@ -76,14 +78,25 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        if sensors is True:
+            # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
+            # names on a board) and the LED feedback are imported only for a board that reads
+            # tags, and first: module code and the names it interns (qstr pools, which grow by
+            # doubling, one block each) go in before the long-lived objects.
+            from firmware.sensors import Sensors
+            if hasattr(board, "leds"):
+                from firmware import feedback   # noqa: F401  (its Feedback is built at each start)
+            if persist is True:
+                # Boot's recovery code too (let go after boot): its names are interned for good
+                # anyway, and a mat's names cross the qstr pool doubling at ~620 around here.
+                # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
+                # one block on the unix port) found no room: 100 KB on a mat for every game.
+                from firmware import recover   # noqa: F401
         games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
-            # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
-            # names on a board) is imported only for a board that reads tags.
-            from firmware.sensors import Sensors
             sensors = Sensors(board, _path(self.root, _REGISTRY_FILE))
         self.sensors = sensors
         self.feedback = None
@@ -92,7 +105,6 @@ class App:
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port).
         self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
         self.last_prompt = [-1, 0, 0]
-        self.boot_info = None
         if self.sensors:
             self.sensors.report = self._reader_health
         self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
@@ -106,16 +118,17 @@ class App:
         the board answers the host, which may choose another game; the journal stays."""
         why = _restart_note(self.root)
         if why is not None and why.startswith(_AGAIN):
-            _take_restart_note(self.root)
+            _restart_note(self.root, True)
             self.referee.hello()
             self.referee.message("the firmware failed twice in a row (%s): no game started; the "
                                  "journal is kept (send a new game, or switch off and on)" % why[len(_AGAIN):])
             return False
         game = None
         header = None
+        info = None
         if self.persist:
             try:
-                game, self.boot_info = self.persist.boot()
+                game, info = self.persist.boot()
             except ValueError as e:
                 if not getattr(e, "keep", False):
                     raise
@@ -140,10 +153,11 @@ class App:
         if game is None:
             self.referee.hello()
             return False
-        self._start(game, header)
+        self._start(game, header, info)
         return True
 
-    def _start(self, game, header):
+    def _start(self, game, header, info=None):
+        """Referee ``game`` from now on; ``info``: what the journal's recovery found (boot)."""
         self.feedback = None
         mat = None
         if self.sensors and self.layouts:
@@ -152,21 +166,20 @@ class App:
             from firmware.mat import pick_layout
             try:
                 layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
+                # The layout file's parse is garbage now: collected, the mat and the gestures
+                # fill its holes (Skull on a mat: -4.5 KB smallest heap, the others unchanged).
+                gc.collect()
                 mat = self.sensors.start(game, layout)
             except (ValueError, ImportError):
                 mat = None  # no layout or no gestures for this game: host actions only
             if mat is not None and hasattr(self.board, "leds"):
                 self.feedback = Feedback(self.board, layout, game.seats())
         self.referee.start(game, header)
-        self._tell_trouble(self.persist.count == 0 if self.persist else True)
-        self.last_prompt[0] = -1
-        self._prompt()
-
-    def _tell_trouble(self, fresh):
-        """What went wrong at start, for the host and the players: no deck registry (the mat
-        cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
-        ``fresh`` game (they do not count: the table must be cleared)."""
+        # What went wrong at start, for the host and the players: no deck registry (the mat
+        # cannot read tags: host actions only), a damaged journal, pieces left on the pads of a
+        # fresh game (they do not count: the table must be cleared).
         problems = []
+        fresh = self.persist.count == 0 if self.persist else True
         if fresh and self.sensors and self.sensors.mat is not None and self.sensors.lying:
             problems.append("clear the table: %d pieces lie on the pads and do not count; lift them "
                             "and play them again" % self.sensors.lying)
@@ -176,14 +189,15 @@ class App:
         if why:
             self.note_told = True
             problems.append("the firmware restarted itself after an error: " + why)
-        damage = trouble(self.boot_info)
+        damage = trouble(info)
         if damage:
             problems.append(damage)
-        self.boot_info = None
         for text in problems:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
-            self.board.buzzer.play(sounds.REJECT)
+            self.board.buzzer.play(_REJECT)
+        self.last_prompt[0] = -1
+        self._prompt()
 
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
@@ -202,13 +216,30 @@ class App:
         game = None
         old = self.referee.game
         if old is not None and old.NAME != name:
-            self._let_go(old.NAME)
+            # Let go of the running game, its mat and its modules (``shared_rules.<name>*``,
+            # ``firmware.mat_<name>``, the deck profile code) before the new game is built.
+            self.referee.game = None
+            self.feedback = None
+            if self.sensors:
+                self.sensors.mat = None
+            if self.persist:
+                self.persist.close()
+                self.persist.game = None
+            for prefix in ("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.profile"):
+                for mod in [m for m in sys.modules if m.startswith(prefix)]:
+                    del sys.modules[mod]
+                    package, _, leaf = mod.rpartition(".")
+                    parent = sys.modules.get(package)
+                    if parent is not None and hasattr(parent, leaf):
+                        delattr(parent, leaf)
+            old = None
         # Collect first, so the game's modules load into a heap with boot's and the last game's
         # garbage freed, not into what a collection forced mid-import leaves (measured: the
         # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
         gc.collect()
         try:
             game = games.from_header(header)
+            self.referee.fit(game)
             if self.sensors and self.layouts:
                 from firmware.mat import gestures_for
                 gestures_for(name)  # its code next to the rules', before long-lived objects
@@ -250,25 +281,6 @@ class App:
         self.referee.message("new game refused: %s" % why)
         self.error(codec.ERR_BODY)
 
-    def _let_go(self, name):
-        """Drop the running game ``name``, its mat and its modules (``shared_rules.<name>*``,
-        ``firmware.mat_<name>``, the deck profile code) from memory before another game is built (new_game
-        collects)."""
-        self.referee.game = None
-        self.feedback = None
-        if self.sensors:
-            self.sensors.mat = None
-        if self.persist:
-            self.persist.close()
-            self.persist.game = None
-        for prefix in ("shared_rules." + name, "firmware.mat_" + name, "shared_rules.profile"):
-            for mod in [m for m in sys.modules if m.startswith(prefix)]:
-                del sys.modules[mod]
-                package, _, leaf = mod.rpartition(".")
-                parent = sys.modules.get(package)
-                if parent is not None and hasattr(parent, leaf):
-                    delattr(parent, leaf)
-
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):
         body = self.link.body
@@ -281,37 +293,6 @@ class App:
         body[4] = (n >> 8) & 255
         self.link.send(codec.ERROR, 5)
 
-    def on_frame(self):
-        r = self.link.reader
-        t = r.type
-        n = r.body_len
-        body = r.body
-        if t == codec.PING:
-            out = self.link.body
-            for i in range(n):
-                out[i] = body[i]
-            self.link.send(codec.PONG, n)
-        elif t == codec.RESYNC:
-            self.referee.snapshot()
-        elif t == codec.SUBSCRIBE:
-            self.referee.subscribe(body[0] if n else 0)
-            self.last_prompt[0] = -1
-            self._prompt()
-        elif t == codec.ACTION:
-            self.host_action(body, n)
-        elif t == codec.CONSOLE:
-            self.hand_console_over()
-        elif t == codec.PROFILE:
-            from firmware import upload   # a deck profile pushed: code loaded only then
-            upload.receive(self, body, n)
-        elif t == codec.NEWGAME:
-            try:
-                self.new_game(bytes(body[:n]).decode())
-            except UnicodeError:
-                self.error(codec.ERR_BODY)
-        else:
-            self.error(codec.ERR_TYPE)
-
     # -- the console -------------------------------------------------------------------
     def console(self, interrupt):
         """Whether a 0x03 on the console stops the firmware (the board's ``kbd_intr``)."""
@@ -319,57 +300,63 @@ class App:
         if kbd_intr is not None:
             kbd_intr(3 if interrupt else -1)
 
-    def hand_console_over(self):
-        """CONSOLE from the host: for _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the
-        REPL); then 0x03 is a plain byte again."""
-        self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
-        self.console(True)
-        self.console_since = self.board.ticks_ms()
-
-    def _console_timeout(self):
-        since = self.console_since
-        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
-            self.console_since = -1
-            self.console(False)
-
-    def host_action(self, body, n):
-        """An action record the host sent (inputs the mat has no sensor for)."""
-        if self.referee.game is None:
-            self.referee.refuse(NO_GAME, None, FROM_HOST, None)
-            return
-        if n < 2 or n > ACTION_SIZE:
-            self.error(codec.ERR_BODY)
-            return
-        rec = self.rec
-        for i in range(ACTION_SIZE):
-            rec[i] = body[i] if i < n else 0
-        self._judge(self.referee.submit(rec, FROM_HOST), FROM_HOST)
-
     def service_link(self):
         """Handle at most _FRAMES_PER_STEP frames (each poll reads at most link._MAX_CHUNKS chunks):
         a flood of host frames only slows the loop by a bounded amount, and the readers are
         still scanned once per step. Report bad frames with ERROR."""
         link = self.link
+        r = link.reader
         for _ in range(_FRAMES_PER_STEP):
             if not link.poll():
                 break
-            self.on_frame()
+            t = r.type
+            n = r.body_len
+            body = r.body
+            if t == codec.PING:
+                out = link.body
+                for i in range(n):
+                    out[i] = body[i]
+                link.send(codec.PONG, n)
+            elif t == codec.RESYNC:
+                self.referee.snapshot()
+            elif t == codec.SUBSCRIBE:
+                self.referee.subscribe(body[0] if n else 0)
+                self.last_prompt[0] = -1
+                self._prompt()
+            elif t == codec.ACTION:
+                # An action record the host sent (inputs the mat has no sensor for).
+                if self.referee.game is None:
+                    self.referee.refuse(_NO_GAME, None, _FROM_HOST, None)
+                elif n < 2 or n > ACTION_SIZE:
+                    self.error(codec.ERR_BODY)
+                else:
+                    rec = self.rec
+                    for i in range(ACTION_SIZE):
+                        rec[i] = body[i] if i < n else 0
+                    if self.referee.submit(rec, _FROM_HOST) == _OK:
+                        self._prompt()
+            elif t == codec.CONSOLE:
+                # For _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the REPL); then 0x03
+                # is a plain byte again (step).
+                self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
+                self.console(True)
+                self.console_since = self.board.ticks_ms()
+            elif t == codec.PROFILE:
+                from firmware import upload   # a deck profile pushed: code loaded only then
+                upload.receive(self, body, n)
+            elif t == codec.NEWGAME:
+                try:
+                    self.new_game(bytes(body[:n]).decode())
+                except UnicodeError:
+                    self.error(codec.ERR_BODY)
+            else:
+                self.error(codec.ERR_TYPE)
         bad = link.link_errors()
         if bad != link.errors_seen:
             link.errors_seen = bad
-            self.error(link.reader.last_error)
+            self.error(r.last_error)
 
     # -- feedback ------------------------------------------------------------------------
-    def _judge(self, err, reader):
-        fb = self.feedback
-        if fb is not None and reader != FROM_HOST:
-            if err == OK:
-                fb.accepted(reader, self.board.ticks_ms())
-            else:
-                fb.rejected(reader, self.board.ticks_ms())
-        if err == OK:
-            self._prompt()
-
     def _prompt(self):
         """Tell the host and the players what the mat waits for, when that changed."""
         s = self.sensors
@@ -398,17 +385,27 @@ class App:
         s = self.sensors
         if s is not None and s.mat is not None and self.referee.game is not None:
             code = s.poll()
-            if code == _READY:
-                self._judge(self.referee.submit(s.mat.rec, s.reader), s.reader)
-            elif code != _NOTHING:
-                self.referee.refuse(code, None, s.reader, s.uid)
-                self._judge(code, s.reader)
+            if code != _NOTHING:
+                if code == _READY:
+                    code = self.referee.submit(s.mat.rec, s.reader)   # _OK or why it was refused
+                else:
+                    self.referee.refuse(code, None, s.reader, s.uid)
+                fb = self.feedback
+                if fb is not None:
+                    if code == _OK:
+                        fb.accepted(s.reader, self.board.ticks_ms())
+                    else:
+                        fb.rejected(s.reader, self.board.ticks_ms())
+                if code == _OK:
+                    self._prompt()
         if self.feedback is not None:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
-        if self.console_since >= 0:
-            self._console_timeout()
+        since = self.console_since
+        if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
+            self.console_since = -1
+            self.console(False)
         self.board.idle()
 
     def run(self):
@@ -417,29 +414,21 @@ class App:
         for _ in range(_STEADY_STEPS):
             self.step()
         if self.note_told:
-            _take_restart_note(self.root)  # the restart worked: a later error is a first one
+            _restart_note(self.root, True)  # the restart worked: a later error is a first one
         while True:
             self.step()
 
 
-def _restart_note(root):
-    """The reason left by ``main`` before a restart, or None."""
+def _restart_note(root, take=False):
+    """The reason left by ``main`` before a restart, or None; ``take``: remove the note."""
     try:
         with open(_path(root, _RESTART_FILE)) as f:
-            return f.read(200)
+            why = f.read(200)
+        if take:
+            os.remove(_path(root, _RESTART_FILE))
+        return why
     except OSError:
         return None
-
-
-def _take_restart_note(root):
-    """The restart note (removed once read), or None."""
-    why = _restart_note(root)
-    if why is not None:
-        try:
-            os.remove(_path(root, _RESTART_FILE))
-        except OSError:
-            pass
-    return why
 
 
 def _leave_restart_note(root, exc):

@@ -2,11 +2,11 @@
 
 | Situation | LED | Buzzer pattern |
 |---|---|---|
-| an action accepted | the pad where it happened: green for ``hold_ms`` | ``PATTERN_OK`` |
-| a gesture rejected (mat or rules) | that pad: red for ``hold_ms`` | ``PATTERN_REJECT`` |
-| seats awaited (their turn) | their station LEDs blue, steady; the awaited shared pad too | ``PATTERN_TURN`` when the awaited seats change |
+| an action accepted | the pad where it happened: green for ``hold`` ms | ``sounds.OK`` |
+| a gesture rejected (mat or rules) | that pad: red for ``hold`` ms | ``sounds.REJECT`` |
+| seats awaited (their turn) | their station LEDs blue, steady; the awaited shared pad too | ``sounds.TURN`` when the awaited seats change |
 | a number half tapped | the command pad amber | none |
-| game over | the winners' stations gold, every other LED off | ``PATTERN_END`` once |
+| game over | the winners' stations gold, every other LED off | ``sounds.END`` once |
 | a reader down, or its pad failing every scan | that pad's LED magenta until it recovers | none |
 
 Flashes end in ``tick(now)``; times are the board's ``ticks_ms()`` passed in by the caller, so
@@ -23,7 +23,12 @@ from array import array
 
 from firmware.mat import PROMPT_OVER, NO_ZONE
 
-from firmware.sounds import OK as PATTERN_OK, REJECT as PATTERN_REJECT, TURN as PATTERN_TURN, END as PATTERN_END
+# The buzzer's ids (firmware.sounds, restated: tests/test_rules_literals.py); the board's profile
+# holds the notes.
+_PATTERN_OK = const(0)
+_PATTERN_REJECT = const(1)
+_PATTERN_TURN = const(2)
+_PATTERN_END = const(4)
 
 _OFF = const(0)
 _GREEN = const(1)
@@ -44,14 +49,10 @@ COLOURS = bytes((
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on 32-bit ports
 
 
-def elapsed(now, then):
-    """Milliseconds from ``then`` to ``now`` across a ticks_ms wrap (as time.ticks_diff)."""
-    return (now - then) & _TICKS_MASK
-
-
 class Feedback:
-    def __init__(self, board, layout, seats, hold_ms=600):
-        """``layout``: as ``firmware.mat.pick_layout`` gives it; ``seats``: the game's seat count."""
+    def __init__(self, board, layout, seats, hold=600):
+        """``layout``: as ``firmware.mat.pick_layout`` gives it; ``seats``: the game's seat count;
+        ``hold``: how long a flash lasts (ms)."""
         self.leds = board.leds
         self.buzzer = board.buzzer
         led_of = layout.get("led_of_reader")
@@ -64,7 +65,7 @@ class Feedback:
         for seat in range(seats):
             pad = stations[seat]
             self.station[seat] = self.led_of[pad if isinstance(pad, int) else pad[0]]
-        self.hold = hold_ms
+        self.hold = hold
         self.base = bytearray(n)     # steady colour per LED
         self.flash = bytearray(n)    # flash colour per LED (_OFF: none)
         self.faulty = bytearray(n)   # 1: the pad's reader is down or stuck
@@ -75,11 +76,11 @@ class Feedback:
 
     def accepted(self, reader, now):
         self._flash(reader, _GREEN, now)
-        self.buzzer.play(PATTERN_OK)
+        self.buzzer.play(_PATTERN_OK)
 
     def rejected(self, reader, now):
         self._flash(reader, _RED, now)
-        self.buzzer.play(PATTERN_REJECT)
+        self.buzzer.play(_PATTERN_REJECT)
 
     def prompt(self, what, seats, reader, now, amber=NO_ZONE):
         """Show what the mat waits for: ``what`` (index in the gesture module's PROMPTS),
@@ -101,9 +102,9 @@ class Feedback:
             base[self.led_of[amber]] = _AMBER
         if what == PROMPT_OVER:
             self.over = True
-            self.buzzer.play(PATTERN_END)
+            self.buzzer.play(_PATTERN_END)
         elif seats != self.awaited:
-            self.buzzer.play(PATTERN_TURN)
+            self.buzzer.play(_PATTERN_TURN)
         self.awaited = seats
         self._render()
 
@@ -116,7 +117,8 @@ class Feedback:
     def tick(self, now):
         """End the flashes whose time is up (call from the event loop)."""
         for i in range(len(self.flash)):
-            if self.flash[i] and elapsed(now, self.since[i]) >= self.hold:
+            # ms since the flash began, across a ticks_ms wrap (as time.ticks_diff)
+            if self.flash[i] and (now - self.since[i]) & _TICKS_MASK >= self.hold:
                 self.flash[i] = _OFF
         self._render()
 

@@ -17,18 +17,29 @@ try:
 except ImportError:
     def const(x):
         return x
-from shared_rules import deck, tokens
+from shared_rules import deck
 from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, DUPLICATE_TAG, NOT_NOW
 
 NOTHING = const(0)
 READY = const(1)
 NO_ZONE = const(255)
 NO_SEAT = const(255)
-MAX_NUMBER = const(254)  # numbers travel in U8 action fields
+_MAX_NUMBER = const(254)  # numbers travel in U8 action fields
+_ARRIVE = const(1)  # event kinds, as firmware.presence
+_LEAVE = const(2)
 PROMPT_OVER = const(0)  # every gesture module's PROMPTS[0] is "over"
-ARRIVE = const(1)  # event kinds, as firmware.presence
-LEAVE = const(2)
+# Restated from shared_rules.deck and .tokens (tests/test_rules_literals.py): the board then keeps
+# no name for them, and a game whose gestures read no token does not load ``tokens``.
+_ANY_GAME = const(0)
+_TOKEN = const(2)
+_T_DIGIT0 = const(0)
+_T_CONFIRM = const(22)
+_T_CANCEL = const(23)
+# shared_rules.engine's reasons (restated likewise).
+_UNKNOWN_TAG = const(8)
+_FOREIGN_TAG = const(9)
+_DUPLICATE_TAG = const(10)
+_NOT_NOW = const(11)
 
 
 def pick_layout(doc, game, seats):
@@ -81,14 +92,7 @@ class BaseGestures:
         return 0   # no number can make sense: Mat refuses digits before ``number`` is asked
 
     def number(self, n):
-        return NOT_NOW
-
-
-def _index(names, name):
-    for i in range(len(names)):
-        if names[i] == name:
-            return i
-    return -1
+        return _NOT_NOW
 
 
 class Mat:
@@ -110,12 +114,36 @@ class Mat:
         self.dock_seat = bytearray([NO_SEAT] * switches)
         self.dock_reader = bytearray([NO_ZONE] * switches)
         zones = layout["zones"]
+        seats = game.seats()
         for name in sorted(zones):
-            z = _index(cls.ZONES, name)
-            if z < 0:
+            if name not in cls.ZONES:
                 raise ValueError("mat layout: zone %r means nothing in %s" % (name, game.NAME))
-            self._map(name, z, zones[name], game.seats())
-        self.command = _index(cls.ZONES, "command")
+            z = cls.ZONES.index(name)
+            # A zone is one shared pad (a reader number) or a pad per seat: a reader number, or
+            # [reader, bag switch] for a seat's dock.
+            value = zones[name]
+            shared = isinstance(value, int)
+            if not shared and len(value) < seats:
+                raise ValueError("mat layout: zone %r has no pad for seat %d" % (name, len(value)))
+            for seat in range(1 if shared else seats):
+                pad = value if shared else value[seat]
+                switch = -1
+                if not isinstance(pad, int):
+                    pad, switch = pad
+                    if not 0 <= switch < len(self.dock_seat):
+                        raise ValueError("mat layout: zone %r names switch %r" % (name, switch))
+                if not 0 <= pad < len(self.zone_of):
+                    raise ValueError("mat layout: zone %r names reader %r" % (name, pad))
+                if self.zone_of[pad] != NO_ZONE:
+                    raise ValueError("mat layout: reader %d serves two zones" % pad)
+                self.zone_of[pad] = z
+                self.seat_of[pad] = NO_SEAT if shared else seat
+                if switch >= 0:
+                    self.dock_seat[switch] = seat
+                    self.dock_reader[switch] = pad
+            if shared:
+                self.zone_reader[z] = value
+        self.command = cls.ZONES.index("command") if "command" in cls.ZONES else -1
         if self.command < 0 or self.zone_reader[self.command] == NO_ZONE:
             raise ValueError("mat layout: %s needs a command pad" % game.NAME)
         self.command_reader = self.zone_reader[self.command]
@@ -128,49 +156,22 @@ class Mat:
         self.wait_reader = NO_ZONE  # the pad of wait_zone when it is a shared zone
         self.g = cls(self)
 
-    def _map(self, name, z, value, seats):
-        if isinstance(value, int):
-            self._claim(name, value, z, NO_SEAT)
-            self.zone_reader[z] = value
-            return
-        if len(value) < seats:
-            raise ValueError("mat layout: zone %r has no pad for seat %d" % (name, len(value)))
-        for seat in range(seats):
-            pad = value[seat]
-            if isinstance(pad, int):
-                self._claim(name, pad, z, seat)
-                continue
-            reader, switch = pad
-            if not 0 <= switch < len(self.dock_seat):
-                raise ValueError("mat layout: zone %r names switch %r" % (name, switch))
-            self._claim(name, reader, z, seat)
-            self.dock_seat[switch] = seat
-            self.dock_reader[switch] = reader
-
-    def _claim(self, name, reader, z, seat):
-        if not 0 <= reader < len(self.zone_of):
-            raise ValueError("mat layout: zone %r names reader %r" % (name, reader))
-        if self.zone_of[reader] != NO_ZONE:
-            raise ValueError("mat layout: reader %d serves two zones" % reader)
-        self.zone_of[reader] = z
-        self.seat_of[reader] = seat
-
     # -- events -------------------------------------------------------------------------
     def on_arrive(self, reader, uid):
         """A tag (7-byte UID buffer) arrived on a reader."""
         self.reader = reader
         err = self._identify(reader, uid)
         if not err and self.presence is not None and self.presence.find(uid, reader, True) >= 0:
-            err = DUPLICATE_TAG
+            err = _DUPLICATE_TAG
         if err:
             self._clear_entry()
             return err
         zone = self.zone_of[reader]
-        if zone == self.command and self.registry.kind == deck.TOKEN:
+        if zone == self.command and self.registry.kind == _TOKEN:
             return self._token(self.registry.code)
         self._clear_entry()
         if zone == NO_ZONE:
-            return NOT_NOW
+            return _NOT_NOW
         return self.g.arrive(zone, self.seat_of[reader], self.registry)
 
     def on_leave(self, reader, uid):
@@ -181,7 +182,7 @@ class Mat:
         if self.presence is not None and self.presence.find(uid, reader) >= 0:
             return NOTHING  # moved to another pad (its arrival there counted), or a clone
         zone = self.zone_of[reader]
-        if zone == NO_ZONE or self.registry.kind == deck.TOKEN:
+        if zone == NO_ZONE or self.registry.kind == _TOKEN:
             return NOTHING
         return self.g.leave(zone, self.seat_of[reader], self.registry)
 
@@ -198,9 +199,9 @@ class Mat:
 
     def on_presence(self, kind, reader, uid):
         """Dispatch a ``Presence.pop()`` event."""
-        if kind == ARRIVE:
+        if kind == _ARRIVE:
             return self.on_arrive(reader, uid)
-        if kind == LEAVE:
+        if kind == _LEAVE:
             return self.on_leave(reader, uid)
         return NOTHING
 
@@ -232,44 +233,41 @@ class Mat:
     # -- helpers ------------------------------------------------------------------------
     def _identify(self, reader, uid):
         if not 0 <= reader < len(self.zone_of):
-            return NOT_NOW
+            return _NOT_NOW
         if not self.registry.lookup(uid):
-            return UNKNOWN_TAG
+            return _UNKNOWN_TAG
         game = self.registry.game
-        if game != deck.ANY_GAME and game != self.game_id:
-            return FOREIGN_TAG
+        if game != _ANY_GAME and game != self.game_id:
+            return _FOREIGN_TAG
         return NOTHING
 
     def _token(self, t):
-        d = tokens.digit(t)
-        if d >= 0:
-            return self._digit(d)
-        if t == tokens.CONFIRM and self.digits:
+        if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
+            # Numbers: digits in order; the number is complete as soon as one more digit would
+            # exceed what the game allows now, otherwise at ``confirm``.
+            d = t - _T_DIGIT0
+            top = self.g.number_max()
+            if top > _MAX_NUMBER:
+                top = _MAX_NUMBER
+            if top <= 0 or (d == 0 and not self.digits):
+                self._clear_entry()
+                return _NOT_NOW
+            n = self.entry * 10 + d
+            if n * 10 <= top:
+                self.entry = n
+                self.digits += 1
+                return NOTHING
+            self._clear_entry()
+            return self.g.number(n) if n <= _MAX_NUMBER else _NOT_NOW
+        if t == _T_CONFIRM and self.digits:
             n = self.entry
             self._clear_entry()
             return self.g.number(n)
         pending = self.digits
         self._clear_entry()
-        if t == tokens.CANCEL:
+        if t == _T_CANCEL:
             return NOTHING if pending else self.g.cancel()
         return self.g.token(t)
-
-    def _digit(self, d):
-        """Numbers: digits in order; the number is complete as soon as one more digit would
-        exceed what the game allows now, otherwise at ``confirm``."""
-        top = self.g.number_max()
-        if top > MAX_NUMBER:
-            top = MAX_NUMBER
-        if top <= 0 or (d == 0 and not self.digits):
-            self._clear_entry()
-            return NOT_NOW
-        n = self.entry * 10 + d
-        if n * 10 <= top:
-            self.entry = n
-            self.digits += 1
-            return NOTHING
-        self._clear_entry()
-        return self.g.number(n) if n <= MAX_NUMBER else NOT_NOW
 
     def _clear_entry(self):
         self.entry = 0

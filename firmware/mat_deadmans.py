@@ -51,6 +51,7 @@ _P_PICK = const(10)
 _P_ORACLE = const(11)
 _P_BONUS = const(12)
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: arrays are made from bytes, not lists
 _AMBIGUOUS = const(254)  # two seats could be the target: a seat token must say which
 _PILE = const(50)        # cards a deck puts in the draw pile (NCODES - SUITS)
 _LIST_CAP = const(30)    # the longest multi-card choice: a Treasure Hunter's bonus (MAX_BONUS)
@@ -129,6 +130,13 @@ def _find(tags, n, tag):
     return -1
 
 
+def _stamp(s):
+    """Identifies one pending choice: one Map, Oracle, Cannon, Sword or bonus per turn, and
+    every turn starts with a draw. A function, not a method: the class table stays at 17
+    entries (one hash table size step down)."""
+    return s[_R_DRAW_N] | (s[_R_TURN] << 8) | (s[_R_PENDING] << 12)
+
+
 class Gestures(BaseGestures):
     # Made from lists: their words load as interned names (most are the rules' action names
     # already); a constant tuple's strings that no name matches load as 32-byte string objects.
@@ -138,13 +146,13 @@ class Gestures(BaseGestures):
 
     def __init__(self, mat):
         super().__init__(mat)
-        self.drawn = array("H", [_NO_TAG] * (2 * _PILE))  # tags drawn, in drawing order
-        self.play = array("H", [_NO_TAG] * _SUITS)        # tags of the play area, placing order
-        self.swept = array("H", [_NO_TAG] * _SUITS)       # tags the last collect banked ...
+        self.drawn = array("H", _NO_TAGS * (2 * _PILE))  # tags drawn, in drawing order
+        self.play = array("H", _NO_TAGS * _SUITS)        # tags of the play area, placing order
+        self.swept = array("H", _NO_TAGS * _SUITS)       # tags the last collect banked ...
         self.swept_n = 0
         self.swept_seat = _NO_SEAT                        # ... into this bank ...
         self.swept_at = -1                                # ... with this many cards left to draw
-        self.part = array("H", [_NO_TAG] * _LIST_CAP)     # a half-tapped multi-card choice
+        self.part = array("H", _NO_TAGS * _LIST_CAP)     # a half-tapped multi-card choice
         self.part_code = bytearray(_LIST_CAP)
         self.part_n = 0
         self.part_stamp = -1
@@ -154,12 +162,6 @@ class Gestures(BaseGestures):
         self.dj = _NO_SEAT                                # a Davy Jones's Locker awaiting its target
 
     # -- what the mat knows about tags ------------------------------------------------------
-    def _stamp(self):
-        """Identifies one pending choice: one Map, Oracle, Cannon, Sword or bonus per turn, and
-        every turn starts with a draw."""
-        s = self.game.s
-        return s[_R_DRAW_N] | (s[_R_TURN] << 8) | (s[_R_PENDING] << 12)
-
     def _in_draw_pile(self, tag):
         """Physically still in the draw pile: a card that starts there and that no draw took."""
         s = self.game.s
@@ -168,7 +170,7 @@ class Gestures(BaseGestures):
     def _fresh_part(self, tag):
         """The multi-card choice being tapped (started afresh for a new pending choice): the
         position of ``tag`` in it, or -1."""
-        st = self._stamp()
+        st = _stamp(self.game.s)
         if st != self.part_stamp:
             self.part_stamp = st
             self.part_n = 0
@@ -304,7 +306,7 @@ class Gestures(BaseGestures):
         plunder = s[_R_TRAIT + p] == _PLUNDERER
         if plunder:
             if not self.part_n:  # the first card tells (or a seat token told) whose bank pays
-                t = self.named if self.named_stamp == self._stamp() else _NO_SEAT
+                t = self.named if self.named_stamp == _stamp(s) else _NO_SEAT
                 self.named = _NO_SEAT
                 if t == _NO_SEAT:  # the opponent whose stack shows this card on top
                     for o in range(s[_R_SEATS]):
@@ -359,7 +361,7 @@ class Gestures(BaseGestures):
         if target >= s[_R_SEATS]:
             return _BAD_TARGET
         self.named = target
-        self.named_stamp = self._stamp()
+        self.named_stamp = _stamp(s)
         self.part_stamp = -1  # a bonus list restarts for the named bank
         return _NOTHING
 
@@ -373,7 +375,7 @@ class Gestures(BaseGestures):
         code = tag.code
         t = self.named
         self.named = _NO_SEAT
-        if t == _NO_SEAT or self.named_stamp != self._stamp():
+        if t == _NO_SEAT or self.named_stamp != _stamp(s):
             n = s[_R_SEATS]
             rec = self.mat.start(kind, p)
             rec[_F_TARGET_CARD] = code
@@ -471,7 +473,7 @@ class Gestures(BaseGestures):
             return _P_SWORD
         if pending == _A_MAP:
             need = s[_R_DISCARD_N] if s[_R_DISCARD_N] < 3 else 3
-            if s[_R_TRAIT + p] == _NAVIGATOR or (self.part_stamp == self._stamp() and self.part_n >= need):
+            if s[_R_TRAIT + p] == _NAVIGATOR or (self.part_stamp == _stamp(s) and self.part_n >= need):
                 return _P_PICK
             mat.wait_zone = _Z_DISCARD
             return _P_REVEAL

@@ -26,6 +26,7 @@ except ImportError:
 from array import array
 
 from firmware.mat import BaseGestures
+from shared_rules.skull import on_mats
 
 # The mat's answers (firmware.mat), the engine's codes, a disc's kind (deck) and tokens.
 _NOTHING = const(0)
@@ -88,6 +89,7 @@ _FLIPPED_LIST = const(1)
 _LOST = const(2)
 _LIST = const(_MAX_SEATS * _DISCS)
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the array is made from bytes, not a list
 
 
 class Gestures(BaseGestures):
@@ -96,7 +98,7 @@ class Gestures(BaseGestures):
 
     def __init__(self, mat):
         super().__init__(mat)
-        self.tags = array("H", [_NO_TAG] * (3 * _LIST))
+        self.tags = array("H", _NO_TAGS * (3 * _LIST))
 
     def _holds(self, which, seat, tag, note=False):
         """Whether the tag list ``which`` of a seat holds ``tag``; if not and ``note``, add it.
@@ -164,7 +166,7 @@ class Gestures(BaseGestures):
     def number_max(self):
         g = self.game
         phase = g.s[_R_PHASE]
-        return g._on_mats() if phase == _ADD or phase == _BIDDING else 0
+        return on_mats(g.s) if phase == _ADD or phase == _BIDDING else 0
 
     def number(self, n):
         rec = self.mat.start(_A_BID, self.game.s[_R_TURN])

@@ -39,6 +39,8 @@ except ImportError:
     def const(x):
         return x
 
+import binascii
+import gc
 import json
 import os
 import struct
@@ -58,6 +60,9 @@ _JRN_HEADER = const(13)      # magic 2, format 1, snapshot name 8, CRC-16 2 (= t
 _REC_OVERHEAD = const(5)     # length 1, seqno 2, CRC-16 2
 _END_MARK = const(0xFF)      # the end mark: 0xFF, then the seqno the next record will have (u16)
 _END_SIZE = const(3)
+# The engine's snapshot tag (shared_rules.engine: magic "TM", version): ``checkpoint`` writes a
+# game's snapshot from its state without building it (tests/test_rules_literals.py).
+_STATE_TAG = const(b"TM\x01")
 _NAMES = const(("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played"))
 
 if sys.implementation.name == "micropython":
@@ -79,8 +84,13 @@ def snapshot_file(gen, count, header, game):
     No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
     over a prefix plus such data depends only on the prefix and the length (CRC residue), so it
     could not tell two states apart. The prefix gets its own CRC-32 instead."""
+    return _snapshot_head(gen, count, header) + game.snapshot()
+
+
+def _snapshot_head(gen, count, header):
+    """A snapshot file up to the game's snapshot: the prefix and its CRC-32."""
     prefix = struct.pack(_PREFIX, _SNAP_MAGIC, _FORMAT, gen, count, len(header)) + header
-    return prefix + struct.pack("<I", crc32(prefix)) + game.snapshot()
+    return prefix + struct.pack("<I", crc32(prefix))
 
 
 def snapshot_name(data):
@@ -213,10 +223,20 @@ class Persist:
             raise ValueError("no game")
         p = self.path
         gen = (self.gen + 1) & 0xFFFF
-        data = snapshot_file(gen, self.count, self.header, self.game)
-        name = snapshot_name(data)
+        # snapshot_file(), written piece by piece: the game's snapshot (``Game.snapshot``: tag,
+        # game id, state, CRC-32) comes from its state in place, so that a checkpoint takes no
+        # block of the state's size while a game runs (Sheriff's is ~0.5 KB).
+        head = _snapshot_head(gen, self.count, self.header)
+        state = self.game.s
+        tag = _STATE_TAG + bytes((self.game.GAME_ID,))
+        c = binascii.crc32(state, binascii.crc32(tag))
+        crc = bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255))
+        name = head[len(head) - 4:] + crc   # as snapshot_name(snapshot_file(...))
         with open(p["snap.new"], "wb") as f:
-            f.write(data)
+            f.write(head)
+            f.write(tag)
+            f.write(state)
+            f.write(crc)
         with open(p["jrn.new"], "wb") as f:
             f.write(journal_header(name) + end_mark(self.count))
         self.close()
@@ -233,7 +253,7 @@ class Persist:
         os.rename(p["snap.new"], p["snap.bin"])
         self.gen = gen
         self.snapshots += 1
-        self.snapshot_bytes = len(data)
+        self.snapshot_bytes = len(head) + len(tag) + len(state) + 4
         self._open_journal(name, 0, _JRN_HEADER)
 
     def _open_journal(self, name, records, end):
@@ -260,6 +280,7 @@ class Persist:
         """Restore the newest recoverable game: ``(game or None, info)`` (``firmware.recover``:
         the algorithm and ``info``). The recovery code is loaded for this and let go after it:
         a running game never holds it."""
+        gc.collect()   # its code loads into the heap with the start's garbage freed
         from firmware import recover
         try:
             return recover.boot(self)

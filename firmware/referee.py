@@ -5,12 +5,19 @@ Actions come from the mat (sensor gestures) or from the host (ACTION frames); bo
 then the host gets a DELTA (the action, public fields only, plus the changed view bytes) or a
 REJECT. Preallocated views and records: nothing here allocates.
 """
-from shared_rules import codec
-from shared_rules.engine import OK, UNKNOWN_TAG
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
-PUBLIC = 0
-REFEREE = 1
-FROM_HOST = 255
+from shared_rules import codec
+
+_PUBLIC = const(0)      # the views a host may subscribe to
+_REFEREE = const(1)
+_FROM_HOST = const(255)  # the "reader" of a host action (firmware.app restates it)
+_OK = const(0)           # shared_rules.engine's (tests/test_rules_literals.py)
+_UNKNOWN_TAG = const(8)
 
 
 class Referee:
@@ -19,7 +26,7 @@ class Referee:
         self.persist = persist
         self.game = None
         self.header = b""
-        self.view = PUBLIC
+        self.view = _PUBLIC
         self.old = None
         self.new = None
         self.accepted = 0
@@ -30,16 +37,22 @@ class Referee:
         tell the host with HELLO and a SNAPSHOT."""
         self.game = game
         self.header = header
-        size = max(game.PUBLIC_SIZE, len(game.s))
-        if self.old is None or len(self.old) < size:
-            self.old = bytearray(size)
-            self.new = bytearray(size)
+        self.fit(game)
         self.hello()
         self.snapshot()
 
+    def fit(self, game):
+        """Make the view buffers big enough for ``game``. ``App.new_game`` calls it as soon as the
+        game exists, so that they are placed before the gestures and the mat, not between them."""
+        size = max(game.PUBLIC_SIZE, len(game.s))
+        if self.old is None or len(self.old) < size:
+            self.old = self.new = None
+            self.old = bytearray(size)
+            self.new = bytearray(size)
+
     def _fill(self, out):
         """The mirrored view: public bytes, or the whole state for a referee subscription."""
-        if self.view == REFEREE:
+        if self.view == _REFEREE:
             s = self.game.s
             for i in range(len(s)):
                 out[i] = s[i]
@@ -48,7 +61,7 @@ class Referee:
         return self.game.PUBLIC_SIZE
 
     def subscribe(self, view):
-        self.view = REFEREE if view == REFEREE else PUBLIC
+        self.view = _REFEREE if view == _REFEREE else _PUBLIC
         self.hello()
         self.snapshot()
 
@@ -87,14 +100,23 @@ class Referee:
         """Accept or refuse an action record; ``reader``: where it came from (FROM_HOST)."""
         g = self.game
         err = g.accept(rec)
-        if err != OK:
+        if err != _OK:
             self.refuse(err, rec, reader, None)
             return err
         self.accepted += 1
         if self.persist:
             self.persist.accepted(rec)
-        self._delta(rec)
-        return OK
+        # DELTA: the action (public fields) and the changed runs of the mirrored view.
+        link = self.link
+        n = self._fill(self.new)
+        at = link.put_record(0, rec, None if self.view == _REFEREE else g.VOCAB)
+        runs = codec.diff_runs(self.old, self.new, link.body, n, at)
+        if runs < 0:
+            self.snapshot()  # fills the mirrored view afresh
+            return _OK
+        self.old, self.new = self.new, self.old
+        link.send(codec.DELTA, at + runs)
+        return _OK
 
     def refuse(self, err, rec, reader, uid):
         """Tell the host and the players that something was refused (rules or mat reason)."""
@@ -106,11 +128,11 @@ class Referee:
         body[1] = reader
         at = 2
         if rec is not None:
-            at = self.link.put_record(2, rec, None if self.view == REFEREE else self.game.VOCAB)
+            at = self.link.put_record(2, rec, None if self.view == _REFEREE else self.game.VOCAB)
         else:
             body[2] = 0
             at = 3
-        if uid is not None and (err == UNKNOWN_TAG or self.view == REFEREE):
+        if uid is not None and (err == _UNKNOWN_TAG or self.view == _REFEREE):
             # A registered tag's UID would name the piece (a Skull disc, a card in a bag).
             for i in range(7):
                 body[at + i] = uid[i]
@@ -146,14 +168,3 @@ class Referee:
         body[3] = zone
         body[4] = reader
         self.link.send(codec.PROMPT, 5)
-
-    def _delta(self, rec):
-        link = self.link
-        n = self._fill(self.new)
-        at = link.put_record(0, rec, None if self.view == REFEREE else self.game.VOCAB)
-        runs = codec.diff_runs(self.old, self.new, link.body, n, at)
-        if runs < 0:
-            self.snapshot()  # fills the mirrored view afresh
-            return
-        self.old, self.new = self.new, self.old
-        link.send(codec.DELTA, at + runs)

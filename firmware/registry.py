@@ -15,9 +15,20 @@ except ImportError:
 import binascii
 
 from shared_rules import deck
-from shared_rules.deck import DeckError, HEADER_SIZE, RECORD_SIZE, CRC_SIZE, UID_LEN
+from shared_rules.deck import DeckError
 
 _CHUNK = const(16)  # records per read while verifying at open
+# The file's layout (shared_rules.deck's private literals, restated: tests/test_rules_literals.py).
+_HEADER_SIZE = const(8)
+_RECORD_SIZE = const(12)
+_CRC_SIZE = const(4)
+_UID_LEN = const(7)
+_R_GAME = const(7)
+_R_KIND = const(8)
+_R_CODE = const(9)
+_R_SEAT = const(10)
+_R_DECK = const(11)
+_NO_SEAT = const(255)
 
 
 class Registry:
@@ -43,15 +54,15 @@ class Registry:
                 f.close()
             raise DeckError("deck registry %s: %s" % (self.name, e))
         self._f = f
-        self._buf = bytearray(RECORD_SIZE)
+        self._buf = bytearray(_RECORD_SIZE)
         self.index = -1
         self.game = self.kind = self.code = self.deck = 0
-        self.seat = deck.NO_SEAT
+        self.seat = _NO_SEAT
         self.read_errors = 0
 
     def lookup(self, uid):
         """Find a 7-byte UID (any buffer); True and the fields set, or False. Allocates nothing."""
-        if len(uid) < UID_LEN:
+        if len(uid) < _UID_LEN:
             return False
         f = self._f
         buf = self._buf
@@ -60,11 +71,11 @@ class Registry:
         while lo <= hi:
             mid = (lo + hi) >> 1
             try:
-                f.seek(HEADER_SIZE + mid * RECORD_SIZE)
+                f.seek(_HEADER_SIZE + mid * _RECORD_SIZE)
                 got = f.readinto(buf)
             except (OSError, ValueError):  # flash trouble, a closed file: a miss, counted, no crash
                 got = -1
-            if got != RECORD_SIZE:
+            if got != _RECORD_SIZE:
                 self.read_errors += 1
                 return False
             d = deck.compare_uid(buf, 0, uid, 0)
@@ -74,11 +85,11 @@ class Registry:
                 hi = mid - 1
             else:
                 self.index = mid
-                self.game = buf[deck.R_GAME]
-                self.kind = buf[deck.R_KIND]
-                self.code = buf[deck.R_CODE]
-                self.seat = buf[deck.R_SEAT]
-                self.deck = buf[deck.R_DECK]
+                self.game = buf[_R_GAME]
+                self.kind = buf[_R_KIND]
+                self.code = buf[_R_CODE]
+                self.seat = buf[_R_SEAT]
+                self.deck = buf[_R_DECK]
                 return True
         return False
 
@@ -90,34 +101,34 @@ def _verify(f):
     """Check a whole registry file; return its record count (DeckError saying what is wrong)."""
     size = f.seek(0, 2)
     f.seek(0)
-    head = bytearray(HEADER_SIZE)
+    head = bytearray(_HEADER_SIZE)
     got = f.readinto(head)
     n = deck.header_count(head, size)  # a too short file is named as such first
-    if got != HEADER_SIZE:
+    if got != _HEADER_SIZE:
         raise DeckError("cannot read the header")
     crc = binascii.crc32(head)
-    buf = bytearray(_CHUNK * RECORD_SIZE)
+    buf = bytearray(_CHUNK * _RECORD_SIZE)
     view = memoryview(buf)
-    prev = bytearray(UID_LEN)
+    prev = bytearray(_UID_LEN)
     first_problem = None  # reported after the CRC: damage is the likelier cause
     done = 0
     while done < n:
         k = min(_CHUNK, n - done)
-        part = view[0:k * RECORD_SIZE]
-        if f.readinto(part) != k * RECORD_SIZE:
+        part = view[0:k * _RECORD_SIZE]
+        if f.readinto(part) != k * _RECORD_SIZE:
             raise DeckError("the file ended early")
         crc = binascii.crc32(part, crc)
         for i in range(k):
-            off = i * RECORD_SIZE
+            off = i * _RECORD_SIZE
             problem = deck.record_problem(buf, off)
             if problem is None and done + i and deck.compare_uid(prev, 0, buf, off) >= 0:
                 problem = "UIDs not in ascending order"
             if problem and first_problem is None:
                 first_problem = "record %d: %s" % (done + i, problem)
-            prev[:] = buf[off:off + UID_LEN]
+            prev[:] = buf[off:off + _UID_LEN]
         done += k
-    tail = bytearray(CRC_SIZE)
-    if f.readinto(tail) != CRC_SIZE or crc & 0xFFFFFFFF != int.from_bytes(tail, "little"):
+    tail = bytearray(_CRC_SIZE)
+    if f.readinto(tail) != _CRC_SIZE or crc & 0xFFFFFFFF != int.from_bytes(tail, "little"):
         raise DeckError("CRC mismatch: the file is damaged")
     if first_problem:
         raise DeckError(first_problem)

@@ -23,6 +23,7 @@ MODULES: tuple[str, ...] = (
     "shared_rules.deadmans",
     "shared_rules.sheriff",
     "shared_rules.sheriff_cards",
+    "shared_rules.sheriff_laws",
     "shared_rules.sheriff_mm",
     "shared_rules.skull",
 )

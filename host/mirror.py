@@ -355,8 +355,11 @@ class Mirror:
     def reason(self, code: int) -> str:
         if code < FIRST_GAME_REASON:
             return COMMON_REASONS[code] if code < len(COMMON_REASONS) else "reason_%d" % code
-        if self.game_cls is not None and code - FIRST_GAME_REASON < len(self.game_cls.REASONS):
-            return self.game_cls.REASONS[code - FIRST_GAME_REASON]
+        names = self.game_cls.REASONS if self.game_cls is not None else ()
+        if isinstance(names, str):   # Sheriff keeps its names in one string (a board's heap)
+            names = names.split()
+        if code - FIRST_GAME_REASON < len(names):
+            return names[code - FIRST_GAME_REASON]
         return "reason_%d" % code
 
     def _resync(self) -> None:

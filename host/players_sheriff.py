@@ -283,7 +283,7 @@ class Player(PhysicalPlayer):
         out.append(self.misplaced("a token on discard pile 1's pad", "not_now", self.pile_pad[0],
                                   self.token("confirm")))
         g = self.sim.game
-        phase = g.phase()
+        phase = g.s[K.R_PHASE]
         if phase == K.MARKET and self.piles[0]:
             out.append(self.misplaced("seat %d shows pile 1's top card before setting any aside"
                                       % g.s[K.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))

@@ -17,8 +17,7 @@ try:
 except ImportError:
     def const(x):
         return x
-from shared_rules import engine
-from shared_rules.actions import Vocabulary, field
+from shared_rules import actions, engine
 from shared_rules.catalogue import DMD_CODES, DMD_TRAITS
 
 # Suits (code // _VALUES, in DMD_CODES order) and traits (index in DMD_TRAITS).
@@ -240,17 +239,140 @@ def _move(s, card, src, dst):
         s[_R_DISCARD_N] += 1
 
 
-class _Vocabulary(Vocabulary):
+def _place(s, rec, kind, p, trait):
+    """Draw, hook, cannon, sword, map or oracle: a card may enter the play area. Casanova and
+    Fisherman bank it, a suit already in play busts (the card does not trigger: False, the
+    turn ends), otherwise it is placed and its ability triggers."""
+    s[_R_PENDING] = _NO_CHOICE
+    card = _NONE
+    src = _DRAW
+    safe = False
+    if kind == _A_DRAW:
+        s[_R_PHASE] = _PLAYING
+        s[_R_STARTED] = 1
+        if s[_R_PEEK_N]:
+            s[_R_PEEK] = s[_R_PEEK + 1]
+            s[_R_PEEK + 1] = s[_R_PEEK + 2]
+            s[_R_PEEK + 2] = 0
+            s[_R_PEEK_N] -= 1
+        card = rec[_F_CARD]
+    elif kind == _A_HOOK:
+        s[_R_HOOKS] -= 1
+        card = rec[_F_CARD]
+        src = _BANK + p
+        safe = trait == _MISER
+    elif kind == _A_CANNON:
+        # Discard a top card (Master Gunner: the whole stack; Scavenger: into the placer's
+        # bank). Misfire turns it on the placer's own bank, where only the plain top card goes.
+        t = rec[_F_TARGET]
+        c = rec[_F_TARGET_CARD]
+        dst = _BANK + p if trait == _SCAVENGER and t != p else _DISCARD
+        if trait == _MASTER_GUNNER and t != p:
+            first = c - c % _VALUES
+            for c in range(first, first + _VALUES):
+                while count(s, c, _BANK + t):
+                    _move(s, c, _BANK + t, dst)
+        else:
+            _move(s, c, _BANK + t, dst)
+    elif kind == _A_SWORD:
+        card = rec[_F_TARGET_CARD]
+        src = _BANK + rec[_F_TARGET]
+    elif kind == _A_MAP:
+        card = rec[_F_PICK]
+        src = _DISCARD
+    else:
+        for i in range(s[_R_PEEK_N], rec[_F_PEEK]):
+            s[_R_PEEK + i] = rec[_F_PEEK + 1 + i]
+        if rec[_F_PEEK] > s[_R_PEEK_N]:
+            s[_R_PEEK_N] = rec[_F_PEEK]
+    if card == _NONE:
+        return True
+    suit = card // _VALUES
+    if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
+        _move(s, card, src, _BANK + p)
+        return True
+    at = s[_R_PLAY_N]
+    for i in range(at):
+        if s[_R_PLAY + i] // _VALUES == suit:
+            # A bust: protected cards go to the bank, the rest to the discard pile or to the
+            # bank of the first Davy Jones's Locker (clockwise) that watches this seat.
+            n = s[_R_SEATS]
+            sink = _DISCARD
+            for j in range(1, n):
+                d = (p + j) % n
+                if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
+                    sink = _BANK + d
+                    break
+            _move(s, card, src, sink)
+            for j in range(at):
+                kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
+                _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
+            return False
+    _move(s, card, src, _PLAY)
+    s[_R_PLAY + at] = card
+    s[_R_PLAY_N] = at + 1
+    if s[_R_SAFE_NEXT]:
+        s[_R_SAFE_NEXT] -= 1
+        safe = True
+    if s[_R_KRAKEN]:
+        s[_R_KRAKEN] -= 1
+    # The placed card's ability (Key and Chest act only when collected).
+    if suit == _ANCHOR:
+        for i in range(at):
+            s[_R_SAFE + (i >> 3)] |= 1 << (i & 7)
+        if trait == _SAFE_HARBOR:
+            safe = True
+            s[_R_SAFE_NEXT] = 2
+    elif suit == _HOOK:
+        safe = safe or trait == _MISER
+        s[_R_HOOKS] = 2 if trait == _CAPTAINS_HOOK else 1
+    elif suit == _CANNON:
+        if bank_size(s, p) if opponent_has(s, p, _MISFIRE) else _opponents_bank(s, p):
+            s[_R_PENDING] = _A_CANNON
+    elif suit == _SWORD:
+        # A Sword asks for a target; under Parry with no Kraken to take it is discarded.
+        forced = opponent_has(s, p, _PARRY) and top(s, p, _KRAKEN) == _NONE
+        for t in range(s[_R_SEATS]):
+            if t == p or (forced and s[_R_TRAIT + t] != _PARRY) or s[_R_PENDING]:
+                continue
+            for u in range(_SUITS):
+                if forced:
+                    wanted = u == _KRAKEN
+                else:
+                    wanted = trait == _SWORDSMAN or top(s, p, u) == _NONE
+                if wanted and top(s, t, u) != _NONE:
+                    s[_R_PENDING] = _A_SWORD
+                    break
+        if forced and not s[_R_PENDING]:
+            s[_R_PLAY_N] = at
+            _move(s, card, _PLAY, _DISCARD)
+            s[_R_PLAY + at] = 0
+            return True
+    elif suit == _MAP:
+        if s[_R_DISCARD_N]:
+            s[_R_PENDING] = _A_MAP
+    elif suit == _ORACLE:
+        if s[_R_DRAW_N]:
+            s[_R_PENDING] = _A_ORACLE
+    elif suit == _KRAKEN:
+        if s[_R_DRAW_N]:
+            s[_R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
+    if safe:  # Safe Harbor's Anchor and next two cards, a Miser's Hook and hooked card
+        s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
+    return True
+
+
+class _Vocabulary(actions.Vocabulary):
     """The contract writes a one-card Oracle ``peek`` as a card code, Mystic's as a list."""
 
     def encode(self, obj, rec):
         if isinstance(obj, dict) and obj.get("a") == "oracle" and isinstance(obj.get("peek"), str):
             obj = dict(obj)
             obj["peek"] = [obj["peek"]]
-        return Vocabulary.encode(self, obj, rec)
+        return actions.Vocabulary.encode(self, obj, rec)
 
     def decode(self, rec, public=False):
-        obj = Vocabulary.decode(self, rec, public)
+        obj = actions.Vocabulary.decode(self, rec, public)
         peek = obj.get("peek")
         if isinstance(peek, list) and len(peek) == 1:
             obj["peek"] = peek[0]
@@ -258,9 +380,9 @@ class _Vocabulary(Vocabulary):
 
 
 # Fields some actions share (one tuple each instead of one per action; deleted after use).
-_card = (field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
-_aimed = (field("target", _FIELD_U8), _card[0])  # cannon, sword
-_target = field("target", _FIELD_U8, optional=True)  # trait, bonus
+_card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
+_aimed = (actions.field("target", _FIELD_U8), _card[0])  # cannon, sword
+_target = actions.field("target", _FIELD_U8, optional=True)  # trait, bonus
 
 
 class DeadMans(engine.Game):
@@ -269,16 +391,16 @@ class DeadMans(engine.Game):
     STATE_SIZE = _STATE_SIZE
     PUBLIC_SIZE = _STATE_SIZE
     VOCAB = _Vocabulary((
-        ("trait", (field("trait", _FIELD_NAME, DMD_TRAITS), _target)),
+        ("trait", (actions.field("trait", _FIELD_NAME, DMD_TRAITS), _target)),
         ("draw", _card),
         ("collect", ()),
         ("hook", _card),
         ("cannon", _aimed),
         ("sword", _aimed),
-        ("map", (field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
-                 field("pick", _FIELD_NAME, DMD_CODES))),
-        ("oracle", (field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
-        ("bonus", (field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
+        ("map", (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
+                 actions.field("pick", _FIELD_NAME, DMD_CODES))),
+        ("oracle", (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
+        ("bonus", (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
     ))
     REASONS = (
         "choice_pending",       # 16 an ability choice must be logged first
@@ -307,10 +429,18 @@ class DeadMans(engine.Game):
         "empty_bank",           # 39 Plunderer: the named bank holds nothing
     )
 
-    def __init__(self, seats=2, first=0):
-        engine.Game.__init__(self)
-        s = self.s
+    @classmethod
+    def from_header(cls, header):
+        """A new game: 2-4 players with one deck, 5-8 with two (the header must say so)."""
+        engine.check_options(header, ["game", "players", "first", "decks"])  # a list: no constant tuple held
+        seats = engine.int_option(header, "players", 0, 2, _MAX_SEATS)
         decks = 2 if seats > 4 else 1
+        if seats > 4 and "decks" not in header:
+            raise ValueError("5-8 players play with two decks: the header needs \"decks\": 2")
+        engine.int_option(header, "decks", decks, decks, decks)
+        first = engine.int_option(header, "first", 0, 0, seats - 1)
+        g = cls()
+        s = g.s
         s[_R_SEATS] = seats
         s[_R_DECKS] = decks
         s[_R_FIRST] = first
@@ -322,16 +452,7 @@ class DeadMans(engine.Game):
                 s[_LOC + c + _NCODES * k] = _DISCARD if c % _VALUES == 0 else _DRAW
         s[_R_DISCARD_N] = _SUITS * decks
         s[_R_DRAW_N] = (_NCODES - _SUITS) * decks
-
-    @classmethod
-    def from_header(cls, header):
-        engine.check_options(header, ["game", "players", "first", "decks"])  # a list: no constant tuple held
-        seats = engine.int_option(header, "players", 0, 2, _MAX_SEATS)
-        decks = 2 if seats > 4 else 1
-        if seats > 4 and "decks" not in header:
-            raise ValueError("5-8 players play with two decks: the header needs \"decks\": 2")
-        engine.int_option(header, "decks", decks, decks, decks)
-        return cls(seats, engine.int_option(header, "first", 0, 0, seats - 1))
+        return g
 
     def over(self):
         return self.s[_R_PHASE] == _OVER
@@ -492,7 +613,7 @@ class DeadMans(engine.Game):
             src = _BANK + rec[_F_BONUS_TARGET] if rec[_F_BONUS_TARGET - 1] else _DISCARD
             for i in range(rec[_F_CARDS]):
                 _move(s, rec[_F_CARDS + 1 + i], src, _BANK + p)
-        elif self._place(rec, kind, p, trait):
+        elif _place(s, rec, kind, p, trait):
             if not s[_R_DRAW_N]:
                 s[_R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
             if s[_R_PHASE] == _PLAYING and s[_R_PENDING] == _NO_CHOICE and s[_R_HOOKS]:
@@ -509,129 +630,6 @@ class DeadMans(engine.Game):
             s[_R_PHASE] = _OVER
         else:
             s[_R_TURN] = (s[_R_TURN] + 1) % s[_R_SEATS]
-
-    def _place(self, rec, kind, p, trait):
-        """Draw, hook, cannon, sword, map or oracle: a card may enter the play area. Casanova and
-        Fisherman bank it, a suit already in play busts (the card does not trigger: False, the
-        turn ends), otherwise it is placed and its ability triggers."""
-        s = self.s
-        s[_R_PENDING] = _NO_CHOICE
-        card = _NONE
-        src = _DRAW
-        safe = False
-        if kind == _A_DRAW:
-            s[_R_PHASE] = _PLAYING
-            s[_R_STARTED] = 1
-            if s[_R_PEEK_N]:
-                s[_R_PEEK] = s[_R_PEEK + 1]
-                s[_R_PEEK + 1] = s[_R_PEEK + 2]
-                s[_R_PEEK + 2] = 0
-                s[_R_PEEK_N] -= 1
-            card = rec[_F_CARD]
-        elif kind == _A_HOOK:
-            s[_R_HOOKS] -= 1
-            card = rec[_F_CARD]
-            src = _BANK + p
-            safe = trait == _MISER
-        elif kind == _A_CANNON:
-            # Discard a top card (Master Gunner: the whole stack; Scavenger: into the placer's
-            # bank). Misfire turns it on the placer's own bank, where only the plain top card goes.
-            t = rec[_F_TARGET]
-            c = rec[_F_TARGET_CARD]
-            dst = _BANK + p if trait == _SCAVENGER and t != p else _DISCARD
-            if trait == _MASTER_GUNNER and t != p:
-                first = c - c % _VALUES
-                for c in range(first, first + _VALUES):
-                    while count(s, c, _BANK + t):
-                        _move(s, c, _BANK + t, dst)
-            else:
-                _move(s, c, _BANK + t, dst)
-        elif kind == _A_SWORD:
-            card = rec[_F_TARGET_CARD]
-            src = _BANK + rec[_F_TARGET]
-        elif kind == _A_MAP:
-            card = rec[_F_PICK]
-            src = _DISCARD
-        else:
-            for i in range(s[_R_PEEK_N], rec[_F_PEEK]):
-                s[_R_PEEK + i] = rec[_F_PEEK + 1 + i]
-            if rec[_F_PEEK] > s[_R_PEEK_N]:
-                s[_R_PEEK_N] = rec[_F_PEEK]
-        if card == _NONE:
-            return True
-        suit = card // _VALUES
-        if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
-            _move(s, card, src, _BANK + p)
-            return True
-        at = s[_R_PLAY_N]
-        for i in range(at):
-            if s[_R_PLAY + i] // _VALUES == suit:
-                # A bust: protected cards go to the bank, the rest to the discard pile or to the
-                # bank of the first Davy Jones's Locker (clockwise) that watches this seat.
-                n = s[_R_SEATS]
-                sink = _DISCARD
-                for j in range(1, n):
-                    d = (p + j) % n
-                    if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
-                        sink = _BANK + d
-                        break
-                _move(s, card, src, sink)
-                for j in range(at):
-                    kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
-                    _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
-                return False
-        _move(s, card, src, _PLAY)
-        s[_R_PLAY + at] = card
-        s[_R_PLAY_N] = at + 1
-        if s[_R_SAFE_NEXT]:
-            s[_R_SAFE_NEXT] -= 1
-            safe = True
-        if s[_R_KRAKEN]:
-            s[_R_KRAKEN] -= 1
-        # The placed card's ability (Key and Chest act only when collected).
-        if suit == _ANCHOR:
-            for i in range(at):
-                s[_R_SAFE + (i >> 3)] |= 1 << (i & 7)
-            if trait == _SAFE_HARBOR:
-                safe = True
-                s[_R_SAFE_NEXT] = 2
-        elif suit == _HOOK:
-            safe = safe or trait == _MISER
-            s[_R_HOOKS] = 2 if trait == _CAPTAINS_HOOK else 1
-        elif suit == _CANNON:
-            if bank_size(s, p) if opponent_has(s, p, _MISFIRE) else _opponents_bank(s, p):
-                s[_R_PENDING] = _A_CANNON
-        elif suit == _SWORD:
-            # A Sword asks for a target; under Parry with no Kraken to take it is discarded.
-            forced = opponent_has(s, p, _PARRY) and top(s, p, _KRAKEN) == _NONE
-            for t in range(s[_R_SEATS]):
-                if t == p or (forced and s[_R_TRAIT + t] != _PARRY) or s[_R_PENDING]:
-                    continue
-                for u in range(_SUITS):
-                    if forced:
-                        wanted = u == _KRAKEN
-                    else:
-                        wanted = trait == _SWORDSMAN or top(s, p, u) == _NONE
-                    if wanted and top(s, t, u) != _NONE:
-                        s[_R_PENDING] = _A_SWORD
-                        break
-            if forced and not s[_R_PENDING]:
-                s[_R_PLAY_N] = at
-                _move(s, card, _PLAY, _DISCARD)
-                s[_R_PLAY + at] = 0
-                return True
-        elif suit == _MAP:
-            if s[_R_DISCARD_N]:
-                s[_R_PENDING] = _A_MAP
-        elif suit == _ORACLE:
-            if s[_R_DRAW_N]:
-                s[_R_PENDING] = _A_ORACLE
-        elif suit == _KRAKEN:
-            if s[_R_DRAW_N]:
-                s[_R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
-        if safe:  # Safe Harbor's Anchor and next two cards, a Miser's Hook and hooked card
-            s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
-        return True
 
     # -- what may be seen ---------------------------------------------------------------
     def valid_state(self, b):
@@ -714,10 +712,16 @@ class DeadMans(engine.Game):
         s = self.s
         n = s[_R_SEATS]
         over = s[_R_PHASE] == _OVER
-        scores = [score(s, seat) for seat in range(n)]
-        cards = [bank_size(s, seat) for seat in range(n)]
+        scores = []
+        cards = []
+        for seat in range(n):  # loops, not comprehensions: each of those is a function held from import
+            scores.append(score(s, seat))
+            cards.append(bank_size(s, seat))
         best = max(zip(scores, cards)) if over else None
-        won = [seat for seat in range(n) if (scores[seat], cards[seat]) == best]
+        won = []
+        for seat in range(n):
+            if (scores[seat], cards[seat]) == best:
+                won.append(seat)
         return {
             "game": "deadmans", "players": n, "over": over,
             "winners": won,

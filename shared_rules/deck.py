@@ -34,31 +34,32 @@ except ImportError:
         return x
 
 
-MAGIC = b"TMDK"
-VERSION = const(1)
-HEADER_SIZE = const(8)
-RECORD_SIZE = const(12)
-CRC_SIZE = const(4)
+# Private literals: a board keeps no name for them (the host and tests read the public names in
+# ``deck_records``, through ``__getattr__`` below; tests/test_rules_literals.py ties them). Public:
+# what gesture modules read on the board.
+_MAGIC = const(b"TMDK")
+_VERSION = const(1)
+_HEADER_SIZE = const(8)
+_RECORD_SIZE = const(12)
+_CRC_SIZE = const(4)
 UID_LEN = const(7)
 
 # Record byte offsets.
-R_GAME = const(7)
-R_KIND = const(8)
-R_CODE = const(9)
-R_SEAT = const(10)
-R_DECK = const(11)
+_R_GAME = const(7)
+_R_KIND = const(8)
+_R_CODE = const(9)
+_R_SEAT = const(10)
+_R_DECK = const(11)
 
-ANY_GAME = const(0)
-GAMES = (None, "skull", "deadmans", "sheriff")  # index = GAME_ID of the game's rules module
-DECKS = (1, 1, 2, 1)                            # deck numbers a game may use
-KINDS = ("card", "disc", "token", "trait", "module")
+_ANY_GAME = const(0)
+_GAMES = const((None, "skull", "deadmans", "sheriff"))  # index = GAME_ID of the game's rules module
+_DECKS = const(b"\x01\x01\x02\x01")                   # deck numbers a game may use
+_KINDS = const(("card", "disc", "token", "trait", "module"))
 CARD = const(0)
-DISC = const(1)
-TOKEN = const(2)
-TRAIT = const(3)
+_DISC = const(1)
 MODULE = const(4)   # a card of an expansion module, outside the main deck (Sheriff: Merry Men)
-OWNER_SEATS = const(12)  # Skull seats whose discs can be told apart (one colour per seat)
-NO_SEAT = const(255)
+_OWNER_SEATS = const(12)  # Skull seats whose discs can be told apart (one colour per seat)
+_NO_SEAT = const(255)
 # How many codes each (game, kind) has (index game * len(KINDS) + kind; 0: no such piece), so that
 # the board checks a registry without loading any catalogue section (tests/test_rules_literals.py
 # checks it against ``codes``, in deck_records).
@@ -71,8 +72,8 @@ class DeckError(ValueError):
 
 def game_id(name):
     """The file's game byte for a game name, or -1."""
-    for i in range(1, len(GAMES)):
-        if GAMES[i] == name:
+    for i in range(1, len(_GAMES)):
+        if _GAMES[i] == name:
             return i
     return -1
 
@@ -88,39 +89,39 @@ def compare_uid(a, a_off, b, b_off):
 
 def record_problem(row, off=0):
     """What is wrong with the record at ``row[off:]`` read from a file, or None if it is valid."""
-    game, kind, code = row[off + R_GAME], row[off + R_KIND], row[off + R_CODE]
-    if game >= len(GAMES) or kind >= len(KINDS):
+    game, kind, code = row[off + _R_GAME], row[off + _R_KIND], row[off + _R_CODE]
+    if game >= len(_GAMES) or kind >= len(_KINDS):
         return "unknown game %d or kind %d" % (game, kind)
-    if code >= _CODE_COUNTS[game * len(KINDS) + kind]:
-        return "no piece %d of kind %s in game %s" % (code, KINDS[kind], GAMES[game])
-    seat = row[off + R_SEAT]
-    if (seat >= OWNER_SEATS) if kind == DISC else seat != NO_SEAT:
+    if code >= _CODE_COUNTS[game * len(_KINDS) + kind]:
+        return "no piece %d of kind %s in game %s" % (code, _KINDS[kind], _GAMES[game])
+    seat = row[off + _R_SEAT]
+    if (seat >= _OWNER_SEATS) if kind == _DISC else seat != _NO_SEAT:
         return "bad owner seat %d" % seat
-    if row[off + R_DECK] >= DECKS[game]:
-        return "bad deck number %d" % row[off + R_DECK]
+    if row[off + _R_DECK] >= _DECKS[game]:
+        return "bad deck number %d" % row[off + _R_DECK]
     return None
 
 
 def header_count(head, size):
     """The record count announced by the 8 header bytes of a file of ``size`` bytes (DeckError)."""
-    if size < HEADER_SIZE + CRC_SIZE:
+    if size < _HEADER_SIZE + _CRC_SIZE:
         raise DeckError("too short for a deck registry (%d bytes)" % size)
-    if bytes(head[0:4]) != MAGIC:
-        raise DeckError("not a deck registry (magic %r, expected %r)" % (bytes(head[0:4]), MAGIC))
-    if head[4] != VERSION:
-        raise DeckError("registry format version %d, this build reads version %d" % (head[4], VERSION))
-    if head[5] != RECORD_SIZE:
-        raise DeckError("record size %d, expected %d" % (head[5], RECORD_SIZE))
+    if bytes(head[0:4]) != _MAGIC:
+        raise DeckError("not a deck registry (magic %r, expected %r)" % (bytes(head[0:4]), _MAGIC))
+    if head[4] != _VERSION:
+        raise DeckError("registry format version %d, this build reads version %d" % (head[4], _VERSION))
+    if head[5] != _RECORD_SIZE:
+        raise DeckError("record size %d, expected %d" % (head[5], _RECORD_SIZE))
     n = head[6] | (head[7] << 8)
-    if size != HEADER_SIZE + n * RECORD_SIZE + CRC_SIZE:
+    if size != _HEADER_SIZE + n * _RECORD_SIZE + _CRC_SIZE:
         raise DeckError("%d records announced, but the file has %d bytes instead of %d" % (
-            n, size, HEADER_SIZE + n * RECORD_SIZE + CRC_SIZE))
+            n, size, _HEADER_SIZE + n * _RECORD_SIZE + _CRC_SIZE))
     return n
 
 
 def __getattr__(name):
-    from shared_rules import deck_records
+    records = __import__("shared_rules.deck_records", None, None, ("x",))
     try:
-        return getattr(deck_records, name)
+        return getattr(records, name)
     except AttributeError:
         raise AttributeError(name)

@@ -12,9 +12,30 @@ import binascii
 import os
 
 from shared_rules import catalogue, tokens
-from shared_rules.deck import (ANY_GAME, CARD, CRC_SIZE, DISC, DECKS, DeckError, GAMES, HEADER_SIZE, KINDS, MAGIC,
-                               MODULE, NO_SEAT, OWNER_SEATS, RECORD_SIZE, R_CODE, R_DECK, R_GAME, R_KIND, R_SEAT,
-                               TOKEN, TRAIT, UID_LEN, VERSION, compare_uid, game_id, header_count, record_problem)
+from shared_rules.deck import CARD, MODULE, UID_LEN, DeckError, compare_uid, game_id, header_count, record_problem
+
+# The file's layout and piece kinds, by name for the host and tests (``deck.R_GAME`` reads them
+# through ``deck.__getattr__``): ``deck`` holds them as private literals, so that a board keeps no
+# name for them; tests/test_rules_literals.py checks both are the same.
+MAGIC = b"TMDK"
+VERSION = 1
+HEADER_SIZE = 8
+RECORD_SIZE = 12
+CRC_SIZE = 4
+R_GAME = 7   # record byte offsets
+R_KIND = 8
+R_CODE = 9
+R_SEAT = 10
+R_DECK = 11
+ANY_GAME = 0
+GAMES = (None, "skull", "deadmans", "sheriff")  # index = GAME_ID of the game's rules module
+DECKS = (1, 1, 2, 1)                            # deck numbers a game may use
+KINDS = ("card", "disc", "token", "trait", "module")
+DISC = 1
+TOKEN = 2
+TRAIT = 3
+OWNER_SEATS = 12  # Skull seats whose discs can be told apart (one colour per seat)
+NO_SEAT = 255
 
 _MAX_RECORDS = const(65535)
 FIELDS = ("uid", "game", "kind", "code", "seat", "deck")

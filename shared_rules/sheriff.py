@@ -10,10 +10,11 @@ State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, fl
 declaration, known hand cards and stand counts per good), then both discard piles in one region
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
 Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
-``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; it overrides
-the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_rounds_total``,
-``_first_merchant``, ``_next_merchant``, ``_share``, ``_at`` and the per-seat accessors, and reuses
-``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver.
+``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; the modules
+override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_first_merchant``,
+``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
+``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
+sixth seat and the chest too). Reason names are one string (``REASONS``, split by ``reason``).
 
 Memory (docs/performance.md): every number below is a private ``const()`` literal, inlined by
 MicroPython and kept by no dictionary; the catalogue's columns this module needs are restated as
@@ -36,6 +37,7 @@ _UNKNOWN_CODE = const(2)
 _WRONG_PHASE = const(5)
 _NOT_YOUR_TURN = const(6)
 _NO_SEAT = const(255)
+_FIRST_GAME_REASON = const(16)
 _U8 = const(0)
 _U16 = const(1)
 _NAME = const(2)
@@ -87,7 +89,7 @@ class SheriffVocabulary(actions.Vocabulary):
     def encode(self, obj, rec):
         if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
             bribe = dict(obj["bribe"])
-            for key in ("stand", "bag"):
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
                 if key in bribe:
                     names = bribe[key]
                     if not isinstance(names, list):
@@ -126,10 +128,14 @@ class SheriffVocabulary(actions.Vocabulary):
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
         bribe = obj.get("bribe") if rec[0] == _A_PASS else None
         if bribe:
-            for key in ("stand", "bag"):
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
                 if key in bribe:
                     counts = bribe[key]
-                    bribe[key] = [CODES[g] for g in range(_KINDS) for _ in range(counts[g])]
+                    names = []   # loops, not a comprehension: that would be code held from import
+                    for g in range(_KINDS):
+                        for _ in range(counts[g]):
+                            names.append(CODES[g])
+                    bribe[key] = names
         return obj
 
 
@@ -234,48 +240,42 @@ def _count(rec, at, n, g):
     return c
 
 
+def _take_from_bag(game, t, g):
+    """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
+    s = game.s
+    at = game._at(t)
+    n = s[at + _BAG_N]
+    for i in range(n):
+        if s[at + _BAG + i] == g:
+            for j in range(i, n - 1):
+                s[at + _BAG + j] = s[at + _BAG + j + 1]
+            s[at + _BAG_N] = n - 1
+            return True
+    return False
+
+
+def _public_seat(game, out, o, at):
+    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+    declaration, legal goods per kind, how many face down."""
+    s = game.s
+    out[o] = s[at + _GOLD]
+    out[o + 1] = s[at + _GOLD + 1]
+    out[o + 2] = s[at + _HAND_N]
+    out[o + 3] = s[at + _FLAGS]
+    out[o + 4] = s[at + _DECL_GOOD]
+    out[o + 5] = s[at + _DECL_N]
+    for g in range(_KINDS):
+        if g < _LEGAL_KINDS and not game._contraband(g):
+            out[o + 6 + g] = s[at + _STAND + g]
+        else:
+            out[o + 10] += s[at + _STAND + g]
+
+
 class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
     STATE_SIZE = _PILES_END
-    PUBLIC_SIZE = _PUB_PILES + _PILE_CAP
-    VOCAB = SheriffVocabulary((
-        ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
-                   actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
-        ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
-                    actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
-        ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
-        ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
-        ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
-            actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
-            actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
-        ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
-                     actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
-                     actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
-    ))
-    REASONS = (
-        "not_in_deck",        # 16 this game's deck has no such good (bread at 3 players, royal: false)
-        "no_such_card",       # 17 every copy of that good is already identified elsewhere
-        "not_in_hand",        # 18 the hand is too small for those cards beside its known ones
-        "bad_setup",          # 19 setup piles must hold exactly 5 cards each
-        "not_a_merchant",     # 20 the Sheriff takes no part in market, load and declare
-        "not_the_sheriff",    # 21 only the Sheriff passes or inspects
-        "too_many_cards",     # 22 more than 5 cards set aside at the market
-        "take_too_many",      # 23 more pile draws than cards set aside
-        "bad_pile",           # 24 a pile number other than 1 or 2
-        "pile_needed",        # 25 set-aside cards need a `to` pile
-        "empty_pile",         # 26 taking from an empty discard pile
-        "bag_size",           # 27 a bag holds 1 to 5 cards
-        "already_loaded",     # 28 a closed bag cannot change
-        "not_legal_good",     # 29 only a legal good may be declared
-        "count_mismatch",     # 30 the declared count must be the bag's
-        "bad_target",         # 31 the target is not a merchant with a bag this round
-        "already_resolved",   # 32 that bag was already passed or opened
-        "not_enough_gold",    # 33 a bribe of gold the merchant does not have
-        "not_on_stand",       # 34 a bribe of stand goods the merchant does not have
-        "bad_order",          # 35 `order` is not exactly the confiscated cards
-        "bad_payment",        # 36 `pay_with` breaks the running-out-of-gold rule
-    )  # type: tuple
+    PUBLIC_SIZE = _PUB_PILES + _PILE_CAP   # VOCAB and REASONS: set after the class (below)
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
@@ -284,7 +284,7 @@ class Sheriff(engine.Game):
         s[_R_FIRST] = first
         s[_R_SHERIFF] = first
         s[_R_ROYAL] = 1 if royal else 0
-        s[_R_ROUNDS] = self._rounds_total()
+        s[_R_ROUNDS] = seats * (3 if seats == 3 else 2)   # each is Sheriff twice, three times at 3
         s[_R_TURN] = _NO_SEAT
         deck = 0
         for g in range(_KINDS):
@@ -308,7 +308,7 @@ class Sheriff(engine.Game):
             # Merry Men modules are code loaded only now: base Sheriff's heap does not grow.
             from shared_rules import sheriff_mm
             return sheriff_mm.from_header(header)
-        engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules"))
+        engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules"])   # built per call
         seats = engine.int_option(header, "players", 0, _MIN_SEATS, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
         return cls(seats, first, royal)
@@ -325,29 +325,26 @@ class Sheriff(engine.Game):
         """Whether a seat trades this round (deputies would replace the single Sheriff)."""
         return seat != self.s[_R_SHERIFF]
 
-    def _rounds_total(self):
-        """Each player is Sheriff twice, three times at 3 players."""
-        n = self.s[_R_SEATS]
-        return n * (3 if n == 3 else 2)
-
     # -- small accessors -------------------------------------------------------------
     def _at(self, seat):
-        return _SEAT_BASE + _SEAT_BYTES * seat
+        """Where a seat's bytes start. Seats past the fifth (the Merry Men's sixth seat, then
+        their loot chest) live after the base state, in ``sheriff_mm``'s longer one."""
+        return _SEAT_BASE + _SEAT_BYTES * seat if seat < _MAX_SEATS else _PILES_END + _SEAT_BYTES * (seat - _MAX_SEATS)
 
     def gold(self, seat):
-        at = _SEAT_BASE + _SEAT_BYTES * seat
+        at = self._at(seat)
         return self.s[at] | (self.s[at + 1] << 8)
 
     def _set_gold(self, seat, v):
-        at = _SEAT_BASE + _SEAT_BYTES * seat
+        at = self._at(seat)
         self.s[at] = v & 255
         self.s[at + 1] = v >> 8
 
     def stand(self, seat, g):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _STAND + g]
+        return self.s[self._at(seat) + _STAND + g]
 
     def flags(self, seat):
-        return self.s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS]
+        return self.s[self._at(seat) + _FLAGS]
 
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only
@@ -371,9 +368,6 @@ class Sheriff(engine.Game):
         s[self._at(src) + _STAND + g] -= 1
         s[self._at(dst) + _STAND + g] += 1
 
-    def phase(self):
-        return self.s[_R_PHASE]
-
     def over(self):
         return self.s[_R_PHASE] == _OVER
 
@@ -381,10 +375,10 @@ class Sheriff(engine.Game):
     def check(self, rec):
         s = self.s
         kind = rec[0]
-        phase = s[_R_PHASE]
+        p = rec[1]
+        if s[_R_PHASE] != (kind if kind < _A_PASS else _INSPECT):   # setup..declare: phase = kind
+            return _WRONG_PHASE
         if kind == _A_SETUP:
-            if phase != _SETUP:
-                return _WRONG_PHASE
             if rec[_F_PILE1] != _PILE_START or rec[_F_PILE2] != _PILE_START:
                 return _BAD_SETUP
             for g in range(_KINDS):
@@ -394,12 +388,26 @@ class Sheriff(engine.Game):
                 if n > s[_POOL + g]:
                     return _NO_SUCH_CARD
             return _OK
-        if kind == _A_MARKET:
-            if phase != _MARKET:
-                return _WRONG_PHASE
-            err = self._check_merchant_turn(rec[1])
-            if err:
-                return err
+        if kind < _A_PASS:   # market, load, declare: a merchant (market, declare: in turn)
+            if not self._is_merchant(p):
+                return _NOT_A_MERCHANT
+            at = self._at(p)
+            if kind == _A_LOAD:
+                if s[at + _FLAGS] & _LOADED:
+                    return _ALREADY_LOADED
+                n = rec[_F_CARDS]
+                if n < 1 or n > _BAG_MAX:
+                    return _BAG_SIZE
+                return self._check_hand(p, rec, _F_CARDS + 1, n)
+            if p != s[_R_TURN]:
+                return _NOT_YOUR_TURN
+            if kind == _A_DECLARE:
+                g = rec[_F_GOOD]
+                if self._contraband(g):
+                    return _NOT_LEGAL_GOOD
+                if not self._deck(g):
+                    return _NOT_IN_DECK
+                return _OK if rec[_F_COUNT] == s[at + _BAG_N] else _COUNT_MISMATCH
             nd = rec[_F_DISCARD]
             nt = rec[_F_TAKE]
             if nd > _MARKET_MAX:
@@ -423,15 +431,9 @@ class Sheriff(engine.Game):
                     return _BAD_PILE
                 if n1 < 0 or n2 < 0:
                     return _EMPTY_PILE
-            return self._check_hand(rec[1], rec, _F_DISCARD + 1, nd)
-        if kind == _A_LOAD:
-            return self._check_load(rec) if phase == _LOAD else _WRONG_PHASE
-        if kind == _A_DECLARE:
-            return self._check_declare(rec) if phase == _DECLARE else _WRONG_PHASE
-        if phase != _INSPECT:
-            return _WRONG_PHASE
+            return self._check_hand(p, rec, _F_DISCARD + 1, nd)
         # pass and inspect: the Sheriff, and a declared bag not yet resolved
-        if rec[1] != s[_R_SHERIFF]:
+        if p != s[_R_SHERIFF]:
             return _NOT_THE_SHERIFF
         t = rec[_F_TARGET]
         if t >= s[_R_SEATS] or not self._is_merchant(t):
@@ -463,33 +465,6 @@ class Sheriff(engine.Game):
                         return _NO_SUCH_CARD
                     unknown -= need
         return _NOT_IN_HAND if unknown < 0 else _OK
-
-    def _check_merchant_turn(self, p):
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
-        return _OK if p == self.s[_R_TURN] else _NOT_YOUR_TURN
-
-    def _check_load(self, rec):
-        p = rec[1]
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
-        if self.s[self._at(p) + _FLAGS] & _LOADED:
-            return _ALREADY_LOADED
-        n = rec[_F_CARDS]
-        if n < 1 or n > _BAG_MAX:
-            return _BAG_SIZE
-        return self._check_hand(p, rec, _F_CARDS + 1, n)
-
-    def _check_declare(self, rec):
-        err = self._check_merchant_turn(rec[1])
-        if err:
-            return err
-        g = rec[_F_GOOD]
-        if self._contraband(g):
-            return _NOT_LEGAL_GOOD
-        if not self._deck(g):
-            return _NOT_IN_DECK
-        return _OK if rec[_F_COUNT] == self.s[self._at(rec[1]) + _BAG_N] else _COUNT_MISMATCH
 
     def _check_bribe(self, rec):
         t = rec[_F_TARGET]
@@ -603,13 +578,29 @@ class Sheriff(engine.Game):
                 self._push(rec[_F_TO], rec[_F_DISCARD + 1 + i])
             nxt = self._next_merchant(p)
             if nxt == _NO_SEAT:
-                self._start_load()
+                self._start_load(False)
             else:
                 s[_R_TURN] = nxt
         elif kind == _A_LOAD:
-            self._apply_load(rec)
+            at = self._at(p)
+            n = rec[_F_CARDS]
+            self._leave_hand(p, rec, _F_CARDS + 1, n)
+            for i in range(n):
+                s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
+            s[at + _BAG_N] = n
+            s[at + _FLAGS] |= _LOADED
+            self._start_load(True)
         elif kind == _A_DECLARE:
-            self._apply_declare(rec)
+            at = self._at(p)
+            s[at + _DECL_GOOD] = rec[_F_GOOD]
+            s[at + _DECL_N] = rec[_F_COUNT]
+            s[at + _FLAGS] |= _DECLARED
+            nxt = self._next_merchant(p)
+            if nxt == _NO_SEAT:
+                s[_R_PHASE] = _INSPECT
+                s[_R_TURN] = _NO_SEAT
+            else:
+                s[_R_TURN] = nxt
         elif kind == _A_PASS:
             self._let_through(rec, p)
         else:
@@ -674,17 +665,16 @@ class Sheriff(engine.Game):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
 
-    def _start_load(self):
+    def _start_load(self, loaded):
+        """The load phase starts (merchants with an empty hand sit the round out) or, once a bag
+        is ``loaded``, goes on; it ends when every merchant's bag is closed."""
         s = self.s
-        s[_R_PHASE] = _LOAD
-        s[_R_TURN] = _NO_SEAT
-        for seat in range(s[_R_SEATS]):
-            if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
-                s[self._at(seat) + _FLAGS] |= _SKIPPED | _DONE
-        self._after_load()
-
-    def _after_load(self):
-        s = self.s
+        if not loaded:
+            s[_R_PHASE] = _LOAD
+            s[_R_TURN] = _NO_SEAT
+            for seat in range(s[_R_SEATS]):
+                if self._is_merchant(seat) and not s[self._at(seat) + _HAND_N]:
+                    s[self._at(seat) + _FLAGS] |= _SKIPPED | _DONE
         for seat in range(s[_R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                 return
@@ -694,45 +684,6 @@ class Sheriff(engine.Game):
         else:
             s[_R_PHASE] = _DECLARE
             s[_R_TURN] = first
-
-    def _apply_load(self, rec):
-        s = self.s
-        p = rec[1]
-        at = self._at(p)
-        n = rec[_F_CARDS]
-        self._leave_hand(p, rec, _F_CARDS + 1, n)
-        for i in range(n):
-            s[at + _BAG + i] = rec[_F_CARDS + 1 + i]
-        s[at + _BAG_N] = n
-        s[at + _FLAGS] |= _LOADED
-        self._after_load()
-
-    def _apply_declare(self, rec):
-        s = self.s
-        p = rec[1]
-        at = self._at(p)
-        s[at + _DECL_GOOD] = rec[_F_GOOD]
-        s[at + _DECL_N] = rec[_F_COUNT]
-        s[at + _FLAGS] |= _DECLARED
-        nxt = self._next_merchant(p)
-        if nxt == _NO_SEAT:
-            s[_R_PHASE] = _INSPECT
-            s[_R_TURN] = _NO_SEAT
-        else:
-            s[_R_TURN] = nxt
-
-    def _take_from_bag(self, t, g):
-        """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
-        s = self.s
-        at = self._at(t)
-        n = s[at + _BAG_N]
-        for i in range(n):
-            if s[at + _BAG + i] == g:
-                for j in range(i, n - 1):
-                    s[at + _BAG + j] = s[at + _BAG + j + 1]
-                s[at + _BAG_N] = n - 1
-                return True
-        return False
 
     def _let_through(self, rec, sheriff):
         """The bag goes to its owner's stand; the bribe (if any) to ``sheriff`` (a seat, or the
@@ -751,7 +702,7 @@ class Sheriff(engine.Game):
                         self._give(t, sheriff, g)
                 if rec[_F_BRIBE_BAG]:
                     for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
-                        if self._take_from_bag(t, g):
+                        if _take_from_bag(self, t, g):
                             s[self._at(sheriff) + _STAND + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
@@ -866,7 +817,7 @@ class Sheriff(engine.Game):
             for i in range(_PUB_SEAT):
                 out[o + i] = 0
             if seat < s[_R_SEATS]:
-                self._public_seat(out, o, self._at(seat))
+                _public_seat(self, out, o, self._at(seat))
         n1 = s[_R_PILE1]
         for i in range(_PILE_CAP):
             if i < n1:
@@ -876,21 +827,11 @@ class Sheriff(engine.Game):
             else:
                 out[_PUB_PILES + i] = 0
 
-    def _public_seat(self, out, o, at):
-        """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
-        declaration, legal goods per kind, how many face down."""
-        s = self.s
-        out[o] = s[at + _GOLD]
-        out[o + 1] = s[at + _GOLD + 1]
-        out[o + 2] = s[at + _HAND_N]
-        out[o + 3] = s[at + _FLAGS]
-        out[o + 4] = s[at + _DECL_GOOD]
-        out[o + 5] = s[at + _DECL_N]
-        for g in range(_KINDS):
-            if g < _LEGAL_KINDS and not self._contraband(g):
-                out[o + 6 + g] = s[at + _STAND + g]
-            else:
-                out[o + 10] += s[at + _STAND + g]
+    def reason(self, code):
+        """The name of a reason code (this game's names: ``REASONS``, split on demand)."""
+        if code < _FIRST_GAME_REASON:
+            return engine.Game.reason(self, code)
+        return self.REASONS.split()[code - _FIRST_GAME_REASON]  # type: ignore[attr-defined]  # a str here
 
     @staticmethod
     def describe(view):
@@ -903,10 +844,13 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_score
         n = self.s[_R_SEATS]
         over = self.over()
+        gold = []
+        for i in range(n):
+            gold.append(self.gold(i))
         return {
             "game": "sheriff", "players": n, "over": over,
             "winners": sheriff_score.winners(self) if over else [],
-            "scores": sheriff_score.scores(self), "gold": [self.gold(i) for i in range(n)],
+            "scores": sheriff_score.scores(self), "gold": gold,
         }
 
     def referee(self):
@@ -914,5 +858,48 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_view
         return sheriff_view.referee(self)
 
+
+# The vocabulary's many small objects are made once the class is built: they fill the holes its
+# method table leaves as it grows, instead of splitting the heap before it.
+Sheriff.VOCAB = SheriffVocabulary((
+    ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
+               actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
+    ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
+                actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
+    ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
+    ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
+    ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
+        actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
+        actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
+    ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
+                 actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
+                 actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
+))
+# The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, split
+# only when a name is printed (``reason``): one object instead of a tuple of 21 strings.
+_REASONS = const(
+    "not_in_deck "        # 16 this game's deck has no such good (bread at 3 players, royal: false)
+    "no_such_card "       # 17 every copy of that good is already identified elsewhere
+    "not_in_hand "        # 18 the hand is too small for those cards beside its known ones
+    "bad_setup "          # 19 setup piles must hold exactly 5 cards each
+    "not_a_merchant "     # 20 the Sheriff takes no part in market, load and declare
+    "not_the_sheriff "    # 21 only the Sheriff passes or inspects
+    "too_many_cards "     # 22 more than 5 cards set aside at the market
+    "take_too_many "      # 23 more pile draws than cards set aside
+    "bad_pile "           # 24 a pile number other than 1 or 2
+    "pile_needed "        # 25 set-aside cards need a `to` pile
+    "empty_pile "         # 26 taking from an empty discard pile
+    "bag_size "           # 27 a bag holds 1 to 5 cards
+    "already_loaded "     # 28 a closed bag cannot change
+    "not_legal_good "     # 29 only a legal good may be declared
+    "count_mismatch "     # 30 the declared count must be the bag's
+    "bad_target "         # 31 the target is not a merchant with a bag this round
+    "already_resolved "   # 32 that bag was already passed or opened
+    "not_enough_gold "    # 33 a bribe of gold the merchant does not have
+    "not_on_stand "       # 34 a bribe of stand goods the merchant does not have
+    "bad_order "          # 35 `order` is not exactly the confiscated cards
+    "bad_payment"         # 36 `pay_with` breaks the running-out-of-gold rule
+)
+Sheriff.REASONS = _REASONS  # type: ignore[assignment]  # one string, not the engine's tuple
 
 GAME = Sheriff

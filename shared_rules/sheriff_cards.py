@@ -42,6 +42,8 @@ _R_PHASE = const(1)
 _R_SHERIFF = const(2)
 _INSPECT = const(4)
 _MARKET = const(1)
+_LOAD = const(2)
+_DECLARE = const(3)
 _KINDS = const(15)
 _LOADED = const(1)
 _BAG_MAX = const(5)
@@ -82,6 +84,7 @@ _names = mm.SheriffMM.VOCAB.names
 _fields = list(mm.SheriffMM.VOCAB.fields)
 _A_MARKET = const(1)
 _A_LOAD = const(2)
+_A_DECLARE = const(3)
 _A_PASS = const(4)
 _A_INSPECT = const(5)
 _A_ORDER_UP = const(9)
@@ -111,22 +114,23 @@ _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
 del _names, _fields
 
-REASONS = mm.SheriffMM.REASONS + (
-    "no_such_order",      # 46 an order number outside the profile's 15 cards
-    "order_not_in_deck",  # 47 that order is already face up or filled
-    "orders_full",        # 48 four orders are already face up
-    "reveal_orders",      # 49 the market waits until four orders are face up (deck permitting)
-    "order_not_up",       # 50 that order is not face up
-    "goods_missing",      # 51 the bag (less its bribe) lacks the order's cards
-    "bag_opened",         # 52 only a bag that gets through fills orders
-    "no_merry_man",       # 53 a Merry Man loaded by a player who holds none
-    "no_draw_owed",       # 54 a Merry Man draw by a player who is not owed one
-    "merry_not_in_deck",  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
-    "bad_give",           # 56 `give` does not share a smuggled steal's rest among the other players
-    "no_such_law",        # 57 a law number outside the profile's 24 cards
-    "law_not_in_deck",    # 58 a kept or bottomed law that is not in the deck (or named twice)
-    "keep_count",         # 59 the first Sheriff keeps 2 laws, each later one 1
-    "bribe_forbidden",    # 60 a law in force forbids bribes of that kind
+REASONS = mm.SheriffMM.REASONS + (   # one string, as the base's
+    " "
+    "no_such_order "      # 46 an order number outside the profile's 15 cards
+    "order_not_in_deck "  # 47 that order is already face up or filled
+    "orders_full "        # 48 four orders are already face up
+    "reveal_orders "      # 49 the market waits until four orders are face up (deck permitting)
+    "order_not_up "       # 50 that order is not face up
+    "goods_missing "      # 51 the bag (less its bribe) lacks the order's cards
+    "bag_opened "         # 52 only a bag that gets through fills orders
+    "no_merry_man "       # 53 a Merry Man loaded by a player who holds none
+    "no_draw_owed "       # 54 a Merry Man draw by a player who is not owed one
+    "merry_not_in_deck "  # 55 a drawn Merry Man that is not in the deck (or the same card twice)
+    "bad_give "           # 56 `give` does not share a smuggled steal's rest among the other players
+    "no_such_law "        # 57 a law number outside the profile's 24 cards
+    "law_not_in_deck "    # 58 a kept or bottomed law that is not in the deck (or named twice)
+    "keep_count "         # 59 the first Sheriff keeps 2 laws, each later one 1
+    "bribe_forbidden"     # 60 a law in force forbids bribes of that kind
 )
 _NOT_A_MERCHANT = const(20)
 _BAG_SIZE = const(27)
@@ -184,7 +188,7 @@ class SheriffCards(mm.SheriffMM):
     STATE_SIZE = _STATE_END
     PUBLIC_SIZE = _PUB_SIZE
     VOCAB = VOCAB
-    REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men tuple
+    REASONS = REASONS  # type: ignore[assignment]  # longer than the Merry Men's
 
     def __init__(self, seats=4, first=0, royal=True, mods=_ORDERS, values=None, orders=b"", merry=b"", laws=b""):
         mm.SheriffMM.__init__(self, seats, first, royal, mods, values)
@@ -266,7 +270,19 @@ class SheriffCards(mm.SheriffMM):
             n = self._count_orders(_O_UP)
             if n < _FACE_UP and self._count_orders(_O_DECK):
                 return _REVEAL_ORDERS
-        return mm.SheriffMM.check(self, rec)
+        if kind == _A_LOAD and rec[_F_LOAD_MERRY - 1] and s[_R_PHASE] == _LOAD:
+            err = self._check_load_merry(rec)
+        else:
+            err = mm.SheriffMM.check(self, rec)
+        if kind == _A_LOAD and self._lw and not err:
+            n = rec[_F_CARDS] + (1 if rec[_F_LOAD_MERRY - 1] else 0)
+            return _BAG_SIZE if n > self._lw.bag_max(self) else OK
+        if kind != _A_DECLARE or s[_R_PHASE] != _DECLARE or not self._men or not self._men.in_bag(self, rec[1]):
+            return err
+        # The Merry Man is one of the bag's cards: the declared count includes it.
+        if err == _COUNT_MISMATCH:
+            return OK if rec[3] == s[self._at(rec[1]) + _BAG_N] + 1 else err
+        return _COUNT_MISMATCH if err == OK else err
 
     def _check_order_up(self, rec):
         s = self.s
@@ -308,16 +324,8 @@ class SheriffCards(mm.SheriffMM):
         return OK
 
     # -- Merry Men in the bag: loading, declaring, inspecting ---------------------------------
-    def _check_load(self, rec):
-        err = self._check_load_merry(rec)
-        if err or not self._lw:
-            return err
-        n = rec[_F_CARDS] + (1 if rec[_F_LOAD_MERRY - 1] else 0)
-        return _BAG_SIZE if n > self._lw.bag_max(self) else OK
-
     def _check_load_merry(self, rec):
-        if not rec[_F_LOAD_MERRY - 1]:
-            return mm.SheriffMM._check_load(self, rec)
+        """A load that names a Merry Man (in the load phase)."""
         if not self._men:
             return _MODULE_OFF
         p = rec[1]
@@ -330,20 +338,6 @@ class SheriffCards(mm.SheriffMM):
             return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
         err = self._check_hand(p, rec, _F_CARDS + 1, n)
         return err if err else self._men.check_load(self, p)
-
-    def _apply_load(self, rec):
-        if rec[_F_LOAD_MERRY - 1]:
-            self.s[_MEN + 18 + rec[1]] |= 4   # sheriff_merry.IN_BAG, before the phase may move on
-        mm.SheriffMM._apply_load(self, rec)
-
-    def _check_declare(self, rec):
-        """The Merry Man is one of the bag's cards: the declared count includes it."""
-        err = mm.SheriffMM._check_declare(self, rec)
-        if not self._men or not self._men.in_bag(self, rec[1]):
-            return err
-        if err == _COUNT_MISMATCH:
-            return OK if rec[3] == self.s[self._at(rec[1]) + _BAG_N] + 1 else err
-        return _COUNT_MISMATCH if err == OK else err
 
     def _confiscated_penalty(self, t):
         if self._lw:
@@ -373,11 +367,6 @@ class SheriffCards(mm.SheriffMM):
         gold = rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] or rec[_F_BRIBE_GOLD + 2])
         goods = rec[_F_BRIBE_STAND] or rec[_F_BRIBE_BAG]
         return self._lw.check_bribe(self, gold, goods)
-
-    def _apply_declare(self, rec):
-        mm.SheriffMM._apply_declare(self, rec)
-        if self._lw:
-            self._lw.per_card(self, 2, rec[1], rec[2], rec[3], self._law_sheriff())   # TAX
 
     def _rewards(self, t):
         """Rewards for the goods of ``t``'s bag that reach the stand (all of a bag that passes,
@@ -430,7 +419,11 @@ class SheriffCards(mm.SheriffMM):
             self._lw.apply_law(self, rec, self._law_sheriff())
             s[_R_PHASE] = _MARKET
         else:
+            if rec[0] == _A_LOAD and rec[_F_LOAD_MERRY - 1]:
+                s[_MEN + 18 + rec[1]] |= 4   # sheriff_merry.IN_BAG, before the phase may move on
             mm.SheriffMM.apply(self, rec)
+            if rec[0] == _A_DECLARE and self._lw:
+                self._lw.per_card(self, 2, rec[1], rec[2], rec[3], self._law_sheriff())   # TAX
         if self._lw and s[_R_PHASE] == _MARKET and self._lw.due(self, s[_R_ROUND]):
             s[_R_PHASE] = _LAWS_PHASE   # a round opens with its laws
 
@@ -445,8 +438,8 @@ class SheriffCards(mm.SheriffMM):
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
             for i in range(rec[_F_PASS_ORDERS]):
                 o = rec[_F_PASS_ORDERS + 1 + i]
-                self._take_from_bag(t, self.orders[3 * o])
-                self._take_from_bag(t, self.orders[3 * o + 1])
+                sh._take_from_bag(self, t, self.orders[3 * o])
+                sh._take_from_bag(self, t, self.orders[3 * o + 1])
                 self.s[_ORD + o] = _O_SEAT + t
         mm.SheriffMM._let_through(self, rec, sheriff)
 

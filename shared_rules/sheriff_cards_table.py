@@ -26,7 +26,8 @@ class Table(mmt.Table):
         self.men_deck = []
         if mods & KC.LAWS:
             from shared_rules import sheriff_laws as lw
-            self.law_deck = [i for i in range(lw.LAWS) if lw.where(game, i) == lw.DECK]
+            from shared_rules import sheriff_laws_layout as LW
+            self.law_deck = [i for i in range(LW.LAWS) if lw.where(game, i) == LW.DECK]
         if mods & KC.ORDERS:
             self.order_deck = list(range(15))
         if mods & KC.MERRY_MEN:
@@ -40,7 +41,7 @@ class Table(mmt.Table):
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
-        if g.phase() == KC.LAWS_PHASE:
+        if g.s[K.R_PHASE] == KC.LAWS_PHASE:
             return self._laws()
         out = mmt.Table.legal(self)
         extra = []
@@ -90,8 +91,9 @@ class Table(mmt.Table):
 
     def _laws(self):
         from shared_rules import sheriff_laws as lw
+        from shared_rules import sheriff_laws_layout as LW
         g = self.game
-        first = not [i for i in range(lw.LAWS) if lw.where(g, i) == lw.POS1]
+        first = not [i for i in range(LW.LAWS) if lw.where(g, i) == LW.POS1]
         drawn = self.law_deck[-3:] if first else self.law_deck[-2:]
         seats = [g.s[K.R_SHERIFF]] + ([g.s[KM.R_DEPUTY2]] if g.modules() & KM.DEPUTIES else [])
         out = []

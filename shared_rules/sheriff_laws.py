@@ -16,8 +16,10 @@ except ImportError:
         return x
 
 from shared_rules import sheriff_effects as fx
-from shared_rules.catalogue import SHERIFF_PENALTY
-from shared_rules.engine import OK
+
+# The engine's, the referee's (penalty per good, catalogue order), restated as in sheriff.py.
+_OK = const(0)
+_PENALTY = const(b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04")
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
 # sheriff_effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
@@ -29,13 +31,13 @@ _OP_NO_BRIBE = const(5)
 _OP_PENALTY = const(4)
 _OP_TAX = const(2)
 
-LAWS = const(24)
+_LAWS = const(24)
 _LAW = const(598)            # per card: where it is (below)
 _LAW_ROUND = const(622)      # 1 + the round whose laws are chosen (0: none yet)
-OUT = const(0)               # removed for the player count, or discarded
-DECK = const(1)
-POS1 = const(2)              # in force, next to the deck
-POS2 = const(3)              # in force
+_OUT = const(0)              # removed for the player count, or discarded
+_DECK = const(1)
+_POS1 = const(2)             # in force, next to the deck
+_POS2 = const(3)             # in force
 _ROW = const(17)             # law table row: mark, 4 primitives
 _MARK_4 = const(1)
 _MARK_5 = const(2)
@@ -54,10 +56,10 @@ _BRIBE_FORBIDDEN = const(60)
 def start(g):
     """Setup: the deck without the cards marked 4+ (3 players) or 5 (5 players)."""
     n = g.seats()
-    for i in range(LAWS):
+    for i in range(_LAWS):
         mark = g.laws[_ROW * i]
         out = mark == _MARK_4 and n == 3 or mark == _MARK_5 and n == 5
-        g.s[_LAW + i] = OUT if out else DECK
+        g.s[_LAW + i] = _OUT if out else _DECK
 
 
 def where(g, i):
@@ -72,10 +74,10 @@ def due(g, round_):
         return False
     deck = 0
     first = 1
-    for i in range(LAWS):
-        if s[_LAW + i] == DECK:
+    for i in range(_LAWS):
+        if s[_LAW + i] == _DECK:
             deck += 1
-        elif s[_LAW + i] == POS1:
+        elif s[_LAW + i] == _POS1:
             first = 0
     return deck >= 2 + first
 
@@ -87,19 +89,19 @@ def check_law(g, rec, sheriff, deputy2):
         return _NOT_THE_SHERIFF
     n = rec[_F_KEEP]
     first = True
-    for i in range(LAWS):
-        if s[_LAW + i] == POS1:
+    for i in range(_LAWS):
+        if s[_LAW + i] == _POS1:
             first = False
     if n != (2 if first else 1):
         return _KEEP_COUNT
     b = rec[_F_BOTTOM]
     for j in range(n + 1):
         c = rec[_F_KEEP + 1 + j] if j < n else b
-        if c >= LAWS:
+        if c >= _LAWS:
             return _NO_SUCH_LAW
-        if s[_LAW + c] != DECK or j and rec[_F_KEEP + 1] == c or j == 2 and rec[_F_KEEP + 2] == c:
+        if s[_LAW + c] != _DECK or j and rec[_F_KEEP + 1] == c or j == 2 and rec[_F_KEEP + 2] == c:
             return _LAW_NOT_IN_DECK
-    return OK
+    return _OK
 
 
 def apply_law(g, rec, sheriff):
@@ -108,15 +110,15 @@ def apply_law(g, rec, sheriff):
     s = g.s
     n = rec[_F_KEEP]
     if n == 2:
-        s[_LAW + rec[_F_KEEP + 1]] = POS1
-        s[_LAW + rec[_F_KEEP + 2]] = POS2
+        s[_LAW + rec[_F_KEEP + 1]] = _POS1
+        s[_LAW + rec[_F_KEEP + 2]] = _POS2
     else:
-        for i in range(LAWS):
-            if s[_LAW + i] == POS2:
-                s[_LAW + i] = OUT
-            elif s[_LAW + i] == POS1:
-                s[_LAW + i] = POS2
-        s[_LAW + rec[_F_KEEP + 1]] = POS1
+        for i in range(_LAWS):
+            if s[_LAW + i] == _POS2:
+                s[_LAW + i] = _OUT
+            elif s[_LAW + i] == _POS1:
+                s[_LAW + i] = _POS2
+        s[_LAW + rec[_F_KEEP + 1]] = _POS1
     s[_LAW_ROUND] = s[4] + 1   # sheriff.R_ROUND
     run_gold(g, sheriff)
 
@@ -126,8 +128,8 @@ def _next(g, op, at):
     start), or -1: the loops below walk the laws in force without allocating."""
     i = at // _ROW if at >= 0 else 0
     at = at + _SIZE if at >= 0 else 1
-    while i < LAWS:
-        if g.s[_LAW + i] >= POS1:
+    while i < _LAWS:
+        if g.s[_LAW + i] >= _POS1:
             while at < _ROW * i + _ROW:
                 if g.laws[at] == op:
                     return at
@@ -164,7 +166,7 @@ def lying_penalty(g, bag, n, decl):
     for i in range(n):
         c = g.s[bag + i]
         if c != decl:
-            v += SHERIFF_PENALTY[c]
+            v += _PENALTY[c]
     return v * times(g, 2)
 
 
@@ -186,7 +188,7 @@ def check_bribe(g, gold, goods):
         if (gold or goods) and kind == 0 or gold and kind == 1 or goods and kind == 2:
             return _BRIBE_FORBIDDEN
         at = _next(g, _OP_NO_BRIBE, at)
-    return OK
+    return _OK
 
 
 def per_card(g, op, t, good, n, sheriff):

@@ -27,6 +27,7 @@ from shared_rules.actions import field
 # The engine's and actions' codes (tests/test_rules_literals.py).
 _OK = const(0)
 _WRONG_PHASE = const(5)
+_NOT_YOUR_TURN = const(6)
 _NO_SEAT = const(255)
 _U8 = const(0)
 _NAME = const(2)
@@ -74,7 +75,7 @@ _R_SEATS = const(0)
 _R_PILE1 = const(9)
 _R_PILE2 = const(10)
 _PILE_CAP = const(216)
-_SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest
+_SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest (Sheriff._at)
 _BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
 _BM_VALUES = const(541)      # 6 values: pepper top, lower, mead top, lower, silk top, lower
 _BM_LEFT = const(547)        # cards left per type (2, 1, 0)
@@ -142,7 +143,7 @@ _PUB_SIZE = const(324)
 
 def from_header(header):
     """A game for a header with ``modules`` and/or ``profile`` (``ValueError`` naming the key)."""
-    engine.check_options(header, ("game", "players", "first_sheriff", "royal", "modules", "profile"))
+    engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules", "profile"])
     royal = header.get("royal", True)
     if not isinstance(royal, bool):
         raise ValueError("royal must be true or false")
@@ -188,24 +189,25 @@ class SheriffMM(sh.Sheriff):
                   field("split", _NAME, SPLITS))),
         ("claim", (field("good", _NAME, sh.CODES),)),
     ))
-    REASONS = sh.Sheriff.REASONS + (
-        "module_off",         # 37 an action of a module this game does not use
-        "deputy_twice",       # 38 that seat was already deputy in this cycle of three rounds
-        "no_discard_piles",   # 39 the 6-player market draws from the draw pile only
-        "already_decided",    # 40 this deputy already said pass or open for that merchant
-        "decide_first",       # 41 a bribe or inspection details before the deputies' stances allow it
-        "bad_split",          # 42 the agreed split takes what the chest's remainder does not hold
-        "not_black_market",   # 43 no Black Market card for that good (pepper, mead, silk)
-        "market_exhausted",   # 44 both Black Market cards of that type are taken
-        "need_three",         # 45 fewer than 3 of that contraband on the claimant's stand
+    REASONS = sh.Sheriff.REASONS + (   # type: ignore[operator]  # one string, as the base's
+        " "
+        "module_off "         # 37 an action of a module this game does not use
+        "deputy_twice "       # 38 that seat was already deputy in this cycle of three rounds
+        "no_discard_piles "   # 39 the 6-player market draws from the draw pile only
+        "already_decided "    # 40 this deputy already said pass or open for that merchant
+        "decide_first "       # 41 a bribe or inspection details before the deputies' stances allow it
+        "bad_split "          # 42 the agreed split takes what the chest's remainder does not hold
+        "not_black_market "   # 43 no Black Market card for that good (pepper, mead, silk)
+        "market_exhausted "   # 44 both Black Market cards of that type are taken
+        "need_three"          # 45 fewer than 3 of that contraband on the claimant's stand
     )
 
     def __init__(self, seats=6, first=0, royal=True, mods=_DEPUTIES, values=None):
-        self._mods = mods   # read by _rounds_total during the base constructor
         sh.Sheriff.__init__(self, seats, first, royal)
         s = self.s
         s[_R_MODULES] = mods
         if mods & _DEPUTIES:
+            s[_R_ROUNDS] = _CYCLE * _CYCLES
             s[_R_PHASE] = _REVEAL
             s[_R_SHERIFF] = _NO_SEAT
             s[_R_DEPUTY2] = _NO_SEAT
@@ -220,25 +222,6 @@ class SheriffMM(sh.Sheriff):
     def from_header(cls, header):
         return from_header(header)
 
-    # -- layout: seat 5 and the chest live after the base state -------------------------------
-    def _at(self, seat):
-        return _SEAT_BASE + _SEAT_BYTES * seat if seat < 5 else _SEAT6 + _SEAT_BYTES * (seat - 5)
-
-    def gold(self, seat):
-        at = self._at(seat)
-        return self.s[at] | (self.s[at + 1] << 8)
-
-    def _set_gold(self, seat, v):
-        at = self._at(seat)
-        self.s[at] = v & 255
-        self.s[at + 1] = v >> 8
-
-    def stand(self, seat, g):
-        return self.s[self._at(seat) + _STAND + g]
-
-    def flags(self, seat):
-        return self.s[self._at(seat) + _FLAGS]
-
     def modules(self):
         return self.s[_R_MODULES]
 
@@ -249,7 +232,11 @@ class SheriffMM(sh.Sheriff):
     def black_market(self, seat):
         """(good code, value) of every Black Market card a seat holds."""
         held = self.s[_BM_HELD + seat]
-        return [(_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]) for i in range(6) if held & (1 << i)]
+        out = []   # a loop, not a comprehension: that would be code held from import
+        for i in range(6):
+            if held & (1 << i):
+                out.append((_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]))
+        return out
 
     def black_market_left(self, i):
         """Black Market cards left of type ``i`` (0 pepper, 1 mead, 2 silk)."""
@@ -281,9 +268,6 @@ class SheriffMM(sh.Sheriff):
         return n
 
     # -- hook points -----------------------------------------------------------------------
-    def _rounds_total(self):
-        return _CYCLE * _CYCLES if self._mods & _DEPUTIES else sh.Sheriff._rounds_total(self)
-
     def _is_merchant(self, seat):
         s = self.s
         return seat != s[_R_SHERIFF] and (not s[_R_MODULES] & _DEPUTIES or seat != s[_R_DEPUTY2])
@@ -309,12 +293,6 @@ class SheriffMM(sh.Sheriff):
                 return _NO_SEAT
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat
-
-    def _check_merchant_turn(self, p):
-        s = self.s
-        if s[_R_MODULES] & _DEPUTIES and s[_R_PHASE] == _MARKET and s[_R_FIRST_MERCHANT] == _NO_SEAT:
-            return _OK if self._is_merchant(p) else _NOT_A_MERCHANT   # the named merchant opens
-        return sh.Sheriff._check_merchant_turn(self, p)
 
     def _stances(self, p, t):
         """p's stance on merchant ``t`` times 4, plus the other deputy's (no tuple: no allocation)."""
@@ -357,9 +335,11 @@ class SheriffMM(sh.Sheriff):
 
     def _check_open_market(self, rec):
         """Up to 5 cards face up, as many drawn from the draw pile (no discard piles to take)."""
-        err = self._check_merchant_turn(rec[1])
-        if err:
-            return err
+        s = self.s
+        if not self._is_merchant(rec[1]):
+            return _NOT_A_MERCHANT
+        if s[_R_FIRST_MERCHANT] != _NO_SEAT and rec[1] != s[_R_TURN]:   # the named merchant opens
+            return _NOT_YOUR_TURN
         if rec[_F_DISCARD] > 5:
             return _TOO_MANY_CARDS
         if rec[_F_TAKE]:
@@ -470,7 +450,7 @@ class SheriffMM(sh.Sheriff):
             self._push(1, rec[_F_DISCARD + 1 + i])
         nxt = self._next_merchant(p)
         if nxt == _NO_SEAT:
-            self._start_load()
+            self._start_load(False)
         else:
             s[_R_TURN] = nxt
 
@@ -593,8 +573,8 @@ class SheriffMM(sh.Sheriff):
         for i in range(_PUB_SEAT6, _PUB_SIZE):
             out[i] = 0
         if s[_R_SEATS] == _SEATS6:
-            self._public_seat(out, _PUB_SEAT6, self._at(5))
-        self._public_seat(out, _PUB_CHEST, self._at(_CHEST))
+            sh._public_seat(self, out, _PUB_SEAT6, self._at(5))
+        sh._public_seat(self, out, _PUB_CHEST, self._at(_CHEST))
         out[_PUB_MM] = s[_R_MODULES]
         out[_PUB_MM + 1] = s[_R_DEPUTY2]
         out[_PUB_MM + 2] = s[_R_CYCLE]

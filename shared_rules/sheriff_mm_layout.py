@@ -4,6 +4,7 @@ The module's ``const()`` values by name, for tests and host tools; never on a bo
 """
 OK = 0
 WRONG_PHASE = 5
+NOT_YOUR_TURN = 6
 NO_SEAT = 255
 U8 = 0
 NAME = 2

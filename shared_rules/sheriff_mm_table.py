@@ -30,7 +30,7 @@ class Table(base.Table):
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
-        phase = g.phase()
+        phase = g.s[K.R_PHASE]
         if not self._deputy_mode():
             out = base.Table.legal(self)
         elif phase == KM.REVEAL:

@@ -37,28 +37,29 @@ def bonuses(game):
         top = max(counts)
         if not top:
             continue
-        kings = [seat for seat in range(n) if counts[seat] == top]
+        kings = []   # loops, not comprehensions: each would be code held from import
+        for seat in range(n):
+            if counts[seat] == top:
+                kings.append(seat)
         if len(kings) > 1:
             for seat in kings:
                 out[seat] += (_KING[good] + _QUEEN[good]) // len(kings)
             continue
         out[kings[0]] += _KING[good]
-        second = max([counts[seat] for seat in range(n) if seat != kings[0]])
+        second = 0
+        for seat in range(n):
+            if seat != kings[0] and counts[seat] > second:
+                second = counts[seat]
         if not second:
             continue
-        queens = [seat for seat in range(n) if counts[seat] == second]
-        for seat in queens:
-            out[seat] += _QUEEN[good] // len(queens)
+        queens = 0
+        for seat in range(n):
+            if counts[seat] == second:
+                queens += 1
+        for seat in range(n):
+            if counts[seat] == second:
+                out[seat] += _QUEEN[good] // queens
     return out
-
-
-def cards(game, seat, legal):
-    """Legal-good cards (royal goods are contraband cards) or contraband cards on a stand."""
-    n = 0
-    for g in range(_KINDS):
-        if (g < _LEGAL_KINDS) == legal:
-            n += game.stand(seat, g)
-    return n
 
 
 def scores(game):
@@ -76,7 +77,15 @@ def winners(game):
     """Highest score; ties broken by legal-good cards, then contraband cards; else shared."""
     sc = scores(game)
     extra = getattr(game, "extra_contraband", None)
-    keys = [[sc[seat], cards(game, seat, True), cards(game, seat, False) + (extra(seat) if extra else 0)]
-            for seat in range(game.seats())]
+    keys = []
+    for seat in range(game.seats()):
+        key = [sc[seat], 0, extra(seat) if extra else 0]   # score, legal cards, contraband cards
+        for g in range(_KINDS):   # royal goods are contraband cards
+            key[1 if g < _LEGAL_KINDS else 2] += game.stand(seat, g)
+        keys.append(key)
     best = max(keys)
-    return [seat for seat in range(game.seats()) if keys[seat] == best]
+    out = []
+    for seat in range(game.seats()):
+        if keys[seat] == best:
+            out.append(seat)
+    return out

@@ -46,7 +46,7 @@ class Table:
     # -- legal actions -----------------------------------------------------------------
     def legal(self):
         g = self.game
-        phase = g.phase()
+        phase = g.s[K.R_PHASE]
         out = []
         if phase == K.SETUP:
             top = self.deck[-2 * K.PILE_START:]

@@ -90,37 +90,80 @@ _PASSED = const(2)
 _PUB_REGS = const(9)
 _PUB_SEAT = const(5)
 
+# Fields two actions share (one tuple each; deleted after the vocabulary is made).
+_DISC = (actions.field("disc", actions.NAME, SKULL_CODES, hidden=True),)   # place, lose
+_TARGET = (actions.field("target", actions.U8),)                           # flip, first
 
+
+def on_mats(s):
+    """Discs on all the mats of the state ``s`` (the highest bid; ``firmware.mat_skull`` asks
+    it for the largest number a player may tap)."""
+    t = 0
+    for seat in range(s[_R_SEATS]):
+        t += s[_SEAT_BASE + _SEAT_BYTES * seat + _STACK]
+    return t
+
+
+def _next(s, seat, skip):
+    """The next seat clockwise whose flags have none of the ``skip`` bits (eliminated, and
+    passed too while bidding)."""
+    n = s[_R_SEATS]
+    for _ in range(n):
+        seat = (seat + 1) % n
+        if not s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS] & skip:
+            return seat
+    return seat
+
+
+def _new_round(s, lead):
+    """Every disc on the mats back to its owner's hand, passes forgotten; then, unless ``lead``
+    is ``_NO_SEAT`` (a skull was flipped: the challenger loses a disc first), a new round that
+    ``lead`` starts."""
+    for seat in range(s[_R_SEATS]):
+        o = _SEAT_BASE + _SEAT_BYTES * seat
+        if s[o + _SKULL_AT] != _NO_SEAT:
+            s[o + _H_SKULL] += 1
+            s[o + _STACK] -= 1
+        s[o + _H_FLOWERS] += s[o + _STACK]
+        s[o + _STACK] = 0
+        s[o + _SKULL_AT] = _NO_SEAT
+        s[o + _FLIPPED] = 0
+        s[o + _FLAGS] &= _ELIMINATED
+    if lead == _NO_SEAT:
+        return
+    s[_R_PHASE] = _PREP
+    s[_R_LEAD] = lead
+    s[_R_TURN] = lead
+    s[_R_BID] = 0
+    s[_R_CHALLENGER] = _NO_SEAT
+    s[_R_FLOWERS] = 0
+    s[_R_SKULL_OWNER] = _NO_SEAT
+    s[_R_ROUND] = (s[_R_ROUND] + 1) & 255
+
+
+# The class keeps what the engine and the host look up (17 entries: one hash table size step
+# below 23); the helpers above are functions of the state bytes.
 class Skull(engine.Game):
     NAME = "skull"
     GAME_ID = 1
     STATE_SIZE = _SEAT_BASE + _SEAT_BYTES * _MAX_SEATS
     PUBLIC_SIZE = _PUB_REGS + _PUB_SEAT * _MAX_SEATS
-    VOCAB = actions.Vocabulary((
-        ("place", (actions.field("disc", actions.NAME, SKULL_CODES, hidden=True),)),
-        ("bid", (actions.field("n", actions.U8),)),
-        ("pass", ()),
-        ("flip", (actions.field("target", actions.U8),
-                  actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
-        ("lose", (actions.field("disc", actions.NAME, SKULL_CODES, hidden=True),)),
-        ("first", (actions.field("target", actions.U8),)),
-    ))
-    REASONS = (
-        "eliminated_seat",   # 16 an eliminated seat may only name the next first player
-        "no_such_disc",      # 17 the seat holds no such disc
-        "already_placed",    # 18 preparation: one disc each
-        "bid_out_of_range",  # 19 a bid must be 1..discs on the mats
-        "bid_too_low",       # 20 a raise must be higher than the current bid
-        "own_stack_first",   # 21 the challenger flips their own stack first
-        "nothing_to_flip",   # 22 the target stack has no face-down disc left
-        "disc_mismatch",     # 23 the disc named is not the one the referee recorded
-        "bad_target",        # 24 the target seat is not in play
-    )
 
-    def __init__(self, seats=3, first=0, players=0):
-        """``players`` > 0 selects the two-tribes variant (seat s belongs to s % players)."""
-        engine.Game.__init__(self)
-        s = self.s
+    @classmethod
+    def from_header(cls, header):
+        """A new game: 3-12 seats, or ``tribes_per_player`` 2 for the two-tribes variant (seat s
+        belongs to player s % players)."""
+        engine.check_options(header, ["game", "players", "first", "tribes_per_player"])  # a list: no tuple held
+        tribes = engine.int_option(header, "tribes_per_player", 1, 1, 2)
+        if tribes == 2:
+            players = engine.int_option(header, "players", 0, 2, 6)
+            seats = 2 * players
+        else:
+            players = 0
+            seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
+        first = engine.int_option(header, "first", 0, 0, seats - 1)
+        g = cls()
+        s = g.s
         s[_R_SEATS] = seats
         s[_R_PLAYERS] = players
         s[_R_FIRST] = first
@@ -130,43 +173,9 @@ class Skull(engine.Game):
             s[o + _H_FLOWERS] = 3
             s[o + _H_SKULL] = 1
             s[o + _SKULL_AT] = _NO_SEAT
-        self._new_round(first)
+        _new_round(s, first)
         s[_R_ROUND] = 0
-
-    @classmethod
-    def from_header(cls, header):
-        engine.check_options(header, ("game", "players", "first", "tribes_per_player"))
-        tribes = engine.int_option(header, "tribes_per_player", 1, 1, 2)
-        if tribes == 2:
-            players = engine.int_option(header, "players", 0, 2, 6)
-            seats = 2 * players
-        else:
-            players = 0
-            seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
-        first = engine.int_option(header, "first", 0, 0, seats - 1)
-        return cls(seats, first, players)
-
-    def _next(self, seat, skip):
-        """The next seat clockwise whose flags have none of the ``skip`` bits (eliminated, and
-        passed too while bidding)."""
-        s = self.s
-        n = s[_R_SEATS]
-        for _ in range(n):
-            seat = (seat + 1) % n
-            if not s[_SEAT_BASE + _SEAT_BYTES * seat + _FLAGS] & skip:
-                return seat
-        return seat
-
-    def _on_mats(self):
-        """Discs on all the mats (the highest bid)."""
-        s = self.s
-        t = 0
-        for seat in range(s[_R_SEATS]):
-            t += s[_SEAT_BASE + _SEAT_BYTES * seat + _STACK]
-        return t
-
-    def phase(self):
-        return self.s[_R_PHASE]
+        return g
 
     def over(self):
         return self.s[_R_PHASE] == _OVER
@@ -186,7 +195,7 @@ class Skull(engine.Game):
             if p != s[_R_TURN]:
                 return _NOT_YOUR_TURN
             n = rec[_F_N]
-            if n < 1 or n > self._on_mats():
+            if n < 1 or n > on_mats(s):
                 return _BID_OUT_OF_RANGE
             return _BID_TOO_LOW if phase == _BIDDING and n <= s[_R_BID] else _OK
         if kind == _A_PASS:
@@ -241,7 +250,7 @@ class Skull(engine.Game):
                 s[o + _H_FLOWERS] -= 1
             s[o + _STACK] += 1
             if s[_R_PHASE] != _PREP:
-                s[_R_TURN] = self._next(p, _ELIMINATED)
+                s[_R_TURN] = _next(s, p, _ELIMINATED)
                 return
             for seat in range(s[_R_SEATS]):   # preparation ends when every seat in play placed
                 q = _SEAT_BASE + _SEAT_BYTES * seat
@@ -254,15 +263,15 @@ class Skull(engine.Game):
             s[_R_CHALLENGER] = p
             if s[_R_PHASE] == _ADD:
                 s[_R_PHASE] = _BIDDING
-            if rec[_F_N] == self._on_mats():
+            if rec[_F_N] == on_mats(s):
                 s[_R_PHASE] = _FLIP
                 s[_R_TURN] = p
             else:
-                s[_R_TURN] = self._next(p, _ELIMINATED | _PASSED)
+                s[_R_TURN] = _next(s, p, _ELIMINATED | _PASSED)
         elif kind == _A_PASS:
             s[o + _FLAGS] |= _PASSED
-            nxt = self._next(p, _ELIMINATED | _PASSED)
-            if nxt == s[_R_CHALLENGER] and self._next(nxt, _ELIMINATED | _PASSED) == nxt:
+            nxt = _next(s, p, _ELIMINATED | _PASSED)
+            if nxt == s[_R_CHALLENGER] and _next(s, nxt, _ELIMINATED | _PASSED) == nxt:
                 s[_R_PHASE] = _FLIP
             s[_R_TURN] = nxt
         elif kind == _A_FLIP:
@@ -273,7 +282,7 @@ class Skull(engine.Game):
             if top == s[q + _SKULL_AT]:
                 s[_R_SKULL_OWNER] = t
                 s[_R_PHASE] = _LOSE
-                self._return_discs()
+                _new_round(s, _NO_SEAT)
                 return
             s[_R_FLOWERS] += 1
             if s[_R_FLOWERS] < s[_R_BID]:
@@ -283,14 +292,14 @@ class Skull(engine.Game):
                 s[_R_WINNER] = p
                 s[_R_PHASE] = _OVER
             else:
-                self._new_round(p)
+                _new_round(s, p)
         elif kind == _A_LOSE:
             if rec[_F_DISC] == _SKULL:
                 s[o + _H_SKULL] = 0
             else:
                 s[o + _H_FLOWERS] -= 1
             if s[o + _H_SKULL] or s[o + _H_FLOWERS]:
-                self._new_round(p)
+                _new_round(s, p)
                 return
             s[o + _FLAGS] |= _ELIMINATED
             # The last seat in play wins, or the last player's seats in the two-tribes variant.
@@ -306,37 +315,11 @@ class Skull(engine.Game):
                 s[_R_WINNER] = last
                 s[_R_PHASE] = _OVER
             elif s[_R_SKULL_OWNER] != p:
-                self._new_round(s[_R_SKULL_OWNER])
+                _new_round(s, s[_R_SKULL_OWNER])
             else:
                 s[_R_PHASE] = _CHOOSE
         else:
-            self._new_round(rec[_F_TARGET])
-
-    def _return_discs(self):
-        """Every disc on the mats back to its owner's hand; passes forgotten."""
-        s = self.s
-        for seat in range(s[_R_SEATS]):
-            o = _SEAT_BASE + _SEAT_BYTES * seat
-            if s[o + _SKULL_AT] != _NO_SEAT:
-                s[o + _H_SKULL] += 1
-                s[o + _STACK] -= 1
-            s[o + _H_FLOWERS] += s[o + _STACK]
-            s[o + _STACK] = 0
-            s[o + _SKULL_AT] = _NO_SEAT
-            s[o + _FLIPPED] = 0
-            s[o + _FLAGS] &= _ELIMINATED
-
-    def _new_round(self, lead):
-        s = self.s
-        self._return_discs()
-        s[_R_PHASE] = _PREP
-        s[_R_LEAD] = lead
-        s[_R_TURN] = lead
-        s[_R_BID] = 0
-        s[_R_CHALLENGER] = _NO_SEAT
-        s[_R_FLOWERS] = 0
-        s[_R_SKULL_OWNER] = _NO_SEAT
-        s[_R_ROUND] = (s[_R_ROUND] + 1) & 255
+            _new_round(s, rec[_F_TARGET])
 
     # -- what may be seen ---------------------------------------------------------------
     def valid_state(self, state):
@@ -385,12 +368,41 @@ class Skull(engine.Game):
         players = s[_R_PLAYERS]
         over = s[_R_PHASE] == _OVER
         winner = s[_R_WINNER]
+        scores = []
+        eliminated = []
+        for i in range(n):  # a loop, not comprehensions: each of those is a function held from import
+            o = _SEAT_BASE + _SEAT_BYTES * i
+            scores.append(s[o + _SCORE])
+            if s[o + _FLAGS] & _ELIMINATED:
+                eliminated.append(i)
         return {
             "game": "skull", "players": players if players else n, "over": over,
             "winners": [winner % players if players else winner] if over else [],
-            "scores": [s[_SEAT_BASE + _SEAT_BYTES * i + _SCORE] for i in range(n)],
-            "eliminated": [i for i in range(n) if s[_SEAT_BASE + _SEAT_BYTES * i + _FLAGS] & _ELIMINATED],
+            "scores": scores,
+            "eliminated": eliminated,
         }
 
+    # The vocabulary and reason names last: their many small blocks fill the holes that the
+    # class table's growth (12 -> 17 slots, one block) leaves, instead of the growth finding none.
+    VOCAB = actions.Vocabulary((
+        ("place", _DISC),
+        ("bid", (actions.field("n", actions.U8),)),
+        ("pass", ()),
+        ("flip", (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
+        ("lose", _DISC),
+        ("first", _TARGET),
+    ))
+    REASONS = (
+        "eliminated_seat",   # 16 an eliminated seat may only name the next first player
+        "no_such_disc",      # 17 the seat holds no such disc
+        "already_placed",    # 18 preparation: one disc each
+        "bid_out_of_range",  # 19 a bid must be 1..discs on the mats
+        "bid_too_low",       # 20 a raise must be higher than the current bid
+        "own_stack_first",   # 21 the challenger flips their own stack first
+        "nothing_to_flip",   # 22 the target stack has no face-down disc left
+        "disc_mismatch",     # 23 the disc named is not the one the referee recorded
+        "bad_target",        # 24 the target seat is not in play
+    )
 
+del _DISC, _TARGET
 GAME = Skull

@@ -5,6 +5,7 @@ Skull hides nothing from the referee (each disc is tagged), so the table is just
 """
 from shared_rules import skull_layout as K
 from shared_rules.catalogue import SKULL_CODES
+from shared_rules.skull import on_mats
 
 
 def at(game, seat, what):
@@ -35,7 +36,7 @@ class Table:
                 self._places(t, out)
             else:
                 out.append({"a": "pass", "p": t})
-            for n in range(s[K.R_BID] + 1, g._on_mats() + 1):
+            for n in range(s[K.R_BID] + 1, on_mats(s) + 1):
                 out.append({"a": "bid", "p": t, "n": n})
         elif phase == K.FLIP:
             c = s[K.R_CHALLENGER]

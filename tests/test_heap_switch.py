@@ -7,7 +7,7 @@ left after .bss and the stacks) shows ``gc.mem_free()`` of about 210 KB at a fre
 (8-byte pointers), so it is a harsher budget than the Pico's. Modules are the compiled ``.mpy``
 a board loads (host/image.py), not source that the unix port would compile into its heap.
 
-A switch lets go of the running game and its modules first (``App._let_go``). When the heap is
+A switch lets go of the running game and its modules first (``App.new_game``). When the heap is
 still too fragmented for the new game's modules, the firmware journals the new game and
 restarts into it with a fresh heap (``board.soft_reset()``; here the script exits with 80 and
 is started again): measured at 212k, 20 of 60 switches took that way, at 230k one, at 256k none.

@@ -77,6 +77,7 @@ def test_dead_mans_draw_literals_are_the_vocabulary_catalogue_and_engine_values(
 
 
 def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
+    from array import array
     from pathlib import Path
 
     from firmware import mat, mat_deadmans as g
@@ -89,6 +90,7 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
                "KIND_TRAIT": (deck, "TRAIT"), "COLLECT_TOKEN": (tokens, "COLLECT"), "SEAT0": (tokens, "SEAT0"),
                "SEAT_TOKENS": (tokens, "SEATS")}
     assert mine["PILE"] == rules["NCODES"] - rules["SUITS"] and mine["LIST_CAP"] == rules["MAX_BONUS"]
+    assert mine["NO_TAGS"] == array("H", [mine["NO_TAG"]]).tobytes()  # the tag arrays' filler
     for name, value in mine.items():
         if name in rules:
             assert value == rules[name], name
@@ -99,7 +101,7 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
         elif name.startswith("P_"):
             assert g.Gestures.PROMPTS[value] == name[2:].lower()
         else:
-            assert name in ("NO_TAG", "AMBIGUOUS", "PILE", "LIST_CAP"), name
+            assert name in ("NO_TAG", "NO_TAGS", "AMBIGUOUS", "PILE", "LIST_CAP"), name
 
 
 def test_dead_mans_views_take_the_rules_values() -> None:
@@ -144,7 +146,7 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
         vocab.offset("inspect", "pay_with")]
     assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
                                                                       s._F_BRIBE_BAG]
-    reasons = s.Sheriff.REASONS
+    reasons = s.Sheriff.REASONS.split()
     named = {name[1:]: value for name, value in vars(s).items()
              if name.startswith("_") and name[1:].lower() in reasons and isinstance(value, int)}
     assert len(named) == len(reasons) == 21
@@ -176,7 +178,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
     (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
                   "firmware/mat.py"]),
-    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py", "shared_rules/sheriff.py", "shared_rules/engine.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
     ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
 ])
@@ -289,6 +291,7 @@ def test_skull_view_literals_are_the_rules_values() -> None:
 
 
 def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> None:
+    from array import array
     from firmware import mat, mat_skull as m
     from shared_rules import deck, engine, skull_layout as K, tokens
     from shared_rules.catalogue import SKULL_PER_SEAT
@@ -308,13 +311,14 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
     assert [m._P_OVER, m._P_PLACE, m._P_PLACE_OR_BID, m._P_BID_OR_PASS, m._P_FLIP, m._P_LOSE, m._P_FIRST] == [
         prompts.index(p) for p in ("over", "place", "place_or_bid", "bid_or_pass", "flip", "lose", "first")]
     assert m._DISCS == sum(SKULL_PER_SEAT)
+    assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()  # the tag array's filler
 
 
 def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     from shared_rules import profile, sheriff_mm as mm
     from shared_rules.catalogue import sheriff_deck_size
     vocab = mm.SheriffMM.VOCAB
-    reasons = mm.SheriffMM.REASONS
+    reasons = mm.SheriffMM.REASONS.split()
     assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
     assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
     assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
@@ -360,9 +364,10 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
         vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
         vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
-    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in sc.REASONS
+    reasons = sc.REASONS.split()
+    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in reasons
              and isinstance(v, int)}
-    assert named and all(sc.REASONS[v - 16] == n.lower() for n, v in named.items())
+    assert named and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
     assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
@@ -380,6 +385,97 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
         vocab.offset("claim", "good"), vocab.offset("law", "keep"), vocab.offset("law", "bottom"),
         vocab.offset("order_up", "order"), vocab.offset("merry", "keep"), vocab.offset("merry", "bottom"),
         vocab.offset("load", "merry"), vocab.offset("pass", "orders")]
+
+
+# -- the mat's firmware (round 5): names a board no longer keeps ------------------------------------
+_DECK_NAMES = ("MAGIC", "VERSION", "HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "R_GAME", "R_KIND", "R_CODE",
+               "R_SEAT", "R_DECK", "ANY_GAME", "GAMES", "KINDS", "DISC", "OWNER_SEATS", "NO_SEAT")
+
+
+def test_the_deck_files_private_literals_are_the_host_sides_public_names() -> None:
+    from shared_rules import deck, deck_records as r
+    for name in _DECK_NAMES:
+        assert getattr(deck, "_" + name) == getattr(r, name), name
+        assert getattr(deck, name) == getattr(r, name), name   # deck.NAME still reads on the host
+    assert tuple(deck._DECKS) == r.DECKS
+    assert (r.CARD, r.DISC, r.TOKEN, r.TRAIT, r.MODULE) == tuple(r.KINDS.index(k) for k in
+                                                                  ("card", "disc", "token", "trait", "module"))
+    assert r.HEADER_SIZE == len(r.MAGIC) + 4 and r.RECORD_SIZE == r.R_DECK + 1 == r.UID_LEN + 5
+    assert (r.R_GAME, r.R_KIND, r.R_CODE, r.R_SEAT) == (r.UID_LEN, r.UID_LEN + 1, r.UID_LEN + 2, r.UID_LEN + 3)
+
+
+def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> None:
+    from firmware import mat, registry
+    from shared_rules import deck_records as r, tokens
+    for name in ("HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "UID_LEN", "R_GAME", "R_KIND", "R_CODE", "R_SEAT",
+                 "R_DECK", "NO_SEAT"):
+        assert getattr(registry, "_" + name) == getattr(r, name), name
+    assert (mat._ANY_GAME, mat._TOKEN) == (r.ANY_GAME, r.TOKEN)
+    assert (mat._T_DIGIT0, mat._T_CONFIRM, mat._T_CANCEL) == (tokens.DIGIT0, tokens.CONFIRM, tokens.CANCEL)
+    assert [tokens.digit(t) for t in range(40)] == [t - mat._T_DIGIT0 if 0 <= t - mat._T_DIGIT0 < 10 else -1
+                                                     for t in range(40)]
+    from firmware import presence
+    assert (mat._ARRIVE, mat._LEAVE) == (presence.ARRIVE, presence.LEAVE)
+
+
+def test_the_feedback_and_the_loop_restate_the_buzzers_ids() -> None:
+    from firmware import app, feedback, sounds
+    assert (feedback._PATTERN_OK, feedback._PATTERN_REJECT, feedback._PATTERN_TURN, feedback._PATTERN_END) == (
+        sounds.OK, sounds.REJECT, sounds.TURN, sounds.END)
+    assert app._REJECT == sounds.REJECT
+
+
+@pytest.mark.parametrize("header", [{"game": "skull", "players": 6}, {"game": "deadmans", "players": 4},
+                                    {"game": "sheriff", "players": 5}])
+def test_a_checkpoint_writes_the_engines_snapshot_from_the_game_state(header: dict, tmp_path: Path) -> None:
+    from firmware import persist
+    from shared_rules import engine, games
+    assert persist._STATE_TAG == bytes((engine._T, engine._M, engine._SNAPSHOT_VERSION))
+    game = games.from_header(header)
+    p = persist.Persist(str(tmp_path))
+    p.new_game(header, game)
+    data = (tmp_path / "snap.bin").read_bytes()
+    assert data == persist.snapshot_file(p.gen, 0, p.header, game)
+    assert (tmp_path / "jrn.bin").read_bytes()[3:11] == persist.snapshot_name(data)
+    assert p.stats()["snapshot_bytes"] == len(data)
+    p.close()
+
+
+def test_the_referee_the_loop_and_the_mat_restate_the_engines_reasons() -> None:
+    from firmware import app, mat, referee
+    from shared_rules import engine
+    assert (referee._OK, referee._UNKNOWN_TAG) == (engine.OK, engine.UNKNOWN_TAG)
+    assert (app._OK, app._NO_GAME, app._FROM_HOST) == (engine.OK, engine.NO_GAME, referee._FROM_HOST)
+    assert (mat._UNKNOWN_TAG, mat._FOREIGN_TAG, mat._DUPLICATE_TAG, mat._NOT_NOW) == (
+        engine.UNKNOWN_TAG, engine.FOREIGN_TAG, engine.DUPLICATE_TAG, engine.NOT_NOW)
+    from host.mirror import PUBLIC, REFEREE
+    assert (referee._PUBLIC, referee._REFEREE) == (PUBLIC, REFEREE)
+    assert (referee._FROM_HOST, referee._PUBLIC) == (255, 0)   # as tests/dual/dual_hidden.py names them
+
+
+def test_the_sheriff_referees_first_four_action_kinds_are_their_phases() -> None:
+    """``Sheriff.check`` finds the phase an action needs as its kind (setup..declare), or the
+    inspection for pass and inspect."""
+    s = sheriff
+    vocab = s.Sheriff.VOCAB
+    assert [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE, s._A_PASS] == [
+        vocab.kind(n) for n in ("setup", "market", "load", "declare", "pass")]
+    assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE] == [s._A_SETUP, s._A_MARKET, s._A_LOAD, s._A_DECLARE]
+    assert s._INSPECT == s._A_PASS == vocab.kind("inspect") - 1
+
+
+def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
+    """``REASONS`` is one string of names (one object on a board, not a tuple of strings):
+    ``reason`` splits it, the engine names the common codes; each module adds its own after."""
+    from shared_rules import engine, sheriff_cards as sc, sheriff_mm as mm
+    base = sheriff.Sheriff.REASONS.split()
+    more = mm.SheriffMM.REASONS.split()
+    cards = sc.SheriffCards.REASONS.split()
+    assert len(base) == 21 and more[:21] == base and len(more) == 30 and cards[:30] == more and len(cards) == 45
+    assert all(" ".join(n.split()) == n for n in (sheriff.Sheriff.REASONS, mm.SheriffMM.REASONS, sc.REASONS))
+    for g, names in ((sheriff.Sheriff(), base), (mm.SheriffMM(), more), (sc.SheriffCards(), cards)):
+        assert [g.reason(c) for c in range(16, 16 + len(names))] == names
+        assert g.reason(engine.WRONG_PHASE) == "wrong_phase" and g.reason(engine.OK) == "ok"
 
 
 def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:

@@ -139,7 +139,7 @@ def test_after_a_power_cut_the_discs_on_the_pads_are_not_new_places():
     for seat in range(4):
         board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))
     run(app, 3 * READERS, False)
-    assert app.referee.accepted == 4 and app.referee.game.phase() == 1  # every seat placed: add
+    assert app.referee.accepted == 4 and app.referee.game.s[3] == 1  # R_PHASE: every seat placed, add
     digest = app.referee.game.digest()
     # Power cut: a new interpreter on the same flash, the discs still on their pads.
     board.link = FakePort()
@@ -454,7 +454,7 @@ def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
     got = messages(board)
     assert got == ["clear the table: 2 pieces lie on the pads and do not count; lift them and play them again"], got
     assert board.buzzer.calls > calls
-    assert app.referee.accepted == 2 and app.referee.game.phase() == 0  # still preparing: no place
+    assert app.referee.accepted == 2 and app.referee.game.s[3] == 0  # R_PHASE: still preparing, no place
     uid = disc_uid(0, 0, 0)
     board.emus[SEAT_PADS[0]].remove_tag(uid)
     run(app, 3 * READERS, False)

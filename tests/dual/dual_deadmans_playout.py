@@ -180,7 +180,7 @@ def test_nothing_is_accepted_after_the_game_ends():
 def test_snapshot_restore_at_random_points_continues_identically():
     rng = Rng(7)
     for seed in range(60):
-        blob, p = playkit.resumed(header(seed), seed, rng, d.DeadMans(2))
+        blob, p = playkit.resumed(header(seed), seed, rng, d.DeadMans())
     return [len(blob), p.game.digest()]
 
 

@@ -690,11 +690,11 @@ def test_snapshot_round_trip_and_corruption():
     r = play(H(6), [trait(2, "mystic"), draw(0, "kraken3"), draw(0, "oracle3"), oracle(0, "key3")])
     ok(r)
     blob = r.game.snapshot()
-    g = d.DeadMans(2)
+    g = d.DeadMans()  # a blank game to restore into
     assert g.restore(blob) == 0 and g.digest() == r.game.digest()
     bad = bytearray(blob)
     bad[12] ^= 1
-    h = d.DeadMans(3)
+    h = d.DeadMans.from_header(H(3))
     before = h.digest()
     assert h.restore(bytes(bad)) == 7 and h.digest() == before
     assert h.restore(blob[:-1]) == 7
@@ -713,7 +713,7 @@ def test_restore_refuses_inconsistent_states():
         body = b"TM" + bytes((1, d.DeadMans.GAME_ID)) + bytes(s)
         c = crc32(body)
         blob = body + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, c >> 24))
-        g = d.DeadMans(2)
+        g = d.DeadMans.from_header(H(2))
         if g.restore(blob) == 7:
             refused += 1
     assert refused == 8, refused

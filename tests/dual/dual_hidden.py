@@ -14,7 +14,10 @@ from shared_rules.playout import Playout
 from shared_rules.rng import Rng
 
 from firmware.link import BoardLink
-from firmware.referee import FROM_HOST, PUBLIC, Referee
+from firmware.referee import Referee
+
+FROM_HOST = 255  # firmware.referee's private _FROM_HOST and _PUBLIC (tests/test_rules_literals.py)
+PUBLIC = 0
 
 VARIANTS = 4
 

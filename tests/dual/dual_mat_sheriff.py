@@ -261,7 +261,7 @@ def after_setup(n=4, header=None):
 
 def skip_markets(t, ps):
     g = t.game
-    while g.phase() == K.MARKET:
+    while g.s[K.R_PHASE] == K.MARKET:
         ps.perform({"a": "market", "p": g.s[K.R_TURN], "discard": [], "take": []})
     t.news()
 
@@ -272,7 +272,7 @@ def loaded(bags):
     skip_markets(t, ps)
     for m in range(1, 4):
         ps.perform({"a": "load", "p": m, "cards": bags[m - 1]})
-    assert len(t.news()) == 3 and t.game.phase() == K.DECLARE
+    assert len(t.news()) == 3 and t.game.s[K.R_PHASE] == K.DECLARE
     return t, ps
 
 
@@ -280,7 +280,7 @@ def declared(bags, goods):
     t, ps = loaded(bags)
     for m in range(1, 4):
         ps.perform({"a": "declare", "p": m, "good": goods[m - 1], "count": len(bags[m - 1])})
-    assert len(t.news()) == 3 and t.game.phase() == K.INSPECT
+    assert len(t.news()) == 3 and t.game.s[K.R_PHASE] == K.INSPECT
     return t, ps
 
 
@@ -313,7 +313,7 @@ def test_setup_taps_retaps_and_a_sixth_card():
     for x in second:
         t.tap(t.pile_pad[1], x)
     got += t.news()
-    assert got[1:] == [["refused", "not_in_deck"]] and t.game.phase() == K.SETUP, got
+    assert got[1:] == [["refused", "not_in_deck"]] and t.game.s[K.R_PHASE] == K.SETUP, got
     second[2] = ps.hand_card("apple")
     for x in u[:5] + second:
         t.tap(t.pile_pad[0] if x in u else t.pile_pad[1], x)
@@ -432,7 +432,7 @@ def test_clasps_load_bags_and_refuse_impossible_ones():
     t.switch(0, True)                      # the Sheriff's bag
     got += t.news()
     assert got[1:] == [["refused", "bag_size"], ["refused", "bag_size"], ["refused", "not_a_merchant"]], got
-    assert t.game.phase() == K.LOAD and t.game.digest() == before
+    assert t.game.s[K.R_PHASE] == K.LOAD and t.game.digest() == before
     t.switch(1, False)
     t.switch(1, True)
     t.switch(1, False)                     # lifted out of the dock and put back unchanged
@@ -553,7 +553,7 @@ def test_pass_inspect_and_confiscation():
     t.token(tokens.SEAT0 + 3)
     got += t.news()
     assert got[8:] == [{"a": "inspect", "p": 0, "target": 2}, {"a": "pass", "p": 0, "target": 3}], got
-    assert t.game.s[K.R_ROUND] == 1 and t.game.phase() == K.MARKET
+    assert t.game.s[K.R_ROUND] == 1 and t.game.s[K.R_PHASE] == K.MARKET
     return [got, t.game.summary()["gold"]]
 
 
@@ -715,10 +715,10 @@ def test_deputies_reveal_open_market_stances_and_loot_discard():
     t.host({"a": "pass", "p": 0, "target": 4})
     t.host({"a": "pass", "p": 0, "target": 5})
     t.host({"a": "pass", "p": 1, "target": 5})
-    assert t.game.phase() == 7 and t.game.gold(0) == 50   # the odd coin waits in the chest
+    assert t.game.s[K.R_PHASE] == 7 and t.game.gold(0) == 50   # the odd coin waits in the chest
     t.token(tokens.CONFIRM)
     got = t.news()
-    assert got[-1] == {"a": "loot", "p": 0, "split": "discard"} and t.game.phase() == 6, got
+    assert got[-1] == {"a": "loot", "p": 0, "split": "discard"} and t.game.s[K.R_PHASE] == 6, got
     return [got, t.prompts[-3:]]
 
 
@@ -743,7 +743,7 @@ def black_market_inspection():
     got = t.news()
     assert got[3] == ["rejected", "wrong_phase", t.stand[1]] and len(got) == 9, got
     t.take(t.stand[1], module_uid("black_market_mead_top"))
-    assert t.game.stand(1, CODES.index("pepper")) == 5 and t.game.phase() == K.INSPECT
+    assert t.game.stand(1, CODES.index("pepper")) == 5 and t.game.s[K.R_PHASE] == K.INSPECT
     return t, ps
 
 
@@ -853,7 +853,7 @@ def test_orders_turned_up_laws_chosen_and_merry_men_drawn():
     got = t.news()
     assert got == [{"a": "order_up", "p": 0, "order": o} for o in (0, 4, 8, 12)] + [
         ["refused", "orders_full"], ["rejected", "wrong_phase", t.stand[1]], SETUP], got
-    assert t.game.phase() == 8 and t.prompts[-1] == ["laws", 1, t.command], t.prompts[-1]
+    assert t.game.s[K.R_PHASE] == 8 and t.prompts[-1] == ["laws", 1, t.command], t.prompts[-1]
     t.tap(t.stand[0], law(2))                      # a law on a stand pad
     t.tap(t.command, law(2))
     t.tap(t.command, law(2))                       # tapped twice: counts once
@@ -970,7 +970,7 @@ def test_with_deputies_either_deputy_logs_the_laws():
     t = Table({"game": "sheriff", "players": 6, "modules": ["deputies", "laws"], "profile": PROFILE})
     for seat in (0, 1):
         t.token(tokens.SEAT0 + seat)               # deputy cards revealed: the laws phase
-    assert t.game.phase() == 8 and t.prompts[-1] == ["laws", 3, t.command], t.prompts[-1]
+    assert t.game.s[K.R_PHASE] == 8 and t.prompts[-1] == ["laws", 3, t.command], t.prompts[-1]
     t.token(tokens.SEAT0 + 4)                      # a merchant cannot log the laws
     t.token(tokens.SEAT0 + 1)                      # the second deputy logs them
     t.tap(t.command, law(3))
@@ -1005,7 +1005,7 @@ def merry_men_round(keep, bottom, stray):
     for m in (2, 3):
         ps.perform({"a": "load", "p": m, "cards": ["cheese"]})
     ps.perform({"a": "declare", "p": 1, "good": "apple", "count": 2})
-    assert t.game.phase() == K.DECLARE and t.public[-4:] == [
+    assert t.game.s[K.R_PHASE] == K.DECLARE and t.public[-4:] == [
         {"a": "load", "p": 1}, {"a": "load", "p": 2}, {"a": "load", "p": 3}, {"a": "declare", "p": 1, "good": "apple",
                                                                               "count": 2}], t.public[-4:]
     mat = [x for x in t.news() if isinstance(x, list)]

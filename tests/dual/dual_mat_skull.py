@@ -6,6 +6,7 @@ import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
 from shared_rules import skull_layout as K
+from shared_rules.skull import on_mats
 from shared_rules.skull_table import at
 from shared_rules.playout import Playout
 
@@ -69,7 +70,7 @@ class Players:
             u = self.stack[target].pop()
             self.aside.append((target, u))
             t.take(t.seat_pad[target], u)
-            if t.game.phase() != K.FLIP:
+            if t.game.s[K.R_PHASE] != K.FLIP:
                 self.take_back()
         elif name == "lose":
             u = self.disc(p, a["disc"])
@@ -82,7 +83,7 @@ class Players:
 
     def number(self, n):
         """Digits in order; confirm when one more digit could still be legal."""
-        top = self.t.game._on_mats()
+        top = on_mats(self.t.game.s)
         for ch in str(n):
             self.t.token(tokens.DIGIT0 + int(ch))
         if n * 10 <= top:
@@ -152,7 +153,7 @@ def started(n=3, **opts):
     ps = Players(t)
     for s in range(n):
         ps.perform({"a": "place", "p": s, "disc": "flower"})
-    assert len(t.news()) == n and t.game.phase() == K.ADD
+    assert len(t.news()) == n and t.game.s[K.R_PHASE] == K.ADD
     return t, ps
 
 
@@ -228,7 +229,7 @@ def test_flip_lifts_count_once_and_refused_lifts_can_be_put_back():
     ps.perform({"a": "bid", "p": 1, "n": 2})
     ps.perform({"a": "pass", "p": 2})
     ps.perform({"a": "pass", "p": 0})
-    assert len(t.news()) == 4 and t.game.phase() == K.FLIP and t.game.s[K.R_CHALLENGER] == 1
+    assert len(t.news()) == 4 and t.game.s[K.R_PHASE] == K.FLIP and t.game.s[K.R_CHALLENGER] == 1
     # The challenger lifts seat 0's skull before their own stack: refused; put back: silent.
     skull = ps.stack[0][-1]
     t.take(t.seat_pad[0], skull)
@@ -247,7 +248,7 @@ def test_flip_lifts_count_once_and_refused_lifts_can_be_put_back():
     ps.perform({"a": "flip", "p": 1, "target": 2})
     got += t.news()
     assert got[2:] == [{"a": "flip", "p": 1, "target": 2, "disc": "flower"}], got
-    assert t.game.phase() == K.PREP and at(t.game, 1, K.SCORE) == 1
+    assert t.game.s[K.R_PHASE] == K.PREP and at(t.game, 1, K.SCORE) == 1
     return got
 
 
@@ -257,14 +258,14 @@ def test_a_lost_disc_never_comes_back():
     ps.perform({"a": "pass", "p": 1})
     ps.perform({"a": "pass", "p": 2})
     ps.perform({"a": "flip", "p": 0, "target": 0})  # own flower: the bid of 1 is reached
-    assert t.game.phase() == K.PREP and len(t.news()) == 4
+    assert t.game.s[K.R_PHASE] == K.PREP and len(t.news()) == 4
     # Next round: seat 0 places its skull, bids everything and flips its own skull.
     ps.perform({"a": "place", "p": 0, "disc": "skull"})
     ps.perform({"a": "place", "p": 1, "disc": "flower"})
     ps.perform({"a": "place", "p": 2, "disc": "flower"})
     ps.perform({"a": "bid", "p": 0, "n": 3})
     ps.perform({"a": "flip", "p": 0, "target": 0})
-    assert t.game.phase() == K.LOSE
+    assert t.game.s[K.R_PHASE] == K.LOSE
     lost = ps.disc(0, "flower")
     ps.perform({"a": "lose", "p": 0, "disc": "flower"})
     got = t.news()
@@ -307,7 +308,7 @@ def test_numbers_are_tapped_digit_by_digit():
     got += t.news()
     assert got[1:] == [["refused", "bid_too_low"], ["rejected", "not_now", t.command], ["refused", "bid_too_low"],
                        ["refused", "bid_out_of_range"], {"a": "bid", "p": 1, "n": 12}], got
-    assert t.game.phase() == K.FLIP
+    assert t.game.s[K.R_PHASE] == K.FLIP
     # No number means anything during the flips.
     t.token(tokens.DIGIT0 + 1)
     got += t.news()

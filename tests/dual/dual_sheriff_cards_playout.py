@@ -49,13 +49,14 @@ def check(po, log):
         from shared_rules import sheriff_merry as men
         assert [men.held(g, s) for s in range(g.seats())] == t.men_held
         assert len(t.men_deck) + len([h for h in t.men_held if h >= 0]) == 18
-    if mods & KC.ORDERS and g.phase() in (K.LOAD, K.DECLARE):
+    if mods & KC.ORDERS and g.s[K.R_PHASE] in (K.LOAD, K.DECLARE):
         assert len(g.orders_up()) == min(4, 4 + len(t.order_deck) - len(g.orders_up())) or not t.order_deck
     if mods & KC.LAWS:
         from shared_rules import sheriff_laws as lw
-        places = [lw.where(g, i) for i in range(lw.LAWS)]
-        if places.count(lw.POS1) or g.phase() in (K.MARKET, K.LOAD, K.DECLARE, K.INSPECT):
-            assert places.count(lw.POS1) == 1 and places.count(lw.POS2) == 1, places
+        from shared_rules import sheriff_laws_layout as LW
+        places = [lw.where(g, i) for i in range(LW.LAWS)]
+        if places.count(LW.POS1) or g.s[K.R_PHASE] in (K.MARKET, K.LOAD, K.DECLARE, K.INSPECT):
+            assert places.count(LW.POS1) == 1 and places.count(LW.POS2) == 1, places
 
 
 def play(header, seed):

@@ -150,7 +150,7 @@ def test_four_orders_face_up_before_the_market():
     r = play(H(), [SETUP, act("market", 1, discard=[], take=[])] + up(0, 1, 2, 0, 3, 4, 99)
              + [act("market", 1, discard=[], take=[])])
     assert errors(r) == [[3, "reveal_orders"], [7, "order_not_in_deck"], [9, "orders_full"], [10, "no_such_order"]], errors(r)
-    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.phase() == K.MARKET and r.game.s[K.R_TURN] == 2
+    assert r.game.orders_up() == [0, 1, 2, 3] and r.game.s[K.R_PHASE] == K.MARKET and r.game.s[K.R_TURN] == 2
     r2 = play(H(), [act("order_up", 0, order=15)])
     assert errors(r2) == [[2, "no_such_order"]], errors(r2)
     r3 = play({"game": "sheriff", "players": 3}, [act("order_up", 0, order=1)])
@@ -434,11 +434,12 @@ def law(p, keep, bottom):
 
 def test_laws_removed_by_player_count():
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     got = []
     for n in (3, 4, 5):
         g = games.from_header(HL(n))
         got.append([lw.where(g, 0), lw.where(g, 23)])
-    assert got == [[lw.OUT, lw.DECK], [lw.DECK, lw.DECK], [lw.DECK, lw.OUT]], got
+    assert got == [[LW.OUT, LW.DECK], [LW.DECK, LW.DECK], [LW.DECK, LW.OUT]], got
     r = play(HL(3), [SETUP, law(0, (0, 1), 2)])
     assert errors(r) == [[3, "law_not_in_deck"]], errors(r)
     return got
@@ -446,6 +447,7 @@ def test_laws_removed_by_player_count():
 
 def test_first_sheriff_keeps_two_later_sheriffs_one():
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
     log = [SETUP, act("market", 1, discard=[], take=[]),   # the laws come first
            law(1, (10, 11), 12),                            # not the Sheriff
@@ -457,8 +459,8 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
     assert errors(r) == [[3, "wrong_phase"], [4, "not_the_sheriff"], [5, "keep_count"], [6, "law_not_in_deck"],
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [lw.POS2, lw.OUT, lw.DECK, lw.POS1]
-    assert g.phase() == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
+    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [LW.POS2, LW.OUT, LW.DECK, LW.POS1]
+    assert g.s[K.R_PHASE] == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
     assert list(v[KC.PUB_LAWS:KC.PUB_LAWS + 2]) == [13, 10]
@@ -512,6 +514,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     """A profile marking 21 laws 4+ leaves 3 at 3 players: the first Sheriff keeps 2, one stays;
     no later choice is possible (2 cards needed), so the laws in force stay for the game."""
     from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
     prof = dict(LPROFILE)
     prof["laws"] = [dict(c, mark="4+") if 2 < i < 23 and "mark" not in c else c for i, c in enumerate(LAWS_T)]
     prof["laws"][0] = dict(LAWS_T[0], mark="4+")
@@ -521,7 +524,7 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [lw.POS1, lw.POS2, lw.DECK] and g.phase() == K.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [LW.POS1, LW.POS2, LW.DECK] and g.s[K.R_PHASE] == K.MARKET
     return g.digest()
 
 
@@ -542,7 +545,7 @@ def test_laws_with_deputies_either_deputy_chooses_and_the_chest_collects():
     r2 = play(h, log)
     g2 = r2.game
     assert errors(r2) == errors(r) and g2.gold(0) == g2.gold(1) == 55   # 11 in the chest: 5 each,
-    assert g2.gold(KM.CHEST) == 1 and g2.phase() == KM.LOOT               # the odd coin awaits them
+    assert g2.gold(KM.CHEST) == 1 and g2.s[K.R_PHASE] == KM.LOOT               # the odd coin awaits them
     return [g2.gold(s) for s in range(6)]
 
 

@@ -96,7 +96,7 @@ def test_headers_name_what_is_wrong():
     g = games.from_header({"game": "sheriff", "players": 4, "profile": PROFILE})
     assert type(g) is sh.Sheriff   # a profile alone changes nothing
     g = games.from_header(H6("black_market"))
-    assert type(g) is mm.SheriffMM and g.phase() == KM.REVEAL and g.s[K.R_DRAW] == 216 - 36
+    assert type(g) is mm.SheriffMM and g.s[K.R_PHASE] == KM.REVEAL and g.s[K.R_DRAW] == 216 - 36
     return msgs
 
 
@@ -150,7 +150,7 @@ def test_deputy_deck_each_seat_once_per_cycle_nine_rounds():
     r2 = play(H6(), [act("setup", 0, piles=[["apple"] * 5] * 2), act("deputy", 0), act("deputy", 0),
                      act("deputy", 1)])
     assert errors(r2) == [[2, "wrong_phase"], [4, "deputy_twice"]], errors(r2)
-    assert r2.game.deputies() == (0, 1) and r2.game.phase() == K.MARKET
+    assert r2.game.deputies() == (0, 1) and r2.game.s[K.R_PHASE] == K.MARKET
     return [r.result()["scores"], errors(r2)]
 
 
@@ -158,7 +158,7 @@ def test_deputy_deck_refuses_a_repeat_in_the_cycle():
     r = play(H6(), to_inspection(0, 1, 2) + all_pass(0, 1, 2) + [act("deputy", 1), act("deputy", 2)])
     errs = errors(r)
     assert errs == [[len(to_inspection(0, 1, 2) + all_pass(0, 1, 2)) + 2, "deputy_twice"]], errs
-    assert r.game.deputies() == (2, 255) and r.game.phase() == KM.REVEAL
+    assert r.game.deputies() == (2, 255) and r.game.s[K.R_PHASE] == KM.REVEAL
     return errs
 
 
@@ -178,7 +178,7 @@ def test_market_named_merchant_opens_then_clockwise_draw_pile_only():
     g = r.game
     assert sv.pile(g, 1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and sv.pile(g, 2) == []
     assert [sv.hand(g, s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
-    assert g.phase() == K.LOAD
+    assert g.s[K.R_PHASE] == K.LOAD
     return g.describe(_view(g))["piles"]
 
 
@@ -212,7 +212,7 @@ def test_seed_example_minh_yen_dong_chau_trung_may():
     assert stands(g, MINH) == {"cheese": 1} and stands(g, YEN) == {"cheese": 1}
     assert stands(g, CHAU) == {"cheese": 1} and stands(g, TRUNG) == {"chicken": 3}
     assert stands(g, DONG) == {"apple": 1, "pepper": 2} and stands(g, MAY) == {"apple": 1, "mead": 1}
-    assert g.gold(KM.CHEST) == 0 and g.phase() == KM.REVEAL and g.s[K.R_ROUND] == 1
+    assert g.gold(KM.CHEST) == 0 and g.s[K.R_PHASE] == KM.REVEAL and g.s[K.R_ROUND] == 1
     return r.result()
 
 
@@ -286,7 +286,7 @@ def test_loot_chest_split_evenly_remainder_needs_an_action():
     log = chest_of_three()
     r = play(H6(), log + [market(2)])
     g = r.game
-    assert errors(r) == [[len(log) + 2, "wrong_phase"]] and g.phase() == KM.LOOT
+    assert errors(r) == [[len(log) + 2, "wrong_phase"]] and g.s[K.R_PHASE] == KM.LOOT
     assert golds(g)[:2] == [51, 51] and g.gold(KM.CHEST) == 1
     assert stands(g, KM.CHEST) == {"apple": 1, "cheese": 1} and stands(g, 0) == {} and stands(g, 1) == {}
     d = g.describe(_view(g))
@@ -305,11 +305,11 @@ def test_loot_agreed_split_or_discarded():
     assert errors(r) == [[n + 2, "not_the_sheriff"], [n + 3, "bad_split"], [n + 4, "bad_split"],
                          [n + 5, "bad_split"]], errors(r)
     assert golds(g)[:2] == [52, 51] and stands(g, 1) == {"apple": 1} and stands(g, 0) == {"cheese": 1}
-    assert g.phase() == KM.REVEAL and g.gold(KM.CHEST) == 0 and stands(g, KM.CHEST) == {}
+    assert g.s[K.R_PHASE] == KM.REVEAL and g.gold(KM.CHEST) == 0 and stands(g, KM.CHEST) == {}
     r2 = play(H6(), log + [act("loot", 0, split="discard")])
     g2 = r2.game
     assert golds(g2)[:2] == [51, 51] and sv.pile(g2, 1) == [CODES.index("apple"), CODES.index("cheese")]
-    assert g2.gold(KM.CHEST) == 0 and stands(g2, 0) == {} and g2.phase() == KM.REVEAL
+    assert g2.gold(KM.CHEST) == 0 and stands(g2, 0) == {} and g2.s[K.R_PHASE] == KM.REVEAL
     return [golds(g), golds(g2)]
 
 

@@ -96,7 +96,7 @@ def test_header_options_and_modules():
     assert not bad, bad
     assert "needs its cards in the deck profile" in messages[0] and "unknown module" in messages[1], messages
     g = games.from_header(H(5, first_sheriff=4, royal=False, modules=[]))
-    assert g.seats() == 5 and g.s[K.R_SHERIFF] == 4 and g.phase() == K.SETUP
+    assert g.seats() == 5 and g.s[K.R_SHERIFF] == 4 and g.s[K.R_PHASE] == K.SETUP
     return messages
 
 
@@ -108,7 +108,7 @@ def test_deck_sizes_and_two_face_up_piles():
         assert not r.rejected
         assert g.s[K.R_DRAW] == deck - 6 * n - 10, (n, royal, g.s[K.R_DRAW])
         assert sv.pile(g, 1) == [CODES.index(c) for c in PILES[0]]
-        assert g.phase() == K.MARKET and g.s[K.R_TURN] == 0  # left of the Sheriff (seat n-1)
+        assert g.s[K.R_PHASE] == K.MARKET and g.s[K.R_TURN] == 0  # left of the Sheriff (seat n-1)
         assert [sv.hand(g, s) for s in range(n)] == [6] * n and golds(g) == [50] * n
         out.append(g.s[K.R_DRAW])
     return out
@@ -142,7 +142,7 @@ def test_market_clockwise_from_the_sheriffs_left():
                                      market(3)])
     g = r.game
     assert errors(r) == [[3, "not_a_merchant"], [4, "not_your_turn"], [8, "wrong_phase"]], errors(r)
-    assert g.phase() == K.LOAD
+    assert g.s[K.R_PHASE] == K.LOAD
     return errors(r)
 
 
@@ -198,7 +198,7 @@ def test_load_rejections_and_conservation():
     r = play(H(4), [load(1, ["apple"])] + acts)
     assert errors(r) == [[2, "wrong_phase"], [7, "bag_size"], [8, "bag_size"], [9, "not_a_merchant"],
                          [11, "already_loaded"], [13, "no_such_card"]], errors(r)
-    assert r.game.phase() == K.DECLARE
+    assert r.game.s[K.R_PHASE] == K.DECLARE
     r3 = play(H(3), [setup(), market(1), market(2), load(1, ["bread"]), load(1, ["pumpernickel"])])
     assert errors(r3) == [[5, "not_in_deck"], [6, "not_in_deck"]]
     return errors(r)
@@ -215,7 +215,7 @@ def test_declare_rules():
                          [11, "count_mismatch"], [12, "not_in_deck"], [13, "malformed"], [15, "not_your_turn"],
                          [17, "wrong_phase"]], errors(r)
     g = r.game
-    assert g.phase() == K.INSPECT
+    assert g.s[K.R_PHASE] == K.INSPECT
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
     d = g.describe(view)
@@ -405,11 +405,11 @@ def test_sheriff_short_of_gold_pays_an_honest_merchant_in_goods():
 def test_round_ends_by_itself_merchants_draw_back_to_six():
     r = play(H(3), [setup()] + bags(3, 0, {1: ["apple"] * 5, 2: ["cheese", "mead"]}, {}) + [pas(0, 2)])
     g = r.game
-    assert [sv.hand(g, s) for s in range(3)] == [6, 1, 4] and g.phase() == K.INSPECT
+    assert [sv.hand(g, s) for s in range(3)] == [6, 1, 4] and g.s[K.R_PHASE] == K.INSPECT
     draw = g.s[K.R_DRAW]
     r.feed(json.dumps(pas(0, 1)).encode())
     assert [sv.hand(g, s) for s in range(3)] == [6, 6, 6] and g.s[K.R_DRAW] == draw - 7
-    assert g.phase() == K.MARKET and g.s[K.R_SHERIFF] == 1 and g.s[K.R_TURN] == 2 and g.s[K.R_ROUND] == 1
+    assert g.s[K.R_PHASE] == K.MARKET and g.s[K.R_SHERIFF] == 1 and g.s[K.R_TURN] == 2 and g.s[K.R_ROUND] == 1
     return [g.s[K.R_DRAW], g.summary()["gold"]]
 
 
@@ -509,10 +509,10 @@ def _quiet_round(r, g, discard):
         if sv.hand(g, m):
             _feed(r, load(m, _unknown(g, min(5, sv.hand(g, m)))))
     for m in merchants(n, sheriff):
-        if g.phase() == K.DECLARE and not g.flags(m) & K.SKIPPED:
+        if g.s[K.R_PHASE] == K.DECLARE and not g.flags(m) & K.SKIPPED:
             _feed(r, declare(m, "apple", len(sv.bag(g, m))))
     for m in merchants(n, sheriff):
-        if g.phase() == K.INSPECT and not g.flags(m) & K.DONE:
+        if g.s[K.R_PHASE] == K.INSPECT and not g.flags(m) & K.DONE:
             _feed(r, pas(sheriff, m))
     return sitters
 
@@ -591,7 +591,7 @@ def test_malformed_lines_change_nothing():
                     '{"a": "setup", "p": 0, "piles": [["apple", "rose", "apple", "apple", "apple"], []]}',
                     '{"a": "market", "p": 1, "discard": []}', '{"a": "smuggle", "p": 1}',
                     '{"a": "market", "p": 1, "discard": [], "take": [], "extra": 1}'])
-    assert r.game.phase() == K.SETUP and r.game.s[K.R_DRAW] == 162 - 18
+    assert r.game.s[K.R_PHASE] == K.SETUP and r.game.s[K.R_DRAW] == 162 - 18
     r2 = play(H(3), [setup()] + bags(3, 0, {}, {}) + ['{"a": "pass", "p": 0, "target": 1, "bribe": {"promise": 1}}',
                                                        '{"a": "pass", "p": 0, "target": 1, "bribe": {"gold": -1}}'])
     assert errors(r2) == [[9, "malformed"], [10, "malformed"]], errors(r2)

@@ -88,7 +88,7 @@ def test_random_games_keep_the_invariants():
 def test_snapshot_restore_at_random_points_continues_identically():
     rng = Rng(7)
     for seed in range(200):
-        _, p = playkit.resumed(header(seed), seed, rng, Skull(3))
+        _, p = playkit.resumed(header(seed), seed, rng, Skull())
     return p.game.digest()
 
 
@@ -105,7 +105,7 @@ def test_accepting_an_action_allocates_nothing():
     """Records are encoded first; then a whole game is accepted with the heap locked."""
     for players in (6, 12):
         h = {"game": "skull", "players": players}
-        g = Skull(players)
+        g = Skull.from_header(h)
         recs = playkit.records(g, Playout(h, players).run())
         errs, _, _ = playkit.accept_locked(g, recs)
         assert errs == 0 and g.over()

@@ -44,7 +44,7 @@ def seat(r, s):
 def test_setup_three_flowers_one_skull_each():
     r = play(H(5), [])
     g = r.game
-    assert g.phase() == K.PREP
+    assert g.s[K.R_PHASE] == K.PREP
     hands = [[at(g, s, K.H_FLOWERS), at(g, s, K.H_SKULL), at(g, s, K.STACK)] for s in range(5)]
     assert hands == [[3, 1, 0]] * 5, hands
     return hands
@@ -63,7 +63,7 @@ def test_header_seat_counts_and_options():
 def test_preparation_any_order_one_disc_each():
     r = play(H(3), [place(2), place(0, "skull"), place(2), place(1)])
     assert errors(r) == [[4, "already_placed"]]
-    assert r.game.phase() == K.ADD
+    assert r.game.s[K.R_PHASE] == K.ADD
     return r.game.s[K.R_TURN]
 
 
@@ -91,13 +91,13 @@ def test_seat_with_empty_hand_must_bid():
     acts += [place(0, "flower"), place(0, "skull"), bid(0, 12)]
     r = play(H(3), acts)
     assert errors(r) == [[14, "no_such_disc"], [15, "no_such_disc"]]
-    assert r.game.phase() == K.FLIP
+    assert r.game.s[K.R_PHASE] == K.FLIP
 
 
 def test_bid_must_be_between_one_and_discs_on_mats():
     r = play(H(3), prep(3) + [bid(0, 0), bid(0, 4), bid(0, 3)])
     assert errors(r) == [[5, "bid_out_of_range"], [6, "bid_out_of_range"]]
-    assert r.game.phase() == K.FLIP  # a bid equal to the total ends bidding at once
+    assert r.game.s[K.R_PHASE] == K.FLIP  # a bid equal to the total ends bidding at once
 
 
 def test_raise_must_be_higher():
@@ -115,7 +115,7 @@ def test_bidding_ends_when_all_others_passed():
     r = play(H(4), prep(4) + [bid(0, 1), bid(1, 2), pas(2), pas(3), pas(0)])
     g = r.game
     assert not r.rejected
-    assert g.phase() == K.FLIP and g.s[K.R_CHALLENGER] == 1 and g.s[K.R_BID] == 2
+    assert g.s[K.R_PHASE] == K.FLIP and g.s[K.R_CHALLENGER] == 1 and g.s[K.R_BID] == 2
 
 
 def test_only_the_challenger_flips():
@@ -134,7 +134,7 @@ def test_own_stack_is_flipped_top_down():
     r = play(H(3), [place(0, "skull"), place(1), place(2), place(0), bid(1, 3), pas(2), pas(0),
                     flip(1, 1), flip(1, 0, "skull"), flip(1, 0, "flower"), flip(1, 0, "skull")])
     assert errors(r) == [[10, "disc_mismatch"]]
-    assert r.game.phase() == K.LOSE
+    assert r.game.s[K.R_PHASE] == K.LOSE
 
 
 def test_flip_target_must_have_a_face_down_disc():
@@ -146,7 +146,7 @@ def test_success_turns_the_mat_and_leads_next_round():
     r = play(H(3, first=1), prep(3) + [bid(1, 2), pas(2), pas(0), flip(1, 1), flip(1, 2)])
     g = r.game
     assert not r.rejected
-    assert at(g, 1, K.SCORE) == 1 and g.phase() == K.PREP and g.s[K.R_LEAD] == 1
+    assert at(g, 1, K.SCORE) == 1 and g.s[K.R_PHASE] == K.PREP and g.s[K.R_LEAD] == 1
     return [at(g, s, K.H_FLOWERS) for s in range(3)]
 
 
@@ -161,14 +161,14 @@ def test_second_success_wins():
 def test_failure_returns_discs_and_challenger_loses_one():
     r = play(H(3), prep(3, skulls=(2,)) + [bid(0, 2), pas(1), pas(2), flip(0, 0), flip(0, 2)])
     g = r.game
-    assert g.phase() == K.LOSE and g.s[K.R_SKULL_OWNER] == 2
+    assert g.s[K.R_PHASE] == K.LOSE and g.s[K.R_SKULL_OWNER] == 2
     assert [at(g, s, K.STACK) for s in range(3)] == [0, 0, 0]
     r2 = play(H(3), prep(3, skulls=(2,)) + [bid(0, 2), pas(1), pas(2), flip(0, 0), flip(0, 2),
                                              lose(1, "flower"), lose(0, "skull")])
     g = r2.game
     assert errors(r2) == [[10, "not_your_turn"]]
     assert at(g, 0, K.H_SKULL) == 0 and at(g, 0, K.H_FLOWERS) == 3
-    assert g.phase() == K.PREP and g.s[K.R_LEAD] == 0  # challenger still in: leads
+    assert g.s[K.R_PHASE] == K.PREP and g.s[K.R_LEAD] == 0  # challenger still in: leads
 
 
 def test_lost_disc_must_be_owned():
@@ -204,7 +204,7 @@ def test_seat_without_discs_is_eliminated_and_skull_owner_leads():
     r = play(H(4), _eliminate(1, 3, 4))
     g = r.game
     assert not r.rejected, r.rejected
-    assert not active(g, 1) and g.s[K.R_LEAD] == 3 and g.phase() == K.PREP
+    assert not active(g, 1) and g.s[K.R_LEAD] == 3 and g.s[K.R_PHASE] == K.PREP
     return r.game.summary()
 
 
@@ -225,7 +225,7 @@ def test_own_skull_elimination_lets_challenger_choose():
     r = play(H(3), acts)
     n = len(acts) + 1
     assert errors(r) == [[n - 3, "not_your_turn"], [n - 2, "bad_target"], [n, "wrong_phase"]]
-    assert r.game.s[K.R_LEAD] == 2 and r.game.phase() == K.PREP
+    assert r.game.s[K.R_LEAD] == 2 and r.game.s[K.R_PHASE] == K.PREP
     return r.game.summary()
 
 
@@ -274,7 +274,7 @@ def test_rulebook_four_player_example():
     r = play(H(4), acts)
     g = r.game
     assert not r.rejected, r.rejected
-    assert at(g, 0, K.SCORE) == 1 and g.s[K.R_LEAD] == 0 and g.phase() == K.PREP
+    assert at(g, 0, K.SCORE) == 1 and g.s[K.R_LEAD] == 0 and g.s[K.R_PHASE] == K.PREP
     return g.summary()
 
 
@@ -284,7 +284,7 @@ def test_malformed_lines_are_rejected_and_change_nothing():
                     '{"a": "place", "p": 9, "disc": "flower"}', '[1, 2]',
                     '{"a": "place", "p": 0, "disc": "flower", "extra": 1}', "", "# comment",
                     '{"a": "place", "p": 0, "disc": "flower"}'])
-    assert r.game.phase() == K.PREP and at(r.game, 0, K.STACK) == 1
+    assert r.game.s[K.R_PHASE] == K.PREP and at(r.game, 0, K.STACK) == 1
     return errors(r)
 
 
@@ -302,11 +302,11 @@ def test_snapshot_round_trip_and_corruption():
     from shared_rules.skull import Skull
     r = play(H(5), prep(5) + [place(0), bid(1, 3)])
     blob = r.game.snapshot()
-    g = Skull(3)
+    g = Skull()  # a blank game to restore into
     assert g.restore(blob) == 0 and g.digest() == r.game.digest()
     bad = bytearray(blob)
     bad[10] ^= 1
-    h = Skull(3)
+    h = Skull.from_header(H(3))
     before = h.digest()
     assert h.restore(bytes(bad)) == 7 and h.digest() == before
     assert h.restore(blob[:-1]) == 7
