@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -218,7 +219,9 @@ class Rig:
                 rr.next_reader = (r + 1) % READERS
                 return r
             rr._pick = pick  # type: ignore[method-assign]
-            rr.presence.known = lambda reader, out: 0  # type: ignore[method-assign]
+            rr.presence.known = lambda reader, out, fresh=False: 0  # type: ignore[method-assign]
+            for rd in rr.readers:  # no roll calls either: every visit a full scan
+                rd.roll_call = partial(_no_roll_call, rd)  # type: ignore[method-assign]
         self.events: list[tuple[int, int, bytes, float]] = []
         self.scan_starts: list[tuple[int, float]] = []  # (reader, clock) of every scan begun
         scan = self.sensors._scan
@@ -286,6 +289,13 @@ class Rig:
         return max(b - a for a, b in zip(starts, starts[1:]))
 
 
+def _no_roll_call(reader, uids, known, keep=False) -> int:
+    """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
+    from firmware.drivers.mfrc522 import COLLISION
+    reader._b.uid_len = 0  # what the mat reads after a roll call: no newcomer
+    return COLLISION
+
+
 def play(game, actions: list) -> None:
     """Bring ``game`` to a state of the table by playing ``actions`` (each must be legal)."""
     from shared_rules.actions import ACTION_SIZE
@@ -313,7 +323,9 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
         taps = []
         lifts = []
         for i in range(phases):
-            uid = bytes((4, 0x7E, pad, i, 1, 2, 3))
+            # on a pile, the tag put down shares UID0..2 with the pile's tags, as a batch does:
+            # a CL1 twin, which a roll call only tells apart at CL2 (docs/nfc.md)
+            uid = bytes((4, 0x7A if name in ("loaded", "own") else 0x7E, pad, 0x40 + i, 1, 2, 3))
             t0 = rig.put(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
             taps.append(rig.wait_event(ARRIVE, pad, uid) - t0)
             t0 = rig.lift(rig.clock.us + round_us * (i + 1) / phases, pad, uid)

@@ -108,14 +108,16 @@ class Presence:
         self._copy(self._uids, i * UID_LEN, out, 0)
         return True
 
-    def known(self, reader, out):
+    def known(self, reader, out, fresh=False):
         """Copy the UIDs tracked on ``reader`` into the 7-byte slots of ``out`` (as many as fit,
-        for ``Mfrc522.scan(known=...)``); return how many."""
+        for ``Mfrc522.scan(known=...)``); return how many. ``fresh``: only those seen in its
+        last complete scan (``Mfrc522.roll_call``: the set a scan without change would find)."""
         n = 0
         cap = len(out) // UID_LEN
         base = reader * self.slots
         for s in range(self.slots):
-            if self._age[base + s] and n < cap:
+            a = self._age[base + s]
+            if a and (a == 1 or not fresh) and n < cap:
                 self._copy(self._uids, (base + s) * UID_LEN, out, n * UID_LEN)
                 n += 1
         return n

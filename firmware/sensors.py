@@ -6,10 +6,10 @@ means is the mat layer's business (``firmware/mat.py``); this module only feeds 
 here allocates once built.
 
 Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sweep``) of a few
-pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on before the pads ahead
-of it are read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits a tag on
-(``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
-``mat.wait_seats``, up to ``HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
+pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on as soon as the pad
+before it has been read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits
+a tag on (``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
+``mat.wait_seats``, up to ``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
 tags in all, else one of them every other step; with them, in two steps, three pads of the
 round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
 only earns a ``not_now``), or one of the round and three spare pads when more than three pads
@@ -18,17 +18,24 @@ field on (``_keep``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arri
 newcomer there; it is sent at the start of each step, after each other pad of the step and
 between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
-confirms its tags by WUPA and SELECTs (lifts) with two light pads of the round; the other steps
-read a light pad, a *loaded* one (more than ``SWEEP_TAGS`` tags: every other time one of the
-turn seat's, such as its Dead Man's Draw bank where a collect is tapped, else another seat's
-stack) and three spare pads (two in the confirming steps). A tag counted gone there makes the next scan read a fresh field.
+checks its tags with a loaded pad of the round (more than ``SWEEP_TAGS`` tags: another seat's
+stack or bank), a light one and three spare pads; the other steps read two loaded pads, two
+light ones and two spare pads. A tag counted gone there needs no field reset: if it still lies
+there HALT (its answers lost), the next roll call's WUPA finds it again.
+A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
+(``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
+costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA; a
+newcomer is singled out by the roll call itself and handed on, and any other change (a lift, a
+fault) is scanned at once; a tag missing since the last complete scan is not asked for, so the
+roll calls that find the others count its misses.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
 its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
 out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
 the mat; one dock a step has a health check (one register read). A closed bag cannot change:
-its dock is *sealed* until the clasp opens. A pad with tags is scanned incrementally: its known
-inventory is confirmed by SELECTs, then arrivals are looked for (``Mfrc522.scan(known=...)``).
+its dock is *sealed* until the clasp opens. An awaited pad with tags, a dock, or a pad whose
+roll call saw a change is scanned incrementally: its known inventory is confirmed by SELECTs,
+then arrivals are looked for (``Mfrc522.scan(known=...)``).
 A tag arriving while another pad (a spare pad or a dock too) still lists it makes that pad be
 scanned again first, so a card moved from a pad scanned less often is not taken for one UID on
 two pads.
@@ -37,7 +44,7 @@ Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, 
 answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
 scan, one SPI transaction) is *down*: skipped, so it costs the others no time, and initialised
 again after 1, then 16, 32 ... 1024 loop steps. A pad whose scans keep failing (one bad tag) stays
-scanned; after ``STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
+scanned; after ``_STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
 on it still leave and arrive. Every change of a reader's state goes to ``report(reader, state,
 version)`` (the app sends a DIAG and lights the station), one per ``poll()``.
 """
@@ -53,30 +60,29 @@ from firmware.presence import Presence, NONE, ARRIVE
 from firmware.registry import Registry
 
 UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
-HOT_MAX = 6         # more awaited pads than this share the round like the others
+_HOT_MAX = const(6)  # more awaited pads than this share the round like the others
 SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
 # guards); pads of the round holding more are "loaded" (``_light``)
 SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
-KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: a full scan one step in this
-NO_DOCK = 255
-NO_KEEP = 255
-_SPARE = 1          # rare[r]
-_DOCK = 2
-_AT_HOT = 0         # cursors
-_AT_RARE = 1
+KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: its tags checked one step in this
+_NO_DOCK = const(255)
+_NO_KEEP = const(255)
+_SPARE = const(1)   # rare[r]
+_DOCK = const(2)
+_AT_HOT = const(0)  # cursors
+_AT_RARE = const(1)
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
-_AT_OWN = const(4)
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
-READER_OK = 0      # reader states for report()
-READER_DOWN = 1
-READER_STUCK = 2   # scans keep failing: a bad tag on the pad
-STUCK_SCANS = 3
-RETRY_FIRST = 16   # loop steps before the second re-init of a down reader; doubles up to
-RETRY_MAX = 1024
+_READER_OK = const(0)    # reader states for report()
+_READER_DOWN = const(1)
+_READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
+_STUCK_SCANS = const(3)
+_RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
+_RETRY_MAX = const(1024)
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
-_PICKS = const(5)  # pads a sweep scans besides the awaited ones (``pick``)
+_PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _NONE = const(255)
 
 
@@ -93,7 +99,7 @@ class Sensors:
         self.clasp = bytearray(len(self.switches))
         self.clasp_seen = bytearray(len(self.switches))
         self.clasp_count = bytearray(len(self.switches))
-        self.dock = bytearray([NO_DOCK] * len(self.switches))  # each switch's dock reader
+        self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
         self.mat = None
@@ -107,16 +113,17 @@ class Sensors:
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
-        self.cursor = bytearray(5)   # the next HOT / RARE / light / dock / own pad to try
+        self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
-        self.hot_one = NO_KEEP       # the awaited pad when there is one
-        self.kept = NO_KEEP          # the pad whose field stays on between scans
+        self.hot_one = _NO_KEEP       # the awaited pad when there is one
+        self.kept = _NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
-        self.own = False             # the loaded pad of a step: the turn seat's, this time
         self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
+        self.lit = 0                 # the sweep's fields on, the kept one included
+        self.ahead = 0               # the sweep's next pad to switch on
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
@@ -124,7 +131,7 @@ class Sensors:
         except ValueError as e:  # deck.DeckError: missing or damaged registry
             self.registry = None
             self.error = str(e)
-        self.state = bytearray(n)     # READER_OK / READER_DOWN / READER_STUCK
+        self.state = bytearray(n)     # _READER_OK / _READER_DOWN / _READER_STUCK
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.retry_at = [0] * n       # step of the next re-init of a down reader
@@ -134,7 +141,7 @@ class Sensors:
         self.report = None            # report(reader, state, version), set by the app
         for r in range(n):
             if self.readers[r].init() != mfrc522.OK:
-                self._set(r, READER_DOWN)
+                self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
             self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
 
@@ -154,7 +161,7 @@ class Sensors:
             self.sealed[r] = 0
             self.rare[r] = 0
         for i in range(len(self.switches)):
-            self.dock[i] = NO_DOCK
+            self.dock[i] = _NO_DOCK
             self.closing[i] = 0
         if layout is not None and self.registry is not None:
             m = self.mat = Mat(game, layout, self.registry, self.presence)
@@ -183,7 +190,7 @@ class Sensors:
         if kind != NONE:
             if kind == ARRIVE:
                 other = p.find(p.uid, p.reader, True)
-                if other >= 0 and self.state[other] != READER_DOWN:
+                if other >= 0 and self.state[other] != _READER_DOWN:
                     # seen on another pad at its last scan, which may be a while ago (pads
                     # nobody waits on are scanned less often): look there again first, so a
                     # card moved from pad to pad is not taken for one UID on two pads
@@ -205,11 +212,11 @@ class Sensors:
     # -- reader health --------------------------------------------------------------------
     def _set(self, r, state):
         if self.state[r] != state:
-            if state == READER_DOWN:
+            if state == _READER_DOWN:
                 self.down += 1
                 self.retry_at[r] = self.steps + 1
-                self.backoff[r] = RETRY_FIRST
-            elif self.state[r] == READER_DOWN:
+                self.backoff[r] = _RETRY_FIRST
+            elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
             self.news[r] = 1
@@ -227,13 +234,13 @@ class Sensors:
     def _revive(self):
         """Initialise again the down readers whose back-off is over."""
         for r in range(len(self.readers)):
-            if self.state[r] == READER_DOWN and self.steps >= self.retry_at[r]:
+            if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
                 if self.readers[r].init() == mfrc522.OK:
                     self.failed[r] = 0
-                    self._set(r, READER_OK)
+                    self._set(r, _READER_OK)
                 else:
                     self.retry_at[r] = self.steps + self.backoff[r]
-                    if self.backoff[r] < RETRY_MAX:
+                    if self.backoff[r] < _RETRY_MAX:
                         self.backoff[r] *= 2
 
     def _hot_pads(self):
@@ -245,7 +252,7 @@ class Sensors:
         self._wz = m.wait_zone
         self._wr = m.wait_reader
         count = 0
-        self.hot_one = NO_KEEP
+        self.hot_one = _NO_KEEP
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -258,12 +265,12 @@ class Sensors:
             count += h
             if h:
                 self.hot_one = r
-        if count > HOT_MAX:
+        if count > _HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
         if count != 1:
-            self.hot_one = NO_KEEP
+            self.hot_one = _NO_KEEP
         self.hot_n = count
 
     def _pick(self):
@@ -277,14 +284,14 @@ class Sensors:
         for i in range(len(self.closing)):
             if self.closing[i] > 1:  # a bag being closed is read first
                 d = self.dock[i]
-                if self.state[d] != READER_DOWN:
+                if self.state[d] != _READER_DOWN:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
         self._dock_check()
         k = self.hot_one
-        if k != NO_KEEP and self.presence.count(k) and not self.sealed[k] \
-                and self.state[k] != READER_DOWN:
+        if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
+                and self.state[k] != _READER_DOWN:
             return self._keep(k)
         self._release()
         every = self._hot_tags() <= SWEEP_TAGS
@@ -292,21 +299,21 @@ class Sensors:
         one = -1 if every or t else self._next(_AT_HOT, self.hot)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
             # spare pads in two
-            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1)
+            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1, -1)
         else:  # three pads of the round and three spare pads in two steps
             self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
-                       -1)
+                       -1, -1)
         self._sweep(every)
         return -1
 
     def _keep(self, k):
         """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
-        finds a newcomer (``_peek``) at the start of each step, between the pads of the step and
+        finds a newcomer (``_peek``) at the start of each step, after each pad of the step and
         between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a newcomer ends
         the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
-        missing, confirms its tags (WUPA + SELECTs, no guard: lifts) with two light pads of the
-        round and two spare pads; the others sweep a light and a loaded pad of the round
-        (``_light``: every other time the turn seat's own) and three spare pads."""
+        missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
+        pad of the round, a light one and three spare pads; the others read two loaded pads,
+        two light ones and two spare pads (``_light``)."""
         if self.kept != k:
             self._release()
             self.kept = k
@@ -315,25 +322,24 @@ class Sensors:
             return k  # a full scan switches it on
         if not reader.healthy():
             self._release()
-            self._set(k, READER_DOWN)
+            self._set(k, _READER_DOWN)
             return -1
         self.last_reader = k
         if self._peek():
             return -1  # hand the arrival on first
         self.rare_turn = (self.rare_turn + 1) % KEEP_CONFIRM
         if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
-            self._plan(k, self._light(False), self._light(False), self._spare(), self._spare())
+            self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
+                       self._spare())
         else:
-            self.own = not self.own  # every other time the turn seat's own (Dead Man's Draw:
-            b = self._light(True, self.own)  # a collect is tapped on its bank)
-            if b < 0:
-                b = self._light(True)
-            self._plan(self._light(False), b if b >= 0 else self._light(False), self._spare(),
+            d = self._light(False) if self._lights() > 2 else self._spare()  # two: every
+            # other step is often enough for each, a spare pad gets the room
+            self._plan(self._light(True), self._light(True), self._light(False), d,
                        self._spare(), self._spare())
         self._sweep(False)
         return -1
 
-    def _plan(self, a, b, c, d, e):
+    def _plan(self, a, b, c, d, e, f):
         """The pads of the next sweep besides the awaited ones (-1: none)."""
         p = self.pick
         p[0] = a & _NONE
@@ -341,45 +347,54 @@ class Sensors:
         p[2] = c & _NONE
         p[3] = d & _NONE
         p[4] = e & _NONE
+        p[5] = f & _NONE
 
     def _peek(self):
         """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
         k = self.kept
-        if k == NO_KEEP:
+        if k == _NO_KEEP:
             return False
         reader = self.readers[k]
         n = reader.arrivals(self.kuids)
         if reader.status == mfrc522.CHIP_ERR:
             self._release()
-            self._set(k, READER_DOWN)
+            self._set(k, _READER_DOWN)
             return False
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _light(self, loaded, own=False):
+    def _light(self, loaded):
         """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
-        ``SWEEP_TAGS`` tags, or -1; ``own``: only the awaited seats' pads."""
+        ``SWEEP_TAGS`` tags, or -1."""
         n = len(self.readers)
         p = self.presence
-        m = self.mat
-        c = _AT_OWN if own else _AT_HOT if loaded else _AT_LIGHT
+        c = _AT_HOT if loaded else _AT_LIGHT
         at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            if own and not (r < len(m.seat_of) and m.seat_of[r] != NO_SEAT
-                            and (m.wait_seats >> m.seat_of[r]) & 1):
-                continue
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-                    and self.state[r] != READER_DOWN and (p.count(r) > SWEEP_TAGS) == loaded:
+            if self._of_round(r) and (p.count(r) > SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
                 return r
         return -1
 
+    def _lights(self):
+        """How many pads ``_light(False)`` can give."""
+        k = 0
+        for r in range(len(self.readers)):
+            if self._of_round(r) and self.presence.count(r) <= SWEEP_TAGS:
+                k += 1
+        return k
+
+    def _of_round(self, r):
+        """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
+        return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
+            and self.state[r] != _READER_DOWN
+
     def _release(self):
         """Switch off the field kept on, if any."""
-        if self.kept != NO_KEEP:
+        if self.kept != _NO_KEEP:
             self.readers[self.kept].antenna_off()
-            self.kept = NO_KEEP
+            self.kept = _NO_KEEP
 
     def _spare(self):
         """The next spare pad, or -1."""
@@ -389,14 +404,14 @@ class Sensors:
         """A bag dock's health check, one a step (one register read): docks are not scanned."""
         r = self._next(_AT_DOCK, self.rare, _DOCK)
         if r >= 0 and not self.readers[r].healthy():
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
 
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
         n = len(self.readers)
         for i in range(n):
             r = (self.next_reader + i) % n
-            if not (self.hot[r] or self.rare[r] or self.sealed[r]) and self.state[r] != READER_DOWN:
+            if self._of_round(r):
                 self.next_reader = (r + 1) % n
                 return r
         return -1
@@ -411,38 +426,45 @@ class Sensors:
     def _sweep(self, every):
         """Scan in one step every awaited pad (``every``) and the pads in ``pick``, with up to
         ``SWEEP_FIELDS`` fields on at once, the kept one included: each pad's field goes on as
-        soon as there is room, before the pads ahead of it are scanned, so the tags' 5.1 ms
+        soon as there is room (as soon as the pad before has been read), so the tags' 5.1 ms
         power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while other pads
-        are read (docs/nfc.md, "Scan schedule"; docs/hardware.md: why no more fields at once).
-        A tag arriving (here, or on the kept pad between two pads) ends the step: the fields
-        switched on ahead go off again, and the arrival is handed on at once."""
+        are read and during the look at the kept field after each pad (docs/nfc.md, "Scan
+        schedule"; docs/hardware.md: why no more fields at once). A tag arriving (here, or on
+        the kept pad between two pads) ends the step: the fields switched on ahead go off again,
+        and the arrival is handed on at once."""
         n = len(self.readers)
         k = self.kept
-        lit = 1 if k != NO_KEEP else 0  # fields on, the kept one included
-        kept = lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
-        ahead = 0  # the next pad to switch on
+        self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
+        kept = self.lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
+        self.ahead = 0  # the next pad to switch on
         for i in range(-1, n):
             r = k if i < 0 else i
             if (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
                 continue
-            while lit < SWEEP_FIELDS and ahead < n:
-                if ahead != k and self._swept(ahead, every):
-                    self.readers[ahead].antenna_on()
-                    lit += 1
-                ahead += 1
+            self._fill(every, k)
             if r != k:
-                lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (r != k and self._peek()):
-                for q in range(ahead):  # the fields switched on ahead go off again
+                self.lit -= 1  # its field goes off with its scan
+            if self._scan(r) or (self._fill(every, k) or self._peek()):
+                for q in range(self.ahead):  # the fields switched on ahead go off again
                     if q != k and self.readers[q].antenna_is_on():
                         self.readers[q].antenna_off()
                 return
 
+    def _fill(self, every, k):
+        """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
+        while there is room."""
+        while self.lit < SWEEP_FIELDS and self.ahead < len(self.readers):
+            q = self.ahead
+            if q != k and self._swept(q, every):
+                self.readers[q].antenna_on()
+                self.lit += 1
+            self.ahead += 1
+
     def _swept(self, r, every):
         p = self.pick
         return ((every and self.hot[r]) or r == p[0] or r == p[1] or r == p[2] or r == p[3]
-                or r == p[4]) \
-            and self.state[r] != READER_DOWN
+                or r == p[4] or r == p[5]) \
+            and self.state[r] != _READER_DOWN
 
     def _next(self, which, flags, want=0):
         """The next pad from cursor ``which`` whose flag is set (to ``want``, unless 0) and that
@@ -453,7 +475,7 @@ class Sensors:
             r = (at + i) % n
             f = flags[r]
             if f and (not want or f == want) and not self.sealed[r] \
-                    and self.state[r] != READER_DOWN:
+                    and self.state[r] != _READER_DOWN:
                 self.cursor[which] = (r + 1) % n
                 return r
         return -1
@@ -465,19 +487,33 @@ class Sensors:
         reader = self.readers[r]
         if not reader.healthy():
             reader.antenna_off()  # if a sweep switched it on
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
             return False
         keep = r == self.kept
         reader.antenna_on()
+        st = mfrc522.COLLISION
+        if self.presence.count(r) and (keep or not self.hot[r]) and self.rare[r] != _DOCK:
+            # exactly the tags its last complete scan found (a tag missing since: one more miss)?
+            n = self.presence.known(r, self.uids, True)
+            st = reader.roll_call(self.uids, n, keep)
+            if reader.uid_len:  # a newcomer, singled out: hand it on, the step ends
+                if not keep:
+                    reader.antenna_off()
+                n = self.presence.count(r)
+                self.presence.feed(r, 1, reader.uid, False)
+                return self.presence.count(r) > n  # not when the pad had no slot left for it
         known = self.presence.known(r, self.uids)
-        n = reader.scan(self.uids, None, 0, known, keep,
-                        None if keep or self.kept == NO_KEEP else self.peek)
+        if st == mfrc522.OK:
+            n = self.presence.known(r, self.uids, True)
+        elif st != mfrc522.CHIP_ERR:  # something changed (or never looked): scan
+            n = reader.scan(self.uids, None, 0, known, keep,
+                            None if keep or self.kept == _NO_KEEP else self.peek)
+            st = reader.status
         if not keep:
             reader.antenna_off()
         self.scans += 1
-        st = reader.status
         if st == mfrc522.CHIP_ERR:
-            self._set(r, READER_DOWN)
+            self._set(r, _READER_DOWN)
             return False
         if st == mfrc522.PARTIAL:  # cut short by a newcomer: not every tag was listed
             self.presence.feed(r, n, self.uids, False)
@@ -485,18 +521,15 @@ class Sensors:
         ok = st == mfrc522.OK
         if ok:
             self.failed[r] = 0
-            self._set(r, READER_OK)
-        elif self.failed[r] < STUCK_SCANS:
+            self._set(r, _READER_OK)
+        elif self.failed[r] < _STUCK_SCANS:
             self.failed[r] += 1
-        if self.failed[r] >= STUCK_SCANS:
-            self._set(r, READER_STUCK)
+        if self.failed[r] >= _STUCK_SCANS:
+            self._set(r, _READER_STUCK)
             ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
         if keep:
             self.kmiss = ok and n < known
-        if keep and self.presence.count(r) < known:
-            self._release()  # a tag counted gone: the next scan reads a fresh field, so a tag
-            # that missed its WUPAs (stuck HALT, where REQA cannot reach it) is found again
         if ok:
             for i in range(len(self.closing)):
                 if self.closing[i] > 1 and self.dock[i] == r:
@@ -516,7 +549,7 @@ class Sensors:
             if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
                 self.closing[i] = 0
-                if d != NO_DOCK:
+                if d != _NO_DOCK:
                     self.sealed[d] = 0
                     if v == 1:  # read the bag exactly first (module docstring)
                         self.closing[i] = 2 + self.presence.misses

@@ -85,3 +85,48 @@ def test_never_more_than_three_fields_on_in_any_state() -> None:
                 rig.lift(t + 60_000, pad, uid)
                 rig.run_until(t + 400_000)
             assert most[0] == SWEEP_FIELDS, (state[0], most[0])
+
+
+def test_a_roll_call_of_a_batch_stack_costs_less_than_confirming_it() -> None:
+    """The model's cost of telling a pad unchanged (docs/performance.md, "Latency"): a stack of
+    four tags sharing their CL1 (as the bench's piles and batch UIDs do), its guard spent, is
+    told unchanged by a roll call (REQA, ANTICOLLISION CL1, SELECT CL1, seven ANTICOLLISION
+    CL2 frames) in clearly less time than a scan confirming its tags; a fifth tag, a CL1 twin,
+    is found and identified by the roll call in less time than that scan takes."""
+    from bench.timing import _uid
+    costs = []
+    for cost in COSTS.values():
+        clock = Clock()
+        board = Board(clock, cost)
+        r = board.readers[0]
+        assert r.init() == mfrc522.OK
+        stack = [_uid(0, k) for k in range(4)]
+        for u in stack:
+            board.emus[0].add_tag(NtagTag(u))
+        uids = bytearray(6 * 7)
+
+        def timed(what: str) -> float:
+            for i, u in enumerate(stack):
+                uids[7 * i:7 * i + 7] = u
+            r.antenna_on()
+            r._timer_wait()  # the guard ran while other pads were read
+            t0 = clock.us
+            if what == "roll":
+                st = r.roll_call(uids, 4)
+            else:
+                r.scan(uids, None, 0, 4)
+                st = r.status
+            dt = clock.us - t0
+            r.antenna_off()
+            assert st == (mfrc522.OK if what == "scan" or len(board.emus[0].tags()) == 4
+                          else mfrc522.COLLISION)
+            return dt
+        timed("roll")  # CollPos readings learnt
+        roll, scan = timed("roll"), timed("scan")
+        assert roll < 0.7 * scan, (roll, scan)
+        board.emus[0].add_tag(NtagTag(bytes((4, 0x7A, 0, 9, 1, 2, 3))))
+        tap_roll = timed("roll")
+        assert r.uid_len == 7 and bytes(r.uid[:7]) == bytes((4, 0x7A, 0, 9, 1, 2, 3))
+        tap_scan = timed("scan")
+        assert tap_roll < 0.6 * tap_scan, (tap_roll, tap_scan)
+        costs.append((roll, scan, tap_roll, tap_scan))

@@ -142,6 +142,10 @@ _SAK_CASCADE = const(0x04)
 
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
+_GUARD = const(1)      # Mfrc522._flags: power-up guard timer running since antenna_on()
+_FRESH = const(2)      # field switched on since the last scan: every tag is IDLE
+_UNSETTLED = const(4)  # _confirm() may have left tags READY
+_LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -163,6 +167,52 @@ def _candidate(k, pos, known):
     return known + pos - 1
 
 
+def _clbyte(uids, off, level, k):
+    """Byte k (0..3) of UID CLn of the 7-byte UID at uids[off:]: CT 88h + UID0..2 at level 0,
+    UID3..6 at level 1."""
+    if level == 0 and k == 0:
+        return _CT
+    return uids[off + k - 1 + 4 * level]
+
+
+def _differ(uids, a, b, level):
+    """The first UID CLn bit (0..31, as sent on the air: byte by byte, LSB first) where the
+    UIDs in slots a and b differ at cascade `level`; 32 when that level is equal."""
+    for k in range(4):
+        x = _clbyte(uids, a * UID_LEN, level, k) ^ _clbyte(uids, b * UID_LEN, level, k)
+        if x:
+            i = 0
+            while not (x >> i) & 1:
+                i += 1
+            return 8 * k + i
+    return 32
+
+
+def _bit(uids, slot, level, b):
+    return _clbyte(uids, slot * UID_LEN, level, b >> 3) >> (b & 7) & 1
+
+
+def _sort(uids, n):
+    """Sort the first n 7-byte slots of uids in air order (CL1 bits, then CL2 bits, each
+    LSB first), in place: a known set's anticollision trie is then a range of slots."""
+    for i in range(1, n):
+        j = i
+        while j:
+            level = 0
+            d = _differ(uids, j - 1, j, 0)
+            if d == 32:
+                level = 1
+                d = _differ(uids, j - 1, j, 1)
+            if d == 32 or not _bit(uids, j - 1, level, d):
+                break
+            a = (j - 1) * UID_LEN
+            for k in range(UID_LEN):
+                t = uids[a + k]
+                uids[a + k] = uids[a + UID_LEN + k]
+                uids[a + UID_LEN + k] = t
+            j -= 1
+
+
 def crc_a(buf, start, n):
     """CRC_A (ISO/IEC 14443-3 Annex B) of buf[start:start+n]; byte-wise, allocation-free."""
     crc = 0x6363
@@ -174,10 +224,15 @@ def crc_a(buf, start, n):
 
 
 class _Buffers:
-    """Transfer buffers and their memoryview slices, shared by every reader in the firmware.
+    """Transfer buffers and their memoryview slices, shared by every reader in the firmware,
+    with what one exchange or selection leaves (the answer's length and bits, CollReg, UID,
+    SAK, ATQA, NAK code, user memory).
 
     Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
-    sixteen readers; per reader it would cost over 1 KB of slices alone.
+    sixteen readers; per reader it would cost over 1 KB of slices alone, and each attribute an
+    instance does not hold keeps its attribute table small (a reader is ~330 B instead of ~590).
+    Per reader stay only what outlives an exchange and what a nested look at another reader
+    (``scan(peek=...)``) must not overwrite: status, errors, foreign, the field's flags.
     """
 
     def __init__(self):
@@ -203,6 +258,15 @@ class _Buffers:
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
         self.clr = bytearray(5)         # _cl as received at a collision, while it is located
         self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
+        self.rx_n = 0      # length in bytes of the last answer (in resp)
+        self.rx_last = 0   # valid bits of its last byte (0 = all 8)
+        self.coll = 0      # CollReg after it
+        self.uid = bytearray(10)  # the tag selected last (Mfrc522.uid), on whichever reader
+        self.uid_len = 0
+        self.sak = 0
+        self.atqa = 0
+        self.last_nak = 0
+        self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
 
 
 _bufs = None
@@ -227,27 +291,25 @@ class Mfrc522:
         self._gain = gain
         self.max_errors = max_errors
         self._b = _buffers()
-        self._rx_n = 0      # length in bytes of the last answer (in _b.resp)
-        self._rx_last = 0   # valid bits of its last byte (0 = all 8)
-        self._coll = 0      # CollReg after it
-        self.uid = bytearray(10)
-        self.uid_len = 0
-        self.sak = 0
-        self.atqa = 0
-        self.last_nak = 0
-        self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.version = 0
         self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
-        self._guard = False  # power-up guard timer running since antenna_on()
-        self._fresh = False  # field switched on since the last scan: every tag is IDLE
+        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST
         self.status = OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
-        self._unsettled = False  # _confirm() may have left tags READY
-        self._lost = False   # a scan of a kept field failed a SELECT: a tag may be stuck HALT
         self.inventories = 0  # scans begun: each sees every tag in the field at its start
+
+    # What the last exchange or selection left, shared by every reader (one exchange at a
+    # time: read it right after the call on that reader; select_uid() and write() on one
+    # reader with no other reader's scan in between).
+    uid = property(lambda self: self._b.uid)          # UID of the tag selected last
+    uid_len = property(lambda self: self._b.uid_len)  # its length; 0: none
+    sak = property(lambda self: self._b.sak)
+    atqa = property(lambda self: self._b.atqa)
+    last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
+    user_last = property(lambda self: self._b.user_last)  # last user page (write())
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -298,8 +360,7 @@ class Mfrc522:
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)
-        self._guard = False
-        self._fresh = False
+        self._flags &= ~(_GUARD | _FRESH)
         return OK if self._crc_selftest() else CHIP_ERR
 
     def healthy(self):
@@ -334,8 +395,7 @@ class Mfrc522:
         self._txctl |= _TX_RF_EN
         self._wr(_TX_CONTROL, self._txctl)
         self._timer_start(_T_LONG)
-        self._guard = True
-        self._fresh = True
+        self._flags |= _GUARD | _FRESH
 
     def antenna_off(self):
         """Switch the field off: no radio on idle readers; every tag in the field resets."""
@@ -343,8 +403,7 @@ class Mfrc522:
             return
         self._txctl &= ~_TX_RF_EN & 0xFF
         self._wr(_TX_CONTROL, self._txctl)
-        self._guard = False
-        self._fresh = False
+        self._flags &= ~(_GUARD | _FRESH)
 
     def antenna_is_on(self):
         return (self._txctl & _TX_RF_EN) != 0
@@ -387,9 +446,9 @@ class Mfrc522:
             return CHIP_ERR
         err = s[2]
         got = s[3] & 0x7F
-        self._rx_last = s[4] & 0x07
-        self._coll = s[5]
-        self._rx_n = 0
+        self._b.rx_last = s[4] & 0x07
+        self._b.coll = s[5]
+        self._b.rx_n = 0
         if err & _FATAL_ERRS or got > _RX_MAX:
             return PROTOCOL_ERR
         if got == 0:
@@ -400,7 +459,7 @@ class Mfrc522:
         rtx[got] = 0x80 | _FIFO_DATA << 1
         for i in range(got):
             self._b.resp[i] = self._b.rrx[1 + i]
-        self._rx_n = got
+        self._b.rx_n = got
         if err & _COLL_ERR:
             return COLLISION
         if err & _PARITY_CRC_ERRS:
@@ -423,10 +482,9 @@ class Mfrc522:
         """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
         if not self._txctl & _TX_RF_EN:
             return NO_TAG
-        if self._guard:  # tags need 5 ms of field before they answer (§5.2.1)
+        if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
             self._timer_wait()
-            self._guard = False
-        self._fresh = False  # from now on tags leave IDLE
+        self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
         self._b.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
         if st == TIMEOUT:
@@ -434,15 +492,15 @@ class Mfrc522:
         if st == COLLISION:
             st = OK  # tags with different ATQAs: still tags, anticollision sorts them out
         if st == OK:
-            if self._rx_n != 2 or self._rx_last:
+            if self._b.rx_n != 2 or self._b.rx_last:
                 return PROTOCOL_ERR
-            self.atqa = self._b.resp[0] | self._b.resp[1] << 8
+            self._b.atqa = self._b.resp[0] | self._b.resp[1] << 8
         return st
 
     def select(self):
         """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
-        self.uid_len = 0
-        self.user_last = 0
+        self._b.uid_len = 0
+        self._b.user_last = 0
         n = 0
         for level in range(3):
             st = self._resolve(_SEL[level])
@@ -451,23 +509,24 @@ class Mfrc522:
             if st != OK:
                 return st
             cl = self._b.cl
-            if self.sak & _SAK_CASCADE:
+            if self._b.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
                     return PROTOCOL_ERR
                 for i in range(3):
-                    self.uid[n + i] = cl[1 + i]
+                    self._b.uid[n + i] = cl[1 + i]
                 n += 3
             else:
                 if cl[0] == _CT:
                     return PROTOCOL_ERR
                 for i in range(4):
-                    self.uid[n + i] = cl[i]
-                self.uid_len = n + 4
+                    self._b.uid[n + i] = cl[i]
+                self._b.uid_len = n + 4
                 return OK
         return PROTOCOL_ERR  # cascade bit still set after level 3
 
-    def _resolve(self, sel):
-        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl.
+    def _resolve(self, sel, known=0):
+        """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl, from
+        its first ``known`` bits, already in _cl (``roll_call``: a newcomer's prefix).
 
         A collision's bit comes from CollReg through the CollPos readings still possible for
         this chip (.collpos, see _coll_bit). The step after a collision must be answered, since
@@ -476,13 +535,12 @@ class Mfrc522:
         retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
         """
         cl = self._b.cl
-        known = 0
         stepped = False  # the last round followed a collision bit
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
             st = self._anticoll(sel, known)
             if st == COLLISION:
-                last = full + self._rx_n - 1
+                last = full + self._b.rx_n - 1
                 if not self._merge(full, known & 7, last if last < 4 else 4):
                     return PROTOCOL_ERR
                 bit = self._coll_bit(sel, known)
@@ -499,7 +557,7 @@ class Mfrc522:
                 if st == TIMEOUT and stepped:
                     self.collpos = CP_ALL
                 return st
-            if self._rx_n != 5 - full or self._rx_last or not self._merge(full, known & 7, 4):
+            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, known & 7, 4):
                 return PROTOCOL_ERR
             return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
         return PROTOCOL_ERR
@@ -533,7 +591,7 @@ class Mfrc522:
         collision (an earlier bit that all tags share leaves one of the two silent), and only
         the readings giving it stay possible.
         """
-        c = self._coll
+        c = self._b.coll
         if c & _COLL_POS_NOT_VALID:
             return -1
         pos = (c & 0x1F) or 32
@@ -592,7 +650,7 @@ class Mfrc522:
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
-        if self._rx_n < last - full + 1:
+        if self._b.rx_n < last - full + 1:
             return False
         cl = self._b.cl
         for i in range(last - full + 1):
@@ -613,11 +671,11 @@ class Mfrc522:
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
         if st != OK:
             return st
-        if self._rx_n != 3 or self._rx_last:
+        if self._b.rx_n != 3 or self._b.rx_last:
             return PROTOCOL_ERR
         if not self._crc_ok(3):
             return CRC_ERR
-        self.sak = self._b.resp[0]
+        self._b.sak = self._b.resp[0]
         return OK
 
     def read(self, page, out, off=0):
@@ -630,10 +688,10 @@ class Mfrc522:
         st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
         if st != OK:
             return st
-        if self._rx_n == 1 and self._rx_last == 4:
-            self.last_nak = self._b.resp[0] & 0x0F
+        if self._b.rx_n == 1 and self._b.rx_last == 4:
+            self._b.last_nak = self._b.resp[0] & 0x0F
             return NAK
-        if self._rx_n != PAGE_BYTES + 2 or self._rx_last:
+        if self._b.rx_n != PAGE_BYTES + 2 or self._b.rx_last:
             return PROTOCOL_ERR
         if not self._crc_ok(PAGE_BYTES + 2):
             return CRC_ERR
@@ -664,11 +722,11 @@ class Mfrc522:
         """
         if len(uid) < off + UID_LEN or off < 0:
             raise ValueError("7 bytes of UID expected in uid[off:]")
-        self.user_last = 0
+        self._b.user_last = 0
         return self._select_known(uid, off)
 
     def _select_known(self, uid, off):
-        self.uid_len = 0
+        self._b.uid_len = 0
         st = NO_TAG  # outcome of the last round that woke something
         quiet = 0
         for _ in range(5):
@@ -688,8 +746,8 @@ class Mfrc522:
                 st = self._select_part(uid, off, 1)
             if st == OK:
                 for i in range(UID_LEN):
-                    self.uid[i] = uid[off + i]
-                self.uid_len = UID_LEN
+                    self._b.uid[i] = uid[off + i]
+                self._b.uid_len = UID_LEN
                 return OK
             if st == CHIP_ERR:
                 return st
@@ -697,17 +755,9 @@ class Mfrc522:
 
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
-        cl = self._b.cl
-        if level == 0:
-            cl[0] = _CT
-            for i in range(3):
-                cl[1 + i] = uid[off + i]
-        else:
-            for i in range(4):
-                cl[i] = uid[off + 3 + i]
-        cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+        self._fill_cl(uid, off, level)
         st = self._select_cl(_SEL[level])
-        if st == OK and ((self.sak & _SAK_CASCADE) != 0) != (level == 0):
+        if st == OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
             return PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
 
@@ -731,27 +781,27 @@ class Mfrc522:
         if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
             raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
         self.errors = 0
-        if self.uid_len != UID_LEN:
+        if self._b.uid_len != UID_LEN:
             return NO_TAG  # no NTAG selected
         st = OK
         active = True
         for _ in range(self.max_errors + 1):
             if not active:
-                st = self._select_known(self.uid, 0)
+                st = self._select_known(self._b.uid, 0)
                 if st == NO_TAG or st == CHIP_ERR:
                     return st
                 active = st == OK
             if active and not system:
-                if not self.user_last:
+                if not self._b.user_last:
                     st = self._learn_user_memory()
                     if st == DENIED:
                         return st
                     active = st == OK
-                if active and not FIRST_USER_PAGE <= page <= self.user_last:
+                if active and not FIRST_USER_PAGE <= page <= self._b.user_last:
                     return DENIED
             if active:
                 st = self._write_page(page, data, off)
-                if st == OK or st == CHIP_ERR or (st == NAK and self.last_nak != _NAK_CRC):
+                if st == OK or st == CHIP_ERR or (st == NAK and self._b.last_nak != _NAK_CRC):
                     return st
                 active = False
                 if st != NAK:  # no clean answer: the tag may have programmed the page anyway
@@ -772,13 +822,13 @@ class Mfrc522:
         st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
         if st != OK:
             return st
-        if self._rx_n != 1 or self._rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
+        if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
             return PROTOCOL_ERR
         code = self._b.resp[0] & 0x0F
         if code == _ACK:
             return OK
         if (_NAK_CODES >> code) & 1:
-            self.last_nak = code
+            self._b.last_nak = code
             return NAK
         return PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
 
@@ -804,12 +854,174 @@ class Mfrc522:
             return DENIED  # not NDEF formatted: the user memory is unknown
         size = p[2]
         if size == 0x3E:
-            self.user_last = 0x81
+            self._b.user_last = 0x81
         elif size == 0x6D:
-            self.user_last = 0xE1
+            self._b.user_last = 0xE1
         else:
-            self.user_last = min(3 + 2 * size, 0xFF)
-        return OK if self.user_last >= FIRST_USER_PAGE else DENIED
+            self._b.user_last = min(3 + 2 * size, 0xFF)
+        return OK if self._b.user_last >= FIRST_USER_PAGE else DENIED
+
+    # --- roll call -----------------------------------------------------------------------
+    def roll_call(self, uids, known, keep=False):
+        """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
+        in place), told without selecting and halting each: OK when it does, else the first
+        deviation: TIMEOUT (a tag the known set needs stayed silent: a lift, or a lost answer),
+        COLLISION (an answer the known set does not predict: an arrival, or noise),
+        PROTOCOL_ERR or CRC_ERR (a garbled answer), CHIP_ERR, NO_TAG (antenna off), PARTIAL
+        (``keep`` asked on a field whose tags may not all be HALT: nothing was sent).
+
+        One request brings every tag to READY; then the binary trie of the known UIDs is
+        walked with bit-oriented ANTICOLLISION frames (ISO/IEC 14443-3 §6.5.3: a frame carrying
+        a prefix is answered by the tags sharing it): at each node the known set predicts the
+        answer, the first collision's bit (through the CollPos readings still possible,
+        ``_coll_bit``) and the bits before it, or, at a leaf, the whole UID CLn and BCC with no
+        collision. First over CL1; then per group of known tags sharing a CL1 (batch UIDs
+        share UID0..2) a request (from the second group on), SELECT CL1 of the group and the
+        same walk over CL2. A tag nobody knows differs from every known UID somewhere, so it
+        makes a collision where none is predicted or changes the bits before one; a lift
+        silences a leaf or removes a predicted collision. n known tags in m CL1 groups cost
+        2n + 3m - 1 exchanges, none of them a SELECT CL2 or an HLTA with its timeout.
+
+        A collision where every known tag below the node sends the same bit shows newcomers on
+        the other side: one of them is singled out from there as ``select`` does (anticollision
+        from that prefix, SELECT of each cascade level, SAK and BCC checked), halted, and its
+        UID left in .uid (.uid_len 7; 0 otherwise): the caller hands on the arrival without a
+        full scan. Other deviations leave the scan to the caller. Before returning one, an HLTA
+        (an error to a READY tag) sends every tag back to IDLE (HALT when ``keep`` woke them
+        from HALT), so that scan needs no field reset.
+
+        ``keep`` as for ``scan``: the field stayed on and its tags were left HALT; WUPA wakes
+        them and the final HLTA, then sent after OK too, puts them back. Without ``keep`` the
+        tags are left READY after OK: switch the field off (or let ``scan`` reset it). OK is
+        counted in ``inventories`` (it saw every tag).
+        """
+        self._b.uid_len = 0
+        if not self._txctl & _TX_RF_EN:
+            return NO_TAG
+        halted = keep and not self._flags & (_FRESH | _LOST)
+        if keep and not halted:
+            return PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
+        if not (self._flags & _FRESH or halted):
+            self._field_reset()
+        _sort(uids, known)
+        st = self.request(halted)
+        if st == NO_TAG:
+            st = TIMEOUT if known else OK
+        elif st == OK and not known:
+            st = COLLISION  # a tag where none is known
+        elif st == OK:
+            st = self._roll(uids, 0, known, 0, 0)
+        g = 0
+        while st == OK and g < known:
+            h = g + 1
+            while h < known and _differ(uids, g, h, 0) == 32:
+                h += 1
+            if g:  # the last group (READY2) goes back to IDLE/HALT, the others answer
+                st = self.request(halted)
+                if st == NO_TAG:
+                    st = TIMEOUT
+            if st == OK:
+                self._fill_cl(uids, g * UID_LEN, 0)
+                st = self._select_cl(_SEL[0])
+            if st == OK and not self._b.sak & _SAK_CASCADE:
+                st = PROTOCOL_ERR
+            if st == OK:
+                st = self._roll(uids, g, h, 1, 0)
+            g = h
+        if st == OK:
+            self.inventories += 1  # it saw every tag in the field, as a complete scan does
+        if (st == OK and not halted) or st == CHIP_ERR:
+            return st
+        if self.halt() == CHIP_ERR:
+            return CHIP_ERR
+        # every tag IDLE (or HALT again): no field reset before a scan, unless a newcomer was
+        # singled out and halted
+        if not (halted or self._b.uid_len):
+            self._flags |= _FRESH
+        return st
+
+    def _roll(self, uids, lo, hi, level, sent):
+        """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first
+        ``sent`` bits of UID CLn at ``level``): one ANTICOLLISION frame, answer as predicted?"""
+        b = 32  # the first bit where they differ: the collision predicted there
+        for i in range(lo, hi - 1):
+            d = _differ(uids, i, i + 1, level)
+            if d < b:
+                b = d
+        self._fill_cl(uids, lo * UID_LEN, level)
+        sel = _SEL[level]
+        full = sent >> 3
+        st = self._anticoll(sel, sent)
+        if b == 32 and st == OK:  # a leaf: this UID CLn alone, no collision
+            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, sent & 7, 4):
+                return PROTOCOL_ERR
+            return OK if self._predicted(uids, lo, level, 40) else COLLISION
+        if st != COLLISION:
+            return COLLISION if st == OK else st  # OK: some predicted collision is missing
+        last = full + self._b.rx_n - 1
+        if not self._merge(full, sent & 7, last if last < 4 else 4):
+            return PROTOCOL_ERR
+        a = self._coll_bit(sel, sent)
+        if a < 0 or a > b or not self._predicted(uids, lo, level, a):
+            return COLLISION
+        if a < b:  # every known tag here sends the same bit at a: the others are newcomers
+            return self._single(uids, lo, level, a)
+        mid = lo + 1
+        while not _bit(uids, mid, level, b):
+            mid += 1
+        st = self._roll(uids, lo, mid, level, b + 1)
+        return self._roll(uids, mid, hi, level, b + 1) if st == OK else st
+
+    def _single(self, uids, slot, level, a):
+        """A collision at bit ``a`` of UID CLn at ``level`` where the known tags (the one in
+        ``slot`` among them) all send the same bit: the tags sending the other bit are
+        newcomers. Single one out as ``select`` does (anticollision from that prefix, SELECT
+        through the cascade levels, HLTA): its UID in .uid (.uid_len 7). COLLISION either way
+        (the field changed); .uid_len stays 0 when no NTAG could be singled out."""
+        self._follow(a, 1 - _bit(uids, slot, level, a))
+        cl = self._b.cl
+        for lvl in range(level, 2):
+            st = self._resolve(_SEL[lvl], a + 1 if lvl == level else 0)
+            if st == OK:
+                st = self._select_cl(_SEL[lvl])
+            if st != OK:
+                return st
+            if ((self._b.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
+                return COLLISION  # not a 7-byte UID: the scan deals with it
+            for i in range(3 + lvl):  # UID0..2 after CT, or UID3..6
+                self._b.uid[3 * lvl + i] = cl[1 - lvl + i]
+        for i in range(3):
+            if level:
+                self._b.uid[i] = uids[slot * UID_LEN + i]  # the CL1 twin shares the known CL1
+        self.halt()
+        self._b.uid_len = UID_LEN
+        return COLLISION
+
+    def _fill_cl(self, uids, off, level):
+        """_cl = UID CLn of the 7-byte UID at uids[off:] at cascade ``level``, with its BCC."""
+        cl = self._b.cl
+        for k in range(4):
+            cl[k] = _clbyte(uids, off, level, k)
+        cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+
+    def _predicted(self, uids, slot, level, end):
+        """Whether _cl's first ``end`` bits (up to 40: BCC included) are those of the UID in
+        ``slot`` at ``level``."""
+        cl = self._b.cl
+        bcc = 0
+        for k in range(5):
+            if k < 4:
+                v = _clbyte(uids, slot * UID_LEN, level, k)
+                bcc ^= v
+            else:
+                v = bcc
+            n = end - 8 * k
+            if n <= 0:
+                break
+            m = 0xFF if n >= 8 else (1 << n) - 1
+            if (cl[k] ^ v) & m:
+                return False
+        return True
 
     # --- inventory -----------------------------------------------------------------------
     def scan(self, uids_out, data_out=None, page=0, known=0, keep=False, peek=None):
@@ -830,9 +1042,10 @@ class Mfrc522:
         powered). The known tags are then woken by WUPA instead of a field reset (no 5.1 ms
         off, no 5.1 ms guard); a tag whose SELECT fails falls back to HALT (it was woken from
         HALT), where the REQA loop cannot find it, so after a scan where a SELECT failed the
-        next one resets the field (a known tag that is simply gone meets silence: no reset; the
-        caller resets the field when it counts a tag gone, so a tag that missed three WUPAs is
-        found again). Without known tags, or with as many as fit, the field is reset as usual.
+        next one resets the field (a known tag that is simply gone meets silence: no reset; a
+        tag that missed three WUPAs and is no longer known answers the WUPA of the next
+        ``roll_call(keep=True)``). Without known tags, or with as many as fit, the field is
+        reset as usual.
 
         Between every ``_PEEK_TAGS`` known tags the scan looks elsewhere: on a kept field it
         sends one REQA (only a newcomer, IDLE, answers it), otherwise it calls ``peek()`` (the
@@ -850,9 +1063,9 @@ class Mfrc522:
         if not self._txctl & _TX_RF_EN:
             self.status = NO_TAG
             return 0
-        halted = keep and not self._fresh and 0 < known < cap and data_out is None \
-            and not self._lost
-        if not (self._fresh or halted):
+        halted = keep and not self._flags & (_FRESH | _LOST) and 0 < known < cap \
+            and data_out is None
+        if not (self._flags & _FRESH or halted):
             self._field_reset()
         self.inventories += 1
         found = 0
@@ -862,9 +1075,12 @@ class Mfrc522:
         if known and data_out is None:
             found = self._confirm(uids_out, known if known < cap else cap, halted, peek)
             wake = False  # WUPA would wake the tags just confirmed and halted
-            retry = self._unsettled  # tags left READY hear the next REQA as an error: ask twice
+            # tags left READY hear the next REQA as an error: ask twice
+            retry = (self._flags & _UNSETTLED) != 0
         cut = self.status == PARTIAL
-        self._lost = halted and self.errors > 0  # a SELECT failed: that tag may be HALT again
+        self._flags &= ~_LOST
+        if halted and self.errors > 0:
+            self._flags |= _LOST  # a SELECT failed: that tag may be HALT again
         if cut:
             self.inventories -= 1
             if not halted:  # the other known tags are IDLE: the REQA loop would single each
@@ -908,17 +1124,17 @@ class Mfrc522:
                 break
             if st == OK:
                 st = self.select()
-            if st == OK and self.uid_len == UID_LEN and data_out is not None:
+            if st == OK and self._b.uid_len == UID_LEN and data_out is not None:
                 st = self.read(page, data_out, found * PAGE_BYTES)
             if st == OK:
                 self.halt()
-                if self.uid_len != UID_LEN:
+                if self._b.uid_len != UID_LEN:
                     self.foreign += 1
                 elif self._seen(uids_out, found):
                     self.errors += 1  # a tag that did not stay halted
                 else:
                     for i in range(UID_LEN):
-                        uids_out[found * UID_LEN + i] = self.uid[i]
+                        uids_out[found * UID_LEN + i] = self._b.uid[i]
                     found += 1
                 continue
             self.errors += 1
@@ -942,12 +1158,12 @@ class Mfrc522:
         found = 0
         ready = False
         twice = False
-        self._unsettled = False
+        self._flags &= ~_UNSETTLED
         for k in range(known):
             if k and not k % _PEEK_TAGS and not ready:
                 if self.request(False) != NO_TAG if halted else peek is not None and peek():
                     self.status = PARTIAL  # a newcomer here (now READY: ask twice) or there
-                    self._unsettled = True
+                    self._flags |= _UNSETTLED
                     return found
             if not ready:
                 st = self.request(halted)
@@ -970,22 +1186,23 @@ class Mfrc522:
                 continue
             if st != OK:
                 self.errors += 1
-                self._unsettled = True
+                self._flags |= _UNSETTLED
                 continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
-            self._unsettled = False
+            self._flags &= ~_UNSETTLED
             self.halt()
             if found != k:
                 for i in range(UID_LEN):
                     uids[found * UID_LEN + i] = uids[k * UID_LEN + i]
             found += 1
-        self._unsettled = self._unsettled or ready
+        if ready:
+            self._flags |= _UNSETTLED
         return found
 
     def _seen(self, uids, n):
         for k in range(n):
             o = k * UID_LEN
             for i in range(UID_LEN):
-                if uids[o + i] != self.uid[i]:
+                if uids[o + i] != self._b.uid[i]:
                     break
             else:
                 return True

@@ -574,7 +574,8 @@ def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
     """With a field kept on, one REQA on it follows every pad a step scans (and every two tags
     of a pile being confirmed): a tag put there while another pad is read is found right after
     that pad, and the step ends (the arrival is handed on at once, the fields switched on ahead
-    go off). A tag counted gone there makes the next scan read a fresh field (heap-locked)."""
+    go off). A tag counted gone there needs no field reset: a tag forgotten while it lies there
+    HALT is found again by the next roll call's WUPA (heap-locked)."""
     board, app = board_with_game()
     s = app.sensors
     pad = SEAT_PADS[0]
@@ -607,12 +608,111 @@ def test_a_tap_on_the_kept_pad_ends_the_step_between_two_pads():
     del s._scan
     assert seen[0] == seen[63] and s.presence.find(new.uid, 255) == pad  # no pad after it
     assert [p for p in range(READERS) if board.emus[p].rf_on()] == [pad]
-    # a lift there: once the tag is counted gone, the next scan reads a fresh field
+    # a lift there is counted gone without a field reset; a tag forgotten while it still lies
+    # there HALT (as if its answers had been lost three times) answers the WUPA of the next
+    # roll call of the kept field and is found again, still without a field reset
     fields = emu.fields
     emu.remove_tag(stack[0])
     while s.presence.find(stack[0], 255) == pad:
         run(app, 1, True)
-    assert emu.fields == fields  # no field reset while it was missed
     run(app, 2, True)
-    assert emu.fields == fields + 1 and s.kept == pad and emu.rf_on()
+    assert emu.fields == fields and s.kept == pad and emu.rf_on()
+    rest = bytearray(7 * 6)
+    n = 0
+    for u in stack[2:] + [new.uid]:
+        rest[7 * n:7 * n + 7] = u
+        n += 1
+    for _ in range(s.presence.misses):
+        s.presence.feed(pad, n, rest, True)
+    assert s.presence.find(stack[1], 255) == -1
+    again = 0
+    while s.presence.find(stack[1], 255) != pad:
+        run(app, 1, True)
+        again += 1
+        assert again <= 2 * KEEP_CONFIRM + 2
+    assert emu.fields == fields and s.kept == pad
     return [steps, list(seen[1:1 + seen[0]])]
+
+
+def test_a_tap_and_a_lift_on_another_seats_stack_are_found_by_its_roll_call():
+    """Another seat's stack (a loaded pad nobody awaits) is checked by roll calls: a tag put
+    there (a CL1 twin of the stack's tags, as batch UIDs are) is singled out by the roll call
+    itself and handed to the mat as an arrival on that pad, with no full scan of the pad; a tag
+    lifted off it is counted gone after one scan (the deviation) and roll calls of the tags
+    still there. Heap-locked steps."""
+    board, app = board_with_game()
+    s = app.sensors
+    mine, other = SEAT_PADS[0], SEAT_PADS[1]
+    for pad in (mine, other):
+        for k in range(4):  # unknown tags: refused, but they lie there
+            board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, k, 2, 3, 4))))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None
+    s.mat.wait_reader = mine  # the prompt awaits seat 0's pad alone: the other stack is loaded
+    run(app, 2 * READERS, True)
+    assert s.kept == mine and s.presence.count(other) == 4 > SWEEP_TAGS
+    rdr = s.readers[other]
+    calls = bytearray(2)  # roll calls, scans of the other pad
+    events = bytearray(3 * 8)  # (kind, reader, last UID byte) of each event, up to 8
+    roll, scan, told = rdr.roll_call, rdr.scan, s.mat.on_presence
+
+    # no closures: a MicroPython closure called with more than a few arguments allocates
+    def counted_roll(uids, known, keep=False, calls=calls, roll=roll):
+        calls[0] += 1
+        return roll(uids, known, keep)
+
+    def counted_scan(uids, data=None, page=0, known=0, keep=False, peek=None, calls=calls,
+                     scan=scan):
+        calls[1] += 1
+        return scan(uids, data, page, known, keep, peek)
+
+    def heard(kind, reader, uid, events=events, told=told):
+        i = events[0] + 1
+        if i < 8:
+            events[0] = i
+            events[3 * i], events[3 * i + 1], events[3 * i + 2] = kind, reader, uid[6]
+        return told(kind, reader, uid)
+    rdr.roll_call, rdr.scan, s.mat.on_presence = counted_roll, counted_scan, heard
+    run(app, 2 * READERS, True)
+    assert calls[0] >= 2 and calls[1] == 0 and events[0] == 0  # the stack as it was
+    new = NtagTag(bytes((4, 0xEE, other, 9, 2, 3, 9)))
+    board.emus[other].add_tag(new)
+    rolls = calls[0]
+    steps = 0
+    while not events[0]:
+        run(app, 1, True)
+        steps += 1
+    assert list(events[3:6]) == [1, other, 9] and calls[1] == 0  # ARRIVE, from the roll call
+    assert calls[0] == rolls + 1 and s.presence.count(other) == 5
+    board.emus[other].remove_tag(bytes((4, 0xEE, other, 1, 2, 3, 4)))
+    events[0] = 0
+    while not events[0]:
+        run(app, 1, True)
+        steps += 1
+    assert list(events[3:6]) == [2, other, 4] and s.presence.count(other) == 4  # LEAVE
+    assert calls[1] == 1  # one scan (the first roll call's deviation), then roll calls
+    del rdr.roll_call, rdr.scan, s.mat.on_presence
+    return [steps, calls[1]]
+
+
+def test_a_tag_a_full_pad_has_no_slot_for_does_not_end_the_step():
+    """A roll call singles out a tag the pad's presence has no slot left for (more tags than it
+    tracks): nothing is handed on, so the step goes on (else every visit of that pad would cut
+    its step short)."""
+    board, app = board_with_game()
+    s = app.sensors
+    pad = SEAT_PADS[1]
+    slots = s.presence.slots
+    for k in range(slots):
+        board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, k, 2, 3, 4))))
+    run(app, 3 * READERS, False)
+    board.link.write = lambda buf, n: None
+    s.mat.wait_reader = SEAT_PADS[0]  # the prompt awaits seat 0's pad alone: this one is loaded
+    run(app, 2, False)
+    assert s.presence.count(pad) == slots and not s.hot[pad]
+    board.emus[pad].add_tag(NtagTag(bytes((4, 0xEE, pad, slots, 2, 3, 4))))
+    crowded = s.presence.crowded
+    arrived = s._scan(pad)  # heap-locked roll calls: the test above
+    assert not arrived and s.presence.crowded == crowded + 1 and s.presence.count(pad) == slots
+    assert s.readers[pad].uid_len == 7  # it was singled out by the roll call
+    return [slots, s.presence.crowded - crowded]

@@ -65,7 +65,7 @@ class _Trace:
     def __call__(self, n, last_bits, align, ticks):
         frame = _hex(self.rdr._b.ftx[1:n + 1])
         st = self.inner(n, last_bits, align, ticks)
-        self.log.append((frame, st, self.rdr._coll))
+        self.log.append((frame, st, self.rdr._b.coll))
         return st
 
 
@@ -1314,3 +1314,209 @@ def test_a_scan_looks_at_another_reader_between_its_tags_and_stops_when_told():
     assert all(u in _hexes(BAG) for u in _hexes([buf[7 * i:7 * i + 7] for i in range(m)]))
     assert chip.transceives - x0 == 2 * 4  # two tags: REQA/WUPA, SELECT CL1, CL2, HLTA each
     return [n, m, calls]
+
+
+# --- roll call ------------------------------------------------------------------------------
+
+def _known_set(rnd, n):
+    """n distinct NXP-style UIDs; about half the time batch-like (UID0..2 shared, so CL1 twins;
+    now and then UID3..5 shared too, so CL2 differs only late)."""
+    share = [rnd.below(256), rnd.below(256)] if rnd.below(2) else None
+    tags = []
+    while len(tags) < n:
+        u = list(_nxp_uid(rnd))
+        if share and rnd.below(4):
+            u[1], u[2] = share
+            if rnd.below(3) == 0 and tags:
+                u[3:6] = list(tags[0][3:6])
+        u = bytes(u)
+        if u not in tags:
+            tags.append(u)
+    return tags
+
+
+def _load(buf, tags):
+    for i in range(len(tags)):
+        buf[7 * i:7 * i + 7] = tags[i]
+    return len(tags)
+
+
+def _roll(rdr, buf, tags, keep=False):
+    if not keep:
+        rdr.antenna_on()
+    st = rdr.roll_call(buf, _load(buf, tags), keep)
+    if not keep:
+        rdr.antenna_off()
+    return st
+
+
+def test_a_roll_call_tells_same_changed_or_fault_under_every_collpos_reading():
+    """300 random known sets of 2-5 NXP-style UIDs per CollPos reading (batch-like sets with CL1
+    twins among them): the unchanged field is OK; one tag more is COLLISION, the newcomer
+    singled out by its true UID (a CL1 twin of a known tag included) or left to the scan; one
+    tag less is TIMEOUT or COLLISION, never OK; a scan right after a deviation (no field reset)
+    finds exactly the field. Never a wrong UID."""
+    out = []
+    for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
+        rnd = _Lcg(4100 + reading)
+        _, chip, rdr, _ = _rig()
+        chip.collpos = reading
+        buf = bytearray(7 * 6)
+        same = singled = lifts = twins = 0
+        for _ in range(300):
+            chip.clear()
+            tags = _known_set(rnd, 2 + rnd.below(4))
+            for u in tags:
+                chip.add_tag(NtagTag(u))
+            same += _roll(rdr, buf, tags) == drv.OK
+            new = list(_nxp_uid(rnd))
+            if rnd.below(3) == 0:
+                new[:3] = list(tags[rnd.below(len(tags))][:3])  # a CL1 twin
+                twins += 1
+            new = bytes(new)
+            if new in tags:
+                continue
+            chip.add_tag(NtagTag(new))
+            assert _roll(rdr, buf, tags) == drv.COLLISION
+            assert not rdr.uid_len or bytes(rdr.uid[:7]) == new, _hex(rdr.uid[:7])
+            singled += rdr.uid_len == 7
+            rdr.antenna_on()
+            rdr.roll_call(buf, _load(buf, tags))
+            if rdr.uid_len:
+                rdr.antenna_off()
+                rdr.antenna_on()  # the newcomer was halted: a fresh field for the check
+            m = rdr.scan(buf, None, 0, _load(buf, tags))
+            rdr.antenna_off()
+            assert sorted(_hexes([buf[7 * i:7 * i + 7] for i in range(m)])) == _hexes(tags + [new])
+            chip.remove_tag(new)
+            gone = tags[rnd.below(len(tags))]
+            chip.remove_tag(gone)
+            st = _roll(rdr, buf, tags)
+            assert st in (drv.TIMEOUT, drv.COLLISION) and not rdr.uid_len, st
+            lifts += 1
+        assert same == 300 and singled > 200, (reading, same, singled)
+        out.append([reading, same, singled, lifts, twins, rdr.collpos])
+    return out
+
+
+def test_a_roll_call_on_a_kept_field_leaves_its_tags_halted():
+    """keep=True: WUPA wakes the HALT tags, the final HLTA sends them back (after OK too), so
+    one REQA still finds only newcomers; a newcomer is singled out and halted; on a fresh
+    field keep asks for nothing (PARTIAL: the caller scans)."""
+    _, chip, rdr, _ = _bag_reader(BAG)
+    buf = bytearray(7 * 6)
+    rdr.antenna_on()
+    n = rdr.scan(buf)
+    fields = chip.fields
+    assert n == 5 and rdr.roll_call(buf, n, True) == drv.OK and rdr.inventories == 2
+    assert all(t.state_name() == "HALT" for t in chip.tags())
+    assert rdr.arrivals(buf) == 0 and rdr.status == drv.OK
+    new = _uid(0xAA, 0xBB, 0x10, 0x21, 0x30, 0x40)  # a CL1 twin of three of them
+    chip.add_tag(NtagTag(new))
+    assert _roll(rdr, buf, BAG, True) == drv.COLLISION and _hex(rdr.uid[:7]) == _hex(new)
+    assert all(t.state_name() == "HALT" for t in chip.tags()) and rdr.inventories == 2
+    assert _roll(rdr, buf, BAG + (new,), True) == drv.OK and chip.fields == fields
+    rdr.antenna_off()
+    rdr.antenna_on()
+    assert rdr.roll_call(buf, 6, True) == drv.PARTIAL and rdr.uid_len == 0
+    assert chip.transceives and all(t.state_name() == "IDLE" for t in chip.tags())
+    rdr.antenna_off()
+    return [n, chip.fields - fields]
+
+
+def test_a_roll_call_costs_fewer_exchanges_than_confirming_batch_tags():
+    """n tags sharing their CL1 (a batch): REQA, ANTICOLLISION CL1, SELECT CL1 and 2n - 1
+    ANTICOLLISION CL2 frames (2n + 2), against REQA + SELECT CL1 + SELECT CL2 + HLTA per tag
+    and the closing REQA of a confirming scan (4n + 1)."""
+    out = []
+    for n in range(1, 6):
+        tags = [_uid(0x7A, 0x01, 0x10 + 0x11 * k, 0x31, 0x42, 0x53) for k in range(n)]
+        _, chip, rdr, _ = _bag_reader(tags)
+        buf = bytearray(7 * 6)
+        assert _roll(rdr, buf, tags) == drv.OK  # the first may test CollPos readings too
+        x0 = chip.transceives
+        assert _roll(rdr, buf, tags) == drv.OK
+        roll = chip.transceives - x0
+        rdr.antenna_on()
+        x0 = chip.transceives
+        assert rdr.scan(buf, None, 0, _load(buf, tags)) == n and rdr.status == drv.OK
+        confirm = chip.transceives - x0
+        rdr.antenna_off()
+        assert roll == 2 * n + 2 and confirm == 4 * n + 1, (n, roll, confirm)
+        out.append([n, roll, confirm])
+    return out
+
+
+def test_faults_during_a_roll_call_never_make_a_changed_field_look_the_same():
+    """Every fault kind at each of the first 16 exchanges of a roll call, on a fresh and on a
+    kept field that is unchanged, holds one tag more or one tag less than known: OK only for
+    the unchanged field (a fault may leave the answers it hit as the known set predicts them:
+    an ATQA, bits after a collision), never CHIP_ERR or a crash, never a wrong UID; after each,
+    the field scanned as the mat does, the next roll call without faults is exact again."""
+    out = []
+    new = _uid(0xAA, 0xBB, 0x10, 0x20, 0x31, 0x40)  # a CL1 twin of three known tags
+    for keep in (False, True):
+        for change in ("same", "more", "less"):
+            _, chip, rdr, _ = _bag_reader(BAG[:4])
+            buf = bytearray(7 * 6)
+            tags = list(BAG[:4])
+            truth = tags
+            rdr.antenna_on()
+            rdr.scan(buf)
+            if change == "more":
+                chip.add_tag(NtagTag(new))
+                truth = tags + [new]
+            elif change == "less":
+                chip.remove_tag(BAG[2])
+                truth = [u for u in tags if u != BAG[2]]
+            if not keep:
+                rdr.antenna_off()
+            deviated = 0
+            for kind, name in FAULTS:
+                for after in range(16):
+                    chip.inject(kind, 1, after, after % 5)
+                    st = _roll(rdr, buf, tags, keep)
+                    chip.inject(kind, 0)
+                    assert st != drv.CHIP_ERR and (st != drv.OK or change == "same"), (
+                        name, after, st)
+                    assert not rdr.uid_len or _hex(rdr.uid[:7]) == _hex(new), (name, after)
+                    deviated += st != drv.OK
+                    if keep:  # as the mat does: a scan of the kept field, a fresh one if it fails
+                        rdr.scan(buf, None, 0, _load(buf, truth), True)
+                        if rdr.status != drv.OK:
+                            rdr.antenna_off()
+                            rdr.antenna_on()
+                            rdr.scan(buf, None, 0, _load(buf, truth))
+                    assert _roll(rdr, buf, truth, keep) == drv.OK, (name, after, keep, change)
+            if keep:
+                rdr.antenna_off()
+            out.append([keep, change, deviated])
+    return out
+
+
+def test_a_roll_call_allocates_nothing():
+    _, chip, rdr, _ = _bag_reader(BAG)
+    buf = bytearray(7 * 6)
+    new = NtagTag(_uid(0x2A, 0xBB, 0x99, 0x21, 0x30, 0x40))
+    for warm in (True, False):
+        if micropython and not warm:
+            micropython.heap_lock()
+        try:
+            same = _roll(rdr, buf, BAG)
+            chip.remove_tag(BAG[1])
+            lift = _roll(rdr, buf, BAG)
+        finally:
+            if micropython and not warm:
+                micropython.heap_unlock()
+        chip.add_tag(NtagTag(BAG[1]))
+        chip.add_tag(new)
+        if micropython and not warm:
+            micropython.heap_lock()
+        try:
+            tap = _roll(rdr, buf, BAG)
+        finally:
+            if micropython and not warm:
+                micropython.heap_unlock()
+        chip.remove_tag(new.uid)
+        assert same == drv.OK and lift != drv.OK and tap == drv.COLLISION and rdr.uid_len == 7
+    return [same, lift, tap]
