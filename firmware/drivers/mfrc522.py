@@ -862,7 +862,7 @@ class Mfrc522:
         return OK if self._b.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- roll call -----------------------------------------------------------------------
-    def roll_call(self, uids, known, keep=False):
+    def roll_call(self, uids, known, keep=False, twins=None):
         """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
         in place), told without selecting and halting each: OK when it does, else the first
         deviation: TIMEOUT (a tag the known set needs stayed silent: a lift, or a lost answer),
@@ -876,11 +876,20 @@ class Mfrc522:
         answer, the first collision's bit (through the CollPos readings still possible,
         ``_coll_bit``) and the bits before it, or, at a leaf, the whole UID CLn and BCC with no
         collision. First over CL1; then per group of known tags sharing a CL1 (batch UIDs
-        share UID0..2) a request (from the second group on), SELECT CL1 of the group and the
-        same walk over CL2. A tag nobody knows differs from every known UID somewhere, so it
-        makes a collision where none is predicted or changes the bits before one; a lift
+        share UID0..2) a request (from the second group walked on), SELECT CL1 of the group
+        and the same walk over CL2. A tag nobody knows differs from every known UID somewhere,
+        so it makes a collision where none is predicted or changes the bits before one; a lift
         silences a leaf or removes a predicted collision. n known tags in m CL1 groups cost
         2n + 3m - 1 exchanges, none of them a SELECT CL2 or an HLTA with its timeout.
+
+        ``twins`` (the deck registry: ``twins.twinned(uids, off)``): a group of one known tag
+        whose CL1 no two registered tags share is not walked at CL2, since only a tag sharing
+        that CL1 could hide there, and no registered one other than it does. With w groups
+        walked, holding n' tags, the cost is 2m + 2n' + w - 1 exchanges, and 2n when none is
+        (distinct CL1s, as random NXP UIDs have). What this leaves unseen: an arrival whose CL1
+        is that of a lone known tag while the deck does not hold two tags with it, i.e. the
+        arrival or the known tag unregistered (an unknown tag put down, or a known tag swapped
+        for it); a roll call without ``twins`` sees it (the caller's full confirmation).
 
         A collision where every known tag below the node sends the same bit shows newcomers on
         the other side: one of them is singled out from there as ``select`` does (anticollision
@@ -912,11 +921,15 @@ class Mfrc522:
         elif st == OK:
             st = self._roll(uids, 0, known, 0, 0)
         g = 0
+        walked = False
         while st == OK and g < known:
             h = g + 1
             while h < known and _differ(uids, g, h, 0) == 32:
                 h += 1
-            if g:  # the last group (READY2) goes back to IDLE/HALT, the others answer
+            if h == g + 1 and twins is not None and not twins.twinned(uids, g * UID_LEN):
+                g = h  # a lone tag whose CL1 the deck holds once at most: nothing hides at CL2
+                continue
+            if walked:  # the last group (READY2) goes back to IDLE/HALT, the others answer
                 st = self.request(halted)
                 if st == NO_TAG:
                     st = TIMEOUT
@@ -927,6 +940,7 @@ class Mfrc522:
                 st = PROTOCOL_ERR
             if st == OK:
                 st = self._roll(uids, g, h, 1, 0)
+            walked = True
             g = h
         if st == OK:
             self.inventories += 1  # it saw every tag in the field, as a complete scan does

@@ -1341,10 +1341,10 @@ def _load(buf, tags):
     return len(tags)
 
 
-def _roll(rdr, buf, tags, keep=False):
+def _roll(rdr, buf, tags, keep=False, twins=None):
     if not keep:
         rdr.antenna_on()
-    st = rdr.roll_call(buf, _load(buf, tags), keep)
+    st = rdr.roll_call(buf, _load(buf, tags), keep, twins)
     if not keep:
         rdr.antenna_off()
     return st
@@ -1396,6 +1396,77 @@ def test_a_roll_call_tells_same_changed_or_fault_under_every_collpos_reading():
             lifts += 1
         assert same == 300 and singled > 200, (reading, same, singled)
         out.append([reading, same, singled, lifts, twins, rdr.collpos])
+    return out
+
+
+class _Deck:
+    """What ``roll_call(twins=...)`` asks of the deck registry (firmware/registry.py): whether two
+    registered UIDs share a CL1 (UID0..2)."""
+
+    def __init__(self, uids):
+        seen = []
+        self.twins = []
+        for u in uids:
+            cl1 = bytes(u[:3])
+            if cl1 in seen and cl1 not in self.twins:
+                self.twins.append(cl1)
+            seen.append(cl1)
+
+    def twinned(self, uid, off):
+        for t in self.twins:
+            if t[0] == uid[off] and t[1] == uid[off + 1] and t[2] == uid[off + 2]:
+                return True
+        return False
+
+
+def test_a_roll_call_with_the_decks_twins_skips_lone_cl1s_and_misses_only_unregistered_twins():
+    """Per CollPos reading, 300 random known sets of 2-5 UIDs (distinct CL1s, or batch-like),
+    all registered, with the deck's twin table: unchanged OK, in 2n exchanges when every CL1 is
+    distinct; a registered newcomer (a CL1 twin now and then: the deck then holds that twin)
+    always COLLISION, singled out by its true UID or left to the scan; a lift never OK; an
+    unregistered CL1 twin of a lone known tag is the one change it may not see (OK), and the
+    full roll call (no ``twins``, the pad's every 4th) sees it."""
+    out = []
+    for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
+        rnd = _Lcg(5100 + reading)
+        _, chip, rdr, _ = _rig()
+        chip.collpos = reading
+        buf = bytearray(7 * 6)
+        cheap = blind = singled = 0
+        for _ in range(300):
+            chip.clear()
+            tags = _known_set(rnd, 2 + rnd.below(4))
+            for u in tags:
+                chip.add_tag(NtagTag(u))
+            deck = _Deck(tags)
+            x0 = chip.transceives
+            assert _roll(rdr, buf, tags, twins=deck) == drv.OK
+            if not deck.twins:
+                cost = chip.transceives - x0
+                assert cost <= 2 * len(tags) + (3 if rdr.collpos != reading else 0), cost
+                cheap += cost == 2 * len(tags)
+            new = list(_nxp_uid(rnd))
+            if rnd.below(3) == 0:
+                new[:3] = list(tags[rnd.below(len(tags))][:3])  # a CL1 twin
+            new = bytes(new)
+            if new in tags:
+                continue
+            chip.add_tag(NtagTag(new))
+            st = _roll(rdr, buf, tags, twins=_Deck(tags + [new]))  # registered
+            assert st == drv.COLLISION and (not rdr.uid_len or bytes(rdr.uid[:7]) == new), st
+            singled += rdr.uid_len == 7
+            st = _roll(rdr, buf, tags, twins=deck)  # unregistered
+            lone = sum(1 for u in tags if u[:3] == new[:3]) == 1 and not deck.twinned(new, 0)
+            if st == drv.OK:
+                assert lone, _hex(new)  # only the unregistered twin of a lone tag goes unseen
+                blind += 1
+            assert _roll(rdr, buf, tags) == drv.COLLISION
+            chip.remove_tag(new)
+            chip.remove_tag(tags[rnd.below(len(tags))])
+            assert _roll(rdr, buf, tags, twins=deck) in (drv.TIMEOUT, drv.COLLISION)
+            assert not rdr.uid_len
+        assert cheap > 100 and singled > 150 and blind > 10, (reading, cheap, singled, blind)
+        out.append([reading, cheap, singled, blind])
     return out
 
 
