@@ -147,6 +147,7 @@ _FRESH = const(2)      # field switched on since the last scan: every tag is IDL
 _UNSETTLED = const(4)  # _confirm() may have left tags READY
 _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
+_ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -296,7 +297,7 @@ class Mfrc522:
         self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
-        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY
+        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED
         self.status = OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
@@ -361,7 +362,7 @@ class Mfrc522:
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH | _EMPTY)
+        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
         return OK if self._crc_selftest() else CHIP_ERR
 
     def healthy(self):
@@ -430,13 +431,16 @@ class Mfrc522:
     def _transceive(self, n, last_bits, align, ticks):
         """Send _ftx[1:n+1]; leave the answer in _resp[:_rx_n]. Returns a status code."""
         self._timeout(ticks)
-        self._wr(_COMMAND, _CMD_IDLE)
+        armed = self._flags & _ARMED
+        if not armed:
+            self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_COM_IRQ, 0x7F)      # clear every interrupt request
         if not self._flags & _EMPTY:
             self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer (also clears BufferOvfl, WrErr, TempErr)
-        self._flags &= ~_EMPTY
+        self._flags &= ~(_EMPTY | _ARMED)
         self._xfer(self._b.ftxv[n + 1], self._b.rrxv[n + 1])
-        self._wr(_COMMAND, _CMD_TRANSCEIVE)
+        if not armed:
+            self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
         s = self._b.srx
         for _ in range(_POLL_MAX):
@@ -455,8 +459,10 @@ class Mfrc522:
         if err & _FATAL_ERRS or got > _RX_MAX:
             return PROTOCOL_ERR
         # the exchange is over (RxIRq/IdleIRq; RxModeReg.RxMultiple = 0: the receiver is off),
-        # so once its `got` bytes are read the FIFO stays empty until the next frame is written
-        self._flags |= _EMPTY
+        # so once its `got` bytes are read the FIFO stays empty until the next frame is written;
+        # after a frame received, Transceive waits for the next StartSend (§10.3.1.8: "each
+        # transmit process must be started by setting StartSend"): no Idle/Transceive writes
+        self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
             return TIMEOUT
         rtx = self._b.rtx
