@@ -1576,11 +1576,13 @@ def test_a_roll_call_allocates_nothing():
     _, chip, rdr, _ = _bag_reader(BAG)
     buf = bytearray(7 * 6)
     new = NtagTag(_uid(0x2A, 0xBB, 0x99, 0x21, 0x30, 0x40))
+    deck = _Deck(BAG[:2])
     for warm in (True, False):
         if micropython and not warm:
             micropython.heap_lock()
         try:
             same = _roll(rdr, buf, BAG)
+            lone = _roll(rdr, buf, BAG, twins=deck, turn=3)
             chip.remove_tag(BAG[1])
             lift = _roll(rdr, buf, BAG)
         finally:
@@ -1596,5 +1598,5 @@ def test_a_roll_call_allocates_nothing():
             if micropython and not warm:
                 micropython.heap_unlock()
         chip.remove_tag(new.uid)
-        assert same == drv.OK and lift != drv.OK and tap == drv.COLLISION and rdr.uid_len == 7
-    return [same, lift, tap]
+        assert same == lone == drv.OK and lift != drv.OK and tap == drv.COLLISION and rdr.uid_len == 7
+    return [same, lone, lift, tap]
