@@ -1335,6 +1335,13 @@ def _known_set(rnd, n):
     return tags
 
 
+def _reading_rig(reading, seed):
+    """A seeded generator and a reader whose chip uses CollPos ``reading``, with a 6-slot buffer."""
+    _, chip, rdr, _ = _rig()
+    chip.collpos = reading
+    return _Lcg(seed + reading), chip, rdr, bytearray(7 * 6)
+
+
 def _load(buf, tags):
     for i in range(len(tags)):
         buf[7 * i:7 * i + 7] = tags[i]
@@ -1358,10 +1365,7 @@ def test_a_roll_call_tells_same_changed_or_fault_under_every_collpos_reading():
     finds exactly the field. Never a wrong UID."""
     out = []
     for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
-        rnd = _Lcg(4100 + reading)
-        _, chip, rdr, _ = _rig()
-        chip.collpos = reading
-        buf = bytearray(7 * 6)
+        rnd, chip, rdr, buf = _reading_rig(reading, 4100)
         same = singled = lifts = twins = 0
         for _ in range(300):
             chip.clear()
@@ -1429,10 +1433,7 @@ def test_a_roll_call_with_the_decks_twins_skips_lone_cl1s_and_misses_only_unregi
     tags) sees it, as does one without ``twins``."""
     out = []
     for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
-        rnd = _Lcg(5100 + reading)
-        _, chip, rdr, _ = _rig()
-        chip.collpos = reading
-        buf = bytearray(7 * 6)
+        rnd, chip, rdr, buf = _reading_rig(reading, 5100)
         cheap = blind = singled = 0
         for _ in range(300):
             chip.clear()
