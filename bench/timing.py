@@ -35,6 +35,7 @@ interrupts, garbage collection (the loop allocates nothing).
 from __future__ import annotations
 
 import json
+import random
 import tempfile
 from functools import partial
 from pathlib import Path
@@ -132,8 +133,19 @@ class MeteredBus(EmuSpiBus):
 
 # --- the mat in a game state -----------------------------------------------------------------
 
-def _uid(pad: int, k: int) -> bytes:
-    return bytes((4, 0x7A, pad, k, 0x31, 0x42, 0x53))
+PILES = ("batch", "random")  # a pile's UIDs: one batch (shared UID0..2), or random NXP UIDs
+
+
+def _uid(pad: int, k: int, pile: str = "batch") -> bytes:
+    """Tag k of the pile on ``pad``: batch-like (UID0..2 = 04 7A pad, CL1 twins all) or an
+    NXP-style random UID (04h, six seeded random bytes: distinct CL1s, the usual case for tags
+    not from one batch)."""
+    if pile == "batch":
+        return bytes((4, 0x7A, pad, k, 0x31, 0x42, 0x53))
+    u = bytearray(random.Random(pad * 64 + k).randbytes(7))
+    u[0] = 4
+    u[3] = u[3] if u[3] != 0x88 else 0
+    return bytes(u)
 
 
 # (label, header, {pad: tags lying on it}, closed clasps, actions played before): the expected
@@ -157,6 +169,9 @@ STATES = [
     ("Dead Man's Draw 4 seats, 5 in play, banks of 3", {"game": "deadmans", "players": 4},
      {13: 5, 1: 3, 4: 3, 7: 3, 10: 3}, (), [{"a": "draw", "p": 0, "card": "chest5"}]),
 ]
+# states measured again with random-UID piles: those whose piles are on pads (the Sheriff's lie
+# on docks, which are not scanned while a clasp is open, nor once it is closed)
+RANDOM_PILES = ("Skull 6 seats, stacks of 4", "Dead Man's Draw 4 seats, 5 in play, banks of 3")
 ANYWHERE = 15
 SPARE = 11
 SWITCHES = 6
@@ -178,7 +193,7 @@ class Board:
 class Rig:
     """Sensors + mat of one game state on a metered board; events timed on the clock."""
 
-    def __init__(self, state: tuple, cost: dict, registry: str, policy: str) -> None:
+    def __init__(self, state: tuple, cost: dict, registry: str, policy: str, pile: str = "batch") -> None:
         from shared_rules import games
         from firmware.mat import pick_layout
         from firmware.sensors import Sensors
@@ -189,7 +204,7 @@ class Rig:
         self.board = Board(self.clock, cost, closed)
         for pad, n in piles.items():
             for k in range(n):
-                self.board.emus[pad].add_tag(NtagTag(_uid(pad, k)))
+                self.board.emus[pad].add_tag(NtagTag(_uid(pad, k, pile)))
         self.sensors = Sensors(self.board, registry)
         layout_doc = json.loads((Path(__file__).resolve().parent.parent / "hardware" / "mat_layout.json").read_text())
         game = games.from_header(header)
@@ -289,7 +304,7 @@ class Rig:
         return max(b - a for a, b in zip(starts, starts[1:]))
 
 
-def _no_roll_call(reader, uids, known, keep=False) -> int:
+def _no_roll_call(reader, uids, known, keep=False, twins=None, turn=0) -> int:
     """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
     from firmware.drivers.mfrc522 import COLLISION
     reader._b.uid_len = 0  # what the mat reads after a roll call: no newcomer
@@ -306,9 +321,10 @@ def play(game, actions: list) -> None:
         game.apply(rec)
 
 
-def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 12) -> dict:
+def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 12,
+            pile: str = "batch") -> dict:
     from firmware.presence import ARRIVE, LEAVE
-    rig = Rig(state, cost, registry, policy)
+    rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
     out = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
@@ -323,9 +339,11 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
         taps = []
         lifts = []
         for i in range(phases):
-            # on a pile, the tag put down shares UID0..2 with the pile's tags, as a batch does:
-            # a CL1 twin, which a roll call only tells apart at CL2 (docs/nfc.md)
-            uid = bytes((4, 0x7A if name in ("loaded", "own") else 0x7E, pad, 0x40 + i, 1, 2, 3))
+            # on a batch pile, the tag put down shares UID0..2 with the pile's tags: a CL1 twin,
+            # which a roll call only tells apart at CL2 (docs/nfc.md); on a random pile its CL1
+            # is another
+            twin = name in ("loaded", "own") and pile == "batch"
+            uid = bytes((4, 0x7A if twin else 0x7E, pad, 0x40 + i, 1, 2, 3))
             t0 = rig.put(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
             taps.append(rig.wait_event(ARRIVE, pad, uid) - t0)
             t0 = rig.lift(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
@@ -371,13 +389,17 @@ def registry_file(tmp: Path) -> str:
 
 
 def bench() -> dict:
+    """Every state with batch piles under both loops; those with piles again with random UIDs
+    under the scheduler (``<state>, random UIDs``)."""
     out: dict = {"costs": COSTS, "states": {}}
     with tempfile.TemporaryDirectory() as d:
         reg = registry_file(Path(d))
         for state in STATES:
-            out["states"][state[0]] = {policy: {name: measure(state, cost, reg, policy)
-                                                for name, cost in COSTS.items()}
-                                       for policy in POLICIES}
+            for pile in PILES if state[0] in RANDOM_PILES else PILES[:1]:
+                label = state[0] if pile == "batch" else state[0] + ", random UIDs"
+                out["states"][label] = {policy: {name: measure(state, cost, reg, policy, pile=pile)
+                                                 for name, cost in COSTS.items()}
+                                        for policy in (POLICIES if pile == "batch" else POLICIES[1:])}
     return out
 
 

@@ -6,6 +6,8 @@ CRC-32), reading it in small chunks, so a damaged or foreign file is refused wit
 ``DeckError`` at boot instead of giving wrong answers during a game. ``lookup`` then only does
 ``seek`` + ``readinto`` into the preallocated buffer: no allocation (``dual_registry.py``
 checks it under ``micropython.heap_lock``; both calls allocate nothing on the unix port).
+The same pass notes the CL1s (UID0..2) that two or more tags share (``twinned``: the roll call
+of a pad skips the CL2 walk of a lone tag whose CL1 is not among them; docs/nfc.md).
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -29,6 +31,7 @@ _R_CODE = const(9)
 _R_SEAT = const(10)
 _R_DECK = const(11)
 _NO_SEAT = const(255)
+_CL1 = const(3)  # UID0..2: what UID CL1 carries of a 7-byte UID, after the cascade tag
 
 
 class Registry:
@@ -48,7 +51,7 @@ class Registry:
             self.name = "<stream>"
             f = source
         try:
-            self.count = _verify(f)
+            self.count, self._twins = _verify(f)
         except (DeckError, OSError) as e:
             if f is not source:
                 f.close()
@@ -93,12 +96,34 @@ class Registry:
                 return True
         return False
 
+    def twinned(self, uid, off):
+        """Whether two registered tags share the CL1 (UID0..2) of the UID at uid[off:];
+        binary search in RAM, allocates nothing."""
+        t = self._twins
+        lo = 0
+        hi = len(t) // _CL1 - 1
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            d = 0
+            for i in range(_CL1):
+                d = t[mid * _CL1 + i] - uid[off + i]
+                if d:
+                    break
+            if d < 0:
+                lo = mid + 1
+            elif d > 0:
+                hi = mid - 1
+            else:
+                return True
+        return False
+
     def close(self):
         self._f.close()
 
 
 def _verify(f):
-    """Check a whole registry file; return its record count (DeckError saying what is wrong)."""
+    """Check a whole registry file; return its record count and the CL1s (3 bytes each, in
+    order) that two or more of its UIDs share (DeckError saying what is wrong)."""
     size = f.seek(0, 2)
     f.seek(0)
     head = bytearray(_HEADER_SIZE)
@@ -110,6 +135,7 @@ def _verify(f):
     buf = bytearray(_CHUNK * _RECORD_SIZE)
     view = memoryview(buf)
     prev = bytearray(_UID_LEN)
+    twins = bytearray()
     first_problem = None  # reported after the CRC: damage is the likelier cause
     done = 0
     while done < n:
@@ -123,6 +149,8 @@ def _verify(f):
             problem = deck.record_problem(buf, off)
             if problem is None and done + i and deck.compare_uid(prev, 0, buf, off) >= 0:
                 problem = "UIDs not in ascending order"
+            if done + i and prev[:_CL1] == buf[off:off + _CL1] and twins[-_CL1:] != prev[:_CL1]:
+                twins += prev[:_CL1]
             if problem and first_problem is None:
                 first_problem = "record %d: %s" % (done + i, problem)
             prev[:] = buf[off:off + _UID_LEN]
@@ -132,4 +160,4 @@ def _verify(f):
         raise DeckError("CRC mismatch: the file is damaged")
     if first_problem:
         raise DeckError(first_problem)
-    return n
+    return n, bytes(twins)

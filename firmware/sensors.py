@@ -24,8 +24,10 @@ light ones and two spare pads. A tag counted gone there needs no field reset: if
 there HALT (its answers lost), the next roll call's WUPA finds it again.
 A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
 (``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
-costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA; a
-newcomer is singled out by the roll call itself and handed on, and any other change (a lift, a
+costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA (of the
+tags whose CL1 neither the pad nor the deck holds twice, one in turn is asked at CL2: a tag
+sharing such a CL1 is unregistered, and found within as many roll calls as there are such tags);
+a newcomer is singled out by the roll call itself and handed on, and any other change (a lift, a
 fault) is scanned at once; a tag missing since the last complete scan is not asked for, so the
 roll calls that find the others count its misses.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
@@ -83,6 +85,8 @@ _RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reade
 _RETRY_MAX = const(1024)
 CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
+_ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
+# a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
 
 
@@ -134,6 +138,7 @@ class Sensors:
         self.state = bytearray(n)     # _READER_OK / _READER_DOWN / _READER_STUCK
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
+        self.rolls = bytearray(n)     # roll calls of the pad, modulo _ROLLS (their ``turn``)
         self.retry_at = [0] * n       # step of the next re-init of a down reader
         self.backoff = [0] * n
         self.steps = 0
@@ -495,7 +500,8 @@ class Sensors:
         if self.presence.count(r) and (keep or not self.hot[r]) and self.rare[r] != _DOCK:
             # exactly the tags its last complete scan found (a tag missing since: one more miss)?
             n = self.presence.known(r, self.uids, True)
-            st = reader.roll_call(self.uids, n, keep)
+            t = self.rolls[r] = (self.rolls[r] + 1) % _ROLLS
+            st = reader.roll_call(self.uids, n, keep, self.registry, t)
             if reader.uid_len:  # a newcomer, singled out: hand it on, the step ends
                 if not keep:
                     reader.antenna_off()

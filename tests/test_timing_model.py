@@ -130,3 +130,41 @@ def test_a_roll_call_of_a_batch_stack_costs_less_than_confirming_it() -> None:
         tap_scan = timed("scan")
         assert tap_roll < 0.6 * tap_scan, (tap_roll, tap_scan)
         costs.append((roll, scan, tap_roll, tap_scan))
+
+
+class _NoTwins:
+    """A deck registry's twin table holding none of the pile's CL1s (random NXP UIDs)."""
+
+    def twinned(self, uid, off: int) -> bool:
+        return False
+
+
+def test_a_roll_call_of_random_uids_costs_what_a_batch_does_given_the_decks_twins() -> None:
+    """Four tags with pairwise different CL1s (random NXP UIDs), guard spent: with the deck's
+    twin table the roll call walks one lone tag at CL2 (2n + 2 exchanges) and costs what a
+    batch stack's does, not about a confirmation as without it (5n - 1)."""
+    from bench.timing import _uid
+    for cost in COSTS.values():
+        took = {}
+        for pile, twins in (("batch", _NoTwins()), ("random", _NoTwins()), ("random", None)):
+            clock = Clock()
+            board = Board(clock, cost)
+            r = board.readers[0]
+            assert r.init() == mfrc522.OK
+            stack = [_uid(0, k, pile) for k in range(4)]
+            for u in stack:
+                board.emus[0].add_tag(NtagTag(u))
+            uids = bytearray(6 * 7)
+            for _ in range(2):  # the first learns the CollPos reading
+                for i, u in enumerate(stack):
+                    uids[7 * i:7 * i + 7] = u
+                r.antenna_on()
+                r._timer_wait()
+                t0, x0 = clock.us, board.emus[0].exchanges
+                assert r.roll_call(uids, 4, False, twins, 1) == mfrc522.OK
+                dt, ex = clock.us - t0, board.emus[0].exchanges - x0
+                r.antenna_off()
+            took[(pile, twins is not None)] = (dt, ex)
+        assert took[("batch", True)][1] == took[("random", True)][1] == 10, took
+        assert took[("random", False)][1] == 19, took
+        assert took[("random", True)][0] < 0.6 * took[("random", False)][0], took

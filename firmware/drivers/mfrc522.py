@@ -146,6 +146,8 @@ _GUARD = const(1)      # Mfrc522._flags: power-up guard timer running since ante
 _FRESH = const(2)      # field switched on since the last scan: every tag is IDLE
 _UNSETTLED = const(4)  # _confirm() may have left tags READY
 _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
+_EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
+_ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -295,7 +297,7 @@ class Mfrc522:
         self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
-        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST
+        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED
         self.status = OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
@@ -360,7 +362,7 @@ class Mfrc522:
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH)
+        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
         return OK if self._crc_selftest() else CHIP_ERR
 
     def healthy(self):
@@ -429,11 +431,16 @@ class Mfrc522:
     def _transceive(self, n, last_bits, align, ticks):
         """Send _ftx[1:n+1]; leave the answer in _resp[:_rx_n]. Returns a status code."""
         self._timeout(ticks)
-        self._wr(_COMMAND, _CMD_IDLE)
+        armed = self._flags & _ARMED
+        if not armed:
+            self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_COM_IRQ, 0x7F)      # clear every interrupt request
-        self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer
+        if not self._flags & _EMPTY:
+            self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer (also clears BufferOvfl, WrErr, TempErr)
+        self._flags &= ~(_EMPTY | _ARMED)
         self._xfer(self._b.ftxv[n + 1], self._b.rrxv[n + 1])
-        self._wr(_COMMAND, _CMD_TRANSCEIVE)
+        if not armed:
+            self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
         s = self._b.srx
         for _ in range(_POLL_MAX):
@@ -451,6 +458,11 @@ class Mfrc522:
         self._b.rx_n = 0
         if err & _FATAL_ERRS or got > _RX_MAX:
             return PROTOCOL_ERR
+        # the exchange is over (RxIRq/IdleIRq; RxModeReg.RxMultiple = 0: the receiver is off),
+        # so once its `got` bytes are read the FIFO stays empty until the next frame is written;
+        # after a frame received, Transceive waits for the next StartSend (§10.3.1.8: "each
+        # transmit process must be started by setting StartSend"): no Idle/Transceive writes
+        self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
             return TIMEOUT
         rtx = self._b.rtx
@@ -862,7 +874,7 @@ class Mfrc522:
         return OK if self._b.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- roll call -----------------------------------------------------------------------
-    def roll_call(self, uids, known, keep=False):
+    def roll_call(self, uids, known, keep=False, twins=None, turn=0):
         """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
         in place), told without selecting and halting each: OK when it does, else the first
         deviation: TIMEOUT (a tag the known set needs stayed silent: a lift, or a lost answer),
@@ -876,11 +888,22 @@ class Mfrc522:
         answer, the first collision's bit (through the CollPos readings still possible,
         ``_coll_bit``) and the bits before it, or, at a leaf, the whole UID CLn and BCC with no
         collision. First over CL1; then per group of known tags sharing a CL1 (batch UIDs
-        share UID0..2) a request (from the second group on), SELECT CL1 of the group and the
-        same walk over CL2. A tag nobody knows differs from every known UID somewhere, so it
-        makes a collision where none is predicted or changes the bits before one; a lift
+        share UID0..2) a request (from the second group walked on), SELECT CL1 of the group
+        and the same walk over CL2. A tag nobody knows differs from every known UID somewhere,
+        so it makes a collision where none is predicted or changes the bits before one; a lift
         silences a leaf or removes a predicted collision. n known tags in m CL1 groups cost
         2n + 3m - 1 exchanges, none of them a SELECT CL2 or an HLTA with its timeout.
+
+        ``twins`` (the deck registry: ``twins.twinned(uids, off)``): of the *lone* groups (one
+        known tag whose CL1 no two registered tags share: only a tag sharing that CL1 could hide
+        at CL2, and no registered one other than it does) only one is walked at CL2, number
+        ``turn`` modulo their count L. With w groups walked, holding n' tags, the cost is
+        2m + 2n' + w - 1 exchanges: 2n + 2 when every CL1 is distinct (random NXP UIDs), as for
+        a batch sharing one CL1, instead of 5n - 1. What one such roll call leaves unseen: an
+        arrival whose CL1 is that of a lone known tag not walked this time, which the deck does
+        not hold twice, i.e. the arrival or the known tag unregistered (an unknown tag put down,
+        or a known tag swapped for it); the caller counting ``turn`` up by one per roll call of
+        the pad sees it within L consecutive roll calls (L + 1 where its counter wraps).
 
         A collision where every known tag below the node sends the same bit shows newcomers on
         the other side: one of them is singled out from there as ``select`` does (anticollision
@@ -911,12 +934,23 @@ class Mfrc522:
             st = COLLISION  # a tag where none is known
         elif st == OK:
             st = self._roll(uids, 0, known, 0, 0)
+        lone = 0  # lone groups (see ``twins``), then the one walked this time
+        for g in range(known if twins is not None else 0):
+            lone += self._lone(uids, g, known, twins)
+        if lone:
+            lone = turn % lone + 1
         g = 0
+        walked = False
         while st == OK and g < known:
             h = g + 1
             while h < known and _differ(uids, g, h, 0) == 32:
                 h += 1
-            if g:  # the last group (READY2) goes back to IDLE/HALT, the others answer
+            if twins is not None and self._lone(uids, g, known, twins):
+                lone -= 1
+                if lone:  # a registered tag could not hide there: walked on its turn only
+                    g = h
+                    continue
+            if walked:  # the last group (READY2) goes back to IDLE/HALT, the others answer
                 st = self.request(halted)
                 if st == NO_TAG:
                     st = TIMEOUT
@@ -927,6 +961,7 @@ class Mfrc522:
                 st = PROTOCOL_ERR
             if st == OK:
                 st = self._roll(uids, g, h, 1, 0)
+            walked = True
             g = h
         if st == OK:
             self.inventories += 1  # it saw every tag in the field, as a complete scan does
@@ -939,6 +974,13 @@ class Mfrc522:
         if not (halted or self._b.uid_len):
             self._flags |= _FRESH
         return st
+
+    def _lone(self, uids, g, known, twins):
+        """Whether slot g (sorted) holds a CL1 no other known tag has and the deck holds once
+        at most."""
+        return (g == 0 or _differ(uids, g - 1, g, 0) < 32) \
+            and (g + 1 == known or _differ(uids, g, g + 1, 0) < 32) \
+            and not twins.twinned(uids, g * UID_LEN)
 
     def _roll(self, uids, lo, hi, level, sent):
         """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first

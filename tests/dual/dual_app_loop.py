@@ -657,9 +657,9 @@ def test_a_tap_and_a_lift_on_another_seats_stack_are_found_by_its_roll_call():
     roll, scan, told = rdr.roll_call, rdr.scan, s.mat.on_presence
 
     # no closures: a MicroPython closure called with more than a few arguments allocates
-    def counted_roll(uids, known, keep=False, calls=calls, roll=roll):
+    def counted_roll(uids, known, keep=False, twins=None, turn=0, calls=calls, roll=roll):
         calls[0] += 1
-        return roll(uids, known, keep)
+        return roll(uids, known, keep, twins, turn)
 
     def counted_scan(uids, data=None, page=0, known=0, keep=False, peek=None, calls=calls,
                      scan=scan):

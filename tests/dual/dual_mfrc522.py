@@ -1335,16 +1335,23 @@ def _known_set(rnd, n):
     return tags
 
 
+def _reading_rig(reading, seed):
+    """A seeded generator and a reader whose chip uses CollPos ``reading``, with a 6-slot buffer."""
+    _, chip, rdr, _ = _rig()
+    chip.collpos = reading
+    return _Lcg(seed + reading), chip, rdr, bytearray(7 * 6)
+
+
 def _load(buf, tags):
     for i in range(len(tags)):
         buf[7 * i:7 * i + 7] = tags[i]
     return len(tags)
 
 
-def _roll(rdr, buf, tags, keep=False):
+def _roll(rdr, buf, tags, keep=False, twins=None, turn=0):
     if not keep:
         rdr.antenna_on()
-    st = rdr.roll_call(buf, _load(buf, tags), keep)
+    st = rdr.roll_call(buf, _load(buf, tags), keep, twins, turn)
     if not keep:
         rdr.antenna_off()
     return st
@@ -1358,10 +1365,7 @@ def test_a_roll_call_tells_same_changed_or_fault_under_every_collpos_reading():
     finds exactly the field. Never a wrong UID."""
     out = []
     for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
-        rnd = _Lcg(4100 + reading)
-        _, chip, rdr, _ = _rig()
-        chip.collpos = reading
-        buf = bytearray(7 * 6)
+        rnd, chip, rdr, buf = _reading_rig(reading, 4100)
         same = singled = lifts = twins = 0
         for _ in range(300):
             chip.clear()
@@ -1396,6 +1400,81 @@ def test_a_roll_call_tells_same_changed_or_fault_under_every_collpos_reading():
             lifts += 1
         assert same == 300 and singled > 200, (reading, same, singled)
         out.append([reading, same, singled, lifts, twins, rdr.collpos])
+    return out
+
+
+class _Deck:
+    """What ``roll_call(twins=...)`` asks of the deck registry (firmware/registry.py): whether two
+    registered UIDs share a CL1 (UID0..2)."""
+
+    def __init__(self, uids):
+        seen = []
+        self.twins = []
+        for u in uids:
+            cl1 = bytes(u[:3])
+            if cl1 in seen and cl1 not in self.twins:
+                self.twins.append(cl1)
+            seen.append(cl1)
+
+    def twinned(self, uid, off):
+        for t in self.twins:
+            if t[0] == uid[off] and t[1] == uid[off + 1] and t[2] == uid[off + 2]:
+                return True
+        return False
+
+
+def test_a_roll_call_with_the_decks_twins_skips_lone_cl1s_and_misses_only_unregistered_twins():
+    """Per CollPos reading, 300 random known sets of 2-5 UIDs (distinct CL1s, or batch-like),
+    all registered, with the deck's twin table: unchanged OK, in 2n + 2 exchanges when every
+    CL1 is distinct (one lone tag walked at CL2); a registered newcomer (a CL1 twin now and
+    then: the deck then holds that twin) always COLLISION, singled out by its true UID or left
+    to the scan; a lift never OK; an unregistered CL1 twin of a lone known tag is the one
+    change a roll call may not see (OK), and one of L roll calls with turns 0..L-1 (L lone
+    tags) sees it, as does one without ``twins``."""
+    out = []
+    for reading in (emu.COLLPOS_FIFO, emu.COLLPOS_UID, emu.COLLPOS_RX):
+        rnd, chip, rdr, buf = _reading_rig(reading, 5100)
+        cheap = blind = singled = 0
+        for _ in range(300):
+            chip.clear()
+            tags = _known_set(rnd, 2 + rnd.below(4))
+            for u in tags:
+                chip.add_tag(NtagTag(u))
+            deck = _Deck(tags)
+            x0 = chip.transceives
+            assert _roll(rdr, buf, tags, twins=deck) == drv.OK
+            if len(set(u[:3] for u in tags)) == len(tags):
+                cost = chip.transceives - x0
+                assert cost <= 2 * len(tags) + 2 + (3 if rdr.collpos != reading else 0), cost
+                cheap += cost == 2 * len(tags) + 2
+            new = list(_nxp_uid(rnd))
+            if rnd.below(3) == 0:
+                new[:3] = list(tags[rnd.below(len(tags))][:3])  # a CL1 twin
+            new = bytes(new)
+            if new in tags:
+                continue
+            chip.add_tag(NtagTag(new))
+            st = _roll(rdr, buf, tags, twins=_Deck(tags + [new]))  # registered
+            assert st == drv.COLLISION and (not rdr.uid_len or bytes(rdr.uid[:7]) == new), st
+            singled += rdr.uid_len == 7
+            lone = [u for u in tags if sum(1 for v in tags if v[:3] == u[:3]) == 1]
+            seen = 0
+            for turn in range(max(1, len(lone))):  # unregistered
+                st = _roll(rdr, buf, tags, twins=deck, turn=turn)
+                if st == drv.OK:  # only the unregistered twin of a lone tag goes unseen
+                    assert new[:3] in [u[:3] for u in lone], _hex(new)
+                    blind += 1
+                else:
+                    assert st == drv.COLLISION and (not rdr.uid_len or bytes(rdr.uid[:7]) == new)
+                    seen += 1
+            assert seen, _hex(new)
+            assert _roll(rdr, buf, tags) == drv.COLLISION
+            chip.remove_tag(new)
+            chip.remove_tag(tags[rnd.below(len(tags))])
+            assert _roll(rdr, buf, tags, twins=deck) in (drv.TIMEOUT, drv.COLLISION)
+            assert not rdr.uid_len
+        assert cheap > 100 and singled > 150 and blind > 10, (reading, cheap, singled, blind)
+        out.append([reading, cheap, singled, blind])
     return out
 
 
@@ -1498,11 +1577,13 @@ def test_a_roll_call_allocates_nothing():
     _, chip, rdr, _ = _bag_reader(BAG)
     buf = bytearray(7 * 6)
     new = NtagTag(_uid(0x2A, 0xBB, 0x99, 0x21, 0x30, 0x40))
+    deck = _Deck(BAG[:2])
     for warm in (True, False):
         if micropython and not warm:
             micropython.heap_lock()
         try:
             same = _roll(rdr, buf, BAG)
+            lone = _roll(rdr, buf, BAG, twins=deck, turn=3)
             chip.remove_tag(BAG[1])
             lift = _roll(rdr, buf, BAG)
         finally:
@@ -1518,5 +1599,5 @@ def test_a_roll_call_allocates_nothing():
             if micropython and not warm:
                 micropython.heap_unlock()
         chip.remove_tag(new.uid)
-        assert same == drv.OK and lift != drv.OK and tap == drv.COLLISION and rdr.uid_len == 7
-    return [same, lift, tap]
+        assert same == lone == drv.OK and lift != drv.OK and tap == drv.COLLISION and rdr.uid_len == 7
+    return [same, lone, lift, tap]

@@ -325,3 +325,35 @@ def test_token_table():
     names = [codes[t] for t in (tokens.CONFIRM, tokens.CANCEL, tokens.PASS, tokens.COLLECT, tokens.INSPECT)]
     assert names == ["confirm", "cancel", "pass", "collect", "inspect"]
     return len(codes)
+
+
+def test_twinned_names_exactly_the_cl1s_two_registered_tags_share():
+    """``twinned`` (the roll call's twin table, built at open): true for a UID whose UID0..2 two
+    or more registered UIDs share (registered or not itself), false for every other; heap-locked."""
+    records = random_records(300, 11)
+    uids = [deck.parse_uid(r["uid"]) for r in records]
+    for k in range(0, 40, 4):  # batch-like pairs and triples: the second (third) copies UID0..2
+        for j in (1, 2) if k % 8 else (1,):
+            u = bytearray(uids[k + j])
+            u[0:3] = uids[k][0:3]
+            records[k + j]["uid"] = deck.uid_hex(bytes(u))
+            uids[k + j] = bytes(u)
+    reg = open_registry(records)
+    counts = {}
+    for u in uids:
+        counts[bytes(u[:3])] = counts.get(bytes(u[:3]), 0) + 1
+    probes = [bytearray(u) for u in uids] + [bytearray(7), bytearray(b"\x04\x00\x00\x01\x02\x03\x04")]
+    probes[-1][0:3] = uids[0][0:3]  # unregistered, twinning a registered batch CL1
+    want = [counts.get(bytes(p[:3]), 0) >= 2 for p in probes]
+    got = [False] * len(probes)
+    if micropython:
+        micropython.heap_lock()
+    try:
+        for i in range(len(probes)):
+            got[i] = reg.twinned(probes[i], 0)
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    reg.close()
+    assert got == want and got[-1] and sum(want) >= 20, (sum(got), sum(want))
+    return [sum(want), len(probes)]
