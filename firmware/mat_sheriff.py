@@ -116,6 +116,8 @@ _BAG = const(5)
 _DECL_GOOD = const(10)
 
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the arrays are made from bytes, not lists
+_NO_ZONES = const(b"\xff\xff\xff\xff\xff\xff")  # _SEATS times _NO_ZONE
 _ASIDE = const(8)             # set-aside candidates remembered per market turn
 _PLACED = const(10)           # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
@@ -144,8 +146,8 @@ class Gestures(BaseGestures):
         mods = modules() if modules else 0
         self.deputies = mods & 1
         self.actor = _NO_SEAT
-        self.dock_of = bytearray([_NO_ZONE] * seats)   # seat -> its dock's reader
-        self.stand_of = bytearray([_NO_ZONE] * seats)  # seat -> its stand pad
+        self.dock_of = bytearray(_NO_ZONES)   # seat -> its dock's reader
+        self.stand_of = bytearray(_NO_ZONES)  # seat -> its stand pad
         for sw in range(len(mat.dock_seat)):
             if mat.dock_seat[sw] < seats:
                 self.dock_of[mat.dock_seat[sw]] = mat.dock_reader[sw]
@@ -155,14 +157,14 @@ class Gestures(BaseGestures):
         self.uid = bytearray(deck.UID_LEN)
         self.stamp = bytearray(b"\xff\xff\xff")   # round, phase, turn the partial state is for
         # Cards tapped on discard pads: setup, one market turn's set-aside cards, confiscations.
-        self.placed_tag = array("H", [_NO_TAG] * _PLACED)
+        self.placed_tag = array("H", _NO_TAGS * _PLACED)
         self.placed_code = bytearray(_PLACED)
         self.placed_pile = bytearray(_PLACED)
         self.placed_n = 0
         # One market turn: set-aside candidates (cards on the merchant's stand pad) and takes.
-        self.aside = array("H", [_NO_TAG] * _ASIDE)
+        self.aside = array("H", _NO_TAGS * _ASIDE)
         self.aside_n = 0
-        self.take_tag = array("H", [_NO_TAG] * _MARKET_MAX)
+        self.take_tag = array("H", _NO_TAGS * _MARKET_MAX)
         self.take_pile = bytearray(_MARKET_MAX)
         self.take_n = 0
         # A declaration tapped in either order, and the Sheriff's decision.
@@ -172,7 +174,7 @@ class Gestures(BaseGestures):
         self.verdict = 0          # tokens.PASS or tokens.INSPECT
         self.need = 0             # cards still to confiscate > 0: waiting for them
         # Bags as read at clasp time (tag ids and codes per seat).
-        self.bag_tag = array("H", [_NO_TAG] * (seats * _BAG_MAX))
+        self.bag_tag = array("H", _NO_TAGS * (seats * _BAG_MAX))
         self.bag_code = bytearray(seats * _BAG_MAX)
         self.bag_n = bytearray(seats)
         self.winners = -1         # seat mask, computed once when the game is over

@@ -489,3 +489,13 @@ def test_the_replay_numbers_its_texts_as_replay_why_lists_them() -> None:
     numbers = {n[3:]: v for n, v in vars(replay).items() if n.startswith("_W_")}
     assert numbers.keys() == texts.keys()
     assert all(replay_why.text(v) == texts[n] for n, v in numbers.items())
+
+
+def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes() -> None:
+    """``mat_sheriff`` makes its tag arrays from ``_NO_TAGS`` and its seat -> pad tables from
+    ``_NO_ZONES`` (bytes, not lists): one ``_NO_TAG`` as array("H") bytes, ``_SEATS`` times ``_NO_ZONE``."""
+    from array import array
+
+    from firmware import mat_sheriff as m
+    assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()
+    assert m._NO_ZONES == bytes([m._NO_ZONE] * m._SEATS)
