@@ -293,8 +293,32 @@ class Gestures(BaseGestures):
         if zone == _Z_DISCARD1 or zone == _Z_DISCARD2:
             pile = 1 if zone == _Z_DISCARD1 else 2
             phase = self.game.s[_R_PHASE]
-            if phase == _SETUP:
-                return self._setup_card(pile, index, code)
+            if phase == _SETUP:   # the ten cards of the two discard piles, five each
+                if self._placed(index):
+                    return _NOTHING   # tapped twice
+                n = 0
+                for i in range(self.placed_n):
+                    if self.placed_pile[i] == pile:
+                        n += 1
+                if n >= _PILE_START:
+                    return _BAD_SETUP
+                self._place(index, code, pile)
+                if self.placed_n < 2 * _PILE_START:
+                    return _NOTHING
+                rec = self.mat.start(_A_SETUP, self.game.s[_R_SHERIFF])
+                rec[_F_PILE1] = _PILE_START
+                rec[_F_PILE2] = _PILE_START
+                n1 = 0
+                n2 = 0
+                for i in range(self.placed_n):
+                    if self.placed_pile[i] == 1:
+                        n1 += 1
+                        rec[_F_PILE1 + n1] = self.placed_code[i]
+                    else:
+                        n2 += 1
+                        rec[_F_PILE2 + n2] = self.placed_code[i]
+                self.placed_n = 0   # refused: the ten cards are tapped again
+                return _READY
             if phase == _MARKET:
                 return self._market_card(pile, index, code)
             if phase == _INSPECT and self._confiscating():
@@ -304,33 +328,6 @@ class Gestures(BaseGestures):
         if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == self._merchant():
             self._note_aside(index)
         return _NOTHING   # possibly a hidden card: never signalled
-
-    def _setup_card(self, pile, tag, code):
-        if self._placed(tag):
-            return _NOTHING   # tapped twice
-        n = 0
-        for i in range(self.placed_n):
-            if self.placed_pile[i] == pile:
-                n += 1
-        if n >= _PILE_START:
-            return _BAD_SETUP
-        self._place(tag, code, pile)
-        if self.placed_n < 2 * _PILE_START:
-            return _NOTHING
-        rec = self.mat.start(_A_SETUP, self.game.s[_R_SHERIFF])
-        rec[_F_PILE1] = _PILE_START
-        rec[_F_PILE2] = _PILE_START
-        n1 = 0
-        n2 = 0
-        for i in range(self.placed_n):
-            if self.placed_pile[i] == 1:
-                n1 += 1
-                rec[_F_PILE1 + n1] = self.placed_code[i]
-            else:
-                n2 += 1
-                rec[_F_PILE2 + n2] = self.placed_code[i]
-        self.placed_n = 0   # refused: the ten cards are tapped again
-        return _READY
 
     def _market_card(self, pile, tag, code):
         if self._placed(tag):
@@ -437,9 +434,29 @@ class Gestures(BaseGestures):
         self._sync()
         s = self.game.s
         if self.deputies:
-            err = self._deputy_token(t)
-            if err != _NOT_NOW:
-                return err
+            # Deputies: a seat token in the reveal phase reveals that seat's deputy card; before
+            # the market opens it names the opening merchant; in the laws phase the deputy who
+            # logs the laws; ``confirm`` in the loot phase discards the chest's odd remainder (an
+            # agreed split is a host action). Anything else goes on as in the base game.
+            phase = s[_R_PHASE]
+            seat = tokens.seat(t)
+            if phase == _REVEAL and seat >= 0:
+                self.mat.start(_A_DEPUTY, seat)
+                return _READY
+            if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT and seat < self.game.seats():
+                if not self.game._is_merchant(seat):
+                    return _NOT_A_MERCHANT
+                self.actor = seat
+                return _NOTHING
+            if phase == _LAWS_PHASE and seat >= 0:
+                if not self.game._is_merchant(seat) and seat < self.game.seats():
+                    self.actor = seat   # the deputy who logs the laws both chose
+                    return _NOTHING
+                return _NOT_THE_SHERIFF
+            if phase == _LOOT_PHASE and t == tokens.CONFIRM:
+                rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
+                rec[_F_LOOT_SPLIT] = 1   # discard
+                return _READY
         good = tokens.declared(t)
         if good >= 0:
             err = self._in_phase(_DECLARE)
@@ -479,35 +496,6 @@ class Gestures(BaseGestures):
         else:
             self.verdict = t
         return self._decide()
-
-    def _deputy_token(self, t):
-        """Deputies: a seat token in the reveal phase reveals that seat's deputy card; before the
-        market opens it names the opening merchant; in the laws phase the deputy who logs the
-        laws; ``confirm`` in the loot phase discards the chest's odd remainder (an agreed split
-        is a host action). _NOT_NOW: not one of these."""
-        s = self.game.s
-        phase = s[_R_PHASE]
-        seat = tokens.seat(t)
-        if phase == _REVEAL and seat >= 0:
-            self.mat.start(_A_DEPUTY, seat)
-            return _READY
-        if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT:
-            if seat >= self.game.seats():
-                return _NOT_NOW
-            if not self.game._is_merchant(seat):
-                return _NOT_A_MERCHANT
-            self.actor = seat
-            return _NOTHING
-        if phase == _LAWS_PHASE and seat >= 0:
-            if not self.game._is_merchant(seat) and seat < self.game.seats():
-                self.actor = seat   # the deputy who logs the laws both chose
-                return _NOTHING
-            return _NOT_THE_SHERIFF
-        if phase == _LOOT_PHASE and t == tokens.CONFIRM:
-            rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
-            rec[_F_LOOT_SPLIT] = 1   # discard
-            return _READY
-        return _NOT_NOW
 
     def _decide(self):
         """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
