@@ -168,7 +168,33 @@ class Mat:
             return err
         zone = self.zone_of[reader]
         if zone == self.command and self.registry.kind == _TOKEN:
-            return self._token(self.registry.code)
+            t = self.registry.code
+            if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
+                # Numbers: digits in order; the number is complete as soon as one more digit would
+                # exceed what the game allows now, otherwise at ``confirm``.
+                d = t - _T_DIGIT0
+                top = self.g.number_max()
+                if top > _MAX_NUMBER:
+                    top = _MAX_NUMBER
+                if top <= 0 or (d == 0 and not self.digits):
+                    self._clear_entry()
+                    return _NOT_NOW
+                n = self.entry * 10 + d
+                if n * 10 <= top:
+                    self.entry = n
+                    self.digits += 1
+                    return NOTHING
+                self._clear_entry()
+                return self.g.number(n) if n <= _MAX_NUMBER else _NOT_NOW
+            if t == _T_CONFIRM and self.digits:
+                n = self.entry
+                self._clear_entry()
+                return self.g.number(n)
+            pending = self.digits
+            self._clear_entry()
+            if t == _T_CANCEL:
+                return NOTHING if pending else self.g.cancel()
+            return self.g.token(t)
         self._clear_entry()
         if zone == NO_ZONE:
             return _NOT_NOW
@@ -240,34 +266,6 @@ class Mat:
         if game != _ANY_GAME and game != self.game_id:
             return _FOREIGN_TAG
         return NOTHING
-
-    def _token(self, t):
-        if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
-            # Numbers: digits in order; the number is complete as soon as one more digit would
-            # exceed what the game allows now, otherwise at ``confirm``.
-            d = t - _T_DIGIT0
-            top = self.g.number_max()
-            if top > _MAX_NUMBER:
-                top = _MAX_NUMBER
-            if top <= 0 or (d == 0 and not self.digits):
-                self._clear_entry()
-                return _NOT_NOW
-            n = self.entry * 10 + d
-            if n * 10 <= top:
-                self.entry = n
-                self.digits += 1
-                return NOTHING
-            self._clear_entry()
-            return self.g.number(n) if n <= _MAX_NUMBER else _NOT_NOW
-        if t == _T_CONFIRM and self.digits:
-            n = self.entry
-            self._clear_entry()
-            return self.g.number(n)
-        pending = self.digits
-        self._clear_entry()
-        if t == _T_CANCEL:
-            return NOTHING if pending else self.g.cancel()
-        return self.g.token(t)
 
     def _clear_entry(self):
         self.entry = 0
