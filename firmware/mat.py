@@ -104,7 +104,6 @@ class Mat:
         self.game = game
         self.registry = registry
         self.presence = presence
-        self.game_id = deck.game_id(game.NAME)
         cls = gestures or gestures_for(game.NAME)
         readers = layout.get("readers", 16)
         switches = layout.get("switches", 6)
@@ -146,7 +145,6 @@ class Mat:
         self.command = cls.ZONES.index("command") if "command" in cls.ZONES else -1
         if self.command < 0 or self.zone_reader[self.command] == NO_ZONE:
             raise ValueError("mat layout: %s needs a command pad" % game.NAME)
-        self.command_reader = self.zone_reader[self.command]
         self.rec = bytearray(ACTION_SIZE)
         self.reader = NO_ZONE  # the reader of the last event: where to signal its outcome
         self.entry = 0         # a number being tapped digit by digit ...
@@ -263,7 +261,7 @@ class Mat:
         if not self.registry.lookup(uid):
             return _UNKNOWN_TAG
         game = self.registry.game
-        if game != _ANY_GAME and game != self.game_id:
+        if game != _ANY_GAME and game != deck.game_id(self.game.NAME):
             return _FOREIGN_TAG
         return NOTHING
 

@@ -254,7 +254,7 @@ class Gestures(BaseGestures):
         reader (the registry then describes it)."""
         reg = self.registry
         return (reader != _NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
-                and reg.game == self.mat.game_id and reg.kind == kind)
+                and reg.game == deck.game_id(self.game.NAME) and reg.kind == kind)
 
     def _note_aside(self, tag):
         for i in range(self.aside_n):
