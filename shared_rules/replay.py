@@ -222,9 +222,10 @@ def replay_file(path, strict=False):
                             buf[k] = buf[start + k]
                         end -= start
                         start = 0
-                    # Before the header, one byte at a time: nothing is read past its line, so
-                    # the buffer can go while the header's game loads (and is made again after).
-                    got = f.readinto(view[end:] if r.game else view[end:end + 1])
+                    # A short header one byte at a time: nothing is read past its line, so the
+                    # buffer can go while the header's game loads (and is made again after). A
+                    # long one (a deck profile) in whole pieces: byte reads cost it its heap.
+                    got = f.readinto(view[end:] if r.game or parts is not None else view[end:end + 1])
                     if not got:
                         stop = end  # the last line has no newline
                         break
@@ -245,8 +246,9 @@ def replay_file(path, strict=False):
             if r.game is None:
                 if line is not None:
                     line = bytes(line)
-                buf = view = None
-                start = end = 0
+                if start == end:   # nothing read past the header
+                    buf = view = None
+                    start = end = 0
             if r.feed(line) and strict:
                 break
             line = None
