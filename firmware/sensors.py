@@ -43,8 +43,9 @@ scanned again first, so a card moved from a pad scanned less often is not taken 
 two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
-answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
-scan, one SPI transaction) is *down*: skipped, so it costs the others no time, and initialised
+answering (``CHIP_ERR``) or that reset or vanished (TModeReg no longer what ``init()`` wrote: read
+with the status registers of every exchange, so a scan or REQA returns ``CHIP_ERR`` at its first
+status read; ``Mfrc522.healthy()`` for a dock, never scanned) is *down*: skipped, so it costs the others no time, and initialised
 again after 1, then 16, 32 ... 1024 loop steps. A pad whose scans keep failing (one bad tag) stays
 scanned; after ``_STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
 on it still leave and arrive. Every change of a reader's state goes to ``report(reader, state,
@@ -325,10 +326,6 @@ class Sensors:
         reader = self.readers[k]
         if not reader.antenna_is_on():
             return k  # a full scan switches it on
-        if not reader.healthy():
-            self._release()
-            self._set(k, _READER_DOWN)
-            return -1
         self.last_reader = k
         if self._peek():
             return -1  # hand the arrival on first
@@ -490,10 +487,6 @@ class Sensors:
         kept pad: the step ends there."""
         self.last_reader = r
         reader = self.readers[r]
-        if not reader.healthy():
-            reader.antenna_off()  # if a sweep switched it on
-            self._set(r, _READER_DOWN)
-            return False
         keep = r == self.kept
         reader.antenna_on()
         st = mfrc522.COLLISION
