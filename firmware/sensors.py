@@ -319,7 +319,7 @@ class Sensors:
         the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
         missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
         pad of the round, a light one and three spare pads; the others read two loaded pads,
-        two light ones and two spare pads (``_light``)."""
+        two light ones (one when the round has two) and two spare pads (``_light``)."""
         if self.kept != k:
             self._release()
             self.kept = k
@@ -334,8 +334,9 @@ class Sensors:
             self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
                        self._spare())
         else:
-            d = self._light(False) if self._lights() > 2 else self._spare()  # two: every
-            # other step is often enough for each, a spare pad gets the room
+            d = self._light(False) if self._lights() > 2 else -1  # two: every
+            # other step is often enough for each; the room shortens the step, so each loaded
+            # pad's roll call comes round sooner (spare pads still have two a step)
             self._plan(self._light(True), self._light(True), self._light(False), d,
                        self._spare(), self._spare())
         self._sweep(False)
