@@ -159,6 +159,7 @@ class App:
     def _start(self, game, header, info=None):
         """Referee ``game`` from now on; ``info``: what the journal's recovery found (boot)."""
         self.feedback = None
+        self.referee.fit(game)   # the view buffers before the mat (boot; new_game has fitted them)
         mat = None
         if self.sensors and self.layouts:
             # The gesture layer and the LEDs serve a board that reads tags: imported only then.

@@ -112,7 +112,7 @@ class Feedback:
         """``prompt`` with everything read from a ``firmware.mat.Mat``."""
         what = mat.prompt()
         self.prompt(what, mat.wait_seats, mat.wait_reader, now,
-                    mat.command_reader if mat.digits else NO_ZONE)
+                    mat.zone_reader[mat.command] if mat.digits else NO_ZONE)
 
     def tick(self, now):
         """End the flashes whose time is up (call from the event loop)."""

@@ -104,7 +104,6 @@ class Mat:
         self.game = game
         self.registry = registry
         self.presence = presence
-        self.game_id = deck.game_id(game.NAME)
         cls = gestures or gestures_for(game.NAME)
         readers = layout.get("readers", 16)
         switches = layout.get("switches", 6)
@@ -146,7 +145,6 @@ class Mat:
         self.command = cls.ZONES.index("command") if "command" in cls.ZONES else -1
         if self.command < 0 or self.zone_reader[self.command] == NO_ZONE:
             raise ValueError("mat layout: %s needs a command pad" % game.NAME)
-        self.command_reader = self.zone_reader[self.command]
         self.rec = bytearray(ACTION_SIZE)
         self.reader = NO_ZONE  # the reader of the last event: where to signal its outcome
         self.entry = 0         # a number being tapped digit by digit ...
@@ -168,7 +166,33 @@ class Mat:
             return err
         zone = self.zone_of[reader]
         if zone == self.command and self.registry.kind == _TOKEN:
-            return self._token(self.registry.code)
+            t = self.registry.code
+            if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
+                # Numbers: digits in order; the number is complete as soon as one more digit would
+                # exceed what the game allows now, otherwise at ``confirm``.
+                d = t - _T_DIGIT0
+                top = self.g.number_max()
+                if top > _MAX_NUMBER:
+                    top = _MAX_NUMBER
+                if top <= 0 or (d == 0 and not self.digits):
+                    self._clear_entry()
+                    return _NOT_NOW
+                n = self.entry * 10 + d
+                if n * 10 <= top:
+                    self.entry = n
+                    self.digits += 1
+                    return NOTHING
+                self._clear_entry()
+                return self.g.number(n) if n <= _MAX_NUMBER else _NOT_NOW
+            if t == _T_CONFIRM and self.digits:
+                n = self.entry
+                self._clear_entry()
+                return self.g.number(n)
+            pending = self.digits
+            self._clear_entry()
+            if t == _T_CANCEL:
+                return NOTHING if pending else self.g.cancel()
+            return self.g.token(t)
         self._clear_entry()
         if zone == NO_ZONE:
             return _NOT_NOW
@@ -237,37 +261,9 @@ class Mat:
         if not self.registry.lookup(uid):
             return _UNKNOWN_TAG
         game = self.registry.game
-        if game != _ANY_GAME and game != self.game_id:
+        if game != _ANY_GAME and game != deck.game_id(self.game.NAME):
             return _FOREIGN_TAG
         return NOTHING
-
-    def _token(self, t):
-        if _T_DIGIT0 <= t < _T_DIGIT0 + 10:
-            # Numbers: digits in order; the number is complete as soon as one more digit would
-            # exceed what the game allows now, otherwise at ``confirm``.
-            d = t - _T_DIGIT0
-            top = self.g.number_max()
-            if top > _MAX_NUMBER:
-                top = _MAX_NUMBER
-            if top <= 0 or (d == 0 and not self.digits):
-                self._clear_entry()
-                return _NOT_NOW
-            n = self.entry * 10 + d
-            if n * 10 <= top:
-                self.entry = n
-                self.digits += 1
-                return NOTHING
-            self._clear_entry()
-            return self.g.number(n) if n <= _MAX_NUMBER else _NOT_NOW
-        if t == _T_CONFIRM and self.digits:
-            n = self.entry
-            self._clear_entry()
-            return self.g.number(n)
-        pending = self.digits
-        self._clear_entry()
-        if t == _T_CANCEL:
-            return NOTHING if pending else self.g.cancel()
-        return self.g.token(t)
 
     def _clear_entry(self):
         self.entry = 0

@@ -116,6 +116,8 @@ _BAG = const(5)
 _DECL_GOOD = const(10)
 
 _NO_TAG = const(0xFFFF)
+_NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the arrays are made from bytes, not lists
+_NO_ZONES = const(b"\xff\xff\xff\xff\xff\xff")  # _SEATS times _NO_ZONE
 _ASIDE = const(8)             # set-aside candidates remembered per market turn
 _PLACED = const(10)           # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
@@ -144,8 +146,8 @@ class Gestures(BaseGestures):
         mods = modules() if modules else 0
         self.deputies = mods & 1
         self.actor = _NO_SEAT
-        self.dock_of = bytearray([_NO_ZONE] * seats)   # seat -> its dock's reader
-        self.stand_of = bytearray([_NO_ZONE] * seats)  # seat -> its stand pad
+        self.dock_of = bytearray(_NO_ZONES)   # seat -> its dock's reader
+        self.stand_of = bytearray(_NO_ZONES)  # seat -> its stand pad
         for sw in range(len(mat.dock_seat)):
             if mat.dock_seat[sw] < seats:
                 self.dock_of[mat.dock_seat[sw]] = mat.dock_reader[sw]
@@ -155,14 +157,14 @@ class Gestures(BaseGestures):
         self.uid = bytearray(deck.UID_LEN)
         self.stamp = bytearray(b"\xff\xff\xff")   # round, phase, turn the partial state is for
         # Cards tapped on discard pads: setup, one market turn's set-aside cards, confiscations.
-        self.placed_tag = array("H", [_NO_TAG] * _PLACED)
+        self.placed_tag = array("H", _NO_TAGS * _PLACED)
         self.placed_code = bytearray(_PLACED)
         self.placed_pile = bytearray(_PLACED)
         self.placed_n = 0
         # One market turn: set-aside candidates (cards on the merchant's stand pad) and takes.
-        self.aside = array("H", [_NO_TAG] * _ASIDE)
+        self.aside = array("H", _NO_TAGS * _ASIDE)
         self.aside_n = 0
-        self.take_tag = array("H", [_NO_TAG] * _MARKET_MAX)
+        self.take_tag = array("H", _NO_TAGS * _MARKET_MAX)
         self.take_pile = bytearray(_MARKET_MAX)
         self.take_n = 0
         # A declaration tapped in either order, and the Sheriff's decision.
@@ -172,7 +174,7 @@ class Gestures(BaseGestures):
         self.verdict = 0          # tokens.PASS or tokens.INSPECT
         self.need = 0             # cards still to confiscate > 0: waiting for them
         # Bags as read at clasp time (tag ids and codes per seat).
-        self.bag_tag = array("H", [_NO_TAG] * (seats * _BAG_MAX))
+        self.bag_tag = array("H", _NO_TAGS * (seats * _BAG_MAX))
         self.bag_code = bytearray(seats * _BAG_MAX)
         self.bag_n = bytearray(seats)
         self.winners = -1         # seat mask, computed once when the game is over
@@ -252,7 +254,7 @@ class Gestures(BaseGestures):
         reader (the registry then describes it)."""
         reg = self.registry
         return (reader != _NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
-                and reg.game == self.mat.game_id and reg.kind == kind)
+                and reg.game == deck.game_id(self.game.NAME) and reg.kind == kind)
 
     def _note_aside(self, tag):
         for i in range(self.aside_n):
@@ -291,8 +293,32 @@ class Gestures(BaseGestures):
         if zone == _Z_DISCARD1 or zone == _Z_DISCARD2:
             pile = 1 if zone == _Z_DISCARD1 else 2
             phase = self.game.s[_R_PHASE]
-            if phase == _SETUP:
-                return self._setup_card(pile, index, code)
+            if phase == _SETUP:   # the ten cards of the two discard piles, five each
+                if self._placed(index):
+                    return _NOTHING   # tapped twice
+                n = 0
+                for i in range(self.placed_n):
+                    if self.placed_pile[i] == pile:
+                        n += 1
+                if n >= _PILE_START:
+                    return _BAD_SETUP
+                self._place(index, code, pile)
+                if self.placed_n < 2 * _PILE_START:
+                    return _NOTHING
+                rec = self.mat.start(_A_SETUP, self.game.s[_R_SHERIFF])
+                rec[_F_PILE1] = _PILE_START
+                rec[_F_PILE2] = _PILE_START
+                n1 = 0
+                n2 = 0
+                for i in range(self.placed_n):
+                    if self.placed_pile[i] == 1:
+                        n1 += 1
+                        rec[_F_PILE1 + n1] = self.placed_code[i]
+                    else:
+                        n2 += 1
+                        rec[_F_PILE2 + n2] = self.placed_code[i]
+                self.placed_n = 0   # refused: the ten cards are tapped again
+                return _READY
             if phase == _MARKET:
                 return self._market_card(pile, index, code)
             if phase == _INSPECT and self._confiscating():
@@ -302,33 +328,6 @@ class Gestures(BaseGestures):
         if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == self._merchant():
             self._note_aside(index)
         return _NOTHING   # possibly a hidden card: never signalled
-
-    def _setup_card(self, pile, tag, code):
-        if self._placed(tag):
-            return _NOTHING   # tapped twice
-        n = 0
-        for i in range(self.placed_n):
-            if self.placed_pile[i] == pile:
-                n += 1
-        if n >= _PILE_START:
-            return _BAD_SETUP
-        self._place(tag, code, pile)
-        if self.placed_n < 2 * _PILE_START:
-            return _NOTHING
-        rec = self.mat.start(_A_SETUP, self.game.s[_R_SHERIFF])
-        rec[_F_PILE1] = _PILE_START
-        rec[_F_PILE2] = _PILE_START
-        n1 = 0
-        n2 = 0
-        for i in range(self.placed_n):
-            if self.placed_pile[i] == 1:
-                n1 += 1
-                rec[_F_PILE1 + n1] = self.placed_code[i]
-            else:
-                n2 += 1
-                rec[_F_PILE2 + n2] = self.placed_code[i]
-        self.placed_n = 0   # refused: the ten cards are tapped again
-        return _READY
 
     def _market_card(self, pile, tag, code):
         if self._placed(tag):
@@ -435,9 +434,29 @@ class Gestures(BaseGestures):
         self._sync()
         s = self.game.s
         if self.deputies:
-            err = self._deputy_token(t)
-            if err != _NOT_NOW:
-                return err
+            # Deputies: a seat token in the reveal phase reveals that seat's deputy card; before
+            # the market opens it names the opening merchant; in the laws phase the deputy who
+            # logs the laws; ``confirm`` in the loot phase discards the chest's odd remainder (an
+            # agreed split is a host action). Anything else goes on as in the base game.
+            phase = s[_R_PHASE]
+            seat = tokens.seat(t)
+            if phase == _REVEAL and seat >= 0:
+                self.mat.start(_A_DEPUTY, seat)
+                return _READY
+            if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT and seat < self.game.seats():
+                if not self.game._is_merchant(seat):
+                    return _NOT_A_MERCHANT
+                self.actor = seat
+                return _NOTHING
+            if phase == _LAWS_PHASE and seat >= 0:
+                if not self.game._is_merchant(seat) and seat < self.game.seats():
+                    self.actor = seat   # the deputy who logs the laws both chose
+                    return _NOTHING
+                return _NOT_THE_SHERIFF
+            if phase == _LOOT_PHASE and t == tokens.CONFIRM:
+                rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
+                rec[_F_LOOT_SPLIT] = 1   # discard
+                return _READY
         good = tokens.declared(t)
         if good >= 0:
             err = self._in_phase(_DECLARE)
@@ -477,35 +496,6 @@ class Gestures(BaseGestures):
         else:
             self.verdict = t
         return self._decide()
-
-    def _deputy_token(self, t):
-        """Deputies: a seat token in the reveal phase reveals that seat's deputy card; before the
-        market opens it names the opening merchant; in the laws phase the deputy who logs the
-        laws; ``confirm`` in the loot phase discards the chest's odd remainder (an agreed split
-        is a host action). _NOT_NOW: not one of these."""
-        s = self.game.s
-        phase = s[_R_PHASE]
-        seat = tokens.seat(t)
-        if phase == _REVEAL and seat >= 0:
-            self.mat.start(_A_DEPUTY, seat)
-            return _READY
-        if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT:
-            if seat >= self.game.seats():
-                return _NOT_NOW
-            if not self.game._is_merchant(seat):
-                return _NOT_A_MERCHANT
-            self.actor = seat
-            return _NOTHING
-        if phase == _LAWS_PHASE and seat >= 0:
-            if not self.game._is_merchant(seat) and seat < self.game.seats():
-                self.actor = seat   # the deputy who logs the laws both chose
-                return _NOTHING
-            return _NOT_THE_SHERIFF
-        if phase == _LOOT_PHASE and t == tokens.CONFIRM:
-            rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
-            rec[_F_LOOT_SPLIT] = 1   # discard
-            return _READY
-        return _NOT_NOW
 
     def _decide(self):
         """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an

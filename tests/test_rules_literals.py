@@ -519,3 +519,13 @@ def test_every_game_names_every_reason_code_from_its_one_string() -> None:
         assert [g.reason(c) for c in range(len(common))] == common
         first = engine.FIRST_GAME_REASON
         assert [g.reason(first + i) for i in range(len(cls.REASONS.split()))] == cls.REASONS.split()
+
+
+def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes() -> None:
+    """``mat_sheriff`` makes its tag arrays from ``_NO_TAGS`` and its seat -> pad tables from
+    ``_NO_ZONES`` (bytes, not lists): one ``_NO_TAG`` as array("H") bytes, ``_SEATS`` times ``_NO_ZONE``."""
+    from array import array
+
+    from firmware import mat_sheriff as m
+    assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()
+    assert m._NO_ZONES == bytes([m._NO_ZONE] * m._SEATS)

@@ -107,7 +107,7 @@ def test_skull_layouts_map_readers_to_zones_and_seats():
     for n in (3, 6, 7, 12):
         m = Mat(skull(n), pick_layout(DOC, "skull", n), registry())
         used = [[r, m.g.ZONES[m.zone_of[r]], m.seat_of[r]] for r in range(16) if m.zone_of[r] != NO_ZONE]
-        assert len(used) == n + 2 and m.command_reader == 15
+        assert len(used) == n + 2 and m.zone_reader[m.command] == 15
         out.append(used)
     return out
 
