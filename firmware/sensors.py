@@ -43,8 +43,9 @@ scanned again first, so a card moved from a pad scanned less often is not taken 
 two pads.
 
 Reader health (docs/nfc.md, "Reader health"): a reader whose ``init()`` failed, that stops
-answering (``CHIP_ERR``) or that reset or vanished (``Mfrc522.healthy()`` checked before each
-scan, one SPI transaction) is *down*: skipped, so it costs the others no time, and initialised
+answering (``CHIP_ERR``) or that reset or vanished (TModeReg no longer what ``init()`` wrote: read
+with the status registers of every exchange, so a scan or REQA returns ``CHIP_ERR`` at its first
+status read; ``Mfrc522.healthy()`` for a dock, never scanned) is *down*: skipped, so it costs the others no time, and initialised
 again after 1, then 16, 32 ... 1024 loop steps. A pad whose scans keep failing (one bad tag) stays
 scanned; after ``_STUCK_SCANS`` failing scans in a row they count as complete, so the other tags
 on it still leave and arrive. Every change of a reader's state goes to ``report(reader, state,
@@ -318,17 +319,13 @@ class Sensors:
         the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
         missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
         pad of the round, a light one and three spare pads; the others read two loaded pads,
-        two light ones and two spare pads (``_light``)."""
+        two light ones (one when the round has two) and two spare pads (``_light``)."""
         if self.kept != k:
             self._release()
             self.kept = k
         reader = self.readers[k]
         if not reader.antenna_is_on():
             return k  # a full scan switches it on
-        if not reader.healthy():
-            self._release()
-            self._set(k, _READER_DOWN)
-            return -1
         self.last_reader = k
         if self._peek():
             return -1  # hand the arrival on first
@@ -337,8 +334,9 @@ class Sensors:
             self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
                        self._spare())
         else:
-            d = self._light(False) if self._lights() > 2 else self._spare()  # two: every
-            # other step is often enough for each, a spare pad gets the room
+            d = self._light(False) if self._lights() > 2 else -1  # two: every
+            # other step is often enough for each; the room shortens the step, so each loaded
+            # pad's roll call comes round sooner (spare pads still have two a step)
             self._plan(self._light(True), self._light(True), self._light(False), d,
                        self._spare(), self._spare())
         self._sweep(False)
@@ -490,10 +488,6 @@ class Sensors:
         kept pad: the step ends there."""
         self.last_reader = r
         reader = self.readers[r]
-        if not reader.healthy():
-            reader.antenna_off()  # if a sweep switched it on
-            self._set(r, _READER_DOWN)
-            return False
         keep = r == self.kept
         reader.antenna_on()
         st = mfrc522.COLLISION

@@ -118,6 +118,7 @@ _RF_CFG_RESERVED = const(0x08)  # RFCfgReg bits 3..0 keep their reset value
 
 # Timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us per tick.
 _PRESCALER = const(169)
+_TMODE_SET = const(_TAUTO | _PRESCALER >> 8)  # TModeReg as init() writes it: TAuto, prescaler hi
 # 300 us: an ISO 14443-3 answer to REQA/WUPA/ANTICOLLISION/SELECT starts exactly 1172/fc or
 # 1236/fc (91 us) after the frame (FDT, n = 9), and with TAuto the timer stops at the answer's
 # 5th bit (data sheet TModeReg): 138 us suffice, twice that is kept. HLTA is never answered.
@@ -252,10 +253,14 @@ class _Buffers:
         self.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
         self.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
         self.rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
-        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg in one read transaction
+        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's
+        # health: Mfrc522.healthy) in one read transaction
         self.stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
-                              0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
-        self.srx = bytearray(6)
+                              0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
+        self.srx = bytearray(7)
+        # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
+        self.ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
+        self.trx = bytearray(3)
         self.resp = bytearray(_RX_MAX)  # the last answer
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
         self.clr = bytearray(5)         # _cl as received at a collision, while it is located
@@ -352,7 +357,7 @@ class Mfrc522:
         self.version = self._rd(_VERSION)
         if self.version == 0 or self.version == 0xFF:
             return CHIP_ERR
-        self._wr(_TMODE, _TAUTO | _PRESCALER >> 8)  # timer starts when a frame has been sent
+        self._wr(_TMODE, _TMODE_SET)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
         self._reload = -1
         self._timeout(_T_SHORT)  # writes both TReloadReg bytes
@@ -368,7 +373,7 @@ class Mfrc522:
     def healthy(self):
         """One register read: TModeReg still holds what init() wrote. A reader that reset
         (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
-        return self._rd(_TMODE) == _TAUTO | _PRESCALER >> 8
+        return self._rd(_TMODE) == _TMODE_SET
 
     def _crc_selftest(self):
         """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
@@ -416,8 +421,12 @@ class Mfrc522:
         self._wr(_CONTROL, _TSTART_NOW)
 
     def _timer_wait(self):
+        """Until TimerIRq; at once when TModeReg is not what init() wrote (a reader reset or
+        gone: the exchange that follows returns CHIP_ERR at its first status read)."""
+        t = self._b.trx
         for _ in range(_POLL_MAX):
-            if self._rd(_COM_IRQ) & _TIMER_IRQ:
+            self._xfer(self._b.ttx, t)
+            if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
 
     def _field_reset(self):
@@ -445,6 +454,8 @@ class Mfrc522:
         s = self._b.srx
         for _ in range(_POLL_MAX):
             self._xfer(self._b.stx, s)
+            if s[6] != _TMODE_SET:  # the reader reset (TModeReg 00h) or is gone (MISO 00h)
+                return CHIP_ERR
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
                 break
             if s[1] & _TIMER_IRQ:

@@ -639,6 +639,37 @@ def test_steady_state_poll_allocates_nothing():
     return counts
 
 
+def test_a_reader_that_reset_or_vanished_ends_a_scan_at_its_first_status_read():
+    """TModeReg is read with the status registers (no separate health read): a scan, a roll
+    call and a REQA on the kept field of a reader that reset (TModeReg 00h) or vanished (MISO
+    pulled down: 00h) end in CHIP_ERR within 20 transactions, not after 1000 polls; a
+    healthy reader still scans."""
+    out = []
+    for fault in ("reset", "gone"):
+        for call in ("scan", "roll_call", "arrivals"):
+            bus, chip, rdr, _ = _bag_reader(BAG[:3])
+            buf = bytearray(35)
+            rdr.antenna_on()
+            assert rdr.scan(buf, None, 0, 0, True) == 3 and rdr.status == drv.OK
+            if fault == "reset":
+                chip._soft_reset()
+            else:
+                bus.readers.remove(chip)
+            t0 = bus.transactions
+            if call == "scan":
+                rdr.scan(buf, None, 0, 3, True)
+                st = rdr.status
+            elif call == "roll_call":
+                st = rdr.roll_call(buf, 3, True)
+            else:
+                rdr.arrivals(buf)
+                st = rdr.status
+            assert st == drv.CHIP_ERR, (fault, call, st)
+            assert bus.transactions - t0 <= 20, (fault, call, bus.transactions - t0)
+            out.append(bus.transactions - t0)
+    return out
+
+
 def test_spi_transactions_per_scan():
     """Measured, not asserted beyond sanity: SPI transactions (NSS-framed transfers)."""
     out = {}
