@@ -155,6 +155,15 @@ def from_header(header):
         if mods & bit:
             raise ValueError("module %r is listed twice" % (m,))
         mods |= bit
+    if mods & _CARD_MODULES and not isinstance(header.get("profile"), dict):
+        # On a board (the profile named by digest: profile.bin read whole) the laws' and Merry
+        # Men's code first: loaded after the profile and the card code, their names crossed the
+        # qstr pool doubling (~620 names, one block) in a heap cut up by then. Not for a log's
+        # inline profile, whose check and encoding leave garbage best freed before code loads.
+        if mods & 4:
+            from shared_rules import sheriff_laws   # noqa: F401
+        if mods & 16:
+            from shared_rules import sheriff_merry   # noqa: F401
     # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
     # binary form either way, so the board and a replay build the game from the same bytes.
     prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
