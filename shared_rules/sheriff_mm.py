@@ -38,6 +38,8 @@ MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 _CARD_MODULES = const(28)     # laws 4, special orders 8, Merry Men 16: ``sheriff_cards`` (issue 11)
+_LAWS = const(4)
+_MERRY_MEN = const(16)
 
 _SEATS6 = const(6)
 _CHEST = const(6)             # the loot chest, addressed like a seat
@@ -160,9 +162,9 @@ def from_header(header):
         # Men's code first: loaded after the profile and the card code, their names crossed the
         # qstr pool doubling (~620 names, one block) in a heap cut up by then. Not for a log's
         # inline profile, whose check and encoding leave garbage best freed before code loads.
-        if mods & 4:
+        if mods & _LAWS:
             from shared_rules import sheriff_laws   # noqa: F401
-        if mods & 16:
+        if mods & _MERRY_MEN:
             from shared_rules import sheriff_merry   # noqa: F401
     # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
     # binary form either way, so the board and a replay build the game from the same bytes.
