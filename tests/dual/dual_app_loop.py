@@ -800,26 +800,29 @@ class TimedPort(FakePort):
         self.last_n = n
 
 
-def guarded_board():
-    board, app = board_with_game()
+
+
+def guarded_board(port_class):
+    """The Skull board on guard-timed readers and a ``port_class`` line, booted and run a while."""
+    board = board_with_game()[0]
     bus = ClockedBus()
     board.emus = [bus.add_reader() for _ in range(READERS)]
     board.readers = [Mfrc522(bus, e.cs) for e in board.emus]
     board.bus = bus
-    return bus, App(board)
+    app = App(board)
+    assert app.boot() and app.sensors.mat is not None
+    port = port_class(bus)
+    board.link = port
+    app.link.port = port
+    run(app, 2 * READERS, False)
+    return bus, port, app
 
 
 def test_a_host_frame_arriving_during_a_guard_is_decoded_then_and_handled_once():
     """A PING whose bytes arrive while the first pad of a step waits out its field guard is
     complete when the step ends (only the guard's link service could have decoded it), and the
     next step's service_link answers it, once; heap locked; no REQA before its guard's end."""
-    bus, app = guarded_board()
-    board = app.board
-    assert app.boot() and app.sensors.mat is not None
-    port = TimedPort(bus)
-    board.link = port
-    app.link.port = port
-    run(app, 2 * READERS, False)
+    bus, port, app = guarded_board(TimedPort)
     wire = codec.encode(codec.PING, 9, b"guard")
     arrived = [0]
 
@@ -870,15 +873,9 @@ def test_a_flood_during_a_guard_does_not_stretch_it():
     """Garbage without end on the line: every guard wait ends at most one link service call
     (16 bytes read and decoded, a tick each) plus one status poll after the timer's end, never
     before it, and a disc put down is still seen and accepted."""
-    bus, app = guarded_board()
-    board = app.board
-    assert app.boot() and app.sensors.mat is not None
-    port = GarbagePort(bus)
-    board.link = port
-    app.link.port = port
-    run(app, 2 * READERS, False)
+    bus, port, app = guarded_board(GarbagePort)
     port.read = 0
-    board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
+    app.board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
     run(app, 3 * READERS, False)
     assert app.referee.accepted == 1
     assert bus.early == 0
