@@ -98,6 +98,8 @@ class App:
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
             sensors = Sensors(board, _path(self.root, _REGISTRY_FILE))
+            if board.readers:  # serve the link while a reader waits out its field guard
+                board.readers[0].set_guard_hook(self.link.serve)
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)

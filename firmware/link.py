@@ -14,6 +14,7 @@ from shared_rules import codec
 
 _RX_CHUNK = const(64)
 _MAX_CHUNKS = const(8)   # at most 512 bytes read per poll(): a frame may take several loop steps
+_SERVE_BYTES = const(16)  # at most this many bytes read and decoded per serve()
 
 
 class BoardLink:
@@ -24,6 +25,8 @@ class BoardLink:
         self.rx = bytearray(_RX_CHUNK)
         self.rx_len = 0
         self.rx_pos = 0
+        self.rx_serve = memoryview(self.rx)[:_SERVE_BYTES]
+        self.held = False  # serve() completed a frame that poll() has not handed over yet
         self.out = bytearray(codec.MAX_FRAME)
         self.body = bytearray(codec.MAX_BODY)
         self.seq = 0
@@ -34,6 +37,10 @@ class BoardLink:
         empty, or ``_MAX_CHUNKS`` reads were spent. The caller bounds the polls per loop step
         (``App.service_link``), so a flood cannot stall the loop."""
         reader = self.reader
+        if self.held:
+            self.held = False
+            return True
+        reader.ready = False  # the frame before (if any) is handled: serve() may decode again
         for _ in range(_MAX_CHUNKS):
             if self.rx_pos >= self.rx_len:
                 self.rx_len = self.port.readinto(self.rx)
@@ -44,6 +51,25 @@ class BoardLink:
             if reader.ready:
                 return True
         return False
+
+    def serve(self):
+        """Read and decode at most ``_SERVE_BYTES`` bytes: the MFRC522 driver calls this while a
+        reader waits out its field guard, so a host frame is complete when ``poll()`` runs. Not a
+        byte once the reader holds a complete frame (waiting for ``poll()``, or being handled:
+        frames are handled between loop steps only, never in the middle of a scan)."""
+        reader = self.reader
+        if reader.ready:
+            return
+        pos = self.rx_pos
+        if pos >= self.rx_len:
+            pos = self.rx_pos = 0
+            self.rx_len = self.port.readinto(self.rx_serve)
+        end = self.rx_len
+        if end > pos + _SERVE_BYTES:
+            end = pos + _SERVE_BYTES
+        if pos < end:
+            self.rx_pos = reader.feed(self.rx, pos, end)
+            self.held = reader.ready
 
     def link_errors(self):
         """Bad frames seen so far (all kinds)."""

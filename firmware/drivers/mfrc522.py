@@ -274,6 +274,7 @@ class _Buffers:
         self.atqa = 0
         self.last_nak = 0
         self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
+        self.hook = None    # called between status polls while a reader waits out its field guard
 
 
 _bufs = None
@@ -317,6 +318,13 @@ class Mfrc522:
     atqa = property(lambda self: self._b.atqa)
     last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
     user_last = property(lambda self: self._b.user_last)  # last user page (write())
+
+    def set_guard_hook(self, fn):
+        """Have every reader call ``fn()`` between its status polls while it waits out a field
+        guard (None: busy-wait). The app serves the link there; ``fn`` must be short and bounded
+        (the timer still ends the wait, at the first poll after ``fn`` returns) and must not
+        touch the readers. Shared by all readers, like the buffers."""
+        self._b.hook = fn
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -420,14 +428,18 @@ class Mfrc522:
         self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
         self._wr(_CONTROL, _TSTART_NOW)
 
-    def _timer_wait(self):
+    def _timer_wait(self, work=None):
         """Until TimerIRq; at once when TModeReg is not what init() wrote (a reader reset or
-        gone: the exchange that follows returns CHIP_ERR at its first status read)."""
+        gone: the exchange that follows returns CHIP_ERR at its first status read). ``work()``
+        runs between two polls that found the timer running: the wait ends at most one call
+        of it late, never early."""
         t = self._b.trx
         for _ in range(_POLL_MAX):
             self._xfer(self._b.ttx, t)
             if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
+            if work is not None:
+                work()
 
     def _field_reset(self):
         """Field off for 5.1 ms then on again: every tag drops to IDLE (ISO 14443-3 §6.3)."""
@@ -506,7 +518,7 @@ class Mfrc522:
         if not self._txctl & _TX_RF_EN:
             return NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
-            self._timer_wait()
+            self._timer_wait(self._b.hook)
         self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
         self._b.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits

@@ -12,8 +12,9 @@ from fakeboard import FakeBoard, FakePort, scratch_dir
 from shared_rules import codec, deck, tokens
 from firmware.app import App
 from firmware.drivers.mfrc522 import Mfrc522
+from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
-from firmware.emu.spi_bus import EmuSpiBus
+from firmware.emu.spi_bus import EmuPin, EmuSpiBus
 from firmware.sensors import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
@@ -716,3 +717,168 @@ def test_a_tag_a_full_pad_has_no_slot_for_does_not_end_the_step():
     assert not arrived and s.presence.crowded == crowded + 1 and s.presence.count(pad) == slots
     assert s.readers[pad].uid_len == 7  # it was singled out by the roll call
     return [slots, s.presence.crowded - crowded]
+
+
+# -- the link served while a reader waits out its field guard ------------------------------
+GUARD_TICKS = 40  # the guard on the test clock: SPI transactions and link bytes, one tick each
+
+
+class GuardEmu(Mfrc522Emu):
+    """An emulated chip whose TStartNow timer runs ``GUARD_TICKS`` on the bus clock (the plain
+    emulator's expires at once): the driver polls ComIrqReg until then. Records how late each
+    wait ended (a wait: a poll before found the timer running), and any frame sent before the
+    timer's end."""
+
+    def __init__(self, cs, bus):
+        Mfrc522Emu.__init__(self, cs)
+        self.bus = bus
+        self.due = -1
+        self.polled = False  # a poll found the timer running: the driver is waiting on it
+
+    def _write(self, reg, v):
+        Mfrc522Emu._write(self, reg, v)
+        if reg == 0x0C and v & 0x40:   # ControlReg TStartNow
+            self.regs[0x04] &= 0xFE    # TimerIRq only once the period is over
+            self.due = self.bus.clock + GUARD_TICKS
+            self.polled = False
+        elif reg == 0x0D and v & 0x80 and self.due >= 0:  # StartSend while the timer runs
+            self.bus.early += 1
+
+    def _read(self, reg):
+        if reg == 0x04 and self.due >= 0:
+            if self.bus.clock >= self.due:
+                self.regs[0x04] |= 0x01
+                late = self.bus.clock - self.due
+                if self.polled and late > self.bus.late:  # a wait, not a timer long over
+                    self.bus.late = late
+                self.due = -1
+            else:
+                self.polled = True
+                if self.bus.waiting is not None:
+                    self.bus.waiting()
+        return Mfrc522Emu._read(self, reg)
+
+
+class ClockedBus(EmuSpiBus):
+    def __init__(self):
+        EmuSpiBus.__init__(self)
+        self.clock = 0
+        self.late = 0      # the most ticks a guard wait ended after the timer's end
+        self.early = 0     # frames sent while a guard ran
+        self.waiting = None  # called at each poll that finds a guard running
+
+    def add_reader(self, version=0x92):
+        r = GuardEmu(EmuPin(1), self)
+        self.readers.append(r)
+        return r
+
+    def write_readinto(self, tx, rx):
+        self.clock += 1
+        EmuSpiBus.write_readinto(self, tx, rx)
+
+
+class TimedPort(FakePort):
+    """A line whose every byte read costs a tick of the bus clock; ``writes`` counts frames
+    sent and keeps the last one (no allocation: heap-locked tests)."""
+
+    def __init__(self, bus):
+        FakePort.__init__(self)
+        self.bus = bus
+        self.writes = 0
+        self.last = bytearray(codec.MAX_FRAME)
+        self.last_n = 0
+
+    def readinto(self, buf):
+        n = FakePort.readinto(self, buf)
+        self.bus.clock += n
+        return n
+
+    def write(self, buf, n):
+        self.writes += 1
+        for i in range(n):
+            self.last[i] = buf[i]
+        self.last_n = n
+
+
+
+
+def guarded_board(port_class):
+    """The Skull board on guard-timed readers and a ``port_class`` line, booted and run a while."""
+    board = board_with_game()[0]
+    bus = ClockedBus()
+    board.emus = [bus.add_reader() for _ in range(READERS)]
+    board.readers = [Mfrc522(bus, e.cs) for e in board.emus]
+    board.bus = bus
+    app = App(board)
+    assert app.boot() and app.sensors.mat is not None
+    port = port_class(bus)
+    board.link = port
+    app.link.port = port
+    run(app, 2 * READERS, False)
+    return bus, port, app
+
+
+def test_a_host_frame_arriving_during_a_guard_is_decoded_then_and_handled_once():
+    """A PING whose bytes arrive while the first pad of a step waits out its field guard is
+    complete when the step ends (only the guard's link service could have decoded it), and the
+    next step's service_link answers it, once; heap locked; no REQA before its guard's end."""
+    bus, port, app = guarded_board(TimedPort)
+    wire = codec.encode(codec.PING, 9, b"guard")
+    arrived = [0]
+
+    def arrive():
+        if not arrived[0]:
+            arrived[0] = bus.clock
+            port.push(wire)
+    if micropython:
+        micropython.heap_lock()
+    try:
+        bus.waiting = arrive
+        app.step()
+        bus.waiting = None
+        ready = app.link.reader.ready
+        sent = port.writes
+        app.step()
+        answered = port.writes
+        for _ in range(2 * READERS):
+            app.step()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    assert arrived[0], "no guard was waited in the step"
+    assert ready and sent == 0, (ready, sent)
+    assert answered == 1 and port.writes == 1, (answered, port.writes)
+    got = list(codec.FrameReader().frames(bytes(port.last[:port.last_n])))
+    assert got and got[0][0] == codec.PONG and got[0][2] == b"guard", got
+    assert bus.early == 0
+    return [len(wire), bus.late]
+
+
+class GarbagePort(TimedPort):
+    """A flood that never completes a frame (no 00h delimiter): the guard hook reads at every poll."""
+
+    def __init__(self, bus):
+        TimedPort.__init__(self, bus)
+        self.read = 0
+
+    def readinto(self, buf):
+        for i in range(len(buf)):
+            buf[i] = 0x55
+        self.bus.clock += len(buf)
+        self.read += len(buf)
+        return len(buf)
+
+
+def test_a_flood_during_a_guard_does_not_stretch_it():
+    """Garbage without end on the line: every guard wait ends at most one link service call
+    (16 bytes read and decoded, a tick each) plus one status poll after the timer's end, never
+    before it, and a disc put down is still seen and accepted."""
+    bus, port, app = guarded_board(GarbagePort)
+    port.read = 0
+    app.board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
+    run(app, 3 * READERS, False)
+    assert app.referee.accepted == 1
+    assert bus.early == 0
+    assert 0 < bus.late <= 16 + 1, bus.late
+    assert port.read > 0
+    return bus.late
