@@ -57,18 +57,17 @@ except ImportError:
     def const(x):
         return x
 
-from firmware.drivers import mfrc522
 from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
-from firmware.presence import Presence, NONE, ARRIVE
+from firmware.presence import Presence
 from firmware.registry import Registry
 
-UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
+_UID_SLOTS = const(6)  # a bag holds 5: a sixth card must be seen to be refused
 _HOT_MAX = const(6)  # more awaited pads than this share the round like the others
-SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
+_SWEEP_TAGS = const(2)  # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
 # guards); pads of the round holding more are "loaded" (``_light``)
-SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
-KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: its tags checked one step in this
+_SWEEP_FIELDS = const(3)  # fields on at once in a sweep (supply budget: docs/hardware.md)
+_KEEP_CONFIRM = const(2)  # one awaited pad holding tags, field kept on: its tags checked one step in this
 _NO_DOCK = const(255)
 _NO_KEEP = const(255)
 _SPARE = const(1)   # rare[r]
@@ -84,11 +83,19 @@ _READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
 _STUCK_SCANS = const(3)
 _RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
 _RETRY_MAX = const(1024)
-CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
+_CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
+# The driver's status codes (firmware/drivers/mfrc522.py, restated: tests/test_rules_literals.py).
+_OK = const(0)
+_COLLISION = const(4)
+_CHIP_ERR = const(8)
+_OVERFLOW = const(9)
+_PARTIAL = const(11)
+_NO_EVENT = const(0)  # firmware/presence.py's event kinds (restated, as above)
+_ARRIVE = const(1)
 
 
 class Sensors:
@@ -98,8 +105,8 @@ class Sensors:
         self.board = board
         self.readers = board.readers
         self.switches = board.switches
-        self.presence = Presence(readers=len(self.readers), slots=UID_SLOTS)
-        self.uids = bytearray(UID_SLOTS * 7)
+        self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
+        self.uids = bytearray(_UID_SLOTS * 7)
         self.next_reader = 0
         self.clasp = bytearray(len(self.switches))
         self.clasp_seen = bytearray(len(self.switches))
@@ -124,7 +131,7 @@ class Sensors:
         self.hot_one = _NO_KEEP       # the awaited pad when there is one
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
-        self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
+        self.kuids = bytearray(_UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
         self.lit = 0                 # the sweep's fields on, the kept one included
@@ -146,7 +153,7 @@ class Sensors:
         self.down = 0                 # readers down
         self.report = None            # report(reader, state, version), set by the app
         for r in range(n):
-            if self.readers[r].init() != mfrc522.OK:
+            if self.readers[r].init() != _OK:
                 self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
             self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
@@ -175,7 +182,7 @@ class Sensors:
             for r in range(len(self.readers)):
                 self.rare[r] = _SPARE if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
-                while p.pop() != NONE:
+                while p.pop() != _NO_EVENT:
                     self.lying += 1
                     m.on_present(p.reader, p.uid)
             for i in range(len(self.switches)):
@@ -193,8 +200,8 @@ class Sensors:
             return NOTHING
         p = self.presence
         kind = p.pop()
-        if kind != NONE:
-            if kind == ARRIVE:
+        if kind != _NO_EVENT:
+            if kind == _ARRIVE:
                 other = p.find(p.uid, p.reader, True)
                 if other >= 0 and self.state[other] != _READER_DOWN:
                     # seen on another pad at its last scan, which may be a while ago (pads
@@ -241,7 +248,7 @@ class Sensors:
         """Initialise again the down readers whose back-off is over."""
         for r in range(len(self.readers)):
             if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
-                if self.readers[r].init() == mfrc522.OK:
+                if self.readers[r].init() == _OK:
                     self.failed[r] = 0
                     self._set(r, _READER_OK)
                 else:
@@ -300,7 +307,7 @@ class Sensors:
                 and self.state[k] != _READER_DOWN:
             return self._keep(k)
         self._release()
-        every = self._hot_tags() <= SWEEP_TAGS
+        every = self._hot_tags() <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
         one = -1 if every or t else self._next(_AT_HOT, self.hot)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
@@ -329,7 +336,7 @@ class Sensors:
         self.last_reader = k
         if self._peek():
             return -1  # hand the arrival on first
-        self.rare_turn = (self.rare_turn + 1) % KEEP_CONFIRM
+        self.rare_turn = (self.rare_turn + 1) % _KEEP_CONFIRM
         if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
             self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
                        self._spare())
@@ -359,7 +366,7 @@ class Sensors:
             return False
         reader = self.readers[k]
         n = reader.arrivals(self.kuids)
-        if reader.status == mfrc522.CHIP_ERR:
+        if reader.status == _CHIP_ERR:
             self._release()
             self._set(k, _READER_DOWN)
             return False
@@ -375,7 +382,7 @@ class Sensors:
         at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            if self._of_round(r) and (p.count(r) > SWEEP_TAGS) == loaded:
+            if self._of_round(r) and (p.count(r) > _SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
                 return r
         return -1
@@ -384,7 +391,7 @@ class Sensors:
         """How many pads ``_light(False)`` can give."""
         k = 0
         for r in range(len(self.readers)):
-            if self._of_round(r) and self.presence.count(r) <= SWEEP_TAGS:
+            if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
                 k += 1
         return k
 
@@ -456,7 +463,7 @@ class Sensors:
     def _fill(self, every, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
         while there is room."""
-        while self.lit < SWEEP_FIELDS and self.ahead < len(self.readers):
+        while self.lit < _SWEEP_FIELDS and self.ahead < len(self.readers):
             q = self.ahead
             if q != k and self._swept(q, every):
                 self.readers[q].antenna_on()
@@ -490,7 +497,7 @@ class Sensors:
         reader = self.readers[r]
         keep = r == self.kept
         reader.antenna_on()
-        st = mfrc522.COLLISION
+        st = _COLLISION
         if self.presence.count(r) and (keep or not self.hot[r]) and self.rare[r] != _DOCK:
             # exactly the tags its last complete scan found (a tag missing since: one more miss)?
             n = self.presence.known(r, self.uids, True)
@@ -503,22 +510,22 @@ class Sensors:
                 self.presence.feed(r, 1, reader.uid, False)
                 return self.presence.count(r) > n  # not when the pad had no slot left for it
         known = self.presence.known(r, self.uids)
-        if st == mfrc522.OK:
+        if st == _OK:
             n = self.presence.known(r, self.uids, True)
-        elif st != mfrc522.CHIP_ERR:  # something changed (or never looked): scan
+        elif st != _CHIP_ERR:  # something changed (or never looked): scan
             n = reader.scan(self.uids, None, 0, known, keep,
                             None if keep or self.kept == _NO_KEEP else self.peek)
             st = reader.status
         if not keep:
             reader.antenna_off()
         self.scans += 1
-        if st == mfrc522.CHIP_ERR:
+        if st == _CHIP_ERR:
             self._set(r, _READER_DOWN)
             return False
-        if st == mfrc522.PARTIAL:  # cut short by a newcomer: not every tag was listed
+        if st == _PARTIAL:  # cut short by a newcomer: not every tag was listed
             self.presence.feed(r, n, self.uids, False)
             return True
-        ok = st == mfrc522.OK
+        ok = st == _OK
         if ok:
             self.failed[r] = 0
             self._set(r, _READER_OK)
@@ -526,7 +533,7 @@ class Sensors:
             self.failed[r] += 1
         if self.failed[r] >= _STUCK_SCANS:
             self._set(r, _READER_STUCK)
-            ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
+            ok = st != _OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
         if keep:
             self.kmiss = ok and n < known
@@ -543,10 +550,10 @@ class Sensors:
             if v != self.clasp_seen[i]:
                 self.clasp_seen[i] = v
                 self.clasp_count[i] = 1
-            elif self.clasp_count[i] < CLASP_STABLE:
+            elif self.clasp_count[i] < _CLASP_STABLE:
                 self.clasp_count[i] += 1
             d = self.dock[i]
-            if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
+            if self.clasp_count[i] >= _CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
                 self.closing[i] = 0
                 if d != _NO_DOCK:

@@ -20,6 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Board modules with a generated layout, by dotted name.
 MODULES: tuple[str, ...] = (
+    "firmware.drivers.mfrc522",
+    "firmware.presence",
+    "firmware.sensors",
     "shared_rules.deadmans",
     "shared_rules.sheriff",
     "shared_rules.sheriff_cards",

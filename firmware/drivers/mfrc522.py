@@ -51,25 +51,26 @@ except ImportError:
     def const(x):
         return x
 
-# Status codes.
-OK = const(0)
-NO_TAG = const(1)        # nothing answered a request
-TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange
-CRC_ERR = const(3)       # CRC_A of an answer (SAK, READ data) did not match
-COLLISION = const(4)     # answers collided where no collision can be resolved
-PROTOCOL_ERR = const(5)  # malformed answer, chip error flags, inconsistent cascade
-BCC_ERR = const(6)       # anticollision answer did not match its BCC
-NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
-CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
-OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
-DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
-PARTIAL = const(11)      # scan() cut short by its ``peek`` (or a newcomer): not every tag listed
-STATUS_NAMES = ("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
-                "chip", "overflow", "denied", "partial")
+# Status codes (private: inlined, no name on the board; tests and host tools read them by name
+# from the generated twin firmware/drivers/mfrc522_layout.py, ``python -m host.layout``).
+_OK = const(0)
+_NO_TAG = const(1)        # nothing answered a request
+_TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange
+_CRC_ERR = const(3)       # CRC_A of an answer (SAK, READ data) did not match
+_COLLISION = const(4)     # answers collided where no collision can be resolved
+_PROTOCOL_ERR = const(5)  # malformed answer, chip error flags, inconsistent cascade
+_BCC_ERR = const(6)       # anticollision answer did not match its BCC
+_NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
+_CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
+_OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
+_DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
+_PARTIAL = const(11)      # scan() cut short by its ``peek`` (or a newcomer): not every tag listed
+_STATUS_NAMES = const(("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
+                       "chip", "overflow", "denied", "partial"))  # for host tools
 
-UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
-PAGE_BYTES = const(16)  # one READ: four 4-byte pages
-FIRST_USER_PAGE = const(4)  # NTAG21x user memory starts after UID, lock bytes and CC (§8.5)
+_UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
+_PAGE_BYTES = const(16)  # one READ: four 4-byte pages
+_FIRST_USER_PAGE = const(4)  # NTAG21x user memory starts after UID, lock bytes and CC (§8.5)
 
 # Registers (§9.2).
 _COMMAND = const(0x01)
@@ -138,7 +139,7 @@ _NAK_CODES = const(0x0033)  # bit n set: n is an NTAG NAK code (0h, 1h, 4h, 5h; 
 _CC_MAGIC = const(0xE1)     # CC byte 0: NDEF data present (NFC Forum Type 2 Tag)
 _HLTA = const(0x50)
 _CT = const(0x88)
-_SEL = (0x93, 0x95, 0x97)
+_SEL = const((0x93, 0x95, 0x97))  # SEL of cascade levels 1..3
 _SAK_CASCADE = const(0x04)
 
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
@@ -154,10 +155,10 @@ _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two look
 
 
 # CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
-CP_FIFO = const(1)
-CP_UID = const(2)
-CP_RX = const(4)
-CP_ALL = const(7)
+_CP_FIFO = const(1)
+_CP_UID = const(2)
+_CP_RX = const(4)
+_CP_ALL = const(7)
 
 
 def _candidate(k, pos, known):
@@ -182,7 +183,7 @@ def _differ(uids, a, b, level):
     """The first UID CLn bit (0..31, as sent on the air: byte by byte, LSB first) where the
     UIDs in slots a and b differ at cascade `level`; 32 when that level is equal."""
     for k in range(4):
-        x = _clbyte(uids, a * UID_LEN, level, k) ^ _clbyte(uids, b * UID_LEN, level, k)
+        x = _clbyte(uids, a * _UID_LEN, level, k) ^ _clbyte(uids, b * _UID_LEN, level, k)
         if x:
             i = 0
             while not (x >> i) & 1:
@@ -192,7 +193,7 @@ def _differ(uids, a, b, level):
 
 
 def _bit(uids, slot, level, b):
-    return _clbyte(uids, slot * UID_LEN, level, b >> 3) >> (b & 7) & 1
+    return _clbyte(uids, slot * _UID_LEN, level, b >> 3) >> (b & 7) & 1
 
 
 def _sort(uids, n):
@@ -208,11 +209,11 @@ def _sort(uids, n):
                 d = _differ(uids, j - 1, j, 1)
             if d == 32 or not _bit(uids, j - 1, level, d):
                 break
-            a = (j - 1) * UID_LEN
-            for k in range(UID_LEN):
+            a = (j - 1) * _UID_LEN
+            for k in range(_UID_LEN):
                 t = uids[a + k]
-                uids[a + k] = uids[a + UID_LEN + k]
-                uids[a + UID_LEN + k] = t
+                uids[a + k] = uids[a + _UID_LEN + k]
+                uids[a + _UID_LEN + k] = t
             j -= 1
 
 
@@ -264,7 +265,7 @@ class _Buffers:
         self.resp = bytearray(_RX_MAX)  # the last answer
         self.cl = bytearray(5)          # UID CLn + BCC being resolved
         self.clr = bytearray(5)         # _cl as received at a collision, while it is located
-        self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
+        self.page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
         self.rx_n = 0      # length in bytes of the last answer (in resp)
         self.rx_last = 0   # valid bits of its last byte (0 = all 8)
         self.coll = 0      # CollReg after it
@@ -300,11 +301,11 @@ class Mfrc522:
         self.max_errors = max_errors
         self._b = _buffers()
         self.version = 0
-        self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
+        self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
         self._reload = -1
         self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED
-        self.status = OK     # outcome of the last scan()
+        self.status = _OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
         self.inventories = 0  # scans begun: each sees every tag in the field at its start
@@ -359,12 +360,12 @@ class Mfrc522:
             if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
                 break
         else:
-            return CHIP_ERR
+            return _CHIP_ERR
         # NXP answers 91h/92h, clones 88h, 12h, B2h, 89h, 90h ...: any value is taken, and the CRC
         # self-test below decides. 00h is the board's MISO pull-down (no chip), FFh a stuck line.
         self.version = self._rd(_VERSION)
         if self.version == 0 or self.version == 0xFF:
-            return CHIP_ERR
+            return _CHIP_ERR
         self._wr(_TMODE, _TMODE_SET)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
         self._reload = -1
@@ -376,7 +377,7 @@ class Mfrc522:
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)
         self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
-        return OK if self._crc_selftest() else CHIP_ERR
+        return _OK if self._crc_selftest() else _CHIP_ERR
 
     def healthy(self):
         """One register read: TModeReg still holds what init() wrote. A reader that reset
@@ -467,27 +468,27 @@ class Mfrc522:
         for _ in range(_POLL_MAX):
             self._xfer(self._b.stx, s)
             if s[6] != _TMODE_SET:  # the reader reset (TModeReg 00h) or is gone (MISO 00h)
-                return CHIP_ERR
+                return _CHIP_ERR
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
                 break
             if s[1] & _TIMER_IRQ:
-                return TIMEOUT
+                return _TIMEOUT
         else:
-            return CHIP_ERR
+            return _CHIP_ERR
         err = s[2]
         got = s[3] & 0x7F
         self._b.rx_last = s[4] & 0x07
         self._b.coll = s[5]
         self._b.rx_n = 0
         if err & _FATAL_ERRS or got > _RX_MAX:
-            return PROTOCOL_ERR
+            return _PROTOCOL_ERR
         # the exchange is over (RxIRq/IdleIRq; RxModeReg.RxMultiple = 0: the receiver is off),
         # so once its `got` bytes are read the FIFO stays empty until the next frame is written;
         # after a frame received, Transceive waits for the next StartSend (§10.3.1.8: "each
         # transmit process must be started by setting StartSend"): no Idle/Transceive writes
         self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
-            return TIMEOUT
+            return _TIMEOUT
         rtx = self._b.rtx
         rtx[got] = 0
         self._xfer(self._b.rtxv[got + 1], self._b.rrxv[got + 1])
@@ -496,10 +497,10 @@ class Mfrc522:
             self._b.resp[i] = self._b.rrx[1 + i]
         self._b.rx_n = got
         if err & _COLL_ERR:
-            return COLLISION
+            return _COLLISION
         if err & _PARITY_CRC_ERRS:
-            return PROTOCOL_ERR
-        return OK
+            return _PROTOCOL_ERR
+        return _OK
 
     def _crc_ok(self, n):
         c = crc_a(self._b.resp, 0, n - 2)
@@ -516,19 +517,19 @@ class Mfrc522:
     def request(self, wake=False):
         """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
         if not self._txctl & _TX_RF_EN:
-            return NO_TAG
+            return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
             self._timer_wait(self._b.hook)
         self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
         self._b.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
-        if st == TIMEOUT:
-            return NO_TAG
-        if st == COLLISION:
-            st = OK  # tags with different ATQAs: still tags, anticollision sorts them out
-        if st == OK:
+        if st == _TIMEOUT:
+            return _NO_TAG
+        if st == _COLLISION:
+            st = _OK  # tags with different ATQAs: still tags, anticollision sorts them out
+        if st == _OK:
             if self._b.rx_n != 2 or self._b.rx_last:
-                return PROTOCOL_ERR
+                return _PROTOCOL_ERR
             self._b.atqa = self._b.resp[0] | self._b.resp[1] << 8
         return st
 
@@ -539,25 +540,25 @@ class Mfrc522:
         n = 0
         for level in range(3):
             st = self._resolve(_SEL[level])
-            if st == OK:
+            if st == _OK:
                 st = self._select_cl(_SEL[level])
-            if st != OK:
+            if st != _OK:
                 return st
             cl = self._b.cl
             if self._b.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 for i in range(3):
                     self._b.uid[n + i] = cl[1 + i]
                 n += 3
             else:
                 if cl[0] == _CT:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 for i in range(4):
                     self._b.uid[n + i] = cl[i]
                 self._b.uid_len = n + 4
-                return OK
-        return PROTOCOL_ERR  # cascade bit still set after level 3
+                return _OK
+        return _PROTOCOL_ERR  # cascade bit still set after level 3
 
     def _resolve(self, sel, known=0):
         """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl, from
@@ -574,28 +575,28 @@ class Mfrc522:
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
             st = self._anticoll(sel, known)
-            if st == COLLISION:
+            if st == _COLLISION:
                 last = full + self._b.rx_n - 1
                 if not self._merge(full, known & 7, last if last < 4 else 4):
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 bit = self._coll_bit(sel, known)
                 if bit < 0:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 self._follow(bit, 1)
                 known = bit + 1
                 stepped = True
                 if known == 32:  # every UID bit decided by collisions: SELECT confirms it
                     cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
-                    return OK
+                    return _OK
                 continue
-            if st != OK:
-                if st == TIMEOUT and stepped:
-                    self.collpos = CP_ALL
+            if st != _OK:
+                if st == _TIMEOUT and stepped:
+                    self.collpos = _CP_ALL
                 return st
             if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, known & 7, 4):
-                return PROTOCOL_ERR
-            return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
-        return PROTOCOL_ERR
+                return _PROTOCOL_ERR
+            return _OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else _BCC_ERR
+        return _PROTOCOL_ERR
 
     def _anticoll(self, sel, known):
         """One ANTICOLLISION frame with the first `known` bits of _cl (NVB, §6.5.3.1)."""
@@ -637,7 +638,7 @@ class Mfrc522:
         if not fit:
             return -1
         if not self.collpos & fit:
-            self.collpos = CP_ALL  # none of the readings left fits: learn again
+            self.collpos = _CP_ALL  # none of the readings left fits: learn again
         self.collpos &= fit
         bit = self._agreed(pos, known)
         if bit != -2:
@@ -681,7 +682,7 @@ class Mfrc522:
         """Whether any tag answers the prefix up to `bit` with `bit` set to v."""
         self._follow(bit, v)
         st = self._anticoll(sel, bit + 1)
-        return st != TIMEOUT and st != CHIP_ERR
+        return st != _TIMEOUT and st != _CHIP_ERR
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
@@ -704,35 +705,35 @@ class Mfrc522:
         for i in range(5):
             f[3 + i] = self._b.cl[i]
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
-        if st != OK:
+        if st != _OK:
             return st
         if self._b.rx_n != 3 or self._b.rx_last:
-            return PROTOCOL_ERR
+            return _PROTOCOL_ERR
         if not self._crc_ok(3):
-            return CRC_ERR
+            return _CRC_ERR
         self._b.sak = self._b.resp[0]
-        return OK
+        return _OK
 
     def read(self, page, out, off=0):
         """NTAG READ of 4 pages from `page` into out[off:off+16] (selected tag). Status code."""
-        if len(out) < off + PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
+        if len(out) < off + _PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
             raise ValueError("page 0..255 and 16 bytes of room in out expected")
         f = self._b.ftx
         f[1] = _READ
         f[2] = page
         st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
-        if st != OK:
+        if st != _OK:
             return st
         if self._b.rx_n == 1 and self._b.rx_last == 4:
             self._b.last_nak = self._b.resp[0] & 0x0F
-            return NAK
-        if self._b.rx_n != PAGE_BYTES + 2 or self._b.rx_last:
-            return PROTOCOL_ERR
-        if not self._crc_ok(PAGE_BYTES + 2):
-            return CRC_ERR
-        for i in range(PAGE_BYTES):
+            return _NAK
+        if self._b.rx_n != _PAGE_BYTES + 2 or self._b.rx_last:
+            return _PROTOCOL_ERR
+        if not self._crc_ok(_PAGE_BYTES + 2):
+            return _CRC_ERR
+        for i in range(_PAGE_BYTES):
             out[off + i] = self._b.resp[i]
-        return OK
+        return _OK
 
     def halt(self):
         """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3 counts
@@ -742,9 +743,9 @@ class Mfrc522:
         f[1] = _HLTA
         f[2] = 0
         st = self._transceive(self._append_crc(2), 0, 0, _T_SHORT)
-        if st == TIMEOUT:
-            return OK
-        return PROTOCOL_ERR if st == OK or st == COLLISION else st
+        if st == _TIMEOUT:
+            return _OK
+        return _PROTOCOL_ERR if st == _OK or st == _COLLISION else st
 
     # --- writing -------------------------------------------------------------------------
     def select_uid(self, uid, off=0):
@@ -755,45 +756,45 @@ class Mfrc522:
         (ISO/IEC 14443-3 §6.5.3.4). OK (the tag is ACTIVE), NO_TAG (no tag with that UID
         answered), or the error of the last of at most 5 rounds.
         """
-        if len(uid) < off + UID_LEN or off < 0:
+        if len(uid) < off + _UID_LEN or off < 0:
             raise ValueError("7 bytes of UID expected in uid[off:]")
         self._b.user_last = 0
         return self._select_known(uid, off)
 
     def _select_known(self, uid, off):
         self._b.uid_len = 0
-        st = NO_TAG  # outcome of the last round that woke something
+        st = _NO_TAG  # outcome of the last round that woke something
         quiet = 0
         for _ in range(5):
             wake = self.request(True)
-            if wake == NO_TAG:
+            if wake == _NO_TAG:
                 quiet += 1
                 if quiet == 3:
-                    return NO_TAG  # three WUPAs in a row unanswered: nothing in the field
+                    return _NO_TAG  # three WUPAs in a row unanswered: nothing in the field
                 # a READY or ACTIVE tag takes WUPA as an error (now it is IDLE), and a lost
                 # ATQA leaves it READY: either way the next WUPA or the one after wakes it
                 continue
             quiet = 0
             st = wake
-            if st == OK:
+            if st == _OK:
                 st = self._select_part(uid, off, 0)
-            if st == OK:
+            if st == _OK:
                 st = self._select_part(uid, off, 1)
-            if st == OK:
-                for i in range(UID_LEN):
+            if st == _OK:
+                for i in range(_UID_LEN):
                     self._b.uid[i] = uid[off + i]
-                self._b.uid_len = UID_LEN
-                return OK
-            if st == CHIP_ERR:
+                self._b.uid_len = _UID_LEN
+                return _OK
+            if st == _CHIP_ERR:
                 return st
-        return NO_TAG if st == TIMEOUT else st
+        return _NO_TAG if st == _TIMEOUT else st
 
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
         self._fill_cl(uid, off, level)
         st = self._select_cl(_SEL[level])
-        if st == OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
-            return PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
+        if st == _OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
+            return _PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
 
     def write(self, page, data, off=0, system=False):
@@ -816,34 +817,34 @@ class Mfrc522:
         if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
             raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
         self.errors = 0
-        if self._b.uid_len != UID_LEN:
-            return NO_TAG  # no NTAG selected
-        st = OK
+        if self._b.uid_len != _UID_LEN:
+            return _NO_TAG  # no NTAG selected
+        st = _OK
         active = True
         for _ in range(self.max_errors + 1):
             if not active:
                 st = self._select_known(self._b.uid, 0)
-                if st == NO_TAG or st == CHIP_ERR:
+                if st == _NO_TAG or st == _CHIP_ERR:
                     return st
-                active = st == OK
+                active = st == _OK
             if active and not system:
                 if not self._b.user_last:
                     st = self._learn_user_memory()
-                    if st == DENIED:
+                    if st == _DENIED:
                         return st
-                    active = st == OK
-                if active and not FIRST_USER_PAGE <= page <= self._b.user_last:
-                    return DENIED
+                    active = st == _OK
+                if active and not _FIRST_USER_PAGE <= page <= self._b.user_last:
+                    return _DENIED
             if active:
                 st = self._write_page(page, data, off)
-                if st == OK or st == CHIP_ERR or (st == NAK and self._b.last_nak != _NAK_CRC):
+                if st == _OK or st == _CHIP_ERR or (st == _NAK and self._b.last_nak != _NAK_CRC):
                     return st
                 active = False
-                if st != NAK:  # no clean answer: the tag may have programmed the page anyway
-                    active = self.read(page, self._b.page) == OK  # answered: still ACTIVE
+                if st != _NAK:  # no clean answer: the tag may have programmed the page anyway
+                    active = self.read(page, self._b.page) == _OK  # answered: still ACTIVE
                     if active and self._holds(data, off):
                         self.errors += 1
-                        return OK  # only the answer was lost
+                        return _OK  # only the answer was lost
             self.errors += 1
         return st
 
@@ -855,17 +856,17 @@ class Mfrc522:
         for i in range(4):
             f[3 + i] = data[off + i]
         st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
-        if st != OK:
+        if st != _OK:
             return st
         if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
-            return PROTOCOL_ERR
+            return _PROTOCOL_ERR
         code = self._b.resp[0] & 0x0F
         if code == _ACK:
-            return OK
+            return _OK
         if (_NAK_CODES >> code) & 1:
             self._b.last_nak = code
-            return NAK
-        return PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
+            return _NAK
+        return _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
 
     def _holds(self, data, off):
         p = self._b.page
@@ -883,10 +884,10 @@ class Mfrc522:
         """
         p = self._b.page
         st = self.read(3, p)
-        if st != OK:
+        if st != _OK:
             return st
         if p[0] != _CC_MAGIC:
-            return DENIED  # not NDEF formatted: the user memory is unknown
+            return _DENIED  # not NDEF formatted: the user memory is unknown
         size = p[2]
         if size == 0x3E:
             self._b.user_last = 0x81
@@ -894,7 +895,7 @@ class Mfrc522:
             self._b.user_last = 0xE1
         else:
             self._b.user_last = min(3 + 2 * size, 0xFF)
-        return OK if self._b.user_last >= FIRST_USER_PAGE else DENIED
+        return _OK if self._b.user_last >= _FIRST_USER_PAGE else _DENIED
 
     # --- roll call -----------------------------------------------------------------------
     def roll_call(self, uids, known, keep=False, twins=None, turn=0):
@@ -943,19 +944,19 @@ class Mfrc522:
         """
         self._b.uid_len = 0
         if not self._txctl & _TX_RF_EN:
-            return NO_TAG
+            return _NO_TAG
         halted = keep and not self._flags & (_FRESH | _LOST)
         if keep and not halted:
-            return PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
+            return _PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
         if not (self._flags & _FRESH or halted):
             self._field_reset()
         _sort(uids, known)
         st = self.request(halted)
-        if st == NO_TAG:
-            st = TIMEOUT if known else OK
-        elif st == OK and not known:
-            st = COLLISION  # a tag where none is known
-        elif st == OK:
+        if st == _NO_TAG:
+            st = _TIMEOUT if known else _OK
+        elif st == _OK and not known:
+            st = _COLLISION  # a tag where none is known
+        elif st == _OK:
             st = self._roll(uids, 0, known, 0, 0)
         lone = 0  # lone groups (see ``twins``), then the one walked this time
         for g in range(known if twins is not None else 0):
@@ -964,7 +965,7 @@ class Mfrc522:
             lone = turn % lone + 1
         g = 0
         walked = False
-        while st == OK and g < known:
+        while st == _OK and g < known:
             h = g + 1
             while h < known and _differ(uids, g, h, 0) == 32:
                 h += 1
@@ -975,23 +976,23 @@ class Mfrc522:
                     continue
             if walked:  # the last group (READY2) goes back to IDLE/HALT, the others answer
                 st = self.request(halted)
-                if st == NO_TAG:
-                    st = TIMEOUT
-            if st == OK:
-                self._fill_cl(uids, g * UID_LEN, 0)
+                if st == _NO_TAG:
+                    st = _TIMEOUT
+            if st == _OK:
+                self._fill_cl(uids, g * _UID_LEN, 0)
                 st = self._select_cl(_SEL[0])
-            if st == OK and not self._b.sak & _SAK_CASCADE:
-                st = PROTOCOL_ERR
-            if st == OK:
+            if st == _OK and not self._b.sak & _SAK_CASCADE:
+                st = _PROTOCOL_ERR
+            if st == _OK:
                 st = self._roll(uids, g, h, 1, 0)
             walked = True
             g = h
-        if st == OK:
+        if st == _OK:
             self.inventories += 1  # it saw every tag in the field, as a complete scan does
-        if (st == OK and not halted) or st == CHIP_ERR:
+        if (st == _OK and not halted) or st == _CHIP_ERR:
             return st
-        if self.halt() == CHIP_ERR:
-            return CHIP_ERR
+        if self.halt() == _CHIP_ERR:
+            return _CHIP_ERR
         # every tag IDLE (or HALT again): no field reset before a scan, unless a newcomer was
         # singled out and halted
         if not (halted or self._b.uid_len):
@@ -1003,7 +1004,7 @@ class Mfrc522:
         at most."""
         return (g == 0 or _differ(uids, g - 1, g, 0) < 32) \
             and (g + 1 == known or _differ(uids, g, g + 1, 0) < 32) \
-            and not twins.twinned(uids, g * UID_LEN)
+            and not twins.twinned(uids, g * _UID_LEN)
 
     def _roll(self, uids, lo, hi, level, sent):
         """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first
@@ -1013,29 +1014,29 @@ class Mfrc522:
             d = _differ(uids, i, i + 1, level)
             if d < b:
                 b = d
-        self._fill_cl(uids, lo * UID_LEN, level)
+        self._fill_cl(uids, lo * _UID_LEN, level)
         sel = _SEL[level]
         full = sent >> 3
         st = self._anticoll(sel, sent)
-        if b == 32 and st == OK:  # a leaf: this UID CLn alone, no collision
+        if b == 32 and st == _OK:  # a leaf: this UID CLn alone, no collision
             if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, sent & 7, 4):
-                return PROTOCOL_ERR
-            return OK if self._predicted(uids, lo, level, 40) else COLLISION
-        if st != COLLISION:
-            return COLLISION if st == OK else st  # OK: some predicted collision is missing
+                return _PROTOCOL_ERR
+            return _OK if self._predicted(uids, lo, level, 40) else _COLLISION
+        if st != _COLLISION:
+            return _COLLISION if st == _OK else st  # OK: some predicted collision is missing
         last = full + self._b.rx_n - 1
         if not self._merge(full, sent & 7, last if last < 4 else 4):
-            return PROTOCOL_ERR
+            return _PROTOCOL_ERR
         a = self._coll_bit(sel, sent)
         if a < 0 or a > b or not self._predicted(uids, lo, level, a):
-            return COLLISION
+            return _COLLISION
         if a < b:  # every known tag here sends the same bit at a: the others are newcomers
             return self._single(uids, lo, level, a)
         mid = lo + 1
         while not _bit(uids, mid, level, b):
             mid += 1
         st = self._roll(uids, lo, mid, level, b + 1)
-        return self._roll(uids, mid, hi, level, b + 1) if st == OK else st
+        return self._roll(uids, mid, hi, level, b + 1) if st == _OK else st
 
     def _single(self, uids, slot, level, a):
         """A collision at bit ``a`` of UID CLn at ``level`` where the known tags (the one in
@@ -1047,20 +1048,20 @@ class Mfrc522:
         cl = self._b.cl
         for lvl in range(level, 2):
             st = self._resolve(_SEL[lvl], a + 1 if lvl == level else 0)
-            if st == OK:
+            if st == _OK:
                 st = self._select_cl(_SEL[lvl])
-            if st != OK:
+            if st != _OK:
                 return st
             if ((self._b.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
-                return COLLISION  # not a 7-byte UID: the scan deals with it
+                return _COLLISION  # not a 7-byte UID: the scan deals with it
             for i in range(3 + lvl):  # UID0..2 after CT, or UID3..6
                 self._b.uid[3 * lvl + i] = cl[1 - lvl + i]
         for i in range(3):
             if level:
-                self._b.uid[i] = uids[slot * UID_LEN + i]  # the CL1 twin shares the known CL1
+                self._b.uid[i] = uids[slot * _UID_LEN + i]  # the CL1 twin shares the known CL1
         self.halt()
-        self._b.uid_len = UID_LEN
-        return COLLISION
+        self._b.uid_len = _UID_LEN
+        return _COLLISION
 
     def _fill_cl(self, uids, off, level):
         """_cl = UID CLn of the 7-byte UID at uids[off:] at cascade ``level``, with its BCC."""
@@ -1076,7 +1077,7 @@ class Mfrc522:
         bcc = 0
         for k in range(5):
             if k < 4:
-                v = _clbyte(uids, slot * UID_LEN, level, k)
+                v = _clbyte(uids, slot * _UID_LEN, level, k)
                 bcc ^= v
             else:
                 v = bcc
@@ -1120,13 +1121,13 @@ class Mfrc522:
         ``inventories`` (it did not see every tag). So a long pile never holds up the answer
         to a tap on the awaited pad.
         """
-        cap = len(uids_out) // UID_LEN
-        if data_out is not None and len(data_out) < cap * PAGE_BYTES:
+        cap = len(uids_out) // _UID_LEN
+        if data_out is not None and len(data_out) < cap * _PAGE_BYTES:
             raise ValueError("data_out needs 16 bytes per UID slot")
         self.errors = 0
         self.foreign = 0
         if not self._txctl & _TX_RF_EN:
-            self.status = NO_TAG
+            self.status = _NO_TAG
             return 0
         halted = keep and not self._flags & (_FRESH | _LOST) and 0 < known < cap \
             and data_out is None
@@ -1136,13 +1137,13 @@ class Mfrc522:
         found = 0
         retry = False
         wake = True
-        self.status = OK
+        self.status = _OK
         if known and data_out is None:
             found = self._confirm(uids_out, known if known < cap else cap, halted, peek)
             wake = False  # WUPA would wake the tags just confirmed and halted
             # tags left READY hear the next REQA as an error: ask twice
             retry = (self._flags & _UNSETTLED) != 0
-        cut = self.status == PARTIAL
+        cut = self.status == _PARTIAL
         self._flags &= ~_LOST
         if halted and self.errors > 0:
             self._flags |= _LOST  # a SELECT failed: that tag may be HALT again
@@ -1151,8 +1152,8 @@ class Mfrc522:
             if not halted:  # the other known tags are IDLE: the REQA loop would single each
                 return found  # out by anticollision; the pad is scanned again soon
         found = self._inventory(uids_out, data_out, page, found, wake, retry)
-        if cut and self.status == OK:
-            self.status = PARTIAL
+        if cut and self.status == _OK:
+            self.status = _PARTIAL
         return found
 
     def arrivals(self, uids_out):
@@ -1165,49 +1166,49 @@ class Mfrc522:
         self.errors = 0
         self.foreign = 0
         if not self._txctl & _TX_RF_EN:
-            self.status = NO_TAG
+            self.status = _NO_TAG
             return 0
         return self._inventory(uids_out, None, 0, 0, False, False)
 
     def _inventory(self, uids_out, data_out, page, found, wake, retry):
         """The request loop of ``scan``: every tag answering REQA (WUPA first when ``wake``)
         after the first ``found`` slots; sets .status, returns the new count."""
-        cap = len(uids_out) // UID_LEN
-        st = OK
+        cap = len(uids_out) // _UID_LEN
+        st = _OK
         for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
             st = self.request(wake)
             wake = False
-            if st == NO_TAG:
+            if st == _NO_TAG:
                 if retry:  # this REQA only sent the failed tag back to IDLE: ask again
                     retry = False
                     continue
-                st = OK
+                st = _OK
                 break
             retry = False
-            if st == OK and found == cap:
-                st = OVERFLOW
+            if st == _OK and found == cap:
+                st = _OVERFLOW
                 break
-            if st == OK:
+            if st == _OK:
                 st = self.select()
-            if st == OK and self._b.uid_len == UID_LEN and data_out is not None:
-                st = self.read(page, data_out, found * PAGE_BYTES)
-            if st == OK:
+            if st == _OK and self._b.uid_len == _UID_LEN and data_out is not None:
+                st = self.read(page, data_out, found * _PAGE_BYTES)
+            if st == _OK:
                 self.halt()
-                if self._b.uid_len != UID_LEN:
+                if self._b.uid_len != _UID_LEN:
                     self.foreign += 1
                 elif self._seen(uids_out, found):
                     self.errors += 1  # a tag that did not stay halted
                 else:
-                    for i in range(UID_LEN):
-                        uids_out[found * UID_LEN + i] = self._b.uid[i]
+                    for i in range(_UID_LEN):
+                        uids_out[found * _UID_LEN + i] = self._b.uid[i]
                     found += 1
                 continue
             self.errors += 1
             retry = True
-            if st == CHIP_ERR or self.errors > self.max_errors:
+            if st == _CHIP_ERR or self.errors > self.max_errors:
                 break
         else:
-            st = OVERFLOW  # more rounds than tags, retries and foreign tags can explain
+            st = _OVERFLOW  # more rounds than tags, retries and foreign tags can explain
         self.status = st
         return found
 
@@ -1226,38 +1227,38 @@ class Mfrc522:
         self._flags &= ~_UNSETTLED
         for k in range(known):
             if k and not k % _PEEK_TAGS and not ready:
-                if self.request(False) != NO_TAG if halted else peek is not None and peek():
-                    self.status = PARTIAL  # a newcomer here (now READY: ask twice) or there
+                if self.request(False) != _NO_TAG if halted else peek is not None and peek():
+                    self.status = _PARTIAL  # a newcomer here (now READY: ask twice) or there
                     self._flags |= _UNSETTLED
                     return found
             if not ready:
                 st = self.request(halted)
-                if st == NO_TAG and twice:
+                if st == _NO_TAG and twice:
                     st = self.request(True)
                 twice = False
-                if st != OK:
+                if st != _OK:
                     break  # no IDLE tag answers: the remaining known tags have left
                 ready = True
-            st = self._select_part(uids, k * UID_LEN, 0)
-            if st == TIMEOUT:
+            st = self._select_part(uids, k * _UID_LEN, 0)
+            if st == _TIMEOUT:
                 continue  # that tag is gone; the others are still READY1
-            if st == OK:
-                st = self._select_part(uids, k * UID_LEN, 1)
+            if st == _OK:
+                st = self._select_part(uids, k * _UID_LEN, 1)
             ready = False
-            if st == TIMEOUT and halted:
+            if st == _TIMEOUT and halted:
                 # gone after its CL1, which other tags share: they wait in READY2, where the
                 # next WUPA sends them back to HALT without an answer; one more wakes them
                 twice = True
                 continue
-            if st != OK:
+            if st != _OK:
                 self.errors += 1
                 self._flags |= _UNSETTLED
                 continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
             self._flags &= ~_UNSETTLED
             self.halt()
             if found != k:
-                for i in range(UID_LEN):
-                    uids[found * UID_LEN + i] = uids[k * UID_LEN + i]
+                for i in range(_UID_LEN):
+                    uids[found * _UID_LEN + i] = uids[k * _UID_LEN + i]
             found += 1
         if ready:
             self._flags |= _UNSETTLED
@@ -1265,8 +1266,8 @@ class Mfrc522:
 
     def _seen(self, uids, n):
         for k in range(n):
-            o = k * UID_LEN
-            for i in range(UID_LEN):
+            o = k * _UID_LEN
+            for i in range(_UID_LEN):
                 if uids[o + i] != self._b.uid[i]:
                     break
             else:
