@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
-from firmware.drivers.mfrc522_layout import STATUS_NAMES
+from host.mfrc522_layout import STATUS_NAMES
 from host.flash import BoardError, Connection
 from host.tags import COMMAND_PAD
 

@@ -38,7 +38,11 @@ def source(module: str) -> Path:
 
 
 def target(module: str) -> Path:
+    """Beside a ``shared_rules`` module; in ``host/`` for a ``firmware`` one (host tools read
+    those too, and the host package does not ship ``firmware/``)."""
     path = source(module)
+    if module.startswith("firmware."):
+        return ROOT / "host" / (path.stem + "_layout.py")
     return path.with_name(path.stem + "_layout.py")
 
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from firmware.drivers.mfrc522_layout import FIRST_USER_PAGE, STATUS_NAMES
-from firmware.presence_layout import ARRIVE
+from host.mfrc522_layout import FIRST_USER_PAGE, STATUS_NAMES
+from host.presence_layout import ARRIVE
 from host import ndef
 from host.flash import READ_TIMEOUT_S, BoardError, Connection
 from shared_rules import catalogue, deck, tokens

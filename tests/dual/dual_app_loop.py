@@ -15,7 +15,7 @@ from firmware.drivers.mfrc522 import Mfrc522
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
-from firmware.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
+from host.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython

@@ -16,7 +16,7 @@ except ImportError:
 
 from firmware.boards import virtual
 from firmware.drivers import mfrc522 as drv
-from firmware.drivers import mfrc522_layout as L
+from host import mfrc522_layout as L
 from firmware.emu.spi_bus import EmuSpiBus
 
 UID_A = "04a1b2c3d4e5f6"

@@ -10,7 +10,7 @@ import sys
 from shared_rules import deck, games, tokens
 from firmware.mat import Mat, pick_layout, READY, NOTHING
 from firmware.presence import Presence
-from firmware.presence_layout import NONE
+from host.presence_layout import NONE
 from firmware.registry import Registry
 
 try:
