@@ -146,7 +146,7 @@ _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _GUARD = const(1)      # Mfrc522._flags: power-up guard timer running since antenna_on()
 _FRESH = const(2)      # field switched on since the last scan: every tag is IDLE
-_UNSETTLED = const(4)  # _confirm() may have left tags READY
+_UNSETTLED = const(4)  # confirming the known tags (scan) may have left tags READY
 _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
 _ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
@@ -278,14 +278,7 @@ class _Buffers:
         self.hook = None    # called between status polls while a reader waits out its field guard
 
 
-_bufs = None
-
-
-def _buffers():
-    global _bufs
-    if _bufs is None:
-        _bufs = _Buffers()
-    return _bufs
+_bufs = None  # made by the first reader
 
 
 class Mfrc522:
@@ -299,7 +292,10 @@ class Mfrc522:
         cs.value(1)
         self._gain = gain
         self.max_errors = max_errors
-        self._b = _buffers()
+        global _bufs
+        if _bufs is None:
+            _bufs = _Buffers()
+        self._b = _bufs
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
         self._txctl = _TX_CONTROL_OFF
@@ -320,12 +316,12 @@ class Mfrc522:
     last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
     user_last = property(lambda self: self._b.user_last)  # last user page (write())
 
-    def set_guard_hook(self, fn):
-        """Have every reader call ``fn()`` between its status polls while it waits out a field
-        guard (None: busy-wait). The app serves the link there; ``fn`` must be short and bounded
-        (the timer still ends the wait, at the first poll after ``fn`` returns) and must not
+    def set_guard_hook(self, hook):
+        """Have every reader call ``hook()`` between its status polls while it waits out a field
+        guard (None: busy-wait). The app serves the link there; ``hook`` must be short and bounded
+        (the timer still ends the wait, at the first poll after ``hook`` returns) and must not
         touch the readers. Shared by all readers, like the buffers."""
-        self._b.hook = fn
+        self._b.hook = hook
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -377,15 +373,7 @@ class Mfrc522:
         self._txctl = _TX_CONTROL_OFF
         self._wr(_TX_CONTROL, self._txctl)
         self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
-        return _OK if self._crc_selftest() else _CHIP_ERR
-
-    def healthy(self):
-        """One register read: TModeReg still holds what init() wrote. A reader that reset
-        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
-        return self._rd(_TMODE) == _TMODE_SET
-
-    def _crc_selftest(self):
-        """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
+        # the chip's CRC coprocessor (CalcCRC) on a test frame must agree with crc_a()
         f = self._b.ftx
         for i in range(8):
             f[1 + i] = (0x1D * i + 0x52) & 0xFF
@@ -401,7 +389,12 @@ class Mfrc522:
                 break
         crc = self._rd(_CRC_RESULT_H) << 8 | self._rd(_CRC_RESULT_L)
         self._wr(_COMMAND, _CMD_IDLE)
-        return done and crc == crc_a(f, 1, 8)
+        return _OK if done and crc == crc_a(f, 1, 8) else _CHIP_ERR
+
+    def healthy(self):
+        """One register read: TModeReg still holds what init() wrote. A reader that reset
+        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
+        return self._rd(_TMODE) == _TMODE_SET
 
     # --- antenna -------------------------------------------------------------------------
     def antenna_on(self):
@@ -410,7 +403,9 @@ class Mfrc522:
             return
         self._txctl |= _TX_RF_EN
         self._wr(_TX_CONTROL, self._txctl)
-        self._timer_start(_T_LONG)
+        self._timeout(_T_LONG)  # the guard timer
+        self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
+        self._wr(_CONTROL, _TSTART_NOW)
         self._flags |= _GUARD | _FRESH
 
     def antenna_off(self):
@@ -424,14 +419,9 @@ class Mfrc522:
     def antenna_is_on(self):
         return (self._txctl & _TX_RF_EN) != 0
 
-    def _timer_start(self, ticks):
-        self._timeout(ticks)
-        self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
-        self._wr(_CONTROL, _TSTART_NOW)
-
-    def _timer_wait(self, work=None):
+    def _timer_wait(self, hook=None):
         """Until TimerIRq; at once when TModeReg is not what init() wrote (a reader reset or
-        gone: the exchange that follows returns CHIP_ERR at its first status read). ``work()``
+        gone: the exchange that follows returns CHIP_ERR at its first status read). ``hook()``
         runs between two polls that found the timer running: the wait ends at most one call
         of it late, never early."""
         t = self._b.trx
@@ -439,13 +429,15 @@ class Mfrc522:
             self._xfer(self._b.ttx, t)
             if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
-            if work is not None:
-                work()
+            if hook is not None:
+                hook()
 
     def _field_reset(self):
         """Field off for 5.1 ms then on again: every tag drops to IDLE (ISO 14443-3 §6.3)."""
         self.antenna_off()
-        self._timer_start(_T_LONG)
+        self._timeout(_T_LONG)
+        self._wr(_COM_IRQ, _TIMER_IRQ)
+        self._wr(_CONTROL, _TSTART_NOW)
         self._timer_wait()
         self.antenna_on()
 
@@ -501,10 +493,6 @@ class Mfrc522:
         if err & _PARITY_CRC_ERRS:
             return _PROTOCOL_ERR
         return _OK
-
-    def _crc_ok(self, n):
-        c = crc_a(self._b.resp, 0, n - 2)
-        return self._b.resp[n - 2] == c & 0xFF and self._b.resp[n - 1] == c >> 8
 
     def _append_crc(self, n):
         """Append CRC_A to the n-byte frame in _ftx[1:]; return the new length."""
@@ -640,8 +628,14 @@ class Mfrc522:
         if not self.collpos & fit:
             self.collpos = _CP_ALL  # none of the readings left fits: learn again
         self.collpos &= fit
-        bit = self._agreed(pos, known)
-        if bit != -2:
+        bit = -1  # the bit every possible reading gives (-1: no reading left)
+        for k in range(3):
+            if (self.collpos >> k) & 1:
+                b = _candidate(k, pos, known)
+                if bit >= 0 and b != bit:
+                    break  # they differ: test the candidates
+                bit = b
+        else:
             return bit
         keep = self._b.clr
         cl = self._b.cl
@@ -659,30 +653,18 @@ class Mfrc522:
             lo = bit + 1
             for i in range(5):
                 cl[i] = keep[i]
-            if self._answered(sel, bit, 0) and self._answered(sel, bit, 1):
+            for v in range(2):  # does any tag answer the prefix up to ``bit`` with it set to v?
+                self._follow(bit, v)
+                st = self._anticoll(sel, bit + 1)
+                if st == _TIMEOUT or st == _CHIP_ERR:
+                    break
+            else:
                 m = 0
                 for k in range(3):
                     if _candidate(k, pos, known) == bit:
                         m |= 1 << k
                 self.collpos &= m
                 return bit
-
-    def _agreed(self, pos, known):
-        """The bit every possible reading gives; -1 no reading left, -2 they differ."""
-        bit = -1
-        for k in range(3):
-            if (self.collpos >> k) & 1:
-                b = _candidate(k, pos, known)
-                if bit >= 0 and b != bit:
-                    return -2
-                bit = b
-        return bit
-
-    def _answered(self, sel, bit, v):
-        """Whether any tag answers the prefix up to `bit` with `bit` set to v."""
-        self._follow(bit, v)
-        st = self._anticoll(sel, bit + 1)
-        return st != _TIMEOUT and st != _CHIP_ERR
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
@@ -707,11 +689,13 @@ class Mfrc522:
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
         if st != _OK:
             return st
+        r = self._b.resp
         if self._b.rx_n != 3 or self._b.rx_last:
             return _PROTOCOL_ERR
-        if not self._crc_ok(3):
+        c = crc_a(r, 0, 1)
+        if r[1] != c & 0xFF or r[2] != c >> 8:
             return _CRC_ERR
-        self._b.sak = self._b.resp[0]
+        self._b.sak = r[0]
         return _OK
 
     def read(self, page, out, off=0):
@@ -727,12 +711,14 @@ class Mfrc522:
         if self._b.rx_n == 1 and self._b.rx_last == 4:
             self._b.last_nak = self._b.resp[0] & 0x0F
             return _NAK
+        r = self._b.resp
         if self._b.rx_n != _PAGE_BYTES + 2 or self._b.rx_last:
             return _PROTOCOL_ERR
-        if not self._crc_ok(_PAGE_BYTES + 2):
+        c = crc_a(r, 0, _PAGE_BYTES)
+        if r[_PAGE_BYTES] != c & 0xFF or r[_PAGE_BYTES + 1] != c >> 8:
             return _CRC_ERR
         for i in range(_PAGE_BYTES):
-            out[off + i] = self._b.resp[i]
+            out[off + i] = r[i]
         return _OK
 
     def halt(self):
@@ -759,9 +745,6 @@ class Mfrc522:
         if len(uid) < off + _UID_LEN or off < 0:
             raise ValueError("7 bytes of UID expected in uid[off:]")
         self._b.user_last = 0
-        return self._select_known(uid, off)
-
-    def _select_known(self, uid, off):
         self._b.uid_len = 0
         st = _NO_TAG  # outcome of the last round that woke something
         quiet = 0
@@ -823,79 +806,66 @@ class Mfrc522:
         active = True
         for _ in range(self.max_errors + 1):
             if not active:
-                st = self._select_known(self._b.uid, 0)
+                last = self._b.user_last  # the same tag: its user memory is known
+                st = self.select_uid(self._b.uid)
+                self._b.user_last = last
                 if st == _NO_TAG or st == _CHIP_ERR:
                     return st
                 active = st == _OK
+            p = self._b.page
             if active and not system:
                 if not self._b.user_last:
-                    st = self._learn_user_memory()
-                    if st == _DENIED:
-                        return st
+                    # .user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte
+                    # units. NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes,
+                    # 6Dh = 872 of 888; §8.5.4), so their CC values map to their real last user
+                    # pages 81h and E1h; NTAG213's 12h (144 bytes) ends at 27h; another Type 2
+                    # tag gets the area its CC announces.
+                    st = self.read(3, p)
+                    if st == _OK and p[0] != _CC_MAGIC:
+                        return _DENIED  # not NDEF formatted: the user memory is unknown
+                    if st == _OK:
+                        size = p[2]
+                        if size == 0x3E:
+                            self._b.user_last = 0x81
+                        elif size == 0x6D:
+                            self._b.user_last = 0xE1
+                        else:
+                            self._b.user_last = min(3 + 2 * size, 0xFF)
+                        if self._b.user_last < _FIRST_USER_PAGE:
+                            return _DENIED
                     active = st == _OK
                 if active and not _FIRST_USER_PAGE <= page <= self._b.user_last:
                     return _DENIED
             if active:
-                st = self._write_page(page, data, off)
-                if st == _OK or st == _CHIP_ERR or (st == _NAK and self._b.last_nak != _NAK_CRC):
+                # one WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error
+                f = self._b.ftx
+                f[1] = _WRITE
+                f[2] = page
+                for i in range(4):
+                    f[3 + i] = data[off + i]
+                st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
+                if st == _OK:
+                    code = self._b.resp[0] & 0x0F
+                    if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK: 4-bit frames
+                        st = _PROTOCOL_ERR
+                    elif code == _ACK:
+                        return _OK
+                    elif (_NAK_CODES >> code) & 1:
+                        self._b.last_nak = code
+                        st = _NAK
+                    else:
+                        st = _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
+                if st == _CHIP_ERR or (st == _NAK and self._b.last_nak != _NAK_CRC):
                     return st
                 active = False
                 if st != _NAK:  # no clean answer: the tag may have programmed the page anyway
-                    active = self.read(page, self._b.page) == _OK  # answered: still ACTIVE
-                    if active and self._holds(data, off):
+                    active = self.read(page, p) == _OK  # answered: still ACTIVE
+                    if active and p[0] == data[off] and p[1] == data[off + 1] \
+                            and p[2] == data[off + 2] and p[3] == data[off + 3]:
                         self.errors += 1
                         return _OK  # only the answer was lost
             self.errors += 1
         return st
-
-    def _write_page(self, page, data, off):
-        """One WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error."""
-        f = self._b.ftx
-        f[1] = _WRITE
-        f[2] = page
-        for i in range(4):
-            f[3 + i] = data[off + i]
-        st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
-        if st != _OK:
-            return st
-        if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
-            return _PROTOCOL_ERR
-        code = self._b.resp[0] & 0x0F
-        if code == _ACK:
-            return _OK
-        if (_NAK_CODES >> code) & 1:
-            self._b.last_nak = code
-            return _NAK
-        return _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
-
-    def _holds(self, data, off):
-        p = self._b.page
-        for i in range(4):
-            if p[i] != data[off + i]:
-                return False
-        return True
-
-    def _learn_user_memory(self):
-        """.user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte units.
-
-        NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes, 6Dh = 872 of 888;
-        §8.5.4), so their CC values map to their real last user pages 81h and E1h; NTAG213's
-        12h (144 bytes) ends at 27h; another Type 2 tag gets the area its CC announces.
-        """
-        p = self._b.page
-        st = self.read(3, p)
-        if st != _OK:
-            return st
-        if p[0] != _CC_MAGIC:
-            return _DENIED  # not NDEF formatted: the user memory is unknown
-        size = p[2]
-        if size == 0x3E:
-            self._b.user_last = 0x81
-        elif size == 0x6D:
-            self._b.user_last = 0xE1
-        else:
-            self._b.user_last = min(3 + 2 * size, 0xFF)
-        return _OK if self._b.user_last >= _FIRST_USER_PAGE else _DENIED
 
     # --- roll call -----------------------------------------------------------------------
     def roll_call(self, uids, known, keep=False, twins=None, turn=0):
@@ -1090,15 +1060,15 @@ class Mfrc522:
         return True
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0, known=0, keep=False, peek=None):
+    def scan(self, uids, data=None, page=0, known=0, keep=False, peek=None):
         """Find every NTAG in the field, each once; return how many.
 
-        UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
-        each tag's READ of `page` goes to data_out in 16-byte slots. .status tells the outcome:
+        UIDs go to ``uids`` in 7-byte slots (its length / 7 is the capacity); with ``data``,
+        each tag's READ of `page` goes to ``data`` in 16-byte slots. .status tells the outcome:
         OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
         error that ended the scan after .max_errors retries. UIDs reported are always verified.
 
-        `known` (without data_out): uids_out already holds the last inventory in its first
+        `known` (without data): uids already holds the last inventory in its first
         `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
         tag instead of 6 and more), then the usual REQA loop finds what else is in the field,
         so a tag that arrived, or one whose confirmation failed, is still found.
@@ -1121,16 +1091,16 @@ class Mfrc522:
         ``inventories`` (it did not see every tag). So a long pile never holds up the answer
         to a tap on the awaited pad.
         """
-        cap = len(uids_out) // _UID_LEN
-        if data_out is not None and len(data_out) < cap * _PAGE_BYTES:
-            raise ValueError("data_out needs 16 bytes per UID slot")
+        cap = len(uids) // _UID_LEN
+        if data is not None and len(data) < cap * _PAGE_BYTES:
+            raise ValueError("data needs 16 bytes per UID slot")
         self.errors = 0
         self.foreign = 0
         if not self._txctl & _TX_RF_EN:
             self.status = _NO_TAG
             return 0
         halted = keep and not self._flags & (_FRESH | _LOST) and 0 < known < cap \
-            and data_out is None
+            and data is None
         if not (self._flags & _FRESH or halted):
             self._field_reset()
         self.inventories += 1
@@ -1138,8 +1108,53 @@ class Mfrc522:
         retry = False
         wake = True
         self.status = _OK
-        if known and data_out is None:
-            found = self._confirm(uids_out, known if known < cap else cap, halted, peek)
+        if known and data is None:
+            # SELECT each known UID in turn and halt it; the confirmed ones move to the front.
+            # Every _PEEK_TAGS tags a look elsewhere may cut it short (.status PARTIAL). One
+            # REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
+            # HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
+            # READY1, so the next SELECT needs no new request. After a tag is halted the others
+            # have fallen back to IDLE, or HALT if woken from it (SELECT CL2 was not for them).
+            ready = False
+            twice = False
+            self._flags &= ~_UNSETTLED
+            for k in range(known if known < cap else cap):
+                if k and not k % _PEEK_TAGS and not ready:
+                    if self.request(False) != _NO_TAG if halted else peek is not None and peek():
+                        self.status = _PARTIAL  # a newcomer here (now READY: ask twice) or there
+                        self._flags |= _UNSETTLED
+                        break
+                if not ready:
+                    st = self.request(halted)
+                    if st == _NO_TAG and twice:
+                        st = self.request(True)
+                    twice = False
+                    if st != _OK:
+                        break  # no IDLE tag answers: the remaining known tags have left
+                    ready = True
+                st = self._select_part(uids, k * _UID_LEN, 0)
+                if st == _TIMEOUT:
+                    continue  # that tag is gone; the others are still READY1
+                if st == _OK:
+                    st = self._select_part(uids, k * _UID_LEN, 1)
+                ready = False
+                if st == _TIMEOUT and halted:
+                    # gone after its CL1, which other tags share: they wait in READY2, where the
+                    # next WUPA sends them back to HALT without an answer; one more wakes them
+                    twice = True
+                    continue
+                if st != _OK:
+                    self.errors += 1
+                    self._flags |= _UNSETTLED
+                    continue  # it fell back to IDLE (or was never selected): the REQA loop finds it
+                self._flags &= ~_UNSETTLED
+                self.halt()
+                if found != k:
+                    for i in range(_UID_LEN):
+                        uids[found * _UID_LEN + i] = uids[k * _UID_LEN + i]
+                found += 1
+            if ready:
+                self._flags |= _UNSETTLED
             wake = False  # WUPA would wake the tags just confirmed and halted
             # tags left READY hear the next REQA as an error: ask twice
             retry = (self._flags & _UNSETTLED) != 0
@@ -1151,29 +1166,29 @@ class Mfrc522:
             self.inventories -= 1
             if not halted:  # the other known tags are IDLE: the REQA loop would single each
                 return found  # out by anticollision; the pad is scanned again soon
-        found = self._inventory(uids_out, data_out, page, found, wake, retry)
+        found = self._inventory(uids, data, page, found, wake, retry)
         if cut and self.status == _OK:
             self.status = _PARTIAL
         return found
 
-    def arrivals(self, uids_out):
+    def arrivals(self, uids):
         """The tags that came into a field kept on since the last ``scan`` of this reader: that
         scan halted every tag it found, and HALT tags do not answer REQA (ISO/IEC 14443-3
         §6.4.1), so one REQA meeting silence (~1 ms) says nothing arrived; a newcomer powers
         up IDLE (§6.3) and is singled out and halted as in ``scan``. Returns how many, UIDs in
-        uids_out from slot 0; .status as for ``scan``. It says nothing about the tags that
+        uids from slot 0; .status as for ``scan``. It says nothing about the tags that
         left (the caller's presence must not count it as a complete scan)."""
         self.errors = 0
         self.foreign = 0
         if not self._txctl & _TX_RF_EN:
             self.status = _NO_TAG
             return 0
-        return self._inventory(uids_out, None, 0, 0, False, False)
+        return self._inventory(uids, None, 0, 0, False, False)
 
-    def _inventory(self, uids_out, data_out, page, found, wake, retry):
+    def _inventory(self, uids, data, page, found, wake, retry):
         """The request loop of ``scan``: every tag answering REQA (WUPA first when ``wake``)
         after the first ``found`` slots; sets .status, returns the new count."""
-        cap = len(uids_out) // _UID_LEN
+        cap = len(uids) // _UID_LEN
         st = _OK
         for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
             st = self.request(wake)
@@ -1190,17 +1205,25 @@ class Mfrc522:
                 break
             if st == _OK:
                 st = self.select()
-            if st == _OK and self._b.uid_len == _UID_LEN and data_out is not None:
-                st = self.read(page, data_out, found * _PAGE_BYTES)
+            if st == _OK and self._b.uid_len == _UID_LEN and data is not None:
+                st = self.read(page, data, found * _PAGE_BYTES)
             if st == _OK:
                 self.halt()
+                uid = self._b.uid
                 if self._b.uid_len != _UID_LEN:
                     self.foreign += 1
-                elif self._seen(uids_out, found):
-                    self.errors += 1  # a tag that did not stay halted
+                    continue
+                for k in range(found):
+                    o = k * _UID_LEN
+                    for i in range(_UID_LEN):
+                        if uids[o + i] != uid[i]:
+                            break
+                    else:  # listed already: a tag that did not stay halted
+                        self.errors += 1
+                        break
                 else:
                     for i in range(_UID_LEN):
-                        uids_out[found * _UID_LEN + i] = self._b.uid[i]
+                        uids[found * _UID_LEN + i] = uid[i]
                     found += 1
                 continue
             self.errors += 1
@@ -1212,64 +1235,4 @@ class Mfrc522:
         self.status = st
         return found
 
-    def _confirm(self, uids, known, halted, peek):
-        """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
-        Every ``_PEEK_TAGS`` tags a look elsewhere may cut it short (``scan``: .status PARTIAL).
 
-        One REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
-        HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
-        READY1, so the next SELECT needs no new request. After a tag is halted the others have
-        fallen back to IDLE, or HALT if woken from it (SELECT CL2 was not for them).
-        """
-        found = 0
-        ready = False
-        twice = False
-        self._flags &= ~_UNSETTLED
-        for k in range(known):
-            if k and not k % _PEEK_TAGS and not ready:
-                if self.request(False) != _NO_TAG if halted else peek is not None and peek():
-                    self.status = _PARTIAL  # a newcomer here (now READY: ask twice) or there
-                    self._flags |= _UNSETTLED
-                    return found
-            if not ready:
-                st = self.request(halted)
-                if st == _NO_TAG and twice:
-                    st = self.request(True)
-                twice = False
-                if st != _OK:
-                    break  # no IDLE tag answers: the remaining known tags have left
-                ready = True
-            st = self._select_part(uids, k * _UID_LEN, 0)
-            if st == _TIMEOUT:
-                continue  # that tag is gone; the others are still READY1
-            if st == _OK:
-                st = self._select_part(uids, k * _UID_LEN, 1)
-            ready = False
-            if st == _TIMEOUT and halted:
-                # gone after its CL1, which other tags share: they wait in READY2, where the
-                # next WUPA sends them back to HALT without an answer; one more wakes them
-                twice = True
-                continue
-            if st != _OK:
-                self.errors += 1
-                self._flags |= _UNSETTLED
-                continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
-            self._flags &= ~_UNSETTLED
-            self.halt()
-            if found != k:
-                for i in range(_UID_LEN):
-                    uids[found * _UID_LEN + i] = uids[k * _UID_LEN + i]
-            found += 1
-        if ready:
-            self._flags |= _UNSETTLED
-        return found
-
-    def _seen(self, uids, n):
-        for k in range(n):
-            o = k * _UID_LEN
-            for i in range(_UID_LEN):
-                if uids[o + i] != self._b.uid[i]:
-                    break
-            else:
-                return True
-        return False
