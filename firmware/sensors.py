@@ -100,8 +100,8 @@ _ARRIVE = const(1)
 
 
 class Sensors:
-    def __init__(self, board, registry_path):
-        """``registry_path``: the deck registry on the board's filesystem (missing or damaged:
+    def __init__(self, board, path):
+        """``path``: the deck registry on the board's filesystem (missing or damaged:
         ``error`` says why, and the mat is off: host actions only)."""
         self.board = board
         self.readers = board.readers
@@ -140,7 +140,7 @@ class Sensors:
         self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
         self.lying = 0  # tags found on the pads by the last start()
         try:
-            self.registry = Registry(registry_path)
+            self.registry = Registry(path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
             self.registry = None
             self.error = str(e)
@@ -214,10 +214,38 @@ class Sensors:
             code = mat.on_presence(kind, p.reader, p.uid)
             self.reader = mat.reader
             return code
-        code = self._clasps()
-        if code != NOTHING:
+        for i in range(len(self.switches)):  # debounced clasp changes, one at a time
+            v = self.switches[i].value()
+            if v != self.clasp_seen[i]:
+                self.clasp_seen[i] = v
+                self.clasp_count[i] = 1
+            elif self.clasp_count[i] < _CLASP_STABLE:
+                self.clasp_count[i] += 1
+            d = self.dock[i]
+            if self.clasp_count[i] >= _CLASP_STABLE and v != self.clasp[i]:
+                self.clasp[i] = v
+                self.closing[i] = 0
+                if d != _NO_DOCK:
+                    self.sealed[d] = 0
+                    if v == 1:  # read the bag exactly first (module docstring)
+                        self.closing[i] = 2 + p.misses
+                        continue
+            elif self.closing[i] == 1:  # the bag read: its closing reaches the mat
+                self.closing[i] = 0
+                self.sealed[d] = 1
+                v = 1
+            else:
+                continue
+            self.uid = None
+            code = mat.on_switch(i, v == 1)
+            self.reader = mat.reader
             return code
-        self._tell()
+        if self.report is not None:  # one pending reader state change
+            for r in range(len(self.news)):
+                if self.news[r]:
+                    self.news[r] = 0
+                    self.report(r, self.state[r], self.readers[r].version)
+                    break
         r = self._pick()
         if r >= 0:
             self._scan(r)
@@ -234,28 +262,6 @@ class Sensors:
                 self.down -= 1
             self.state[r] = state
             self.news[r] = 1
-
-    def _tell(self):
-        """Report one pending state change."""
-        if self.report is None:
-            return
-        for r in range(len(self.news)):
-            if self.news[r]:
-                self.news[r] = 0
-                self.report(r, self.state[r], self.readers[r].version)
-                return
-
-    def _revive(self):
-        """Initialise again the down readers whose back-off is over."""
-        for r in range(len(self.readers)):
-            if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
-                if self.readers[r].init() == _OK:
-                    self.failed[r] = 0
-                    self._set(r, _READER_OK)
-                else:
-                    self.retry_at[r] = self.steps + self.backoff[r]
-                    if self.backoff[r] < _RETRY_MAX:
-                        self.backoff[r] *= 2
 
     def _hot_pads(self):
         """Recompute ``hot`` when the mat's prompt changed."""
@@ -292,7 +298,15 @@ class Sensors:
         n = len(self.readers)
         self.steps += 1
         if self.down:
-            self._revive()
+            for r in range(n):  # initialise again the down readers whose back-off is over
+                if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
+                    if self.readers[r].init() == _OK:
+                        self.failed[r] = 0
+                        self._set(r, _READER_OK)
+                    else:
+                        self.retry_at[r] = self.steps + self.backoff[r]
+                        if self.backoff[r] < _RETRY_MAX:
+                            self.backoff[r] *= 2
             if self.down == n:
                 return -1
         for i in range(len(self.closing)):
@@ -302,13 +316,19 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
-        self._dock_check()
+        r = self._next(_AT_DOCK, self.rare, _DOCK)  # a bag dock's health check, one a step
+        if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
+            self._set(r, _READER_DOWN)
         k = self.hot_one
         if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
                 and self.state[k] != _READER_DOWN:
             return self._keep(k)
         self._release()
-        every = self._hot_tags() <= _SWEEP_TAGS
+        tags = 0  # on the awaited pads
+        for r in range(n):
+            if self.hot[r]:
+                tags += self.presence.count(r)
+        every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
         one = -1 if every or t else self._next(_AT_HOT, self.hot)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
@@ -342,7 +362,11 @@ class Sensors:
             self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
                        self._spare())
         else:
-            d = self._light(False) if self._lights() > 2 else -1  # two: every
+            lights = 0  # how many pads _light(False) can give
+            for r in range(len(self.readers)):
+                if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
+                    lights += 1
+            d = self._light(False) if lights > 2 else -1  # two: every
             # other step is often enough for each; the room shortens the step, so each loaded
             # pad's roll call comes round sooner (spare pads still have two a step)
             self._plan(self._light(True), self._light(True), self._light(False), d,
@@ -388,14 +412,6 @@ class Sensors:
                 return r
         return -1
 
-    def _lights(self):
-        """How many pads ``_light(False)`` can give."""
-        k = 0
-        for r in range(len(self.readers)):
-            if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
-                k += 1
-        return k
-
     def _of_round(self, r):
         """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
         return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
@@ -411,12 +427,6 @@ class Sensors:
         """The next spare pad, or -1."""
         return self._next(_AT_RARE, self.rare, _SPARE)
 
-    def _dock_check(self):
-        """A bag dock's health check, one a step (one register read): docks are not scanned."""
-        r = self._next(_AT_DOCK, self.rare, _DOCK)
-        if r >= 0 and not self.readers[r].healthy():
-            self._set(r, _READER_DOWN)
-
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
         n = len(self.readers)
@@ -426,13 +436,6 @@ class Sensors:
                 self.next_reader = (r + 1) % n
                 return r
         return -1
-
-    def _hot_tags(self):
-        n = 0
-        for r in range(len(self.hot)):
-            if self.hot[r]:
-                n += self.presence.count(r)
-        return n
 
     def _sweep(self, every):
         """Scan in one step every awaited pad (``every``) and the pads in ``pick``, with up to
@@ -543,34 +546,3 @@ class Sensors:
                 if self.closing[i] > 1 and self.dock[i] == r:
                     self.closing[i] -= 1
         return n > known
-
-    def _clasps(self):
-        """Debounced clasp changes, one at a time, to the mat."""
-        for i in range(len(self.switches)):
-            v = self.switches[i].value()
-            if v != self.clasp_seen[i]:
-                self.clasp_seen[i] = v
-                self.clasp_count[i] = 1
-            elif self.clasp_count[i] < _CLASP_STABLE:
-                self.clasp_count[i] += 1
-            d = self.dock[i]
-            if self.clasp_count[i] >= _CLASP_STABLE and v != self.clasp[i]:
-                self.clasp[i] = v
-                self.closing[i] = 0
-                if d != _NO_DOCK:
-                    self.sealed[d] = 0
-                    if v == 1:  # read the bag exactly first (module docstring)
-                        self.closing[i] = 2 + self.presence.misses
-                        continue
-                return self._switch(i, v)
-            if self.closing[i] == 1:
-                self.closing[i] = 0
-                self.sealed[d] = 1
-                return self._switch(i, 1)
-        return NOTHING
-
-    def _switch(self, i, v):
-        self.uid = None
-        code = self.mat.on_switch(i, v == 1)
-        self.reader = self.mat.reader
-        return code

@@ -78,6 +78,7 @@ _COM_IRQ = const(0x04)
 _DIV_IRQ = const(0x05)
 _ERROR = const(0x06)
 _FIFO_DATA = const(0x09)
+_FIFO_READ = const(0x80 | _FIFO_DATA << 1)  # the address byte that reads FIFODataReg
 _FIFO_LEVEL = const(0x0A)
 _CONTROL = const(0x0C)
 _BIT_FRAMING = const(0x0D)
@@ -150,6 +151,9 @@ _UNSETTLED = const(4)  # confirming the known tags (scan) may have left tags REA
 _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
 _ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
+_FIELD = const(64)     # the antenna is on (TxControlReg Tx1RFEn, Tx2RFEn)
+_GAIN_AT = const(8)    # _flags >> 8: RFCfgReg RxGain (a reader with two attributes fewer keeps
+# a 12-entry attribute table instead of 17: 96 B less each)
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -240,20 +244,18 @@ class _Buffers:
     """
 
     def __init__(self):
+        # A register access, a frame written to the FIFO, and the FIFO read out are each sent
+        # and received in one buffer (machine.SPI allows it: MOSI byte i is out before MISO
+        # byte i comes in): what the chip answers while a frame is written is not kept.
         self.w = bytearray(2)
-        self.r = bytearray(2)
         self.ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
-        self.ftx[0] = _FIFO_DATA << 1
-        self.rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator
+        self.rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator; the answer
         for i in range(_RX_MAX + 1):
-            self.rtx[i] = 0x80 | _FIFO_DATA << 1
-        self.rrx = bytearray(_RX_MAX + 1)
+            self.rtx[i] = _FIFO_READ
         ftx = memoryview(self.ftx)
         rtx = memoryview(self.rtx)
-        rrx = memoryview(self.rrx)
         self.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
         self.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
-        self.rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
         # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's
         # health: Mfrc522.healthy) in one read transaction
         self.stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
@@ -263,8 +265,8 @@ class _Buffers:
         self.ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
         self.trx = bytearray(3)
         self.resp = bytearray(_RX_MAX)  # the last answer
-        self.cl = bytearray(5)          # UID CLn + BCC being resolved
-        self.clr = bytearray(5)         # _cl as received at a collision, while it is located
+        self.cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision
+        # is located
         self.page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
         self.rx_n = 0      # length in bytes of the last answer (in resp)
         self.rx_last = 0   # valid bits of its last byte (0 = all 8)
@@ -290,7 +292,6 @@ class Mfrc522:
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        self._gain = gain
         self.max_errors = max_errors
         global _bufs
         if _bufs is None:
@@ -298,9 +299,8 @@ class Mfrc522:
         self._b = _bufs
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
-        self._txctl = _TX_CONTROL_OFF
         self._reload = -1
-        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED
+        self._flags = gain << _GAIN_AT  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD
         self.status = _OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
@@ -332,13 +332,13 @@ class Mfrc522:
     def _wr(self, reg, v):
         self._b.w[0] = reg << 1
         self._b.w[1] = v
-        self._xfer(self._b.w, self._b.r)
+        self._xfer(self._b.w, self._b.w)
 
     def _rd(self, reg):
         self._b.w[0] = 0x80 | reg << 1
         self._b.w[1] = 0
-        self._xfer(self._b.w, self._b.r)
-        return self._b.r[1]
+        self._xfer(self._b.w, self._b.w)
+        return self._b.w[1]
 
     def _timeout(self, ticks):
         if ticks != self._reload:
@@ -368,19 +368,20 @@ class Mfrc522:
         self._timeout(_T_SHORT)  # writes both TReloadReg bytes
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
-        self._wr(_RF_CFG, self._gain << 4 | _RF_CFG_RESERVED)
+        self._wr(_RF_CFG, (self._flags >> _GAIN_AT) << 4 | _RF_CFG_RESERVED)
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
-        self._txctl = _TX_CONTROL_OFF
-        self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
+        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED | _FIELD)
         # the chip's CRC coprocessor (CalcCRC) on a test frame must agree with crc_a()
         f = self._b.ftx
+        f[0] = _FIFO_DATA << 1
         for i in range(8):
             f[1 + i] = (0x1D * i + 0x52) & 0xFF
+        want = crc_a(f, 1, 8)
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_DIV_IRQ, _CRC_IRQ)
         self._wr(_FIFO_LEVEL, 0x80)
-        self._xfer(self._b.ftxv[9], self._b.rrxv[9])
+        self._xfer(self._b.ftxv[9], self._b.ftxv[9])
         self._wr(_COMMAND, _CMD_CALC_CRC)
         done = False
         for _ in range(_POLL_MAX):
@@ -389,7 +390,7 @@ class Mfrc522:
                 break
         crc = self._rd(_CRC_RESULT_H) << 8 | self._rd(_CRC_RESULT_L)
         self._wr(_COMMAND, _CMD_IDLE)
-        return _OK if done and crc == crc_a(f, 1, 8) else _CHIP_ERR
+        return _OK if done and crc == want else _CHIP_ERR
 
     def healthy(self):
         """One register read: TModeReg still holds what init() wrote. A reader that reset
@@ -399,25 +400,23 @@ class Mfrc522:
     # --- antenna -------------------------------------------------------------------------
     def antenna_on(self):
         """Switch the field on; tags power up IDLE. A 5.1 ms guard runs on the chip timer."""
-        if self._txctl & _TX_RF_EN:
+        if self._flags & _FIELD:
             return
-        self._txctl |= _TX_RF_EN
-        self._wr(_TX_CONTROL, self._txctl)
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF | _TX_RF_EN)
         self._timeout(_T_LONG)  # the guard timer
         self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
         self._wr(_CONTROL, _TSTART_NOW)
-        self._flags |= _GUARD | _FRESH
+        self._flags |= _GUARD | _FRESH | _FIELD
 
     def antenna_off(self):
         """Switch the field off: no radio on idle readers; every tag in the field resets."""
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             return
-        self._txctl &= ~_TX_RF_EN & 0xFF
-        self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH)
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
+        self._flags &= ~(_GUARD | _FRESH | _FIELD)
 
     def antenna_is_on(self):
-        return (self._txctl & _TX_RF_EN) != 0
+        return (self._flags & _FIELD) != 0
 
     def _timer_wait(self, hook=None):
         """Until TimerIRq; at once when TModeReg is not what init() wrote (a reader reset or
@@ -442,8 +441,9 @@ class Mfrc522:
         self.antenna_on()
 
     # --- one exchange (§10.3.1.8 Transceive) ---------------------------------------------
-    def _transceive(self, n, last_bits, align, ticks):
-        """Send _ftx[1:n+1]; leave the answer in _resp[:_rx_n]. Returns a status code."""
+    def _transceive(self, n, last, align, ticks):
+        """Send _ftx[1:n+1] (``last``: valid bits of its last byte, ``align``: RxAlign); leave the
+        answer in _resp[:_rx_n]. Returns a status code."""
         self._timeout(ticks)
         armed = self._flags & _ARMED
         if not armed:
@@ -452,10 +452,12 @@ class Mfrc522:
         if not self._flags & _EMPTY:
             self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer (also clears BufferOvfl, WrErr, TempErr)
         self._flags &= ~(_EMPTY | _ARMED)
-        self._xfer(self._b.ftxv[n + 1], self._b.rrxv[n + 1])
+        self._b.ftx[0] = _FIFO_DATA << 1
+        v = self._b.ftxv[n + 1]
+        self._xfer(v, v)
         if not armed:
             self._wr(_COMMAND, _CMD_TRANSCEIVE)
-        self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
+        self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last)
         s = self._b.srx
         for _ in range(_POLL_MAX):
             self._xfer(self._b.stx, s)
@@ -483,10 +485,12 @@ class Mfrc522:
             return _TIMEOUT
         rtx = self._b.rtx
         rtx[got] = 0
-        self._xfer(self._b.rtxv[got + 1], self._b.rrxv[got + 1])
-        rtx[got] = 0x80 | _FIFO_DATA << 1
-        for i in range(got):
-            self._b.resp[i] = self._b.rrx[1 + i]
+        v = self._b.rtxv[got + 1]
+        self._xfer(v, v)
+        for i in range(got):  # the answer out, the read addresses back
+            self._b.resp[i] = rtx[1 + i]
+            rtx[i] = _FIFO_READ
+        rtx[got] = _FIFO_READ
         self._b.rx_n = got
         if err & _COLL_ERR:
             return _COLLISION
@@ -504,7 +508,7 @@ class Mfrc522:
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
     def request(self, wake=False):
         """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
             self._timer_wait(self._b.hook)
@@ -527,9 +531,9 @@ class Mfrc522:
         self._b.user_last = 0
         n = 0
         for level in range(3):
-            st = self._resolve(_SEL[level])
+            st = self._resolve(level)
             if st == _OK:
-                st = self._select_cl(_SEL[level])
+                st = self._select_cl(level)
             if st != _OK:
                 return st
             cl = self._b.cl
@@ -548,7 +552,7 @@ class Mfrc522:
                 return _OK
         return _PROTOCOL_ERR  # cascade bit still set after level 3
 
-    def _resolve(self, sel, known=0):
+    def _resolve(self, level, known=0):
         """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl, from
         its first ``known`` bits, already in _cl (``roll_call``: a newcomer's prefix).
 
@@ -562,12 +566,12 @@ class Mfrc522:
         stepped = False  # the last round followed a collision bit
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
-            st = self._anticoll(sel, known)
+            st = self._anticoll(level, known)
             if st == _COLLISION:
                 last = full + self._b.rx_n - 1
                 if not self._merge(full, known & 7, last if last < 4 else 4):
                     return _PROTOCOL_ERR
-                bit = self._coll_bit(sel, known)
+                bit = self._coll_bit(level, known)
                 if bit < 0:
                     return _PROTOCOL_ERR
                 self._follow(bit, 1)
@@ -586,13 +590,14 @@ class Mfrc522:
             return _OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else _BCC_ERR
         return _PROTOCOL_ERR
 
-    def _anticoll(self, sel, known):
-        """One ANTICOLLISION frame with the first `known` bits of _cl (NVB, §6.5.3.1)."""
+    def _anticoll(self, level, known):
+        """One ANTICOLLISION frame of cascade ``level`` with the first `known` bits of _cl (NVB,
+        §6.5.3.1)."""
         full = known >> 3
         rem = known & 7
         nsend = full + (1 if rem else 0)
         f = self._b.ftx
-        f[1] = sel
+        f[1] = _SEL[level]
         f[2] = (2 + full) << 4 | rem  # NVB
         for i in range(nsend):
             f[3 + i] = self._b.cl[i]
@@ -604,7 +609,7 @@ class Mfrc522:
         cl[bit >> 3] &= (1 << (bit & 7)) - 1
         cl[bit >> 3] |= v << (bit & 7)
 
-    def _coll_bit(self, sel, known):
+    def _coll_bit(self, level, known):
         """The UID CLn bit of the collision just received, or -1.
 
         Where CollPos starts counting is read three ways (CP_FIFO: bit 0 of the first FIFO byte,
@@ -637,10 +642,9 @@ class Mfrc522:
                 bit = b
         else:
             return bit
-        keep = self._b.clr
         cl = self._b.cl
         for i in range(5):
-            keep[i] = cl[i]
+            cl[5 + i] = cl[i]
         lo = known
         while True:
             bit = 32
@@ -652,10 +656,10 @@ class Mfrc522:
                 return -1
             lo = bit + 1
             for i in range(5):
-                cl[i] = keep[i]
+                cl[i] = cl[5 + i]
             for v in range(2):  # does any tag answer the prefix up to ``bit`` with it set to v?
                 self._follow(bit, v)
-                st = self._anticoll(sel, bit + 1)
+                st = self._anticoll(level, bit + 1)
                 if st == _TIMEOUT or st == _CHIP_ERR:
                     break
             else:
@@ -679,10 +683,11 @@ class Mfrc522:
             cl[full + i] = v
         return True
 
-    def _select_cl(self, sel):
-        """SELECT with the complete UID CLn (NVB 70h); SAK into .sak (§6.5.3.4)."""
+    def _select_cl(self, level):
+        """SELECT of cascade ``level`` (0..2) with the complete UID CLn (NVB 70h); SAK into .sak
+        (§6.5.3.4)."""
         f = self._b.ftx
-        f[1] = sel
+        f[1] = _SEL[level]
         f[2] = 0x70
         for i in range(5):
             f[3 + i] = self._b.cl[i]
@@ -775,7 +780,7 @@ class Mfrc522:
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
         self._fill_cl(uid, off, level)
-        st = self._select_cl(_SEL[level])
+        st = self._select_cl(level)
         if st == _OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
             return _PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
@@ -913,7 +918,7 @@ class Mfrc522:
         counted in ``inventories`` (it saw every tag).
         """
         self._b.uid_len = 0
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             return _NO_TAG
         halted = keep and not self._flags & (_FRESH | _LOST)
         if keep and not halted:
@@ -950,7 +955,7 @@ class Mfrc522:
                     st = _TIMEOUT
             if st == _OK:
                 self._fill_cl(uids, g * _UID_LEN, 0)
-                st = self._select_cl(_SEL[0])
+                st = self._select_cl(0)
             if st == _OK and not self._b.sak & _SAK_CASCADE:
                 st = _PROTOCOL_ERR
             if st == _OK:
@@ -985,9 +990,8 @@ class Mfrc522:
             if d < b:
                 b = d
         self._fill_cl(uids, lo * _UID_LEN, level)
-        sel = _SEL[level]
         full = sent >> 3
-        st = self._anticoll(sel, sent)
+        st = self._anticoll(level, sent)
         if b == 32 and st == _OK:  # a leaf: this UID CLn alone, no collision
             if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, sent & 7, 4):
                 return _PROTOCOL_ERR
@@ -997,7 +1001,7 @@ class Mfrc522:
         last = full + self._b.rx_n - 1
         if not self._merge(full, sent & 7, last if last < 4 else 4):
             return _PROTOCOL_ERR
-        a = self._coll_bit(sel, sent)
+        a = self._coll_bit(level, sent)
         if a < 0 or a > b or not self._predicted(uids, lo, level, a):
             return _COLLISION
         if a < b:  # every known tag here sends the same bit at a: the others are newcomers
@@ -1017,9 +1021,9 @@ class Mfrc522:
         self._follow(a, 1 - _bit(uids, slot, level, a))
         cl = self._b.cl
         for lvl in range(level, 2):
-            st = self._resolve(_SEL[lvl], a + 1 if lvl == level else 0)
+            st = self._resolve(lvl, a + 1 if lvl == level else 0)
             if st == _OK:
-                st = self._select_cl(_SEL[lvl])
+                st = self._select_cl(lvl)
             if st != _OK:
                 return st
             if ((self._b.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
@@ -1096,7 +1100,7 @@ class Mfrc522:
             raise ValueError("data needs 16 bytes per UID slot")
         self.errors = 0
         self.foreign = 0
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             self.status = _NO_TAG
             return 0
         halted = keep and not self._flags & (_FRESH | _LOST) and 0 < known < cap \
@@ -1180,7 +1184,7 @@ class Mfrc522:
         left (the caller's presence must not count it as a complete scan)."""
         self.errors = 0
         self.foreign = 0
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             self.status = _NO_TAG
             return 0
         return self._inventory(uids, None, 0, 0, False, False)

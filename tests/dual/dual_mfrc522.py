@@ -1633,3 +1633,24 @@ def test_a_roll_call_allocates_nothing():
         chip.remove_tag(new.uid)
         assert same == lone == L.OK and lift != L.OK and tap == L.COLLISION and rdr.uid_len == 7
     return [same, lone, lift, tap]
+
+
+def test_a_transfer_in_one_buffer_reaches_every_selected_reader_as_sent():
+    """machine.SPI lets one buffer serve both ways (the driver does so); with two chips selected
+    (a wiring fault) both still see the bytes sent and MISO is their AND, as with two buffers."""
+    bus = EmuSpiBus()
+    a = bus.add_reader(0x91)
+    b = bus.add_reader(0x92)
+    a.cs.value(0)
+    b.cs.value(0)
+    two = bytearray([0x80 | 0x37 << 1, 0x80 | 0x37 << 1, 0])
+    rx = bytearray(3)
+    bus.write_readinto(two, rx)
+    a.cs.value(1)
+    b.cs.value(1)
+    a.cs.value(0)
+    b.cs.value(0)
+    one = bytearray(two)
+    bus.write_readinto(one, one)
+    assert one == rx and rx[1] == rx[2] == 0x91 & 0x92
+    return _hex(one)
