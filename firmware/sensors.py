@@ -14,7 +14,7 @@ tags in all, else one of them every other step; with them, in two steps, three p
 round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
 only earns a ``not_now``), or one of the round and three spare pads when more than three pads
 are awaited. *One* awaited pad holding tags (the turn seat's stack, the play area) keeps its
-field on (``_keep``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
+field on (``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
 newcomer there; it is sent at the start of each step, after each other pad of the step and
 between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
@@ -137,7 +137,7 @@ class Sensors:
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
         self.lit = 0                 # the sweep's fields on, the kept one included
         self.ahead = 0               # the sweep's next pad to switch on
-        self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
+        self._prompt = -1  # the mat's prompt ``hot`` was computed for (``_hot_pads``)
         self.lying = 0  # tags found on the pads by the last start()
         try:
             self.registry = Registry(path)
@@ -266,11 +266,10 @@ class Sensors:
     def _hot_pads(self):
         """Recompute ``hot`` when the mat's prompt changed."""
         m = self.mat
-        if m.wait_seats == self._ws and m.wait_zone == self._wz and m.wait_reader == self._wr:
+        prompt = m.wait_seats << 16 | m.wait_zone << 8 | m.wait_reader  # zone, pad: bytes
+        if prompt == self._prompt:
             return
-        self._ws = m.wait_seats
-        self._wz = m.wait_zone
-        self._wr = m.wait_reader
+        self._prompt = prompt
         count = 0
         self.hot_one = _NO_KEEP
         for r in range(len(self.hot)):
@@ -322,7 +321,38 @@ class Sensors:
         k = self.hot_one
         if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
                 and self.state[k] != _READER_DOWN:
-            return self._keep(k)
+            # One awaited pad holding tags: its field stays on, so its tags stay HALT and one
+            # REQA finds a newcomer (``_peek``) at the start of each step, after each pad of the
+            # step and between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a
+            # newcomer ends the step at once. One step in ``KEEP_CONFIRM``, and every step while
+            # a known tag is missing, checks its tags (a roll call woken by WUPA, no guard:
+            # lifts) with a loaded pad of the round, a light one and three spare pads; the
+            # others read two loaded pads, two light ones (one when the round has two) and two
+            # spare pads (``_light``).
+            if self.kept != k:
+                self._release()
+                self.kept = k
+            if not self.readers[k].antenna_is_on():
+                return k  # a full scan switches it on
+            self.last_reader = k
+            if self._peek():
+                return -1  # hand the arrival on first
+            self.rare_turn = (self.rare_turn + 1) % _KEEP_CONFIRM
+            if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
+                self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
+                           self._spare())
+            else:
+                lights = 0  # how many pads _light(False) can give
+                for r in range(len(self.readers)):
+                    if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
+                        lights += 1
+                d = self._light(False) if lights > 2 else -1  # two: every
+                # other step is often enough for each; the room shortens the step, so each loaded
+                # pad's roll call comes round sooner (spare pads still have two a step)
+                self._plan(self._light(True), self._light(True), self._light(False), d,
+                           self._spare(), self._spare())
+            self._sweep(False)
+            return -1
         self._release()
         tags = 0  # on the awaited pads
         for r in range(n):
@@ -338,40 +368,6 @@ class Sensors:
             self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
                        -1, -1)
         self._sweep(every)
-        return -1
-
-    def _keep(self, k):
-        """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
-        finds a newcomer (``_peek``) at the start of each step, after each pad of the step and
-        between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a newcomer ends
-        the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
-        missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
-        pad of the round, a light one and three spare pads; the others read two loaded pads,
-        two light ones (one when the round has two) and two spare pads (``_light``)."""
-        if self.kept != k:
-            self._release()
-            self.kept = k
-        reader = self.readers[k]
-        if not reader.antenna_is_on():
-            return k  # a full scan switches it on
-        self.last_reader = k
-        if self._peek():
-            return -1  # hand the arrival on first
-        self.rare_turn = (self.rare_turn + 1) % _KEEP_CONFIRM
-        if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
-            self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
-                       self._spare())
-        else:
-            lights = 0  # how many pads _light(False) can give
-            for r in range(len(self.readers)):
-                if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
-                    lights += 1
-            d = self._light(False) if lights > 2 else -1  # two: every
-            # other step is often enough for each; the room shortens the step, so each loaded
-            # pad's roll call comes round sooner (spare pads still have two a step)
-            self._plan(self._light(True), self._light(True), self._light(False), d,
-                       self._spare(), self._spare())
-        self._sweep(False)
         return -1
 
     def _plan(self, a, b, c, d, e, f):

@@ -200,27 +200,6 @@ def _bit(uids, slot, level, b):
     return _clbyte(uids, slot * _UID_LEN, level, b >> 3) >> (b & 7) & 1
 
 
-def _sort(uids, n):
-    """Sort the first n 7-byte slots of uids in air order (CL1 bits, then CL2 bits, each
-    LSB first), in place: a known set's anticollision trie is then a range of slots."""
-    for i in range(1, n):
-        j = i
-        while j:
-            level = 0
-            d = _differ(uids, j - 1, j, 0)
-            if d == 32:
-                level = 1
-                d = _differ(uids, j - 1, j, 1)
-            if d == 32 or not _bit(uids, j - 1, level, d):
-                break
-            a = (j - 1) * _UID_LEN
-            for k in range(_UID_LEN):
-                t = uids[a + k]
-                uids[a + k] = uids[a + _UID_LEN + k]
-                uids[a + _UID_LEN + k] = t
-            j -= 1
-
-
 def crc_a(buf, start, n):
     """CRC_A (ISO/IEC 14443-3 Annex B) of buf[start:start+n]; byte-wise, allocation-free."""
     crc = 0x6363
@@ -280,7 +259,7 @@ class _Buffers:
         self.hook = None    # called between status polls while a reader waits out its field guard
 
 
-_bufs = None  # made by the first reader
+_b = None  # the _Buffers, made by the first reader
 
 
 class Mfrc522:
@@ -293,10 +272,10 @@ class Mfrc522:
         self._cs = cs
         cs.value(1)
         self.max_errors = max_errors
-        global _bufs
-        if _bufs is None:
-            _bufs = _Buffers()
-        self._b = _bufs
+        global _b
+        if _b is None:
+            _b = _Buffers()
+        self._b = _b
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
         self._reload = -1
@@ -925,7 +904,24 @@ class Mfrc522:
             return _PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
         if not (self._flags & _FRESH or halted):
             self._field_reset()
-        _sort(uids, known)
+        # the known slots sorted in air order (CL1 bits, then CL2 bits, each LSB first), in
+        # place: the known set's anticollision trie is then a range of slots
+        for i in range(1, known):
+            j = i
+            while j:
+                level = 0
+                d = _differ(uids, j - 1, j, 0)
+                if d == 32:
+                    level = 1
+                    d = _differ(uids, j - 1, j, 1)
+                if d == 32 or not _bit(uids, j - 1, level, d):
+                    break
+                a = (j - 1) * _UID_LEN
+                for k in range(_UID_LEN):
+                    t = uids[a + k]
+                    uids[a + k] = uids[a + _UID_LEN + k]
+                    uids[a + _UID_LEN + k] = t
+                j -= 1
         st = self.request(halted)
         if st == _NO_TAG:
             st = _TIMEOUT if known else _OK
