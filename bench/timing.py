@@ -183,7 +183,7 @@ class Board:
     read 1 (clasp closed) for the docks in ``closed``."""
 
     def __init__(self, clock: Clock, cost: dict, closed: tuple = ()) -> None:
-        from firmware.drivers.mfrc522 import Mfrc522
+        from firmware.mfrc522 import Mfrc522
         self.bus = MeteredBus(clock, cost)
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]

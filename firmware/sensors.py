@@ -89,7 +89,7 @@ _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
-# The driver's status codes (firmware/drivers/mfrc522.py, restated: tests/test_rules_literals.py).
+# The driver's status codes (firmware/mfrc522.py, restated: tests/test_rules_literals.py).
 _OK = const(0)
 _COLLISION = const(4)
 _CHIP_ERR = const(8)
@@ -120,7 +120,6 @@ class Sensors:
         self.uid = None
         self.error = None
         self.scans = 0
-        self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
@@ -334,7 +333,6 @@ class Sensors:
                 self.kept = k
             if not self.readers[k].antenna_is_on():
                 return k  # a full scan switches it on
-            self.last_reader = k
             if self._peek():
                 return -1  # hand the arrival on first
             self.rare_turn = (self.rare_turn + 1) % _KEEP_CONFIRM
@@ -493,7 +491,6 @@ class Sensors:
     def _scan(self, r):
         """Scan pad ``r``; True when a tag arrived, on it or (``_peek`` between its tags) on the
         kept pad: the step ends there."""
-        self.last_reader = r
         reader = self.readers[r]
         keep = r == self.kept
         reader.antenna_on()

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Board modules with a generated layout, by dotted name.
 MODULES: tuple[str, ...] = (
-    "firmware.drivers.mfrc522",
+    "firmware.mfrc522",
     "firmware.presence",
     "firmware.sensors",
     "shared_rules.deadmans",

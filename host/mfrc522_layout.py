@@ -1,4 +1,4 @@
-"""Generated from firmware/drivers/mfrc522.py by ``python -m host.layout``: do not edit.
+"""Generated from firmware/mfrc522.py by ``python -m host.layout``: do not edit.
 
 The module's ``const()`` values by name, for tests and host tools; never on a board.
 """
@@ -84,6 +84,8 @@ UNSETTLED = 4
 LOST = 8
 EMPTY = 16
 ARMED = 32
+FIELD = 64
+GAIN_AT = 8
 MAX_FOREIGN = 2
 PEEK_TAGS = 2
 CP_FIFO = 1

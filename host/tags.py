@@ -522,7 +522,7 @@ class BoardReader:
         """Write ``data`` from page 4 into tag ``uid`` lying on the reader and read it back.
 
         On the board: ``select_uid`` and one NTAG WRITE per page with the real driver (a lost
-        ACK is settled by reading the page back, firmware/drivers/mfrc522.py), then READs of
+        ACK is settled by reading the page back, firmware/mfrc522.py), then READs of
         the pages written, compared byte by byte. Returns the bytes read back (whole pages);
         ProvisionError names the page and the driver status when the tag was not written.
         """

@@ -193,7 +193,7 @@ def test_docks_and_command_pad_are_physical_places():
 def test_an_unplugged_reader_reads_as_the_pull_downs_make_it():
     """pins.json pulls MISO and each gate input low; the emulator reads 00h with no reader on the
     line, and the driver takes that as no chip (not as a clone to configure)."""
-    from firmware.drivers import mfrc522
+    from firmware import mfrc522
     from host import mfrc522_layout
     from firmware.emu.spi_bus import EmuPin, EmuSpiBus
     assert "pull-down at each gate input" in PINS["pins"]["SPI_MISO"]["notes"]
@@ -398,8 +398,7 @@ except ImportError:  # CPython: const() and a no-op heap lock
 sys.modules["machine"] = machine
 sys.modules["neopixel"] = neopixel
 sys.modules["firmware"] = mfrc522
-sys.modules["firmware.drivers"] = mfrc522
-sys.modules["firmware.drivers.mfrc522"] = mfrc522
+sys.modules["firmware.mfrc522"] = mfrc522
 sys.path.insert(0, "firmware")
 import sounds
 sys.modules["firmware.sounds"] = sounds

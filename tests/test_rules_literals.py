@@ -533,7 +533,7 @@ def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes(
 
 def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
     from firmware import sensors
-    from firmware.drivers import mfrc522
+    from firmware import mfrc522
     for name in ("OK", "COLLISION", "CHIP_ERR", "OVERFLOW", "PARTIAL"):
         assert getattr(sensors, "_" + name) == getattr(mfrc522, "_" + name), name
     assert len(mfrc522._STATUS_NAMES) == mfrc522._PARTIAL + 1

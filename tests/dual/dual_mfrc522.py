@@ -1,6 +1,6 @@
 """MFRC522 driver against the register-level MFRC522 + NTAG21x emulator, on both interpreters.
 
-The driver (firmware/drivers/mfrc522.py) only sees SPI bytes; the emulator (firmware/emu/)
+The driver (firmware/mfrc522.py) only sees SPI bytes; the emulator (firmware/emu/)
 decodes them as the chip would and superposes the answers of every tag in its field, so
 collisions, cascade levels, faults and timeouts are exercised end to end.
 """
@@ -11,7 +11,7 @@ try:
 except ImportError:
     micropython = None
 
-from firmware.drivers import mfrc522 as drv
+from firmware import mfrc522 as drv
 from host import mfrc522_layout as L
 from firmware.emu import mfrc522_emu as emu
 from firmware.emu.ntag import ACTIVE, NTAG213, NTAG215, NTAG216, WRITE_FC, NtagTag, Picc

@@ -15,7 +15,7 @@ except ImportError:
     micropython = None
 
 from firmware.boards import virtual
-from firmware.drivers import mfrc522 as drv
+from firmware import mfrc522 as drv
 from host import mfrc522_layout as L
 from firmware.emu.spi_bus import EmuSpiBus
 
