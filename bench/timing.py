@@ -328,7 +328,7 @@ PHASES = 48
 
 def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = PHASES,
             pile: str = "batch") -> dict:
-    from firmware.presence import ARRIVE, LEAVE
+    from host.presence_layout import ARRIVE, LEAVE
     rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
@@ -369,7 +369,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
 
 def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
     """How many of ``phases`` taps held ``hold_us`` on ``pad`` (phase-shifted) were never seen."""
-    from firmware.presence import ARRIVE
+    from host.presence_layout import ARRIVE
     missed = 0
     for i in range(phases):
         uid = bytes((4, 0x7D, pad, i, 1, 2, 3))

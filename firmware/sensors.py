@@ -128,7 +128,6 @@ class Sensors:
         self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
-        self.hot_one = _NO_KEEP       # the awaited pad when there is one
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
         self.kuids = bytearray(_UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
@@ -147,8 +146,8 @@ class Sensors:
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.rolls = bytearray(n)     # roll calls of the pad, modulo _ROLLS (their ``turn``)
-        self.retry_at = [0] * n       # step of the next re-init of a down reader
-        self.backoff = [0] * n
+        self.retry = [0] * (2 * n)    # a down reader r's next re-init: at step retry[r], then
+        # retry[n + r] steps later (its back-off)
         self.steps = 0
         self.down = 0                 # readers down
         self.report = None            # report(reader, state, version), set by the app
@@ -255,8 +254,8 @@ class Sensors:
         if self.state[r] != state:
             if state == _READER_DOWN:
                 self.down += 1
-                self.retry_at[r] = self.steps + 1
-                self.backoff[r] = _RETRY_FIRST
+                self.retry[r] = self.steps + 1
+                self.retry[len(self.state) + r] = _RETRY_FIRST
             elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
@@ -270,7 +269,6 @@ class Sensors:
             return
         self._prompt = prompt
         count = 0
-        self.hot_one = _NO_KEEP
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -281,14 +279,10 @@ class Sensors:
                 h = 0  # awaited for its clasp, read when it closes
             self.hot[r] = h
             count += h
-            if h:
-                self.hot_one = r
         if count > _HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
-        if count != 1:
-            self.hot_one = _NO_KEEP
         self.hot_n = count
 
     def _pick(self):
@@ -297,14 +291,14 @@ class Sensors:
         self.steps += 1
         if self.down:
             for r in range(n):  # initialise again the down readers whose back-off is over
-                if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
+                if self.state[r] == _READER_DOWN and self.steps >= self.retry[r]:
                     if self.readers[r].init() == _OK:
                         self.failed[r] = 0
                         self._set(r, _READER_OK)
                     else:
-                        self.retry_at[r] = self.steps + self.backoff[r]
-                        if self.backoff[r] < _RETRY_MAX:
-                            self.backoff[r] *= 2
+                        self.retry[r] = self.steps + self.retry[n + r]
+                        if self.retry[n + r] < _RETRY_MAX:
+                            self.retry[n + r] *= 2
             if self.down == n:
                 return -1
         for i in range(len(self.closing)):
@@ -317,7 +311,11 @@ class Sensors:
         r = self._next(_AT_DOCK, self.rare, _DOCK)  # a bag dock's health check, one a step
         if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
             self._set(r, _READER_DOWN)
-        k = self.hot_one
+        k = _NO_KEEP  # the awaited pad, when there is one
+        if self.hot_n == 1:
+            for r in range(n):
+                if self.hot[r]:
+                    k = r
         if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
                 and self.state[k] != _READER_DOWN:
             # One awaited pad holding tags: its field stays on, so its tags stay HALT and one
