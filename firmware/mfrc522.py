@@ -152,8 +152,12 @@ _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be st
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
 _ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
 _FIELD = const(64)     # the antenna is on (TxControlReg Tx1RFEn, Tx2RFEn)
-_GAIN_AT = const(8)    # _flags >> 8: RFCfgReg RxGain (a reader with two attributes fewer keeps
-# a 12-entry attribute table instead of 17: 96 B less each)
+# Above the flags, _flags holds what else a reader keeps of its chip: RFCfgReg RxGain (bits 8..10)
+# and TReloadReg + 1 (bits 12..; 0: not known). Each attribute a reader does without keeps its
+# attribute table small: 9 entries take 191 B a reader on the unix port, 12 take 223, 14 take 319.
+_GAIN_AT = const(8)
+_RELOAD_AT = const(12)
+_LOW = const(0xFFF)    # the flags and the gain
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -259,27 +263,24 @@ class _Buffers:
         self.hook = None    # called between status polls while a reader waits out its field guard
 
 
-_b = None  # the _Buffers, made by the first reader
-
-
 class Mfrc522:
     """One MFRC522 on an SPI bus, selected by its own chip-select pin."""
 
-    def __init__(self, spi, cs, gain=7, max_errors=4):
+    _b: "_Buffers" = None  # type: ignore[assignment]  # shared by every reader (the first makes it)
+    max_errors = 4  # failed attempts a scan or a write retries (a reader may set its own)
+
+    def __init__(self, spi, cs, gain=7):
         if not 0 <= gain <= 7:
             raise ValueError("gain is RFCfgReg RxGain, 0..7 (7 = 48 dB)")
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        self.max_errors = max_errors
-        global _b
-        if _b is None:
-            _b = _Buffers()
-        self._b = _b
+        if Mfrc522._b is None:
+            Mfrc522._b = _Buffers()
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
-        self._reload = -1
-        self._flags = gain << _GAIN_AT  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD
+        # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD; the gain; TReloadReg
+        self._flags = gain << _GAIN_AT
         self.status = _OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
@@ -320,11 +321,12 @@ class Mfrc522:
         return self._b.w[1]
 
     def _timeout(self, ticks):
-        if ticks != self._reload:
-            if ticks >> 8 != self._reload >> 8:
+        old = (self._flags >> _RELOAD_AT) - 1  # TReloadReg as last written (-1: not known)
+        if ticks != old:
+            if ticks >> 8 != old >> 8:
                 self._wr(_TRELOAD_H, ticks >> 8)
             self._wr(_TRELOAD_L, ticks & 0xFF)
-            self._reload = ticks
+            self._flags = self._flags & _LOW | (ticks + 1) << _RELOAD_AT
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
@@ -343,11 +345,11 @@ class Mfrc522:
             return _CHIP_ERR
         self._wr(_TMODE, _TMODE_SET)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
-        self._reload = -1
+        self._flags &= _LOW  # TReloadReg not known
         self._timeout(_T_SHORT)  # writes both TReloadReg bytes
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
-        self._wr(_RF_CFG, (self._flags >> _GAIN_AT) << 4 | _RF_CFG_RESERVED)
+        self._wr(_RF_CFG, (self._flags >> _GAIN_AT & 7) << 4 | _RF_CFG_RESERVED)
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
         self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED | _FIELD)
