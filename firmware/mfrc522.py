@@ -217,7 +217,7 @@ def crc_a(buf, start, n):
 class _Buffers:
     """Transfer buffers and their memoryview slices, shared by every reader in the firmware,
     with what one exchange or selection leaves (the answer's length and bits, CollReg, UID,
-    SAK, ATQA, NAK code, user memory).
+    SAK, NAK code, user memory).
 
     Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
     sixteen readers; per reader it would cost over 1 KB of slices alone, and each attribute an
@@ -257,7 +257,6 @@ class _Buffers:
         self.uid = bytearray(10)  # the tag selected last (Mfrc522.uid), on whichever reader
         self.uid_len = 0
         self.sak = 0
-        self.atqa = 0
         self.last_nak = 0
         self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.hook = None    # called between status polls while a reader waits out its field guard
@@ -292,7 +291,6 @@ class Mfrc522:
     uid = property(lambda self: self._b.uid)          # UID of the tag selected last
     uid_len = property(lambda self: self._b.uid_len)  # its length; 0: none
     sak = property(lambda self: self._b.sak)
-    atqa = property(lambda self: self._b.atqa)
     last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
     user_last = property(lambda self: self._b.user_last)  # last user page (write())
 
@@ -488,7 +486,7 @@ class Mfrc522:
 
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
     def request(self, wake=False):
-        """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
+        """REQA (IDLE tags) or WUPA (IDLE and HALT tags). OK or NO_TAG..."""
         if not self._flags & _FIELD:
             return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
@@ -501,9 +499,8 @@ class Mfrc522:
         if st == _COLLISION:
             st = _OK  # tags with different ATQAs: still tags, anticollision sorts them out
         if st == _OK:
-            if self._b.rx_n != 2 or self._b.rx_last:
+            if self._b.rx_n != 2 or self._b.rx_last:  # ATQA: 2 bytes (not kept: no use for it)
                 return _PROTOCOL_ERR
-            self._b.atqa = self._b.resp[0] | self._b.resp[1] << 8
         return st
 
     def select(self):
