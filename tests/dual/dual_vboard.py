@@ -18,6 +18,7 @@ from firmware.boards import virtual
 from firmware import mfrc522 as drv
 from host import mfrc522_layout as L
 from firmware.emu.spi_bus import EmuSpiBus
+import scratch
 
 UID_A = "04a1b2c3d4e5f6"
 UID_B = "04112233445566"
@@ -64,7 +65,7 @@ def _scan(reader):
 
 
 def _fifo(name):
-    path = "/tmp/tapmat_dual_vboard_%s_%s" % (name, sys.implementation.name)
+    path = scratch.TMP + "/tapmat_dual_vboard_%s_%s" % (name, sys.implementation.name)
     try:
         os.remove(path)
     except OSError:
@@ -224,7 +225,7 @@ def test_idle_paths_allocate_nothing():
 
 
 def test_config_defaults_and_limits():
-    path = "/tmp/tapmat_dual_vboard_cfg_" + sys.implementation.name  # both interpreters run at once
+    path = scratch.TMP + "/tapmat_dual_vboard_cfg_" + sys.implementation.name  # both interpreters run at once
     try:
         os.mkdir(path)
     except OSError:
