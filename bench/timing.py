@@ -307,7 +307,7 @@ class Rig:
 def _no_roll_call(reader, uids, known, keep=False, twins=None, turn=0) -> int:
     """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
     from host.mfrc522_layout import COLLISION
-    reader._b.uid_len = 0  # what the mat reads after a roll call: no newcomer
+    type(reader).uid_len = 0  # what the mat reads after a roll call: no newcomer
     return COLLISION
 
 

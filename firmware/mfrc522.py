@@ -216,8 +216,7 @@ def crc_a(buf, start, n):
 
 class _Buffers:
     """Transfer buffers and their memoryview slices, shared by every reader in the firmware,
-    with what one exchange or selection leaves (the answer's length and bits, CollReg, UID,
-    SAK, NAK code, user memory).
+    with what one exchange leaves (the answer's length and bits, CollReg).
 
     Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
     sixteen readers; per reader it would cost over 1 KB of slices alone, and each attribute an
@@ -254,11 +253,6 @@ class _Buffers:
         self.rx_n = 0      # length in bytes of the last answer (in resp)
         self.rx_last = 0   # valid bits of its last byte (0 = all 8)
         self.coll = 0      # CollReg after it
-        self.uid = bytearray(10)  # the tag selected last (Mfrc522.uid), on whichever reader
-        self.uid_len = 0
-        self.sak = 0
-        self.last_nak = 0
-        self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
         self.hook = None    # called between status polls while a reader waits out its field guard
 
 
@@ -287,12 +281,13 @@ class Mfrc522:
 
     # What the last exchange or selection left, shared by every reader (one exchange at a
     # time: read it right after the call on that reader; select_uid() and write() on one
-    # reader with no other reader's scan in between).
-    uid = property(lambda self: self._b.uid)          # UID of the tag selected last
-    uid_len = property(lambda self: self._b.uid_len)  # its length; 0: none
-    sak = property(lambda self: self._b.sak)
-    last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
-    user_last = property(lambda self: self._b.user_last)  # last user page (write())
+    # reader with no other reader's scan in between): class attributes, read through any
+    # reader and set as Mfrc522.<name> (no reader holds its own).
+    uid = bytearray(10)  # UID of the tag selected last
+    uid_len = 0          # its length; 0: none
+    sak = 0
+    last_nak = 0         # code of the last NAK (write, read)
+    user_last = 0        # last user page of the selected tag (write()); 0: not read from its CC
 
     def set_guard_hook(self, hook):
         """Have every reader call ``hook()`` between its status polls while it waits out a field
@@ -505,8 +500,8 @@ class Mfrc522:
 
     def select(self):
         """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
-        self._b.uid_len = 0
-        self._b.user_last = 0
+        Mfrc522.uid_len = 0
+        Mfrc522.user_last = 0
         n = 0
         for level in range(3):
             st = self._resolve(level)
@@ -515,18 +510,18 @@ class Mfrc522:
             if st != _OK:
                 return st
             cl = self._b.cl
-            if self._b.sak & _SAK_CASCADE:
+            if self.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
                     return _PROTOCOL_ERR
                 for i in range(3):
-                    self._b.uid[n + i] = cl[1 + i]
+                    self.uid[n + i] = cl[1 + i]
                 n += 3
             else:
                 if cl[0] == _CT:
                     return _PROTOCOL_ERR
                 for i in range(4):
-                    self._b.uid[n + i] = cl[i]
-                self._b.uid_len = n + 4
+                    self.uid[n + i] = cl[i]
+                Mfrc522.uid_len = n + 4
                 return _OK
         return _PROTOCOL_ERR  # cascade bit still set after level 3
 
@@ -678,7 +673,7 @@ class Mfrc522:
         c = crc_a(r, 0, 1)
         if r[1] != c & 0xFF or r[2] != c >> 8:
             return _CRC_ERR
-        self._b.sak = r[0]
+        Mfrc522.sak = r[0]
         return _OK
 
     def read(self, page, out, off=0):
@@ -692,7 +687,7 @@ class Mfrc522:
         if st != _OK:
             return st
         if self._b.rx_n == 1 and self._b.rx_last == 4:
-            self._b.last_nak = self._b.resp[0] & 0x0F
+            Mfrc522.last_nak = self._b.resp[0] & 0x0F
             return _NAK
         r = self._b.resp
         if self._b.rx_n != _PAGE_BYTES + 2 or self._b.rx_last:
@@ -727,8 +722,8 @@ class Mfrc522:
         """
         if len(uid) < off + _UID_LEN or off < 0:
             raise ValueError("7 bytes of UID expected in uid[off:]")
-        self._b.user_last = 0
-        self._b.uid_len = 0
+        Mfrc522.user_last = 0
+        Mfrc522.uid_len = 0
         st = _NO_TAG  # outcome of the last round that woke something
         quiet = 0
         for _ in range(5):
@@ -748,8 +743,8 @@ class Mfrc522:
                 st = self._select_part(uid, off, 1)
             if st == _OK:
                 for i in range(_UID_LEN):
-                    self._b.uid[i] = uid[off + i]
-                self._b.uid_len = _UID_LEN
+                    self.uid[i] = uid[off + i]
+                Mfrc522.uid_len = _UID_LEN
                 return _OK
             if st == _CHIP_ERR:
                 return st
@@ -759,7 +754,7 @@ class Mfrc522:
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
         self._fill_cl(uid, off, level)
         st = self._select_cl(level)
-        if st == _OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
+        if st == _OK and ((self.sak & _SAK_CASCADE) != 0) != (level == 0):
             return _PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
 
@@ -783,21 +778,21 @@ class Mfrc522:
         if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
             raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
         self.errors = 0
-        if self._b.uid_len != _UID_LEN:
+        if self.uid_len != _UID_LEN:
             return _NO_TAG  # no NTAG selected
         st = _OK
         active = True
         for _ in range(self.max_errors + 1):
             if not active:
-                last = self._b.user_last  # the same tag: its user memory is known
-                st = self.select_uid(self._b.uid)
-                self._b.user_last = last
+                last = self.user_last  # the same tag: its user memory is known
+                st = self.select_uid(self.uid)
+                Mfrc522.user_last = last
                 if st == _NO_TAG or st == _CHIP_ERR:
                     return st
                 active = st == _OK
             p = self._b.page
             if active and not system:
-                if not self._b.user_last:
+                if not self.user_last:
                     # .user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte
                     # units. NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes,
                     # 6Dh = 872 of 888; §8.5.4), so their CC values map to their real last user
@@ -809,15 +804,15 @@ class Mfrc522:
                     if st == _OK:
                         size = p[2]
                         if size == 0x3E:
-                            self._b.user_last = 0x81
+                            Mfrc522.user_last = 0x81
                         elif size == 0x6D:
-                            self._b.user_last = 0xE1
+                            Mfrc522.user_last = 0xE1
                         else:
-                            self._b.user_last = min(3 + 2 * size, 0xFF)
-                        if self._b.user_last < _FIRST_USER_PAGE:
+                            Mfrc522.user_last = min(3 + 2 * size, 0xFF)
+                        if self.user_last < _FIRST_USER_PAGE:
                             return _DENIED
                     active = st == _OK
-                if active and not _FIRST_USER_PAGE <= page <= self._b.user_last:
+                if active and not _FIRST_USER_PAGE <= page <= self.user_last:
                     return _DENIED
             if active:
                 # one WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error
@@ -834,11 +829,11 @@ class Mfrc522:
                     elif code == _ACK:
                         return _OK
                     elif (_NAK_CODES >> code) & 1:
-                        self._b.last_nak = code
+                        Mfrc522.last_nak = code
                         st = _NAK
                     else:
                         st = _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
-                if st == _CHIP_ERR or (st == _NAK and self._b.last_nak != _NAK_CRC):
+                if st == _CHIP_ERR or (st == _NAK and self.last_nak != _NAK_CRC):
                     return st
                 active = False
                 if st != _NAK:  # no clean answer: the tag may have programmed the page anyway
@@ -895,7 +890,7 @@ class Mfrc522:
         tags are left READY after OK: switch the field off (or let ``scan`` reset it). OK is
         counted in ``inventories`` (it saw every tag).
         """
-        self._b.uid_len = 0
+        Mfrc522.uid_len = 0
         if not self._flags & _FIELD:
             return _NO_TAG
         halted = keep and not self._flags & (_FRESH | _LOST)
@@ -951,7 +946,7 @@ class Mfrc522:
             if st == _OK:
                 self._fill_cl(uids, g * _UID_LEN, 0)
                 st = self._select_cl(0)
-            if st == _OK and not self._b.sak & _SAK_CASCADE:
+            if st == _OK and not self.sak & _SAK_CASCADE:
                 st = _PROTOCOL_ERR
             if st == _OK:
                 st = self._roll(uids, g, h, 1, 0)
@@ -965,7 +960,7 @@ class Mfrc522:
             return _CHIP_ERR
         # every tag IDLE (or HALT again): no field reset before a scan, unless a newcomer was
         # singled out and halted
-        if not (halted or self._b.uid_len):
+        if not (halted or self.uid_len):
             self._flags |= _FRESH
         return st
 
@@ -1021,15 +1016,15 @@ class Mfrc522:
                 st = self._select_cl(lvl)
             if st != _OK:
                 return st
-            if ((self._b.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
+            if ((self.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
                 return _COLLISION  # not a 7-byte UID: the scan deals with it
             for i in range(3 + lvl):  # UID0..2 after CT, or UID3..6
-                self._b.uid[3 * lvl + i] = cl[1 - lvl + i]
+                self.uid[3 * lvl + i] = cl[1 - lvl + i]
         for i in range(3):
             if level:
-                self._b.uid[i] = uids[slot * _UID_LEN + i]  # the CL1 twin shares the known CL1
+                self.uid[i] = uids[slot * _UID_LEN + i]  # the CL1 twin shares the known CL1
         self.halt()
-        self._b.uid_len = _UID_LEN
+        Mfrc522.uid_len = _UID_LEN
         return _COLLISION
 
     def _fill_cl(self, uids, off, level):
@@ -1204,12 +1199,12 @@ class Mfrc522:
                 break
             if st == _OK:
                 st = self.select()
-            if st == _OK and self._b.uid_len == _UID_LEN and data is not None:
+            if st == _OK and self.uid_len == _UID_LEN and data is not None:
                 st = self.read(page, data, found * _PAGE_BYTES)
             if st == _OK:
                 self.halt()
-                uid = self._b.uid
-                if self._b.uid_len != _UID_LEN:
+                uid = self.uid
+                if self.uid_len != _UID_LEN:
                     self.foreign += 1
                     continue
                 for k in range(found):
