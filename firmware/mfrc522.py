@@ -214,53 +214,42 @@ def crc_a(buf, start, n):
     return crc
 
 
-class _Buffers:
-    """Transfer buffers and their memoryview slices, shared by every reader in the firmware,
-    with what one exchange leaves (the answer's length and bits, CollReg).
+class Mfrc522:
+    """One MFRC522 on an SPI bus, selected by its own chip-select pin.
 
-    Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
-    sixteen readers; per reader it would cost over 1 KB of slices alone, and each attribute an
-    instance does not hold keeps its attribute table small (a reader is ~330 B instead of ~590).
-    Per reader stay only what outlives an exchange and what a nested look at another reader
-    (``scan(peek=...)``) must not overwrite: status, errors, foreign, the field's flags.
+    Exchanges never overlap (the poll loop drives one reader at a time), so the transfer buffers,
+    their memoryview slices and what one exchange or selection leaves are class attributes,
+    shared by every reader: per reader they would cost over 1 KB of slices alone, and each
+    attribute a reader does not hold keeps its attribute table small. Per reader stay only what
+    outlives an exchange and what a nested look at another reader (``scan(peek=...)``) must not
+    overwrite: status, errors, foreign, inventories, the chip's state.
     """
 
-    def __init__(self):
-        # A register access, a frame written to the FIFO, and the FIFO read out are each sent
-        # and received in one buffer (machine.SPI allows it: MOSI byte i is out before MISO
-        # byte i comes in): what the chip answers while a frame is written is not kept.
-        self.w = bytearray(2)
-        self.ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
-        self.rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator; the answer
-        for i in range(_RX_MAX + 1):
-            self.rtx[i] = _FIFO_READ
-        ftx = memoryview(self.ftx)
-        rtx = memoryview(self.rtx)
-        self.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
-        self.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
-        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's
-        # health: Mfrc522.healthy) in one read transaction
-        self.stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
-                              0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
-        self.srx = bytearray(7)
-        # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
-        self.ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
-        self.trx = bytearray(3)
-        self.resp = bytearray(_RX_MAX)  # the last answer
-        self.cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision
-        # is located
-        self.page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
-        self.rx_n = 0      # length in bytes of the last answer (in resp)
-        self.rx_last = 0   # valid bits of its last byte (0 = all 8)
-        self.coll = 0      # CollReg after it
-        self.hook = None    # called between status polls while a reader waits out its field guard
-
-
-class Mfrc522:
-    """One MFRC522 on an SPI bus, selected by its own chip-select pin."""
-
-    _b: "_Buffers" = None  # type: ignore[assignment]  # shared by every reader (the first makes it)
     max_errors = 4  # failed attempts a scan or a write retries (a reader may set its own)
+    # A register access, a frame written to the FIFO and the FIFO read out are each sent and
+    # received in one buffer (machine.SPI allows it: MOSI byte i is out before MISO byte i comes
+    # in): what the chip answers while a frame is written is not kept.
+    w = bytearray(2)
+    ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
+    rtx = bytearray((_FIFO_READ,) * (_RX_MAX + 1))  # FIFODataReg reads + a 00h terminator
+    ftxv: list = []  # memoryview slices of ftx and rtx by length (the first reader makes them)
+    rtxv: list = []
+    # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's health:
+    # healthy) in one read transaction
+    stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
+                     0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
+    srx = bytearray(7)
+    # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
+    ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
+    trx = bytearray(3)
+    resp = bytearray(_RX_MAX)  # the last answer
+    cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision is located
+    page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
+    rx_n = 0     # length in bytes of the last answer (in resp)
+    rx_last = 0  # valid bits of its last byte (0 = all 8)
+    coll = 0     # CollReg after it
+    hook = None  # called between status polls while a reader waits out its field guard (read it
+    # as Mfrc522.hook: through a reader a function would be bound to it)
 
     def __init__(self, spi, cs, gain=7):
         if not 0 <= gain <= 7:
@@ -268,8 +257,11 @@ class Mfrc522:
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        if Mfrc522._b is None:
-            Mfrc522._b = _Buffers()
+        if not Mfrc522.ftxv:  # the first reader
+            ftx = memoryview(Mfrc522.ftx)
+            rtx = memoryview(Mfrc522.rtx)
+            Mfrc522.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
+            Mfrc522.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
         # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD; the gain; TReloadReg
@@ -294,7 +286,7 @@ class Mfrc522:
         guard (None: busy-wait). The app serves the link there; ``hook`` must be short and bounded
         (the timer still ends the wait, at the first poll after ``hook`` returns) and must not
         touch the readers. Shared by all readers, like the buffers."""
-        self._b.hook = hook
+        Mfrc522.hook = hook
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -303,15 +295,15 @@ class Mfrc522:
         self._cs.value(1)
 
     def _wr(self, reg, v):
-        self._b.w[0] = reg << 1
-        self._b.w[1] = v
-        self._xfer(self._b.w, self._b.w)
+        self.w[0] = reg << 1
+        self.w[1] = v
+        self._xfer(self.w, self.w)
 
     def _rd(self, reg):
-        self._b.w[0] = 0x80 | reg << 1
-        self._b.w[1] = 0
-        self._xfer(self._b.w, self._b.w)
-        return self._b.w[1]
+        self.w[0] = 0x80 | reg << 1
+        self.w[1] = 0
+        self._xfer(self.w, self.w)
+        return self.w[1]
 
     def _timeout(self, ticks):
         old = (self._flags >> _RELOAD_AT) - 1  # TReloadReg as last written (-1: not known)
@@ -347,7 +339,7 @@ class Mfrc522:
         self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
         self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED | _FIELD)
         # the chip's CRC coprocessor (CalcCRC) on a test frame must agree with crc_a()
-        f = self._b.ftx
+        f = self.ftx
         f[0] = _FIFO_DATA << 1
         for i in range(8):
             f[1 + i] = (0x1D * i + 0x52) & 0xFF
@@ -355,7 +347,7 @@ class Mfrc522:
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_DIV_IRQ, _CRC_IRQ)
         self._wr(_FIFO_LEVEL, 0x80)
-        self._xfer(self._b.ftxv[9], self._b.ftxv[9])
+        self._xfer(self.ftxv[9], self.ftxv[9])
         self._wr(_COMMAND, _CMD_CALC_CRC)
         done = False
         for _ in range(_POLL_MAX):
@@ -397,9 +389,9 @@ class Mfrc522:
         gone: the exchange that follows returns CHIP_ERR at its first status read). ``hook()``
         runs between two polls that found the timer running: the wait ends at most one call
         of it late, never early."""
-        t = self._b.trx
+        t = self.trx
         for _ in range(_POLL_MAX):
-            self._xfer(self._b.ttx, t)
+            self._xfer(self.ttx, t)
             if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
             if hook is not None:
@@ -426,15 +418,15 @@ class Mfrc522:
         if not self._flags & _EMPTY:
             self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer (also clears BufferOvfl, WrErr, TempErr)
         self._flags &= ~(_EMPTY | _ARMED)
-        self._b.ftx[0] = _FIFO_DATA << 1
-        v = self._b.ftxv[n + 1]
+        self.ftx[0] = _FIFO_DATA << 1
+        v = self.ftxv[n + 1]
         self._xfer(v, v)
         if not armed:
             self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last)
-        s = self._b.srx
+        s = self.srx
         for _ in range(_POLL_MAX):
-            self._xfer(self._b.stx, s)
+            self._xfer(self.stx, s)
             if s[6] != _TMODE_SET:  # the reader reset (TModeReg 00h) or is gone (MISO 00h)
                 return _CHIP_ERR
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
@@ -445,9 +437,9 @@ class Mfrc522:
             return _CHIP_ERR
         err = s[2]
         got = s[3] & 0x7F
-        self._b.rx_last = s[4] & 0x07
-        self._b.coll = s[5]
-        self._b.rx_n = 0
+        Mfrc522.rx_last = s[4] & 0x07
+        Mfrc522.coll = s[5]
+        Mfrc522.rx_n = 0
         if err & _FATAL_ERRS or got > _RX_MAX:
             return _PROTOCOL_ERR
         # the exchange is over (RxIRq/IdleIRq; RxModeReg.RxMultiple = 0: the receiver is off),
@@ -457,15 +449,15 @@ class Mfrc522:
         self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
             return _TIMEOUT
-        rtx = self._b.rtx
+        rtx = self.rtx
         rtx[got] = 0
-        v = self._b.rtxv[got + 1]
+        v = self.rtxv[got + 1]
         self._xfer(v, v)
         for i in range(got):  # the answer out, the read addresses back
-            self._b.resp[i] = rtx[1 + i]
+            self.resp[i] = rtx[1 + i]
             rtx[i] = _FIFO_READ
         rtx[got] = _FIFO_READ
-        self._b.rx_n = got
+        Mfrc522.rx_n = got
         if err & _COLL_ERR:
             return _COLLISION
         if err & _PARITY_CRC_ERRS:
@@ -474,9 +466,9 @@ class Mfrc522:
 
     def _append_crc(self, n):
         """Append CRC_A to the n-byte frame in _ftx[1:]; return the new length."""
-        c = crc_a(self._b.ftx, 1, n)
-        self._b.ftx[1 + n] = c & 0xFF
-        self._b.ftx[2 + n] = c >> 8
+        c = crc_a(self.ftx, 1, n)
+        self.ftx[1 + n] = c & 0xFF
+        self.ftx[2 + n] = c >> 8
         return n + 2
 
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
@@ -485,16 +477,16 @@ class Mfrc522:
         if not self._flags & _FIELD:
             return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
-            self._timer_wait(self._b.hook)
+            self._timer_wait(Mfrc522.hook)  # through the class: a function stays unbound
         self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
-        self._b.ftx[1] = _WUPA if wake else _REQA
+        self.ftx[1] = _WUPA if wake else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
         if st == _TIMEOUT:
             return _NO_TAG
         if st == _COLLISION:
             st = _OK  # tags with different ATQAs: still tags, anticollision sorts them out
         if st == _OK:
-            if self._b.rx_n != 2 or self._b.rx_last:  # ATQA: 2 bytes (not kept: no use for it)
+            if self.rx_n != 2 or self.rx_last:  # ATQA: 2 bytes (not kept: no use for it)
                 return _PROTOCOL_ERR
         return st
 
@@ -509,7 +501,7 @@ class Mfrc522:
                 st = self._select_cl(level)
             if st != _OK:
                 return st
-            cl = self._b.cl
+            cl = self.cl
             if self.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
                     return _PROTOCOL_ERR
@@ -535,13 +527,13 @@ class Mfrc522:
         the answer lost), so every reading is back in play and the level fails (the scan
         retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
         """
-        cl = self._b.cl
+        cl = self.cl
         stepped = False  # the last round followed a collision bit
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
             st = self._anticoll(level, known)
             if st == _COLLISION:
-                last = full + self._b.rx_n - 1
+                last = full + self.rx_n - 1
                 if not self._merge(full, known & 7, last if last < 4 else 4):
                     return _PROTOCOL_ERR
                 bit = self._coll_bit(level, known)
@@ -558,7 +550,7 @@ class Mfrc522:
                 if st == _TIMEOUT and stepped:
                     self.collpos = _CP_ALL
                 return st
-            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, known & 7, 4):
+            if self.rx_n != 5 - full or self.rx_last or not self._merge(full, known & 7, 4):
                 return _PROTOCOL_ERR
             return _OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else _BCC_ERR
         return _PROTOCOL_ERR
@@ -569,16 +561,16 @@ class Mfrc522:
         full = known >> 3
         rem = known & 7
         nsend = full + (1 if rem else 0)
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _SEL[level]
         f[2] = (2 + full) << 4 | rem  # NVB
         for i in range(nsend):
-            f[3 + i] = self._b.cl[i]
+            f[3 + i] = self.cl[i]
         return self._transceive(2 + nsend, rem, rem, _T_SHORT)
 
     def _follow(self, bit, v):
         """Keep _cl's bits below `bit`, set `bit` to v: the prefix of the tags sending v there."""
-        cl = self._b.cl
+        cl = self.cl
         cl[bit >> 3] &= (1 << (bit & 7)) - 1
         cl[bit >> 3] |= v << (bit & 7)
 
@@ -593,7 +585,7 @@ class Mfrc522:
         collision (an earlier bit that all tags share leaves one of the two silent), and only
         the readings giving it stay possible.
         """
-        c = self._b.coll
+        c = self.coll
         if c & _COLL_POS_NOT_VALID:
             return -1
         pos = (c & 0x1F) or 32
@@ -615,7 +607,7 @@ class Mfrc522:
                 bit = b
         else:
             return bit
-        cl = self._b.cl
+        cl = self.cl
         for i in range(5):
             cl[5 + i] = cl[i]
         lo = known
@@ -645,11 +637,11 @@ class Mfrc522:
 
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
-        if self._b.rx_n < last - full + 1:
+        if self.rx_n < last - full + 1:
             return False
-        cl = self._b.cl
+        cl = self.cl
         for i in range(last - full + 1):
-            v = self._b.resp[i]
+            v = self.resp[i]
             if i == 0 and rem:
                 low = (1 << rem) - 1
                 v = (cl[full] & low) | (v & ~low & 0xFF)
@@ -659,16 +651,16 @@ class Mfrc522:
     def _select_cl(self, level):
         """SELECT of cascade ``level`` (0..2) with the complete UID CLn (NVB 70h); SAK into .sak
         (§6.5.3.4)."""
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _SEL[level]
         f[2] = 0x70
         for i in range(5):
-            f[3 + i] = self._b.cl[i]
+            f[3 + i] = self.cl[i]
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
         if st != _OK:
             return st
-        r = self._b.resp
-        if self._b.rx_n != 3 or self._b.rx_last:
+        r = self.resp
+        if self.rx_n != 3 or self.rx_last:
             return _PROTOCOL_ERR
         c = crc_a(r, 0, 1)
         if r[1] != c & 0xFF or r[2] != c >> 8:
@@ -680,17 +672,17 @@ class Mfrc522:
         """NTAG READ of 4 pages from `page` into out[off:off+16] (selected tag). Status code."""
         if len(out) < off + _PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
             raise ValueError("page 0..255 and 16 bytes of room in out expected")
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _READ
         f[2] = page
         st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
         if st != _OK:
             return st
-        if self._b.rx_n == 1 and self._b.rx_last == 4:
-            Mfrc522.last_nak = self._b.resp[0] & 0x0F
+        if self.rx_n == 1 and self.rx_last == 4:
+            Mfrc522.last_nak = self.resp[0] & 0x0F
             return _NAK
-        r = self._b.resp
-        if self._b.rx_n != _PAGE_BYTES + 2 or self._b.rx_last:
+        r = self.resp
+        if self.rx_n != _PAGE_BYTES + 2 or self.rx_last:
             return _PROTOCOL_ERR
         c = crc_a(r, 0, _PAGE_BYTES)
         if r[_PAGE_BYTES] != c & 0xFF or r[_PAGE_BYTES + 1] != c >> 8:
@@ -703,7 +695,7 @@ class Mfrc522:
         """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3 counts
         modulation within 1 ms as a NAK; an NTAG never sends one, and scan() does not use the
         outcome, so the 300 us answer timeout serves here too)."""
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _HLTA
         f[2] = 0
         st = self._transceive(self._append_crc(2), 0, 0, _T_SHORT)
@@ -790,7 +782,7 @@ class Mfrc522:
                 if st == _NO_TAG or st == _CHIP_ERR:
                     return st
                 active = st == _OK
-            p = self._b.page
+            p = self.page
             if active and not system:
                 if not self.user_last:
                     # .user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte
@@ -816,15 +808,15 @@ class Mfrc522:
                     return _DENIED
             if active:
                 # one WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error
-                f = self._b.ftx
+                f = self.ftx
                 f[1] = _WRITE
                 f[2] = page
                 for i in range(4):
                     f[3 + i] = data[off + i]
                 st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
                 if st == _OK:
-                    code = self._b.resp[0] & 0x0F
-                    if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK: 4-bit frames
+                    code = self.resp[0] & 0x0F
+                    if self.rx_n != 1 or self.rx_last != 4:  # ACK and NAK: 4-bit frames
                         st = _PROTOCOL_ERR
                     elif code == _ACK:
                         return _OK
@@ -983,12 +975,12 @@ class Mfrc522:
         full = sent >> 3
         st = self._anticoll(level, sent)
         if b == 32 and st == _OK:  # a leaf: this UID CLn alone, no collision
-            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, sent & 7, 4):
+            if self.rx_n != 5 - full or self.rx_last or not self._merge(full, sent & 7, 4):
                 return _PROTOCOL_ERR
             return _OK if self._predicted(uids, lo, level, 40) else _COLLISION
         if st != _COLLISION:
             return _COLLISION if st == _OK else st  # OK: some predicted collision is missing
-        last = full + self._b.rx_n - 1
+        last = full + self.rx_n - 1
         if not self._merge(full, sent & 7, last if last < 4 else 4):
             return _PROTOCOL_ERR
         a = self._coll_bit(level, sent)
@@ -1009,7 +1001,7 @@ class Mfrc522:
         through the cascade levels, HLTA): its UID in .uid (.uid_len 7). COLLISION either way
         (the field changed); .uid_len stays 0 when no NTAG could be singled out."""
         self._follow(a, 1 - _bit(uids, slot, level, a))
-        cl = self._b.cl
+        cl = self.cl
         for lvl in range(level, 2):
             st = self._resolve(lvl, a + 1 if lvl == level else 0)
             if st == _OK:
@@ -1029,7 +1021,7 @@ class Mfrc522:
 
     def _fill_cl(self, uids, off, level):
         """_cl = UID CLn of the 7-byte UID at uids[off:] at cascade ``level``, with its BCC."""
-        cl = self._b.cl
+        cl = self.cl
         for k in range(4):
             cl[k] = _clbyte(uids, off, level, k)
         cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
@@ -1037,7 +1029,7 @@ class Mfrc522:
     def _predicted(self, uids, slot, level, end):
         """Whether _cl's first ``end`` bits (up to 40: BCC included) are those of the UID in
         ``slot`` at ``level``."""
-        cl = self._b.cl
+        cl = self.cl
         bcc = 0
         for k in range(5):
             if k < 4:

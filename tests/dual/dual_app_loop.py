@@ -882,3 +882,33 @@ def test_a_flood_during_a_guard_does_not_stretch_it():
     assert 0 < bus.late <= 16 + 1, bus.late
     assert port.read > 0
     return bus.late
+
+
+def test_a_plain_function_as_guard_hook_runs_unbound_during_a_guard():
+    """The guard hook is shared by every reader (a class attribute of the driver): a plain
+    function, not only a bound method like the app's, is called with no argument at each poll
+    of a guard wait, allocating nothing (read through the class, a function stays unbound)."""
+    bus = ClockedBus()
+    chip = bus.add_reader()
+    chip.add_tag(NtagTag(bytes((4, 1, 2, 3, 4, 5, 6))))
+    rdr = Mfrc522(bus, chip.cs)
+    assert rdr.init() == 0
+    calls = [0]
+
+    def hook():
+        calls[0] += 1
+    rdr.set_guard_hook(hook)
+    try:
+        rdr.antenna_on()
+        if micropython:
+            micropython.heap_lock()
+        try:
+            st = rdr.request(True)
+        finally:
+            if micropython:
+                micropython.heap_unlock()
+        rdr.antenna_off()
+    finally:
+        rdr.set_guard_hook(None)
+    assert st == 0 and calls[0] > 0
+    return calls[0]

@@ -64,9 +64,9 @@ class _Trace:
         rdr._transceive = self
 
     def __call__(self, n, last_bits, align, ticks):
-        frame = _hex(self.rdr._b.ftx[1:n + 1])
+        frame = _hex(self.rdr.ftx[1:n + 1])
         st = self.inner(n, last_bits, align, ticks)
-        self.log.append((frame, st, self.rdr._b.coll))
+        self.log.append((frame, st, self.rdr.coll))
         return st
 
 
@@ -759,7 +759,7 @@ def test_write_waits_10_ms_for_the_ack():
     assert rdr.write(4, b"ABCD") == L.OK
     assert [chip.regs[0x2C], chip.regs[0x2D]] == [404 >> 8, 404 & 0xFF]  # 10.1 ms
     # the READ timeout (5.1 ms) would miss the ACK: the tag takes up to 10 ms (NTAG21x §10.4)
-    f = rdr._b.ftx
+    f = rdr.ftx
     f[1], f[2], f[3], f[4], f[5], f[6] = 0xA2, 5, 0x45, 0x46, 0x47, 0x48
     assert rdr._transceive(rdr._append_crc(6), 0, 0, 204) == L.TIMEOUT
     assert bytes(tag.mem[20:24]) == b"EFGH"  # programmed all the same: why a lost ACK is checked
@@ -1654,3 +1654,4 @@ def test_a_transfer_in_one_buffer_reaches_every_selected_reader_as_sent():
     bus.write_readinto(one, one)
     assert one == rx and rx[1] == rx[2] == 0x91 & 0x92
     return _hex(one)
+
