@@ -103,7 +103,6 @@ class Sensors:
     def __init__(self, board, path):
         """``path``: the deck registry on the board's filesystem (missing or damaged:
         ``error`` says why, and the mat is off: host actions only)."""
-        self.board = board
         self.readers = board.readers
         self.switches = board.switches
         self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
