@@ -19,9 +19,10 @@ class Names:
 
     def __init__(self, names):
         self.names = names
+        self.n = names.count(" ") - 1  # counted once: the accept path asks for the length
 
     def __len__(self):
-        return self.names.count(" ") - 1
+        return self.n
 
     def __getitem__(self, n):
         t = self.names
