@@ -645,6 +645,8 @@ class DeadMans(engine.Game):
             return False
         if s[_R_PENDING] > _A_BONUS or s[_R_PENDING] == _A_DRAW or s[_R_PENDING] == _A_COLLECT:
             return False
+        if s[_R_PENDING] == _A_HOOK and not s[_R_HOOKS]:
+            return False  # a pending Hook has a hook left (apply counts it down)
         if s[_R_PEEK_N] > 3 or s[_R_PLAY_N] > _SUITS or s[_R_HOOKS] > 2 or s[_R_BONUS] > _MAX_BONUS:
             return False
         if (s[_R_SAFE] | (s[_R_SAFE + 1] << 8)) >> s[_R_PLAY_N]:
