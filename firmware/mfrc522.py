@@ -158,6 +158,7 @@ _FIELD = const(64)     # the antenna is on (TxControlReg Tx1RFEn, Tx2RFEn)
 _GAIN_AT = const(8)
 _RELOAD_AT = const(12)
 _LOW = const(0xFFF)    # the flags and the gain
+_MAX_ERRORS = const(4)   # failed attempts a scan or a write retries
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
@@ -225,23 +226,20 @@ class Mfrc522:
     overwrite: status, errors, foreign, inventories, the chip's state.
     """
 
-    max_errors = 4  # failed attempts a scan or a write retries (a reader may set its own)
     # A register access, a frame written to the FIFO and the FIFO read out are each sent and
     # received in one buffer (machine.SPI allows it: MOSI byte i is out before MISO byte i comes
     # in): what the chip answers while a frame is written is not kept.
     w = bytearray(2)
     ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
-    rtx = bytearray((_FIFO_READ,) * (_RX_MAX + 1))  # FIFODataReg reads + a 00h terminator
+    rtx = bytearray(_RX_MAX + 1)  # FIFODataReg reads + a 00h terminator; status reads' answers
     ftxv: list = []  # memoryview slices of ftx and rtx by length (the first reader makes them)
     rtxv: list = []
     # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's health:
     # healthy) in one read transaction
     stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
                      0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
-    srx = bytearray(7)
     # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
     ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
-    trx = bytearray(3)
     resp = bytearray(_RX_MAX)  # the last answer
     cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision is located
     page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
@@ -389,9 +387,10 @@ class Mfrc522:
         gone: the exchange that follows returns CHIP_ERR at its first status read). ``hook()``
         runs between two polls that found the timer running: the wait ends at most one call
         of it late, never early."""
-        t = self.trx
+        t = self.rtx
+        rx = self.rtxv[3]
         for _ in range(_POLL_MAX):
-            self._xfer(self.ttx, t)
+            self._xfer(self.ttx, rx)
             if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
             if hook is not None:
@@ -424,9 +423,10 @@ class Mfrc522:
         if not armed:
             self._wr(_COMMAND, _CMD_TRANSCEIVE)
         self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last)
-        s = self.srx
+        s = self.rtx
+        rx = self.rtxv[7]
         for _ in range(_POLL_MAX):
-            self._xfer(self.stx, s)
+            self._xfer(self.stx, rx)
             if s[6] != _TMODE_SET:  # the reader reset (TModeReg 00h) or is gone (MISO 00h)
                 return _CHIP_ERR
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
@@ -449,14 +449,14 @@ class Mfrc522:
         self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
             return _TIMEOUT
-        rtx = self.rtx
+        rtx = s
+        for i in range(got):  # the read addresses (the status reads answered here), 00h last
+            rtx[i] = _FIFO_READ
         rtx[got] = 0
         v = self.rtxv[got + 1]
         self._xfer(v, v)
-        for i in range(got):  # the answer out, the read addresses back
+        for i in range(got):
             self.resp[i] = rtx[1 + i]
-            rtx[i] = _FIFO_READ
-        rtx[got] = _FIFO_READ
         Mfrc522.rx_n = got
         if err & _COLL_ERR:
             return _COLLISION
@@ -472,14 +472,14 @@ class Mfrc522:
         return n + 2
 
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
-    def request(self, wake=False):
-        """REQA (IDLE tags) or WUPA (IDLE and HALT tags). OK or NO_TAG..."""
+    def request(self, all=False):
+        """REQA (IDLE tags) or, with ``all``, WUPA (IDLE and HALT tags). OK or NO_TAG..."""
         if not self._flags & _FIELD:
             return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
             self._timer_wait(Mfrc522.hook)  # through the class: a function stays unbound
         self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
-        self.ftx[1] = _WUPA if wake else _REQA
+        self.ftx[1] = _WUPA if all else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
         if st == _TIMEOUT:
             return _NO_TAG
@@ -763,7 +763,7 @@ class Mfrc522:
         that a READ of the page returned exactly the data. Otherwise the page is written again
         (WRITE is idempotent), after waking and selecting the tag again by its UID when it may
         have left ACTIVE (a NAK 1h for a corrupted frame, no clean READ answer); at most
-        1 + max_errors attempts, failures counted in .errors. A NAK 0h (page locked or
+        1 + MAX_ERRORS attempts, failures counted in .errors. A NAK 0h (page locked or
         protected), 4h or 5h ends at once: NAK, the code in .last_nak. NO_TAG when the tag
         has left the field.
         """
@@ -774,7 +774,7 @@ class Mfrc522:
             return _NO_TAG  # no NTAG selected
         st = _OK
         active = True
-        for _ in range(self.max_errors + 1):
+        for _ in range(_MAX_ERRORS + 1):
             if not active:
                 last = self.user_last  # the same tag: its user memory is known
                 st = self.select_uid(self.uid)
@@ -1052,7 +1052,7 @@ class Mfrc522:
         UIDs go to ``uids`` in 7-byte slots (its length / 7 is the capacity); with ``data``,
         each tag's READ of `page` goes to ``data`` in 16-byte slots. .status tells the outcome:
         OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
-        error that ended the scan after .max_errors retries. UIDs reported are always verified.
+        error that ended the scan after MAX_ERRORS retries. UIDs reported are always verified.
 
         `known` (without data): uids already holds the last inventory in its first
         `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
@@ -1171,14 +1171,14 @@ class Mfrc522:
             return 0
         return self._inventory(uids, None, 0, 0, False, False)
 
-    def _inventory(self, uids, data, page, found, wake, retry):
-        """The request loop of ``scan``: every tag answering REQA (WUPA first when ``wake``)
+    def _inventory(self, uids, data, page, found, all, retry):
+        """The request loop of ``scan``: every tag answering REQA (WUPA first when ``all``)
         after the first ``found`` slots; sets .status, returns the new count."""
         cap = len(uids) // _UID_LEN
         st = _OK
-        for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
-            st = self.request(wake)
-            wake = False
+        for _ in range(cap + 2 * _MAX_ERRORS + _MAX_FOREIGN + 2):
+            st = self.request(all)
+            all = False
             if st == _NO_TAG:
                 if retry:  # this REQA only sent the failed tag back to IDLE: ask again
                     retry = False
@@ -1214,7 +1214,7 @@ class Mfrc522:
                 continue
             self.errors += 1
             retry = True
-            if st == _CHIP_ERR or self.errors > self.max_errors:
+            if st == _CHIP_ERR or self.errors > _MAX_ERRORS:
                 break
         else:
             st = _OVERFLOW  # more rounds than tags, retries and foreign tags can explain

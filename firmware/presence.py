@@ -29,9 +29,10 @@ _EV = const(9)  # an event in the ring: reader, kind, UID
 
 
 class Presence:
-    def __init__(self, readers=16, slots=5, misses=3, ring=32):
-        if misses < 1 or misses > 250 or slots < 1 or readers < 1 or ring < 1:
-            raise ValueError("presence: readers, slots, ring >= 1 and misses 1..250")
+    def __init__(self, readers=16, slots=5, misses=3, size=32):
+        """``size``: events the ring holds."""
+        if misses < 1 or misses > 250 or slots < 1 or readers < 1 or size < 1:
+            raise ValueError("presence: readers, slots, ring size >= 1 and misses 1..250")
         self.readers = readers
         self.slots = slots
         self.misses = misses
@@ -39,9 +40,9 @@ class Presence:
         # 0 = free slot; 1 = seen in the reader's last complete scan; 1 + k = k misses in a row.
         self._age = bytearray(readers * slots)
         self._seen = bytearray(slots)
-        self._ring = bytearray(ring * _EV)
+        self._ring = bytearray(size * _EV)
         self._head = 0
-        self._len = 0
+        self._n = 0  # events in the ring
         self.dropped = 0   # events lost because the ring was full (drain after every feed)
         self.crowded = 0   # tags not tracked because a reader's slots were all taken
         self.reader = 0    # set by pop()
@@ -91,14 +92,14 @@ class Presence:
 
     def pop(self):
         """The oldest event's kind (ARRIVE/LEAVE; NONE when empty); sets ``reader`` and ``uid``."""
-        if not self._len:
+        if not self._n:
             return _NONE
         at = self._head * _EV
         self.reader = self._ring[at]
         kind = self._ring[at + 1]
         self._copy(self._ring, at + 2, self.uid, 0)
         self._head = (self._head + 1) % (len(self._ring) // _EV)
-        self._len -= 1
+        self._n -= 1
         return kind
 
     def find(self, uid, skip, fresh=False):
@@ -147,19 +148,19 @@ class Presence:
         """Forget every tag and event (the next scans report everything as arriving)."""
         for i in range(len(self._age)):
             self._age[i] = 0
-        self._len = 0
+        self._n = 0
 
     # -- helpers ------------------------------------------------------------------------
     def _push(self, reader, kind, src, off):
         cap = len(self._ring) // _EV
-        if self._len == cap:
+        if self._n == cap:
             self.dropped += 1
             return
-        at = ((self._head + self._len) % cap) * _EV
+        at = ((self._head + self._n) % cap) * _EV
         self._ring[at] = reader
         self._ring[at + 1] = kind
         self._copy(src, off, self._ring, at + 2)
-        self._len += 1
+        self._n += 1
 
     @staticmethod
     def _same(a, a_off, b, b_off):

@@ -523,7 +523,7 @@ def test_persistent_faults_end_in_a_clean_error():
         if kind == emu.NO_ANSWER:  # silence looks like an empty field
             assert got == [] and rdr.status == L.OK
         else:  # every attempt fails: the scan stops after max_errors retries with the error
-            assert rdr.status not in (L.OK, L.OVERFLOW) and rdr.errors == rdr.max_errors + 1
+            assert rdr.status not in (L.OK, L.OVERFLOW) and rdr.errors == L.MAX_ERRORS + 1
         out.append([name, len(got), L.STATUS_NAMES[rdr.status]])
     return out
 
@@ -878,7 +878,7 @@ def test_bad_crc_in_a_write_frame_gets_nak_1h_and_is_retried():
     chip, rdr, tag = _garbled_writer(7, 255)
     assert rdr.select_uid(tag.uid) == L.OK
     assert rdr.write(4, b"never") == L.NAK and rdr.last_nak == 1
-    assert rdr.errors == rdr.max_errors + 1 and bytes(tag.mem[16:20]) == b"\x03\x00\xfe\x00"
+    assert rdr.errors == L.MAX_ERRORS + 1 and bytes(tag.mem[16:20]) == b"\x03\x00\xfe\x00"
     return steps
 
 

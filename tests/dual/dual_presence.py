@@ -136,7 +136,7 @@ def test_bad_input_is_ignored():
 
 
 def test_full_ring_drops_and_counts():
-    p = Presence(ring=3)
+    p = Presence(size=3)
     n, buf = scan(*[tag(i) for i in range(5)])
     p.feed(0, n, buf)
     assert p.dropped == 2
