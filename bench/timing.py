@@ -228,10 +228,11 @@ class Rig:
         self.own = min(own) if own else None
         if policy == "round_robin":  # the loop before issue 13: every reader in turn, full scans
             rr = self.sensors
+            at = [0]  # the next reader
 
             def pick() -> int:
-                r = rr.next_reader
-                rr.next_reader = (r + 1) % READERS
+                r = at[0]
+                at[0] = (r + 1) % READERS
                 return r
             rr._pick = pick  # type: ignore[method-assign]
             rr.presence.known = lambda reader, out, fresh=False: 0  # type: ignore[method-assign]

@@ -915,9 +915,17 @@ class Mfrc522:
             st = _COLLISION  # a tag where none is known
         elif st == _OK:
             st = self._roll(uids, 0, known, 0, 0)
-        lone = 0  # lone groups (see ``twins``), then the one walked this time
-        for g in range(known if twins is not None else 0):
-            lone += self._lone(uids, g, known, twins)
+        # lone groups (see ``twins``: one known tag whose CL1 no other known tag has and the deck
+        # holds once at most), then the one walked this time
+        lone = 0
+        g = 0
+        while twins is not None and g < known:
+            h = g + 1
+            while h < known and _differ(uids, g, h, 0) == 32:
+                h += 1
+            if h == g + 1 and not twins.twinned(uids, g * _UID_LEN):
+                lone += 1
+            g = h
         if lone:
             lone = turn % lone + 1
         g = 0
@@ -926,7 +934,7 @@ class Mfrc522:
             h = g + 1
             while h < known and _differ(uids, g, h, 0) == 32:
                 h += 1
-            if twins is not None and self._lone(uids, g, known, twins):
+            if twins is not None and h == g + 1 and not twins.twinned(uids, g * _UID_LEN):
                 lone -= 1
                 if lone:  # a registered tag could not hide there: walked on its turn only
                     g = h
@@ -955,13 +963,6 @@ class Mfrc522:
         if not (halted or self.uid_len):
             self._flags |= _FRESH
         return st
-
-    def _lone(self, uids, g, known, twins):
-        """Whether slot g (sorted) holds a CL1 no other known tag has and the deck holds once
-        at most."""
-        return (g == 0 or _differ(uids, g - 1, g, 0) < 32) \
-            and (g + 1 == known or _differ(uids, g, g + 1, 0) < 32) \
-            and not twins.twinned(uids, g * _UID_LEN)
 
     def _roll(self, uids, lo, hi, level, sent):
         """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first

@@ -77,6 +77,8 @@ _AT_HOT = const(0)  # cursors
 _AT_RARE = const(1)
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
+_AT_ROUND = const(4)  # the round's next pad
+_AT_KEEP = const(5)   # a kept field's steps, up to KEEP_CONFIRM
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 _READER_OK = const(0)    # reader states for report()
 _READER_DOWN = const(1)
@@ -107,10 +109,9 @@ class Sensors:
         self.switches = board.switches
         self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
         self.uids = bytearray(_UID_SLOTS * 7)
-        self.next_reader = 0
         self.clasp = bytearray(len(self.switches))
-        self.clasp_seen = bytearray(len(self.switches))
-        self.clasp_count = bytearray(len(self.switches))
+        self.clasp_seen = bytearray(len(self.switches))  # the last read (bit 0), and how many
+        # times in a row (above it)
         self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
@@ -123,8 +124,8 @@ class Sensors:
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
-        self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
-        self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
+        self.cursor = bytearray(6)   # the next HOT / RARE / light / dock / round pad to try, and
+        # a kept field's step
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
@@ -213,13 +214,14 @@ class Sensors:
             return code
         for i in range(len(self.switches)):  # debounced clasp changes, one at a time
             v = self.switches[i].value()
-            if v != self.clasp_seen[i]:
-                self.clasp_seen[i] = v
-                self.clasp_count[i] = 1
-            elif self.clasp_count[i] < _CLASP_STABLE:
-                self.clasp_count[i] += 1
+            seen = self.clasp_seen[i]
+            if v != seen & 1:
+                seen = v | 2
+            elif seen >> 1 < _CLASP_STABLE:
+                seen += 2
+            self.clasp_seen[i] = seen
             d = self.dock[i]
-            if self.clasp_count[i] >= _CLASP_STABLE and v != self.clasp[i]:
+            if seen >> 1 >= _CLASP_STABLE and v != self.clasp[i]:
                 self.clasp[i] = v
                 self.closing[i] = 0
                 if d != _NO_DOCK:
@@ -307,7 +309,7 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
-        r = self._next(_AT_DOCK, self.rare, _DOCK)  # a bag dock's health check, one a step
+        r = self._next(_AT_DOCK)  # a bag dock's health check, one a step
         if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
             self._set(r, _READER_DOWN)
         k = _NO_KEEP  # the awaited pad, when there is one
@@ -332,10 +334,10 @@ class Sensors:
                 return k  # a full scan switches it on
             if self._peek():
                 return -1  # hand the arrival on first
-            self.rare_turn = (self.rare_turn + 1) % _KEEP_CONFIRM
-            if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
-                self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
-                           self._spare())
+            t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
+            if self.kmiss or not t:  # a known tag missing: confirm every step
+                self._plan(k, self._light(True), self._light(False), self._next(_AT_RARE),
+                           self._next(_AT_RARE), self._next(_AT_RARE))
             else:
                 lights = 0  # how many pads _light(False) can give
                 for r in range(len(self.readers)):
@@ -345,7 +347,7 @@ class Sensors:
                 # other step is often enough for each; the room shortens the step, so each loaded
                 # pad's roll call comes round sooner (spare pads still have two a step)
                 self._plan(self._light(True), self._light(True), self._light(False), d,
-                           self._spare(), self._spare())
+                           self._next(_AT_RARE), self._next(_AT_RARE))
             self._sweep(False)
             return -1
         self._release()
@@ -355,13 +357,14 @@ class Sensors:
                 tags += self.presence.count(r)
         every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
-        one = -1 if every or t else self._next(_AT_HOT, self.hot)
+        one = -1 if every or t else self._next(_AT_HOT)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
             # spare pads in two
-            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1, -1)
+            self._plan(one, self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE),
+                       -1, -1, -1)
         else:  # three pads of the round and three spare pads in two steps
-            self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
-                       -1, -1)
+            self._plan(one, self._round(), self._round() if t else self._next(_AT_RARE),
+                       self._next(_AT_RARE), -1, -1)
         self._sweep(every)
         return -1
 
@@ -414,17 +417,13 @@ class Sensors:
             self.readers[self.kept].antenna_off()
             self.kept = _NO_KEEP
 
-    def _spare(self):
-        """The next spare pad, or -1."""
-        return self._next(_AT_RARE, self.rare, _SPARE)
-
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
         n = len(self.readers)
         for i in range(n):
-            r = (self.next_reader + i) % n
+            r = (self.cursor[_AT_ROUND] + i) % n
             if self._of_round(r):
-                self.next_reader = (r + 1) % n
+                self.cursor[_AT_ROUND] = (r + 1) % n
                 return r
         return -1
 
@@ -471,10 +470,12 @@ class Sensors:
                 or r == p[4] or r == p[5]) \
             and self.state[r] != _READER_DOWN
 
-    def _next(self, which, flags, want=0):
-        """The next pad from cursor ``which`` whose flag is set (to ``want``, unless 0) and that
-        can be scanned, or -1."""
+    def _next(self, which):
+        """The next pad from cursor ``which`` (_AT_HOT: an awaited pad; _AT_RARE: a spare one;
+        _AT_DOCK: a dock) that can be scanned, or -1."""
         n = len(self.readers)
+        flags = self.hot if which == _AT_HOT else self.rare
+        want = _SPARE if which == _AT_RARE else _DOCK if which == _AT_DOCK else 0
         at = self.cursor[which]
         for i in range(n):
             r = (at + i) % n
