@@ -247,9 +247,6 @@ class Sheriff(engine.Game):
     def stand(self, seat, g):
         return self.s[self._at(seat) + _STAND + g]
 
-    def flags(self, seat):
-        return self.s[self._at(seat) + _FLAGS]
-
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only
         with ``royal``)."""
@@ -265,12 +262,6 @@ class Sheriff(engine.Game):
         else:
             s[_PILES_END - 1 - s[_R_PILE2]] = g
             s[_R_PILE2] += 1
-
-    def _give(self, src, dst, g):
-        """Move one good from a stand to another."""
-        s = self.s
-        s[self._at(src) + _STAND + g] -= 1
-        s[self._at(dst) + _STAND + g] += 1
 
     def over(self):
         return self.s[_R_PHASE] == _OVER
@@ -600,14 +591,16 @@ class Sheriff(engine.Game):
                 v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
+            to = self._at(sheriff) + _STAND
             for g in range(_KINDS):
-                if rec[_F_BRIBE_STAND]:
-                    for _ in range(rec[_F_BRIBE_STAND + 2 + g]):
-                        self._give(t, sheriff, g)
+                if rec[_F_BRIBE_STAND]:   # stand goods change hands
+                    n = rec[_F_BRIBE_STAND + 2 + g]
+                    s[at + _STAND + g] -= n
+                    s[to + g] += n
                 if rec[_F_BRIBE_BAG]:
                     for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
                         if _take_from_bag(self, t, g):
-                            s[self._at(sheriff) + _STAND + g] += 1
+                            s[to + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
@@ -652,15 +645,19 @@ class Sheriff(engine.Game):
         rest = owed - paid
         if rest <= 0:
             return
+        stand = self._at(debtor) + _STAND   # goods go from stand to stand, one at a time
+        to = self._at(creditor) + _STAND
         if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
-                self._give(debtor, creditor, rec[_F_PAY + 1 + i])
+                g = rec[_F_PAY + 1 + i]
+                s[stand + g] -= 1
+                s[to + g] += 1
             return
-        stand = self._at(debtor) + _STAND
         for j in range(_KINDS):
             g = _GOODS[_G_PAY_ORDER + j]
             while rest > 0 and s[stand + g]:
-                self._give(debtor, creditor, g)
+                s[stand + g] -= 1
+                s[to + g] += 1
                 rest -= _GOODS[_G_VALUE + g]
 
     def _resolved(self, t):
@@ -810,14 +807,10 @@ class SheriffVocabulary(actions.Vocabulary):
     length; records hold two plain lists, and the bribe's goods as counts per good (any length
     fits the record: no valid bribe is refused for its size).
 
-    The base game's vocabulary (``SheriffVocabulary()``, no ``acts``) makes its ``names`` and
+    The base game's vocabulary (made without ``__init__``, below) makes its ``names`` and
     ``fields`` when first asked, by the first game's ``__init__``: its ~2 KB of small tuples
     then fill the holes the import leaves (the loader's code records, garbage once the module
     has run) instead of adding to the import's peak. The Merry Men's pass theirs."""
-
-    def __init__(self, acts=None):
-        if acts:
-            actions.Vocabulary.__init__(self, acts)
 
     def __getattr__(self, name):
         """``names`` and ``fields`` of the base game's vocabulary, made once; other names are the
@@ -903,7 +896,7 @@ class SheriffVocabulary(actions.Vocabulary):
         return obj
 
 
-Sheriff.VOCAB = SheriffVocabulary()
+Sheriff.VOCAB = object.__new__(SheriffVocabulary)   # names and fields: on first use (no __init__)
 # The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, named
 # only when printed (``engine.Game.reason``): one object instead of a tuple of 21 strings.
 _REASONS = const(

@@ -84,7 +84,7 @@ def winners(game):
     contraband cards); else shared. Compared seat by seat: no key list per seat."""
     sc = scores(game)
     extra = getattr(game, "extra_contraband", None)
-    out = []
+    out = []  # type: list[int]
     best = legal_best = other_best = 0
     for seat in range(game.seats()):
         legal = 0
