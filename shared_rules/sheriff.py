@@ -739,13 +739,14 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_score
         n = self.s[_R_SEATS]
         over = self.over()
-        gold = []
+        gold = [0] * n
         for i in range(n):
-            gold.append(self.gold(i))
+            gold[i] = self.gold(i)
+        scores = sheriff_score.scores(self)   # once: the winners are ranked on the same list
         return {
             "game": "sheriff", "players": n, "over": over,
-            "winners": sheriff_score.winners(self) if over else [],
-            "scores": sheriff_score.scores(self), "gold": gold,
+            "winners": sheriff_score.winners(self, scores) if over else [],
+            "scores": scores, "gold": gold,
         }
 
     def referee(self):

@@ -32,39 +32,37 @@ _COLUMNS = const(b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08"
 def bonuses(game):
     """King and Queen bonuses per seat. Tied Kings share King + Queen (rounded down) and no
     Queen is paid; tied Queens share the Queen bonus. At least one good is needed to qualify.
-    Two lists in all (the bonuses and one count per seat, reused good after good): the result
-    is computed at the end of a replay, when the heap is at its fullest."""
+    One list (the result): a seat's count is counted again to pay it rather than kept, since
+    the result is computed at the end of a replay, when the heap is at its fullest."""
     n = game.seats()
     out = [0] * n
-    counts = [0] * n
     for good in range(_LEGAL_KINDS):
-        # royal goods count 2 or 3 for the legal good they stand for
-        for seat in range(n):
-            counts[seat] = 0
-            for g in range(_KINDS):
-                if _COLUMNS[_AS_GOOD + g] == good:
-                    counts[seat] += game.stand(seat, g) * _COLUMNS[_AS_MANY + g]
-        top = max(counts)
-        if not top:
-            continue
-        kings = counts.count(top)
-        if kings > 1:
+        top = kings = second = queens = 0
+        for paying in range(2):   # rank the counts, then pay
             for seat in range(n):
-                if counts[seat] == top:
-                    out[seat] += (_COLUMNS[_KING + good] + _COLUMNS[_QUEEN + good]) // kings
-            continue
-        second = 0
-        for seat in range(n):
-            if counts[seat] == top:
-                out[seat] += _COLUMNS[_KING + good]
-            elif counts[seat] > second:
-                second = counts[seat]
-        if not second:
-            continue
-        queens = counts.count(second)
-        for seat in range(n):
-            if counts[seat] == second:
-                out[seat] += _COLUMNS[_QUEEN + good] // queens
+                c = 0
+                for g in range(_KINDS):   # royal goods count 2 or 3 for the legal good they stand for
+                    if _COLUMNS[_AS_GOOD + g] == good:
+                        c += game.stand(seat, g) * _COLUMNS[_AS_MANY + g]
+                if not paying:
+                    if c > top:
+                        second = top
+                        queens = kings
+                        top = c
+                        kings = 1
+                    elif c == top:
+                        kings += 1
+                    elif c > second:
+                        second = c
+                        queens = 1
+                    elif c == second:
+                        queens += 1
+                elif not top:
+                    break
+                elif c == top:
+                    out[seat] += (_COLUMNS[_KING + good] + _COLUMNS[_QUEEN + good]) // kings if kings > 1 else _COLUMNS[_KING + good]
+                elif c == second and second and kings == 1:
+                    out[seat] += _COLUMNS[_QUEEN + good] // queens
     return out
 
 
@@ -79,10 +77,12 @@ def scores(game):
     return out
 
 
-def winners(game):
+def winners(game, sc=None):
     """Highest score; ties broken by legal-good cards, then contraband cards (royal goods are
-    contraband cards); else shared. Compared seat by seat: no key list per seat."""
-    sc = scores(game)
+    contraband cards); else shared. Compared seat by seat: no key list per seat. ``sc``: the
+    seats' ``scores``, if the caller has them already."""
+    if sc is None:
+        sc = scores(game)
     extra = getattr(game, "extra_contraband", None)
     out = []  # type: list[int]
     best = legal_best = other_best = 0
