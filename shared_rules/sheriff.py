@@ -11,7 +11,7 @@ declaration, known hand cards and stand counts per good), then both discard pile
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
 Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
 ``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; the modules
-override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_first_merchant``,
+override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``,
 ``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
 ``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
 sixth seat and the chest too). Reason names are one string (``REASONS``, named by ``engine.Game.reason``).
@@ -453,7 +453,7 @@ class Sheriff(engine.Game):
                 s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
             s[_R_DRAW] -= 2 * _PILE_START
             s[_R_PHASE] = _MARKET
-            s[_R_TURN] = self._first_merchant()
+            s[_R_TURN] = self._next_merchant(_NO_SEAT)
         elif kind == _A_MARKET:
             base = self._at(p)
             nd = rec[_F_DISCARD]
@@ -501,11 +501,6 @@ class Sheriff(engine.Game):
         else:
             self._open_bag(rec, p, _NO_SEAT)
 
-    def _first_merchant(self):
-        """Who opens the market and the declarations: the Sheriff's left (deputies: the merchant
-        they named)."""
-        return self._next_merchant(self.s[_R_SHERIFF])
-
     def _leave_hand(self, p, rec, at, n):
         """Cards leave a hand: known ones first, the rest become identified copies."""
         s = self.s
@@ -549,10 +544,13 @@ class Sheriff(engine.Game):
 
     def _next_merchant(self, seat):
         """The next merchant clockwise after ``seat`` who is in this round (NO_SEAT past the
-        Sheriff's right)."""
+        Sheriff's right). ``seat`` NO_SEAT: the first one, who opens the market and the
+        declarations: the Sheriff's left (deputies: the merchant they named)."""
         s = self.s
         n = s[_R_SEATS]
         sheriff = s[_R_SHERIFF]
+        if seat == _NO_SEAT:
+            seat = sheriff
         while True:
             seat = (seat + 1) % n
             if seat == sheriff:
@@ -573,7 +571,7 @@ class Sheriff(engine.Game):
         for seat in range(s[_R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                 return
-        first = self._first_merchant()
+        first = self._next_merchant(_NO_SEAT)
         if first == _NO_SEAT:
             self._end_round()
         else:
@@ -684,7 +682,7 @@ class Sheriff(engine.Game):
         self._draw_back_and_clear((sheriff + 1) % n)
         s[_R_SHERIFF] = (sheriff + 1) % n
         s[_R_PHASE] = _MARKET
-        s[_R_TURN] = self._first_merchant()
+        s[_R_TURN] = self._next_merchant(_NO_SEAT)
 
     def _draw_back_and_clear(self, first):
         """The round's merchants draw back to 6, clockwise from ``first``; then every seat's bag,

@@ -283,21 +283,17 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         return seat != s[_R_SHERIFF] and (not s[_R_MODULES] & _DEPUTIES or seat != s[_R_DEPUTY2])
 
-    def _first_merchant(self):
-        s = self.s
-        if not s[_R_MODULES] & _DEPUTIES:
-            return sh.Sheriff._first_merchant(self)
-        first = s[_R_FIRST_MERCHANT]
-        if first == _NO_SEAT or not self.s[self._at(first) + _FLAGS] & _SKIPPED:
-            return first
-        return self._next_merchant(first)
-
     def _next_merchant(self, seat):
-        """Deputies: clockwise from the named first merchant, deputies and sitters-out skipped."""
+        """Deputies: clockwise from the named first merchant, deputies and sitters-out skipped;
+        ``seat`` NO_SEAT: that first merchant (or the next one, if they sit the round out)."""
         s = self.s
         if not s[_R_MODULES] & _DEPUTIES:
             return sh.Sheriff._next_merchant(self, seat)
         first = s[_R_FIRST_MERCHANT]
+        if seat == _NO_SEAT:
+            if first == _NO_SEAT or not s[self._at(first) + _FLAGS] & _SKIPPED:
+                return first
+            seat = first
         while True:
             seat = (seat + 1) % _SEATS6
             if seat == first:
