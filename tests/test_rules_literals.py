@@ -19,7 +19,7 @@ from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_V
 def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -> None:
     order = sorted(range(len(SHERIFF_CODES)),
                    key=lambda g: (SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], SHERIFF_CODES[g]))
-    assert sheriff._PAY_ORDER == bytes(order)
+    assert sheriff._GOODS[sheriff._G_PAY_ORDER:sheriff._G_PAY_ORDER + sheriff._KINDS] == bytes(order)
 
 
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
@@ -128,8 +128,13 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
     kinds = [g[1] for g in SHERIFF_GOODS]
     assert kinds == [LEGAL] * sheriff._LEGAL_KINDS + [CONTRABAND] * (sheriff._ROYAL_FIRST - sheriff._LEGAL_KINDS) \
         + [ROYAL] * (sheriff._KINDS - sheriff._ROYAL_FIRST)
-    assert sheriff._COUNT == bytes(g[2] for g in SHERIFF_GOODS) and sheriff._MARKED == bytes(g[3] for g in SHERIFF_GOODS)
-    assert sheriff._VALUE == SHERIFF_VALUE and sheriff._PENALTY == SHERIFF_PENALTY
+    def column(at):
+        return sheriff._GOODS[at:at + sheriff._KINDS]
+    assert len(sheriff._GOODS) == 5 * sheriff._KINDS
+    assert column(sheriff._G_COUNT) == bytes(g[2] for g in SHERIFF_GOODS) and column(sheriff._G_MARKED) == bytes(g[3] for g in SHERIFF_GOODS)
+    assert column(sheriff._G_VALUE) == SHERIFF_VALUE and column(sheriff._G_PENALTY) == SHERIFF_PENALTY
+    from shared_rules import sheriff_laws   # restates the penalty column for itself
+    assert sheriff_laws._PENALTY == SHERIFF_PENALTY
     assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
 
 
@@ -221,8 +226,11 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
                                         SHERIFF_LEGAL_KINDS)
     assert sc._KINDS == len(SHERIFF_CODES) and sc._LEGAL_KINDS == SHERIFF_LEGAL_KINDS
     assert [g for g in range(sc._KINDS) if SHERIFF_KIND[g] == LEGAL] == list(range(sc._LEGAL_KINDS))
-    assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
-    assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
+    def column(at, n=sc._KINDS):
+        return sc._COLUMNS[at:at + n]
+    assert len(sc._COLUMNS) == sc._AS_MANY + sc._KINDS
+    assert column(sc._VALUE) == SHERIFF_VALUE and column(sc._AS_GOOD) == SHERIFF_AS_GOOD and column(sc._AS_MANY) == SHERIFF_AS_MANY
+    assert column(sc._KING, sc._LEGAL_KINDS) == SHERIFF_KING[:sc._LEGAL_KINDS] and column(sc._QUEEN, sc._LEGAL_KINDS) == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
     assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
 
 
@@ -543,3 +551,14 @@ def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
     from shared_rules import deck
     assert (sensors._NO_EVENT, sensors._ARRIVE) == (presence._NONE, presence._ARRIVE)
     assert presence._UID_LEN == deck.UID_LEN and presence._EV == 2 + deck.UID_LEN
+
+
+def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_the_first_game() -> None:
+    """The base vocabulary is made on first use (not at import), so its size check runs here:
+    every action of every Sheriff vocabulary fits ``ACTION_SIZE``."""
+    from shared_rules import actions, sheriff, sheriff_cards, sheriff_mm
+    sheriff.Sheriff(5)
+    assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
+    for cls in (sheriff.Sheriff, sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):
+        for fields in cls.VOCAB.fields:
+            assert actions._offsets(fields, 2)[1] <= actions.ACTION_SIZE
