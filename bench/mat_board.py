@@ -5,7 +5,7 @@ test (tests/heap_switch.py), MicroPython-compatible.
 counted: a board has none), LEDs and a buzzer; ``mat_layout.json`` and ``deck.bin`` must be on
 the board filesystem (bench/__main__.py ``mat_files``).
 """
-from firmware.drivers.mfrc522 import Mfrc522
+from firmware.mfrc522 import Mfrc522
 
 
 class Quiet:

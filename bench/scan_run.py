@@ -10,7 +10,7 @@ import json
 
 sys.path.insert(0, "")
 
-from firmware.drivers.mfrc522 import Mfrc522
+from firmware.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuSpiBus
 

@@ -183,7 +183,7 @@ class Board:
     read 1 (clasp closed) for the docks in ``closed``."""
 
     def __init__(self, clock: Clock, cost: dict, closed: tuple = ()) -> None:
-        from firmware.drivers.mfrc522 import Mfrc522
+        from firmware.mfrc522 import Mfrc522
         self.bus = MeteredBus(clock, cost)
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
@@ -228,10 +228,11 @@ class Rig:
         self.own = min(own) if own else None
         if policy == "round_robin":  # the loop before issue 13: every reader in turn, full scans
             rr = self.sensors
+            at = [0]  # the next reader
 
             def pick() -> int:
-                r = rr.next_reader
-                rr.next_reader = (r + 1) % READERS
+                r = at[0]
+                at[0] = (r + 1) % READERS
                 return r
             rr._pick = pick  # type: ignore[method-assign]
             rr.presence.known = lambda reader, out, fresh=False: 0  # type: ignore[method-assign]
@@ -306,8 +307,8 @@ class Rig:
 
 def _no_roll_call(reader, uids, known, keep=False, twins=None, turn=0) -> int:
     """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
-    from firmware.drivers.mfrc522 import COLLISION
-    reader._b.uid_len = 0  # what the mat reads after a roll call: no newcomer
+    from host.mfrc522_layout import COLLISION
+    type(reader).uid_len = 0  # what the mat reads after a roll call: no newcomer
     return COLLISION
 
 
@@ -328,7 +329,7 @@ PHASES = 48
 
 def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = PHASES,
             pile: str = "batch") -> dict:
-    from firmware.presence import ARRIVE, LEAVE
+    from host.presence_layout import ARRIVE, LEAVE
     rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
@@ -369,7 +370,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
 
 def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
     """How many of ``phases`` taps held ``hold_us`` on ``pad`` (phase-shifted) were never seen."""
-    from firmware.presence import ARRIVE
+    from host.presence_layout import ARRIVE
     missed = 0
     for i in range(phases):
         uid = bytes((4, 0x7D, pad, i, 1, 2, 3))

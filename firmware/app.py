@@ -78,6 +78,11 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        # Whether the board has mat layouts; the file is read again at each start, which keeps
+        # only the game's own layout (all of them, parsed, held 6 KB on the unix port). Parsed
+        # first and collected, so the long-lived objects below are not placed among its garbage.
+        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
+        gc.collect()
         if sensors is True:
             # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
             # names on a board) and the LED feedback are imported only for a board that reads
@@ -103,9 +108,6 @@ class App:
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        # Whether the board has mat layouts; the file is read again at each start, which keeps
-        # only the game's own layout (all of them, parsed, held 6 KB on the unix port).
-        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
         self.last_prompt = [-1, 0, 0]
         if self.sensors:
             self.sensors.report = self._reader_health

@@ -50,8 +50,47 @@ class Registry:
         else:
             self.name = "<stream>"
             f = source
-        try:
-            self.count, self._twins = _verify(f)
+        try:  # check the whole file: the record count, and the CL1s (3 bytes each, in order)
+            # that two or more of its UIDs share (DeckError saying what is wrong)
+            size = f.seek(0, 2)
+            f.seek(0)
+            head = bytearray(_HEADER_SIZE)
+            got = f.readinto(head)
+            n = deck.header_count(head, size)  # a too short file is named as such first
+            if got != _HEADER_SIZE:
+                raise DeckError("cannot read the header")
+            crc = binascii.crc32(head)
+            buf = bytearray(_CHUNK * _RECORD_SIZE)
+            view = memoryview(buf)
+            prev = bytearray(_UID_LEN)
+            twins = bytearray()
+            first_problem = None  # reported after the CRC: damage is the likelier cause
+            done = 0
+            while done < n:
+                k = min(_CHUNK, n - done)
+                part = view[0:k * _RECORD_SIZE]
+                if f.readinto(part) != k * _RECORD_SIZE:
+                    raise DeckError("the file ended early")
+                crc = binascii.crc32(part, crc)
+                for i in range(k):
+                    off = i * _RECORD_SIZE
+                    problem = deck.record_problem(buf, off)
+                    if problem is None and done + i and deck.compare_uid(prev, 0, buf, off) >= 0:
+                        problem = "UIDs not in ascending order"
+                    if done + i and prev[:_CL1] == buf[off:off + _CL1] \
+                            and twins[-_CL1:] != prev[:_CL1]:
+                        twins += prev[:_CL1]
+                    if problem and first_problem is None:
+                        first_problem = "record %d: %s" % (done + i, problem)
+                    prev[:] = buf[off:off + _UID_LEN]
+                done += k
+            tail = bytearray(_CRC_SIZE)
+            if f.readinto(tail) != _CRC_SIZE or crc & 0xFFFFFFFF != int.from_bytes(tail, "little"):
+                raise DeckError("CRC mismatch: the file is damaged")
+            if first_problem:
+                raise DeckError(first_problem)
+            self.count = n
+            self._twins = bytes(twins)
         except (DeckError, OSError) as e:
             if f is not source:
                 f.close()
@@ -119,45 +158,3 @@ class Registry:
 
     def close(self):
         self._f.close()
-
-
-def _verify(f):
-    """Check a whole registry file; return its record count and the CL1s (3 bytes each, in
-    order) that two or more of its UIDs share (DeckError saying what is wrong)."""
-    size = f.seek(0, 2)
-    f.seek(0)
-    head = bytearray(_HEADER_SIZE)
-    got = f.readinto(head)
-    n = deck.header_count(head, size)  # a too short file is named as such first
-    if got != _HEADER_SIZE:
-        raise DeckError("cannot read the header")
-    crc = binascii.crc32(head)
-    buf = bytearray(_CHUNK * _RECORD_SIZE)
-    view = memoryview(buf)
-    prev = bytearray(_UID_LEN)
-    twins = bytearray()
-    first_problem = None  # reported after the CRC: damage is the likelier cause
-    done = 0
-    while done < n:
-        k = min(_CHUNK, n - done)
-        part = view[0:k * _RECORD_SIZE]
-        if f.readinto(part) != k * _RECORD_SIZE:
-            raise DeckError("the file ended early")
-        crc = binascii.crc32(part, crc)
-        for i in range(k):
-            off = i * _RECORD_SIZE
-            problem = deck.record_problem(buf, off)
-            if problem is None and done + i and deck.compare_uid(prev, 0, buf, off) >= 0:
-                problem = "UIDs not in ascending order"
-            if done + i and prev[:_CL1] == buf[off:off + _CL1] and twins[-_CL1:] != prev[:_CL1]:
-                twins += prev[:_CL1]
-            if problem and first_problem is None:
-                first_problem = "record %d: %s" % (done + i, problem)
-            prev[:] = buf[off:off + _UID_LEN]
-        done += k
-    tail = bytearray(_CRC_SIZE)
-    if f.readinto(tail) != _CRC_SIZE or crc & 0xFFFFFFFF != int.from_bytes(tail, "little"):
-        raise DeckError("CRC mismatch: the file is damaged")
-    if first_problem:
-        raise DeckError(first_problem)
-    return n, bytes(twins)

@@ -14,7 +14,7 @@ tags in all, else one of them every other step; with them, in two steps, three p
 round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
 only earns a ``not_now``), or one of the round and three spare pads when more than three pads
 are awaited. *One* awaited pad holding tags (the turn seat's stack, the play area) keeps its
-field on (``_keep``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
+field on (``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
 newcomer there; it is sent at the start of each step, after each other pad of the step and
 between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
 step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
@@ -57,18 +57,18 @@ except ImportError:
     def const(x):
         return x
 
-from firmware.drivers import mfrc522
 from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
-from firmware.presence import Presence, NONE, ARRIVE
+from firmware.presence import Presence
 from firmware.registry import Registry
 
-UID_SLOTS = 6  # a bag holds 5: a sixth card must be seen to be refused
+# Private: inlined, no names on the board (tests read them from the twin host/sensors_layout.py).
+_UID_SLOTS = const(6)  # a bag holds 5: a sixth card must be seen to be refused
 _HOT_MAX = const(6)  # more awaited pads than this share the round like the others
-SWEEP_TAGS = 2      # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
+_SWEEP_TAGS = const(2)  # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
 # guards); pads of the round holding more are "loaded" (``_light``)
-SWEEP_FIELDS = 3    # fields on at once in a sweep (supply budget: docs/hardware.md)
-KEEP_CONFIRM = 2    # one awaited pad holding tags, field kept on: its tags checked one step in this
+_SWEEP_FIELDS = const(3)  # fields on at once in a sweep (supply budget: docs/hardware.md)
+_KEEP_CONFIRM = const(2)  # one awaited pad holding tags, field kept on: its tags checked one step in this
 _NO_DOCK = const(255)
 _NO_KEEP = const(255)
 _SPARE = const(1)   # rare[r]
@@ -77,6 +77,8 @@ _AT_HOT = const(0)  # cursors
 _AT_RARE = const(1)
 _AT_LIGHT = const(2)
 _AT_DOCK = const(3)
+_AT_ROUND = const(4)  # the round's next pad
+_AT_KEEP = const(5)   # a kept field's steps, up to KEEP_CONFIRM
 _FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
 _READER_OK = const(0)    # reader states for report()
 _READER_DOWN = const(1)
@@ -84,26 +86,32 @@ _READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
 _STUCK_SCANS = const(3)
 _RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
 _RETRY_MAX = const(1024)
-CLASP_STABLE = 2  # equal reads in a row before a clasp change counts
+_CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
+# The driver's status codes (firmware/mfrc522.py, restated: tests/test_rules_literals.py).
+_OK = const(0)
+_COLLISION = const(4)
+_CHIP_ERR = const(8)
+_OVERFLOW = const(9)
+_PARTIAL = const(11)
+_NO_EVENT = const(0)  # firmware/presence.py's event kinds (restated, as above)
+_ARRIVE = const(1)
 
 
 class Sensors:
-    def __init__(self, board, registry_path):
-        """``registry_path``: the deck registry on the board's filesystem (missing or damaged:
+    def __init__(self, board, path):
+        """``path``: the deck registry on the board's filesystem (missing or damaged:
         ``error`` says why, and the mat is off: host actions only)."""
-        self.board = board
         self.readers = board.readers
         self.switches = board.switches
-        self.presence = Presence(readers=len(self.readers), slots=UID_SLOTS)
-        self.uids = bytearray(UID_SLOTS * 7)
-        self.next_reader = 0
+        self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
+        self.uids = bytearray(_UID_SLOTS * 7)
         self.clasp = bytearray(len(self.switches))
-        self.clasp_seen = bytearray(len(self.switches))
-        self.clasp_count = bytearray(len(self.switches))
+        self.clasp_seen = bytearray(len(self.switches))  # the last read (bit 0), and how many
+        # times in a row (above it)
         self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
@@ -112,27 +120,25 @@ class Sensors:
         self.uid = None
         self.error = None
         self.scans = 0
-        self.last_reader = 0  # the reader scanned last
         n = len(self.readers)
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
-        self.rare_turn = 0           # steps of a kept field, up to KEEP_CONFIRM
-        self.cursor = bytearray(4)   # the next HOT / RARE / light / dock pad to try
+        self.cursor = bytearray(6)   # the next HOT / RARE / light / dock / round pad to try, and
+        # a kept field's step
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
-        self.hot_one = _NO_KEEP       # the awaited pad when there is one
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
         self.kmiss = False           # its last scan missed a known tag (a lift, maybe)
-        self.kuids = bytearray(UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
+        self.kuids = bytearray(_UID_SLOTS * 7)  # newcomers on the kept pad (``_peek``)
         self.peek = self._peek       # bound once: handed to scans without allocating
         self.pick = bytearray(_PICKS)  # the pads of the next sweep
         self.lit = 0                 # the sweep's fields on, the kept one included
         self.ahead = 0               # the sweep's next pad to switch on
-        self._ws = self._wz = self._wr = -1  # the prompt ``hot`` was computed for
+        self._prompt = -1  # the mat's prompt ``hot`` was computed for (``_hot_pads``)
         self.lying = 0  # tags found on the pads by the last start()
         try:
-            self.registry = Registry(registry_path)
+            self.registry = Registry(path)
         except ValueError as e:  # deck.DeckError: missing or damaged registry
             self.registry = None
             self.error = str(e)
@@ -140,13 +146,13 @@ class Sensors:
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.rolls = bytearray(n)     # roll calls of the pad, modulo _ROLLS (their ``turn``)
-        self.retry_at = [0] * n       # step of the next re-init of a down reader
-        self.backoff = [0] * n
+        self.retry = [0] * (2 * n)    # a down reader r's next re-init: at step retry[r], then
+        # retry[n + r] steps later (its back-off)
         self.steps = 0
         self.down = 0                 # readers down
         self.report = None            # report(reader, state, version), set by the app
         for r in range(n):
-            if self.readers[r].init() != mfrc522.OK:
+            if self.readers[r].init() != _OK:
                 self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
             self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
@@ -175,7 +181,7 @@ class Sensors:
             for r in range(len(self.readers)):
                 self.rare[r] = _SPARE if r >= len(m.zone_of) or m.zone_of[r] == NO_ZONE else 0
                 self._scan(r)
-                while p.pop() != NONE:
+                while p.pop() != _NO_EVENT:
                     self.lying += 1
                     m.on_present(p.reader, p.uid)
             for i in range(len(self.switches)):
@@ -193,8 +199,8 @@ class Sensors:
             return NOTHING
         p = self.presence
         kind = p.pop()
-        if kind != NONE:
-            if kind == ARRIVE:
+        if kind != _NO_EVENT:
+            if kind == _ARRIVE:
                 other = p.find(p.uid, p.reader, True)
                 if other >= 0 and self.state[other] != _READER_DOWN:
                     # seen on another pad at its last scan, which may be a while ago (pads
@@ -206,10 +212,39 @@ class Sensors:
             code = mat.on_presence(kind, p.reader, p.uid)
             self.reader = mat.reader
             return code
-        code = self._clasps()
-        if code != NOTHING:
+        for i in range(len(self.switches)):  # debounced clasp changes, one at a time
+            v = self.switches[i].value()
+            seen = self.clasp_seen[i]
+            if v != seen & 1:
+                seen = v | 2
+            elif seen >> 1 < _CLASP_STABLE:
+                seen += 2
+            self.clasp_seen[i] = seen
+            d = self.dock[i]
+            if seen >> 1 >= _CLASP_STABLE and v != self.clasp[i]:
+                self.clasp[i] = v
+                self.closing[i] = 0
+                if d != _NO_DOCK:
+                    self.sealed[d] = 0
+                    if v == 1:  # read the bag exactly first (module docstring)
+                        self.closing[i] = 2 + p.misses
+                        continue
+            elif self.closing[i] == 1:  # the bag read: its closing reaches the mat
+                self.closing[i] = 0
+                self.sealed[d] = 1
+                v = 1
+            else:
+                continue
+            self.uid = None
+            code = mat.on_switch(i, v == 1)
+            self.reader = mat.reader
             return code
-        self._tell()
+        if self.report is not None:  # one pending reader state change
+            for r in range(len(self.news)):
+                if self.news[r]:
+                    self.news[r] = 0
+                    self.report(r, self.state[r], self.readers[r].version)
+                    break
         r = self._pick()
         if r >= 0:
             self._scan(r)
@@ -220,45 +255,21 @@ class Sensors:
         if self.state[r] != state:
             if state == _READER_DOWN:
                 self.down += 1
-                self.retry_at[r] = self.steps + 1
-                self.backoff[r] = _RETRY_FIRST
+                self.retry[r] = self.steps + 1
+                self.retry[len(self.state) + r] = _RETRY_FIRST
             elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
             self.news[r] = 1
 
-    def _tell(self):
-        """Report one pending state change."""
-        if self.report is None:
-            return
-        for r in range(len(self.news)):
-            if self.news[r]:
-                self.news[r] = 0
-                self.report(r, self.state[r], self.readers[r].version)
-                return
-
-    def _revive(self):
-        """Initialise again the down readers whose back-off is over."""
-        for r in range(len(self.readers)):
-            if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
-                if self.readers[r].init() == mfrc522.OK:
-                    self.failed[r] = 0
-                    self._set(r, _READER_OK)
-                else:
-                    self.retry_at[r] = self.steps + self.backoff[r]
-                    if self.backoff[r] < _RETRY_MAX:
-                        self.backoff[r] *= 2
-
     def _hot_pads(self):
         """Recompute ``hot`` when the mat's prompt changed."""
         m = self.mat
-        if m.wait_seats == self._ws and m.wait_zone == self._wz and m.wait_reader == self._wr:
+        prompt = m.wait_seats << 16 | m.wait_zone << 8 | m.wait_reader  # zone, pad: bytes
+        if prompt == self._prompt:
             return
-        self._ws = m.wait_seats
-        self._wz = m.wait_zone
-        self._wr = m.wait_reader
+        self._prompt = prompt
         count = 0
-        self.hot_one = _NO_KEEP
         for r in range(len(self.hot)):
             h = 0
             if m.wait_reader != NO_ZONE:
@@ -269,14 +280,10 @@ class Sensors:
                 h = 0  # awaited for its clasp, read when it closes
             self.hot[r] = h
             count += h
-            if h:
-                self.hot_one = r
         if count > _HOT_MAX:
             for r in range(len(self.hot)):
                 self.hot[r] = 0
             count = 0
-        if count != 1:
-            self.hot_one = _NO_KEEP
         self.hot_n = count
 
     def _pick(self):
@@ -284,7 +291,15 @@ class Sensors:
         n = len(self.readers)
         self.steps += 1
         if self.down:
-            self._revive()
+            for r in range(n):  # initialise again the down readers whose back-off is over
+                if self.state[r] == _READER_DOWN and self.steps >= self.retry[r]:
+                    if self.readers[r].init() == _OK:
+                        self.failed[r] = 0
+                        self._set(r, _READER_OK)
+                    else:
+                        self.retry[r] = self.steps + self.retry[n + r]
+                        if self.retry[n + r] < _RETRY_MAX:
+                            self.retry[n + r] *= 2
             if self.down == n:
                 return -1
         for i in range(len(self.closing)):
@@ -294,52 +309,63 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
-        self._dock_check()
-        k = self.hot_one
+        r = self._next(_AT_DOCK)  # a bag dock's health check, one a step
+        if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
+            self._set(r, _READER_DOWN)
+        k = _NO_KEEP  # the awaited pad, when there is one
+        if self.hot_n == 1:
+            for r in range(n):
+                if self.hot[r]:
+                    k = r
         if k != _NO_KEEP and self.presence.count(k) and not self.sealed[k] \
                 and self.state[k] != _READER_DOWN:
-            return self._keep(k)
+            # One awaited pad holding tags: its field stays on, so its tags stay HALT and one
+            # REQA finds a newcomer (``_peek``) at the start of each step, after each pad of the
+            # step and between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a
+            # newcomer ends the step at once. One step in ``KEEP_CONFIRM``, and every step while
+            # a known tag is missing, checks its tags (a roll call woken by WUPA, no guard:
+            # lifts) with a loaded pad of the round, a light one and three spare pads; the
+            # others read two loaded pads, two light ones (one when the round has two) and two
+            # spare pads (``_light``).
+            if self.kept != k:
+                self._release()
+                self.kept = k
+            if not self.readers[k].antenna_is_on():
+                return k  # a full scan switches it on
+            if self._peek():
+                return -1  # hand the arrival on first
+            t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
+            if self.kmiss or not t:  # a known tag missing: confirm every step
+                self._plan(k, self._light(True), self._light(False), self._next(_AT_RARE),
+                           self._next(_AT_RARE), self._next(_AT_RARE))
+            else:
+                lights = 0  # how many pads _light(False) can give
+                for r in range(len(self.readers)):
+                    if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
+                        lights += 1
+                d = self._light(False) if lights > 2 else -1  # two: every
+                # other step is often enough for each; the room shortens the step, so each loaded
+                # pad's roll call comes round sooner (spare pads still have two a step)
+                self._plan(self._light(True), self._light(True), self._light(False), d,
+                           self._next(_AT_RARE), self._next(_AT_RARE))
+            self._sweep(False)
+            return -1
         self._release()
-        every = self._hot_tags() <= SWEEP_TAGS
+        tags = 0  # on the awaited pads
+        for r in range(n):
+            if self.hot[r]:
+                tags += self.presence.count(r)
+        every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
-        one = -1 if every or t else self._next(_AT_HOT, self.hot)
+        one = -1 if every or t else self._next(_AT_HOT)
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
             # spare pads in two
-            self._plan(one, self._round() if t else self._spare(), self._spare(), -1, -1, -1)
+            self._plan(one, self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE),
+                       -1, -1, -1)
         else:  # three pads of the round and three spare pads in two steps
-            self._plan(one, self._round(), self._round() if t else self._spare(), self._spare(),
-                       -1, -1)
+            self._plan(one, self._round(), self._round() if t else self._next(_AT_RARE),
+                       self._next(_AT_RARE), -1, -1)
         self._sweep(every)
-        return -1
-
-    def _keep(self, k):
-        """One awaited pad holding tags: its field stays on, so its tags stay HALT and one REQA
-        finds a newcomer (``_peek``) at the start of each step, after each pad of the step and
-        between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a newcomer ends
-        the step at once. One step in ``KEEP_CONFIRM``, and every step while a known tag is
-        missing, checks its tags (a roll call woken by WUPA, no guard: lifts) with a loaded
-        pad of the round, a light one and three spare pads; the others read two loaded pads,
-        two light ones (one when the round has two) and two spare pads (``_light``)."""
-        if self.kept != k:
-            self._release()
-            self.kept = k
-        reader = self.readers[k]
-        if not reader.antenna_is_on():
-            return k  # a full scan switches it on
-        self.last_reader = k
-        if self._peek():
-            return -1  # hand the arrival on first
-        self.rare_turn = (self.rare_turn + 1) % KEEP_CONFIRM
-        if self.kmiss or not self.rare_turn:  # a known tag missing: confirm every step
-            self._plan(k, self._light(True), self._light(False), self._spare(), self._spare(),
-                       self._spare())
-        else:
-            d = self._light(False) if self._lights() > 2 else -1  # two: every
-            # other step is often enough for each; the room shortens the step, so each loaded
-            # pad's roll call comes round sooner (spare pads still have two a step)
-            self._plan(self._light(True), self._light(True), self._light(False), d,
-                       self._spare(), self._spare())
-        self._sweep(False)
         return -1
 
     def _plan(self, a, b, c, d, e, f):
@@ -359,7 +385,7 @@ class Sensors:
             return False
         reader = self.readers[k]
         n = reader.arrivals(self.kuids)
-        if reader.status == mfrc522.CHIP_ERR:
+        if reader.status == _CHIP_ERR:
             self._release()
             self._set(k, _READER_DOWN)
             return False
@@ -375,18 +401,10 @@ class Sensors:
         at = self.cursor[c]
         for i in range(n):
             r = (at + i) % n
-            if self._of_round(r) and (p.count(r) > SWEEP_TAGS) == loaded:
+            if self._of_round(r) and (p.count(r) > _SWEEP_TAGS) == loaded:
                 self.cursor[c] = (r + 1) % n
                 return r
         return -1
-
-    def _lights(self):
-        """How many pads ``_light(False)`` can give."""
-        k = 0
-        for r in range(len(self.readers)):
-            if self._of_round(r) and self.presence.count(r) <= SWEEP_TAGS:
-                k += 1
-        return k
 
     def _of_round(self, r):
         """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
@@ -399,32 +417,15 @@ class Sensors:
             self.readers[self.kept].antenna_off()
             self.kept = _NO_KEEP
 
-    def _spare(self):
-        """The next spare pad, or -1."""
-        return self._next(_AT_RARE, self.rare, _SPARE)
-
-    def _dock_check(self):
-        """A bag dock's health check, one a step (one register read): docks are not scanned."""
-        r = self._next(_AT_DOCK, self.rare, _DOCK)
-        if r >= 0 and not self.readers[r].healthy():
-            self._set(r, _READER_DOWN)
-
     def _round(self):
         """The next pad in the round (not awaited, spare or sealed), or -1."""
         n = len(self.readers)
         for i in range(n):
-            r = (self.next_reader + i) % n
+            r = (self.cursor[_AT_ROUND] + i) % n
             if self._of_round(r):
-                self.next_reader = (r + 1) % n
+                self.cursor[_AT_ROUND] = (r + 1) % n
                 return r
         return -1
-
-    def _hot_tags(self):
-        n = 0
-        for r in range(len(self.hot)):
-            if self.hot[r]:
-                n += self.presence.count(r)
-        return n
 
     def _sweep(self, every):
         """Scan in one step every awaited pad (``every``) and the pads in ``pick``, with up to
@@ -456,7 +457,7 @@ class Sensors:
     def _fill(self, every, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
         while there is room."""
-        while self.lit < SWEEP_FIELDS and self.ahead < len(self.readers):
+        while self.lit < _SWEEP_FIELDS and self.ahead < len(self.readers):
             q = self.ahead
             if q != k and self._swept(q, every):
                 self.readers[q].antenna_on()
@@ -469,10 +470,12 @@ class Sensors:
                 or r == p[4] or r == p[5]) \
             and self.state[r] != _READER_DOWN
 
-    def _next(self, which, flags, want=0):
-        """The next pad from cursor ``which`` whose flag is set (to ``want``, unless 0) and that
-        can be scanned, or -1."""
+    def _next(self, which):
+        """The next pad from cursor ``which`` (_AT_HOT: an awaited pad; _AT_RARE: a spare one;
+        _AT_DOCK: a dock) that can be scanned, or -1."""
         n = len(self.readers)
+        flags = self.hot if which == _AT_HOT else self.rare
+        want = _SPARE if which == _AT_RARE else _DOCK if which == _AT_DOCK else 0
         at = self.cursor[which]
         for i in range(n):
             r = (at + i) % n
@@ -486,11 +489,10 @@ class Sensors:
     def _scan(self, r):
         """Scan pad ``r``; True when a tag arrived, on it or (``_peek`` between its tags) on the
         kept pad: the step ends there."""
-        self.last_reader = r
         reader = self.readers[r]
         keep = r == self.kept
         reader.antenna_on()
-        st = mfrc522.COLLISION
+        st = _COLLISION
         if self.presence.count(r) and (keep or not self.hot[r]) and self.rare[r] != _DOCK:
             # exactly the tags its last complete scan found (a tag missing since: one more miss)?
             n = self.presence.known(r, self.uids, True)
@@ -503,22 +505,22 @@ class Sensors:
                 self.presence.feed(r, 1, reader.uid, False)
                 return self.presence.count(r) > n  # not when the pad had no slot left for it
         known = self.presence.known(r, self.uids)
-        if st == mfrc522.OK:
+        if st == _OK:
             n = self.presence.known(r, self.uids, True)
-        elif st != mfrc522.CHIP_ERR:  # something changed (or never looked): scan
+        elif st != _CHIP_ERR:  # something changed (or never looked): scan
             n = reader.scan(self.uids, None, 0, known, keep,
                             None if keep or self.kept == _NO_KEEP else self.peek)
             st = reader.status
         if not keep:
             reader.antenna_off()
         self.scans += 1
-        if st == mfrc522.CHIP_ERR:
+        if st == _CHIP_ERR:
             self._set(r, _READER_DOWN)
             return False
-        if st == mfrc522.PARTIAL:  # cut short by a newcomer: not every tag was listed
+        if st == _PARTIAL:  # cut short by a newcomer: not every tag was listed
             self.presence.feed(r, n, self.uids, False)
             return True
-        ok = st == mfrc522.OK
+        ok = st == _OK
         if ok:
             self.failed[r] = 0
             self._set(r, _READER_OK)
@@ -526,7 +528,7 @@ class Sensors:
             self.failed[r] += 1
         if self.failed[r] >= _STUCK_SCANS:
             self._set(r, _READER_STUCK)
-            ok = st != mfrc522.OVERFLOW  # what the failing scan found is all that can be read
+            ok = st != _OVERFLOW  # what the failing scan found is all that can be read
         self.presence.feed(r, n, self.uids, ok)
         if keep:
             self.kmiss = ok and n < known
@@ -535,34 +537,3 @@ class Sensors:
                 if self.closing[i] > 1 and self.dock[i] == r:
                     self.closing[i] -= 1
         return n > known
-
-    def _clasps(self):
-        """Debounced clasp changes, one at a time, to the mat."""
-        for i in range(len(self.switches)):
-            v = self.switches[i].value()
-            if v != self.clasp_seen[i]:
-                self.clasp_seen[i] = v
-                self.clasp_count[i] = 1
-            elif self.clasp_count[i] < CLASP_STABLE:
-                self.clasp_count[i] += 1
-            d = self.dock[i]
-            if self.clasp_count[i] >= CLASP_STABLE and v != self.clasp[i]:
-                self.clasp[i] = v
-                self.closing[i] = 0
-                if d != _NO_DOCK:
-                    self.sealed[d] = 0
-                    if v == 1:  # read the bag exactly first (module docstring)
-                        self.closing[i] = 2 + self.presence.misses
-                        continue
-                return self._switch(i, v)
-            if self.closing[i] == 1:
-                self.closing[i] = 0
-                self.sealed[d] = 1
-                return self._switch(i, 1)
-        return NOTHING
-
-    def _switch(self, i, v):
-        self.uid = None
-        code = self.mat.on_switch(i, v == 1)
-        self.reader = self.mat.reader
-        return code

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.table import Table
 
+from host.mfrc522_layout import STATUS_NAMES
 from host.flash import BoardError, Connection
 from host.tags import COMMAND_PAD
 
@@ -30,10 +31,11 @@ SCANS = 10
 VERSIONS = {0x91: "NXP MFRC522 v1.0", 0x92: "NXP MFRC522 v2.0", 0x88: "clone (FM17522)"}
 COLLPOS = {1: "FIFO bit 0 (RxAlign included)", 2: "UID CLn (Arduino reading)", 4: "first received bit"}
 
-READERS_SCRIPT = """\
+# The driver's status names, defined in the scripts (the board holds only the codes).
+_NAMES = "STATUS_NAMES = %r\n" % (STATUS_NAMES,)
+READERS_SCRIPT = _NAMES + """\
 import time
 from firmware import boards
-from firmware.drivers.mfrc522 import STATUS_NAMES
 _b = boards.load()
 _u = bytearray(42)
 for _i in range(len(_b.readers)):
@@ -55,10 +57,9 @@ for _i in range(len(_b.readers)):
     print('R', _i, STATUS_NAMES[_st], _r.version, 1 if _h else 0, _g, _n)
 """
 
-COLLISION_SCRIPT = """\
+COLLISION_SCRIPT = _NAMES + """\
 import binascii
 from firmware import boards
-from firmware.drivers.mfrc522 import STATUS_NAMES
 _b = boards.load()
 _r = _b.readers[%(reader)d]
 _u = bytearray(42)

@@ -20,6 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Board modules with a generated layout, by dotted name.
 MODULES: tuple[str, ...] = (
+    "firmware.mfrc522",
+    "firmware.presence",
+    "firmware.sensors",
     "shared_rules.deadmans",
     "shared_rules.sheriff",
     "shared_rules.sheriff_cards",
@@ -35,7 +38,11 @@ def source(module: str) -> Path:
 
 
 def target(module: str) -> Path:
+    """Beside a ``shared_rules`` module; in ``host/`` for a ``firmware`` one (host tools read
+    those too, and the host package does not ship ``firmware/``)."""
     path = source(module)
+    if module.startswith("firmware."):
+        return ROOT / "host" / (path.stem + "_layout.py")
     return path.with_name(path.stem + "_layout.py")
 
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from host.mfrc522_layout import FIRST_USER_PAGE, STATUS_NAMES
+from host.presence_layout import ARRIVE
 from host import ndef
 from host.flash import READ_TIMEOUT_S, BoardError, Connection
 from shared_rules import catalogue, deck, tokens
@@ -346,11 +348,13 @@ class TagEvent:
     memory: bytes | None = None  # user memory from page 4 (arrivals, when asked for)
 
 
-READER_SCRIPT = """\
+# The driver's status names, its first user page and presence's arrival code, defined in the
+# script (the board holds none of these names).
+READER_SCRIPT = "STATUS_NAMES = %r\nFIRST_USER_PAGE = %d\nARRIVE = %d\n" % (
+    STATUS_NAMES, FIRST_USER_PAGE, ARRIVE) + """\
 import binascii
 from firmware import boards
-from firmware.presence import Presence, ARRIVE
-from firmware.drivers.mfrc522 import STATUS_NAMES, FIRST_USER_PAGE
+from firmware.presence import Presence
 _b = boards.load()
 _R = %(reader)d
 if not 0 <= _R < len(_b.readers):
@@ -518,7 +522,7 @@ class BoardReader:
         """Write ``data`` from page 4 into tag ``uid`` lying on the reader and read it back.
 
         On the board: ``select_uid`` and one NTAG WRITE per page with the real driver (a lost
-        ACK is settled by reading the page back, firmware/drivers/mfrc522.py), then READs of
+        ACK is settled by reading the page back, firmware/mfrc522.py), then READs of
         the pages written, compared byte by byte. Returns the bytes read back (whole pages);
         ProvisionError names the page and the driver status when the tag was not written.
         """

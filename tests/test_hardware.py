@@ -193,14 +193,15 @@ def test_docks_and_command_pad_are_physical_places():
 def test_an_unplugged_reader_reads_as_the_pull_downs_make_it():
     """pins.json pulls MISO and each gate input low; the emulator reads 00h with no reader on the
     line, and the driver takes that as no chip (not as a clone to configure)."""
-    from firmware.drivers import mfrc522
+    from firmware import mfrc522
+    from host import mfrc522_layout
     from firmware.emu.spi_bus import EmuPin, EmuSpiBus
     assert "pull-down at each gate input" in PINS["pins"]["SPI_MISO"]["notes"]
     bus = EmuSpiBus()
     rx = bytearray(2)
     bus.write_readinto(bytearray([0x80 | 0x37 << 1, 0]), rx)
     assert rx == bytearray(2)
-    assert mfrc522.Mfrc522(bus, EmuPin()).init() == mfrc522.CHIP_ERR
+    assert mfrc522.Mfrc522(bus, EmuPin()).init() == mfrc522_layout.CHIP_ERR
 
 
 def test_bill_of_materials_names_an_open_drain_20_hz_hall_switch():
@@ -397,8 +398,7 @@ except ImportError:  # CPython: const() and a no-op heap lock
 sys.modules["machine"] = machine
 sys.modules["neopixel"] = neopixel
 sys.modules["firmware"] = mfrc522
-sys.modules["firmware.drivers"] = mfrc522
-sys.modules["firmware.drivers.mfrc522"] = mfrc522
+sys.modules["firmware.mfrc522"] = mfrc522
 sys.path.insert(0, "firmware")
 import sounds
 sys.modules["firmware.sounds"] = sounds

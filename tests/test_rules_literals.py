@@ -425,7 +425,7 @@ def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> N
     assert [tokens.digit(t) for t in range(40)] == [t - mat._T_DIGIT0 if 0 <= t - mat._T_DIGIT0 < 10 else -1
                                                      for t in range(40)]
     from firmware import presence
-    assert (mat._ARRIVE, mat._LEAVE) == (presence.ARRIVE, presence.LEAVE)
+    assert (mat._ARRIVE, mat._LEAVE) == (presence._ARRIVE, presence._LEAVE)
 
 
 def test_the_feedback_and_the_loop_restate_the_buzzers_ids() -> None:
@@ -539,6 +539,18 @@ def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes(
     from firmware import mat_sheriff as m
     assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()
     assert m._NO_ZONES == bytes([m._NO_ZONE] * m._SEATS)
+
+
+def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
+    from firmware import sensors
+    from firmware import mfrc522
+    for name in ("OK", "COLLISION", "CHIP_ERR", "OVERFLOW", "PARTIAL"):
+        assert getattr(sensors, "_" + name) == getattr(mfrc522, "_" + name), name
+    assert len(mfrc522._STATUS_NAMES) == mfrc522._PARTIAL + 1
+    from firmware import presence
+    from shared_rules import deck
+    assert (sensors._NO_EVENT, sensors._ARRIVE) == (presence._NONE, presence._ARRIVE)
+    assert presence._UID_LEN == deck.UID_LEN and presence._EV == 2 + deck.UID_LEN
 
 
 def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_the_first_game() -> None:

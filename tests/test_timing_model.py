@@ -4,7 +4,7 @@ it once (docs/nfc.md, "Scan schedule"). Virtual clock only: no wall-clock time i
 from __future__ import annotations
 
 from bench.timing import COSTS, Board, Clock
-from firmware.drivers import mfrc522
+from host import mfrc522_layout as L
 from firmware.emu.ntag import NtagTag
 
 GUARD_US = 205 * 25.0  # the driver's guard: TReload 204 + 1 ticks of 25 us
@@ -26,7 +26,7 @@ def test_fields_switched_on_together_share_their_guard() -> None:
     board = Board(clock, COSTS["low"])
     a, b, c = board.readers[:3]
     for r in (a, b, c):
-        assert r.init() == mfrc522.OK
+        assert r.init() == L.OK
     board.emus[2].add_tag(NtagTag(bytes((4, 0x7A, 2, 0, 0x31, 0x42, 0x53))))
     uids = bytearray(6 * 7)
     one, found = visit(clock, [a], uids)
@@ -45,7 +45,7 @@ def test_a_hand_moves_at_its_time_in_the_middle_of_a_scan() -> None:
     clock = Clock()
     board = Board(clock, COSTS["low"])
     r = board.readers[0]
-    assert r.init() == mfrc522.OK
+    assert r.init() == L.OK
     uids = bytearray(6 * 7)
     early = bytes((4, 0x7A, 0, 1, 0x31, 0x42, 0x53))
     late = bytes((4, 0x7A, 0, 2, 0x31, 0x42, 0x53))
@@ -65,7 +65,7 @@ def test_never_more_than_three_fields_on_in_any_state() -> None:
     from pathlib import Path
 
     from bench import timing
-    from firmware.sensors import SWEEP_FIELDS
+    from host.sensors_layout import SWEEP_FIELDS
     with tempfile.TemporaryDirectory() as d:
         reg = timing.registry_file(Path(d))
         for state in timing.STATES:
@@ -99,7 +99,7 @@ def test_a_roll_call_of_a_batch_stack_costs_less_than_confirming_it() -> None:
         clock = Clock()
         board = Board(clock, cost)
         r = board.readers[0]
-        assert r.init() == mfrc522.OK
+        assert r.init() == L.OK
         stack = [_uid(0, k) for k in range(4)]
         for u in stack:
             board.emus[0].add_tag(NtagTag(u))
@@ -118,8 +118,8 @@ def test_a_roll_call_of_a_batch_stack_costs_less_than_confirming_it() -> None:
                 st = r.status
             dt = clock.us - t0
             r.antenna_off()
-            assert st == (mfrc522.OK if what == "scan" or len(board.emus[0].tags()) == 4
-                          else mfrc522.COLLISION)
+            assert st == (L.OK if what == "scan" or len(board.emus[0].tags()) == 4
+                          else L.COLLISION)
             return dt
         timed("roll")  # CollPos readings learnt
         roll, scan = timed("roll"), timed("scan")
@@ -150,7 +150,7 @@ def test_a_roll_call_of_random_uids_costs_what_a_batch_does_given_the_decks_twin
             clock = Clock()
             board = Board(clock, cost)
             r = board.readers[0]
-            assert r.init() == mfrc522.OK
+            assert r.init() == L.OK
             stack = [_uid(0, k, pile) for k in range(4)]
             for u in stack:
                 board.emus[0].add_tag(NtagTag(u))
@@ -161,7 +161,7 @@ def test_a_roll_call_of_random_uids_costs_what_a_batch_does_given_the_decks_twin
                 r.antenna_on()
                 r._timer_wait()
                 t0, x0 = clock.us, board.emus[0].exchanges
-                assert r.roll_call(uids, 4, False, twins, 1) == mfrc522.OK
+                assert r.roll_call(uids, 4, False, twins, 1) == L.OK
                 dt, ex = clock.us - t0, board.emus[0].exchanges - x0
                 r.antenna_off()
             took[(pile, twins is not None)] = (dt, ex)

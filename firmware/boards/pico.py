@@ -19,7 +19,7 @@ import micropython
 import neopixel
 from micropython import const
 
-from firmware.drivers.mfrc522 import Mfrc522
+from firmware.mfrc522 import Mfrc522
 
 name = "pico"
 fs_root = "/"

@@ -3,7 +3,7 @@
 Every board profile is a module offering the same names (firmware/boards/pico.py is the
 reference hardware; docs/virtual-board.md has the full contract):
 
-- ``readers``: one MFRC522 driver per reader (``firmware.drivers.mfrc522.Mfrc522(spi, cs)``);
+- ``readers``: one MFRC522 driver per reader (``firmware.mfrc522.Mfrc522(spi, cs)``);
 - ``switches``: bag-clasp hall switches, ``value()`` is 1 while the clasp is closed;
 - ``leds``: one RGB LED per station, ``set(i, r, g, b)`` (0..255) and ``show()``;
 - ``buzzer``: ``play(pattern_id)`` (ids as in firmware/feedback.py) and ``tone(hz, ms)``,
@@ -49,7 +49,7 @@ import select
 import sys
 import time
 
-from firmware.drivers.mfrc522 import Mfrc522
+from firmware.mfrc522 import Mfrc522
 from firmware.emu.ntag import NtagTag, Picc
 from firmware.emu.spi_bus import EmuSpiBus
 from firmware.boards.stdio_link import StdioLink, poller, ready

@@ -47,6 +47,13 @@ class EmuSpiBus:
             raise ValueError("tx and rx must have the same length")
         self.transactions += 1
         self.bytes += n
+        if tx is rx:  # one buffer both ways, as machine.SPI allows: every selected reader
+            selected = 0  # sees the bytes sent, not what the first one answered
+            for r in self.readers:
+                if r.cs.value() == 0:
+                    selected += 1
+            if selected > 1:
+                tx = bytes(tx)
         selected = 0
         for r in self.readers:
             if r.cs.value() == 0:

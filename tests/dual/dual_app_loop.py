@@ -11,11 +11,11 @@ import sys
 from fakeboard import FakeBoard, FakePort, scratch_dir
 from shared_rules import codec, deck, tokens
 from firmware.app import App
-from firmware.drivers.mfrc522 import Mfrc522
+from firmware.mfrc522 import Mfrc522
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
-from firmware.sensors import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
+from host.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -217,7 +217,7 @@ def test_a_reader_that_vanishes_is_reported_skipped_and_revived():
     falls = emu.cs.falls
     run(app, 200, False)
     tries = emu.cs.falls - falls   # only the re-inits with back-off touch it (1, 16, 32, 64 steps)
-    assert 0 < tries <= 4 * 20 and app.sensors.last_reader != BOX
+    assert 0 < tries <= 4 * 20 and app.sensors.state[BOX] == 1
     board.bus.readers.append(emu)  # plugged back
     run(app, 300, False)
     assert _reader_diags(board) == [[BOX, 0, 0x92]] and app.sensors.state[BOX] == 0
@@ -882,3 +882,33 @@ def test_a_flood_during_a_guard_does_not_stretch_it():
     assert 0 < bus.late <= 16 + 1, bus.late
     assert port.read > 0
     return bus.late
+
+
+def test_a_plain_function_as_guard_hook_runs_unbound_during_a_guard():
+    """The guard hook is shared by every reader (a class attribute of the driver): a plain
+    function, not only a bound method like the app's, is called with no argument at each poll
+    of a guard wait, allocating nothing (read through the class, a function stays unbound)."""
+    bus = ClockedBus()
+    chip = bus.add_reader()
+    chip.add_tag(NtagTag(bytes((4, 1, 2, 3, 4, 5, 6))))
+    rdr = Mfrc522(bus, chip.cs)
+    assert rdr.init() == 0
+    calls = [0]
+
+    def hook():
+        calls[0] += 1
+    rdr.set_guard_hook(hook)
+    try:
+        rdr.antenna_on()
+        if micropython:
+            micropython.heap_lock()
+        try:
+            st = rdr.request(True)
+        finally:
+            if micropython:
+                micropython.heap_unlock()
+        rdr.antenna_off()
+    finally:
+        rdr.set_guard_hook(None)
+    assert st == 0 and calls[0] > 0
+    return calls[0]

@@ -1,6 +1,7 @@
 """Presence debouncing on both interpreters: arrive at the first read, leave after M misses,
 flicker and failed scans never cause a leave, five tags in a bag, no allocation."""
-from firmware.presence import Presence, ARRIVE, LEAVE, NONE
+from firmware.presence import Presence
+from host.presence_layout import ARRIVE, LEAVE, NONE
 
 try:
     import micropython
@@ -135,7 +136,7 @@ def test_bad_input_is_ignored():
 
 
 def test_full_ring_drops_and_counts():
-    p = Presence(ring=3)
+    p = Presence(size=3)
     n, buf = scan(*[tag(i) for i in range(5)])
     p.feed(0, n, buf)
     assert p.dropped == 2

@@ -15,7 +15,8 @@ except ImportError:
     micropython = None
 
 from firmware.boards import virtual
-from firmware.drivers import mfrc522 as drv
+from firmware import mfrc522 as drv
+from host import mfrc522_layout as L
 from firmware.emu.spi_bus import EmuSpiBus
 import scratch
 
@@ -47,7 +48,7 @@ def _rig(n_readers=3, n_switches=2, src=None):
     emus = [bus.add_reader() for _ in range(n_readers)]
     readers = [drv.Mfrc522(bus, e.cs) for e in emus]
     for r in readers:
-        assert r.init() == drv.OK
+        assert r.init() == L.OK
     switches = [virtual.Switch() for _ in range(n_switches)]
     ctl = virtual.Control(src, emus, readers, switches, virtual.Reporter(sink))
     return ctl, readers, switches, sink

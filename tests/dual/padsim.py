@@ -9,7 +9,8 @@ import sys
 
 from shared_rules import deck, games, tokens
 from firmware.mat import Mat, pick_layout, READY, NOTHING
-from firmware.presence import Presence, NONE
+from firmware.presence import Presence
+from host.presence_layout import NONE
 from firmware.registry import Registry
 import scratch
 

@@ -51,25 +51,26 @@ except ImportError:
     def const(x):
         return x
 
-# Status codes.
-OK = const(0)
-NO_TAG = const(1)        # nothing answered a request
-TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange
-CRC_ERR = const(3)       # CRC_A of an answer (SAK, READ data) did not match
-COLLISION = const(4)     # answers collided where no collision can be resolved
-PROTOCOL_ERR = const(5)  # malformed answer, chip error flags, inconsistent cascade
-BCC_ERR = const(6)       # anticollision answer did not match its BCC
-NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
-CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
-OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
-DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
-PARTIAL = const(11)      # scan() cut short by its ``peek`` (or a newcomer): not every tag listed
-STATUS_NAMES = ("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
-                "chip", "overflow", "denied", "partial")
+# Status codes (private: inlined, no name on the board; tests and host tools read them by name
+# from the generated twin host/mfrc522_layout.py, ``python -m host.layout``).
+_OK = const(0)
+_NO_TAG = const(1)        # nothing answered a request
+_TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange
+_CRC_ERR = const(3)       # CRC_A of an answer (SAK, READ data) did not match
+_COLLISION = const(4)     # answers collided where no collision can be resolved
+_PROTOCOL_ERR = const(5)  # malformed answer, chip error flags, inconsistent cascade
+_BCC_ERR = const(6)       # anticollision answer did not match its BCC
+_NAK = const(7)           # the tag answered a 4-bit NAK (see last_nak)
+_CHIP_ERR = const(8)      # the MFRC522 is absent, unknown or stopped answering
+_OVERFLOW = const(9)      # more tags in the field than the scan buffer holds
+_DENIED = const(10)       # write() refused to send: the page is not the tag's user memory
+_PARTIAL = const(11)      # scan() cut short by its ``peek`` (or a newcomer): not every tag listed
+_STATUS_NAMES = const(("ok", "no_tag", "timeout", "crc", "collision", "protocol", "bcc", "nak",
+                       "chip", "overflow", "denied", "partial"))  # for host tools
 
-UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
-PAGE_BYTES = const(16)  # one READ: four 4-byte pages
-FIRST_USER_PAGE = const(4)  # NTAG21x user memory starts after UID, lock bytes and CC (§8.5)
+_UID_LEN = const(7)     # NTAG21x double-size UID; the slot size of scan()'s buffer
+_PAGE_BYTES = const(16)  # one READ: four 4-byte pages
+_FIRST_USER_PAGE = const(4)  # NTAG21x user memory starts after UID, lock bytes and CC (§8.5)
 
 # Registers (§9.2).
 _COMMAND = const(0x01)
@@ -77,6 +78,7 @@ _COM_IRQ = const(0x04)
 _DIV_IRQ = const(0x05)
 _ERROR = const(0x06)
 _FIFO_DATA = const(0x09)
+_FIFO_READ = const(0x80 | _FIFO_DATA << 1)  # the address byte that reads FIFODataReg
 _FIFO_LEVEL = const(0x0A)
 _CONTROL = const(0x0C)
 _BIT_FRAMING = const(0x0D)
@@ -138,26 +140,34 @@ _NAK_CODES = const(0x0033)  # bit n set: n is an NTAG NAK code (0h, 1h, 4h, 5h; 
 _CC_MAGIC = const(0xE1)     # CC byte 0: NDEF data present (NFC Forum Type 2 Tag)
 _HLTA = const(0x50)
 _CT = const(0x88)
-_SEL = (0x93, 0x95, 0x97)
+_SEL = const((0x93, 0x95, 0x97))  # SEL of cascade levels 1..3
 _SAK_CASCADE = const(0x04)
 
 _FRAME_MAX = const(9)   # SELECT: SEL NVB UID CLn (4) BCC CRC_A (2); WRITE needs 8
 _RX_MAX = const(18)     # READ answer: 16 data bytes + CRC_A
 _GUARD = const(1)      # Mfrc522._flags: power-up guard timer running since antenna_on()
 _FRESH = const(2)      # field switched on since the last scan: every tag is IDLE
-_UNSETTLED = const(4)  # _confirm() may have left tags READY
+_UNSETTLED = const(4)  # confirming the known tags (scan) may have left tags READY
 _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be stuck HALT
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
 _ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
+_FIELD = const(64)     # the antenna is on (TxControlReg Tx1RFEn, Tx2RFEn)
+# Above the flags, _flags holds what else a reader keeps of its chip: RFCfgReg RxGain (bits 8..10)
+# and TReloadReg + 1 (bits 12..; 0: not known). Each attribute a reader does without keeps its
+# attribute table small: 9 entries take 191 B a reader on the unix port, 12 take 223, 14 take 319.
+_GAIN_AT = const(8)
+_RELOAD_AT = const(12)
+_LOW = const(0xFFF)    # the flags and the gain
+_MAX_ERRORS = const(4)   # failed attempts a scan or a write retries
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
 
 
 # CollReg.CollPos readings (bit masks of Mfrc522.collpos; see Mfrc522._coll_bit).
-CP_FIFO = const(1)
-CP_UID = const(2)
-CP_RX = const(4)
-CP_ALL = const(7)
+_CP_FIFO = const(1)
+_CP_UID = const(2)
+_CP_RX = const(4)
+_CP_ALL = const(7)
 
 
 def _candidate(k, pos, known):
@@ -182,7 +192,7 @@ def _differ(uids, a, b, level):
     """The first UID CLn bit (0..31, as sent on the air: byte by byte, LSB first) where the
     UIDs in slots a and b differ at cascade `level`; 32 when that level is equal."""
     for k in range(4):
-        x = _clbyte(uids, a * UID_LEN, level, k) ^ _clbyte(uids, b * UID_LEN, level, k)
+        x = _clbyte(uids, a * _UID_LEN, level, k) ^ _clbyte(uids, b * _UID_LEN, level, k)
         if x:
             i = 0
             while not (x >> i) & 1:
@@ -192,28 +202,7 @@ def _differ(uids, a, b, level):
 
 
 def _bit(uids, slot, level, b):
-    return _clbyte(uids, slot * UID_LEN, level, b >> 3) >> (b & 7) & 1
-
-
-def _sort(uids, n):
-    """Sort the first n 7-byte slots of uids in air order (CL1 bits, then CL2 bits, each
-    LSB first), in place: a known set's anticollision trie is then a range of slots."""
-    for i in range(1, n):
-        j = i
-        while j:
-            level = 0
-            d = _differ(uids, j - 1, j, 0)
-            if d == 32:
-                level = 1
-                d = _differ(uids, j - 1, j, 1)
-            if d == 32 or not _bit(uids, j - 1, level, d):
-                break
-            a = (j - 1) * UID_LEN
-            for k in range(UID_LEN):
-                t = uids[a + k]
-                uids[a + k] = uids[a + UID_LEN + k]
-                uids[a + UID_LEN + k] = t
-            j -= 1
+    return _clbyte(uids, slot * _UID_LEN, level, b >> 3) >> (b & 7) & 1
 
 
 def crc_a(buf, start, n):
@@ -226,105 +215,76 @@ def crc_a(buf, start, n):
     return crc
 
 
-class _Buffers:
-    """Transfer buffers and their memoryview slices, shared by every reader in the firmware,
-    with what one exchange or selection leaves (the answer's length and bits, CollReg, UID,
-    SAK, ATQA, NAK code, user memory).
+class Mfrc522:
+    """One MFRC522 on an SPI bus, selected by its own chip-select pin.
 
-    Exchanges never overlap (the poll loop drives one reader at a time), so one set serves all
-    sixteen readers; per reader it would cost over 1 KB of slices alone, and each attribute an
-    instance does not hold keeps its attribute table small (a reader is ~330 B instead of ~590).
-    Per reader stay only what outlives an exchange and what a nested look at another reader
-    (``scan(peek=...)``) must not overwrite: status, errors, foreign, the field's flags.
+    Exchanges never overlap (the poll loop drives one reader at a time), so the transfer buffers,
+    their memoryview slices and what one exchange or selection leaves are class attributes,
+    shared by every reader: per reader they would cost over 1 KB of slices alone, and each
+    attribute a reader does not hold keeps its attribute table small. Per reader stay only what
+    outlives an exchange and what a nested look at another reader (``scan(peek=...)``) must not
+    overwrite: status, errors, foreign, inventories, the chip's state.
     """
 
-    def __init__(self):
-        self.w = bytearray(2)
-        self.r = bytearray(2)
-        self.ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
-        self.ftx[0] = _FIFO_DATA << 1
-        self.rtx = bytearray(_RX_MAX + 1)     # FIFODataReg reads + a 00h terminator
-        for i in range(_RX_MAX + 1):
-            self.rtx[i] = 0x80 | _FIFO_DATA << 1
-        self.rrx = bytearray(_RX_MAX + 1)
-        ftx = memoryview(self.ftx)
-        rtx = memoryview(self.rtx)
-        rrx = memoryview(self.rrx)
-        self.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
-        self.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
-        self.rrxv = [rrx[:n] for n in range(_RX_MAX + 2)]
-        # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's
-        # health: Mfrc522.healthy) in one read transaction
-        self.stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
-                              0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
-        self.srx = bytearray(7)
-        # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
-        self.ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
-        self.trx = bytearray(3)
-        self.resp = bytearray(_RX_MAX)  # the last answer
-        self.cl = bytearray(5)          # UID CLn + BCC being resolved
-        self.clr = bytearray(5)         # _cl as received at a collision, while it is located
-        self.page = bytearray(PAGE_BYTES)  # write(): capability container, read-back
-        self.rx_n = 0      # length in bytes of the last answer (in resp)
-        self.rx_last = 0   # valid bits of its last byte (0 = all 8)
-        self.coll = 0      # CollReg after it
-        self.uid = bytearray(10)  # the tag selected last (Mfrc522.uid), on whichever reader
-        self.uid_len = 0
-        self.sak = 0
-        self.atqa = 0
-        self.last_nak = 0
-        self.user_last = 0  # last user page of the selected tag; 0 = not read from its CC yet
-        self.hook = None    # called between status polls while a reader waits out its field guard
+    # A register access, a frame written to the FIFO and the FIFO read out are each sent and
+    # received in one buffer (machine.SPI allows it: MOSI byte i is out before MISO byte i comes
+    # in): what the chip answers while a frame is written is not kept.
+    w = bytearray(2)
+    ftx = bytearray(_FRAME_MAX + 1)  # FIFODataReg write: address byte + frame
+    rtx = bytearray(_RX_MAX + 1)  # FIFODataReg reads + a 00h terminator; status reads' answers
+    ftxv: list = []  # memoryview slices of ftx and rtx by length (the first reader makes them)
+    rtxv: list = []
+    # ComIrqReg, ErrorReg, FIFOLevelReg, ControlReg, CollReg and TModeReg (the reader's health:
+    # healthy) in one read transaction
+    stx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
+                     0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0x80 | _TMODE << 1, 0))
+    # ComIrqReg and TModeReg: a timer wait that also notices a reader reset or gone
+    ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
+    resp = bytearray(_RX_MAX)  # the last answer
+    cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision is located
+    page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
+    rx_n = 0     # length in bytes of the last answer (in resp)
+    rx_last = 0  # valid bits of its last byte (0 = all 8)
+    coll = 0     # CollReg after it
+    hook = None  # called between status polls while a reader waits out its field guard (read it
+    # as Mfrc522.hook: through a reader a function would be bound to it)
 
-
-_bufs = None
-
-
-def _buffers():
-    global _bufs
-    if _bufs is None:
-        _bufs = _Buffers()
-    return _bufs
-
-
-class Mfrc522:
-    """One MFRC522 on an SPI bus, selected by its own chip-select pin."""
-
-    def __init__(self, spi, cs, gain=7, max_errors=4):
+    def __init__(self, spi, cs, gain=7):
         if not 0 <= gain <= 7:
             raise ValueError("gain is RFCfgReg RxGain, 0..7 (7 = 48 dB)")
         self._spi = spi
         self._cs = cs
         cs.value(1)
-        self._gain = gain
-        self.max_errors = max_errors
-        self._b = _buffers()
+        if not Mfrc522.ftxv:  # the first reader
+            ftx = memoryview(Mfrc522.ftx)
+            rtx = memoryview(Mfrc522.rtx)
+            Mfrc522.ftxv = [ftx[:n] for n in range(_FRAME_MAX + 2)]
+            Mfrc522.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
         self.version = 0
-        self.collpos = CP_ALL  # CollPos readings not yet ruled out on this chip
-        self._txctl = _TX_CONTROL_OFF
-        self._reload = -1
-        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED
-        self.status = OK     # outcome of the last scan()
+        self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
+        # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD; the gain; TReloadReg
+        self._flags = gain << _GAIN_AT
+        self.status = _OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
         self.inventories = 0  # scans begun: each sees every tag in the field at its start
 
     # What the last exchange or selection left, shared by every reader (one exchange at a
     # time: read it right after the call on that reader; select_uid() and write() on one
-    # reader with no other reader's scan in between).
-    uid = property(lambda self: self._b.uid)          # UID of the tag selected last
-    uid_len = property(lambda self: self._b.uid_len)  # its length; 0: none
-    sak = property(lambda self: self._b.sak)
-    atqa = property(lambda self: self._b.atqa)
-    last_nak = property(lambda self: self._b.last_nak)    # code of the last NAK (write, read)
-    user_last = property(lambda self: self._b.user_last)  # last user page (write())
+    # reader with no other reader's scan in between): class attributes, read through any
+    # reader and set as Mfrc522.<name> (no reader holds its own).
+    uid = bytearray(10)  # UID of the tag selected last
+    uid_len = 0          # its length; 0: none
+    sak = 0
+    last_nak = 0         # code of the last NAK (write, read)
+    user_last = 0        # last user page of the selected tag (write()); 0: not read from its CC
 
-    def set_guard_hook(self, fn):
-        """Have every reader call ``fn()`` between its status polls while it waits out a field
-        guard (None: busy-wait). The app serves the link there; ``fn`` must be short and bounded
-        (the timer still ends the wait, at the first poll after ``fn`` returns) and must not
+    def set_guard_hook(self, hook):
+        """Have every reader call ``hook()`` between its status polls while it waits out a field
+        guard (None: busy-wait). The app serves the link there; ``hook`` must be short and bounded
+        (the timer still ends the wait, at the first poll after ``hook`` returns) and must not
         touch the readers. Shared by all readers, like the buffers."""
-        self._b.hook = fn
+        Mfrc522.hook = hook
 
     # --- register access (§8.1.2) -------------------------------------------------------
     def _xfer(self, tx, rx):
@@ -333,22 +293,23 @@ class Mfrc522:
         self._cs.value(1)
 
     def _wr(self, reg, v):
-        self._b.w[0] = reg << 1
-        self._b.w[1] = v
-        self._xfer(self._b.w, self._b.r)
+        self.w[0] = reg << 1
+        self.w[1] = v
+        self._xfer(self.w, self.w)
 
     def _rd(self, reg):
-        self._b.w[0] = 0x80 | reg << 1
-        self._b.w[1] = 0
-        self._xfer(self._b.w, self._b.r)
-        return self._b.r[1]
+        self.w[0] = 0x80 | reg << 1
+        self.w[1] = 0
+        self._xfer(self.w, self.w)
+        return self.w[1]
 
     def _timeout(self, ticks):
-        if ticks != self._reload:
-            if ticks >> 8 != self._reload >> 8:
+        old = (self._flags >> _RELOAD_AT) - 1  # TReloadReg as last written (-1: not known)
+        if ticks != old:
+            if ticks >> 8 != old >> 8:
                 self._wr(_TRELOAD_H, ticks >> 8)
             self._wr(_TRELOAD_L, ticks & 0xFF)
-            self._reload = ticks
+            self._flags = self._flags & _LOW | (ticks + 1) << _RELOAD_AT
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
@@ -359,39 +320,32 @@ class Mfrc522:
             if not self._rd(_COMMAND) & _POWER_DOWN:  # reads 1 while the chip wakes up
                 break
         else:
-            return CHIP_ERR
+            return _CHIP_ERR
         # NXP answers 91h/92h, clones 88h, 12h, B2h, 89h, 90h ...: any value is taken, and the CRC
         # self-test below decides. 00h is the board's MISO pull-down (no chip), FFh a stuck line.
         self.version = self._rd(_VERSION)
         if self.version == 0 or self.version == 0xFF:
-            return CHIP_ERR
+            return _CHIP_ERR
         self._wr(_TMODE, _TMODE_SET)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
-        self._reload = -1
+        self._flags &= _LOW  # TReloadReg not known
         self._timeout(_T_SHORT)  # writes both TReloadReg bytes
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
-        self._wr(_RF_CFG, self._gain << 4 | _RF_CFG_RESERVED)
+        self._wr(_RF_CFG, (self._flags >> _GAIN_AT & 7) << 4 | _RF_CFG_RESERVED)
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
-        self._txctl = _TX_CONTROL_OFF
-        self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED)
-        return OK if self._crc_selftest() else CHIP_ERR
-
-    def healthy(self):
-        """One register read: TModeReg still holds what init() wrote. A reader that reset
-        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
-        return self._rd(_TMODE) == _TMODE_SET
-
-    def _crc_selftest(self):
-        """Run the chip's CRC coprocessor (CalcCRC) on a test frame; compare with crc_a()."""
-        f = self._b.ftx
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
+        self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED | _FIELD)
+        # the chip's CRC coprocessor (CalcCRC) on a test frame must agree with crc_a()
+        f = self.ftx
+        f[0] = _FIFO_DATA << 1
         for i in range(8):
             f[1 + i] = (0x1D * i + 0x52) & 0xFF
+        want = crc_a(f, 1, 8)
         self._wr(_COMMAND, _CMD_IDLE)
         self._wr(_DIV_IRQ, _CRC_IRQ)
         self._wr(_FIFO_LEVEL, 0x80)
-        self._xfer(self._b.ftxv[9], self._b.rrxv[9])
+        self._xfer(self.ftxv[9], self.ftxv[9])
         self._wr(_COMMAND, _CMD_CALC_CRC)
         done = False
         for _ in range(_POLL_MAX):
@@ -400,57 +354,61 @@ class Mfrc522:
                 break
         crc = self._rd(_CRC_RESULT_H) << 8 | self._rd(_CRC_RESULT_L)
         self._wr(_COMMAND, _CMD_IDLE)
-        return done and crc == crc_a(f, 1, 8)
+        return _OK if done and crc == want else _CHIP_ERR
+
+    def healthy(self):
+        """One register read: TModeReg still holds what init() wrote. A reader that reset
+        (TModeReg back to 00h), lost power or was unplugged (MISO pulled down: 00h) fails."""
+        return self._rd(_TMODE) == _TMODE_SET
 
     # --- antenna -------------------------------------------------------------------------
     def antenna_on(self):
         """Switch the field on; tags power up IDLE. A 5.1 ms guard runs on the chip timer."""
-        if self._txctl & _TX_RF_EN:
+        if self._flags & _FIELD:
             return
-        self._txctl |= _TX_RF_EN
-        self._wr(_TX_CONTROL, self._txctl)
-        self._timer_start(_T_LONG)
-        self._flags |= _GUARD | _FRESH
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF | _TX_RF_EN)
+        self._timeout(_T_LONG)  # the guard timer
+        self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
+        self._wr(_CONTROL, _TSTART_NOW)
+        self._flags |= _GUARD | _FRESH | _FIELD
 
     def antenna_off(self):
         """Switch the field off: no radio on idle readers; every tag in the field resets."""
-        if not self._txctl & _TX_RF_EN:
+        if not self._flags & _FIELD:
             return
-        self._txctl &= ~_TX_RF_EN & 0xFF
-        self._wr(_TX_CONTROL, self._txctl)
-        self._flags &= ~(_GUARD | _FRESH)
+        self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
+        self._flags &= ~(_GUARD | _FRESH | _FIELD)
 
     def antenna_is_on(self):
-        return (self._txctl & _TX_RF_EN) != 0
+        return (self._flags & _FIELD) != 0
 
-    def _timer_start(self, ticks):
-        self._timeout(ticks)
-        self._wr(_COM_IRQ, _TIMER_IRQ)  # Set1 = 0: clears TimerIRq
-        self._wr(_CONTROL, _TSTART_NOW)
-
-    def _timer_wait(self, work=None):
+    def _timer_wait(self, hook=None):
         """Until TimerIRq; at once when TModeReg is not what init() wrote (a reader reset or
-        gone: the exchange that follows returns CHIP_ERR at its first status read). ``work()``
+        gone: the exchange that follows returns CHIP_ERR at its first status read). ``hook()``
         runs between two polls that found the timer running: the wait ends at most one call
         of it late, never early."""
-        t = self._b.trx
+        t = self.rtx
+        rx = self.rtxv[3]
         for _ in range(_POLL_MAX):
-            self._xfer(self._b.ttx, t)
+            self._xfer(self.ttx, rx)
             if t[1] & _TIMER_IRQ or t[2] != _TMODE_SET:
                 return
-            if work is not None:
-                work()
+            if hook is not None:
+                hook()
 
     def _field_reset(self):
         """Field off for 5.1 ms then on again: every tag drops to IDLE (ISO 14443-3 §6.3)."""
         self.antenna_off()
-        self._timer_start(_T_LONG)
+        self._timeout(_T_LONG)
+        self._wr(_COM_IRQ, _TIMER_IRQ)
+        self._wr(_CONTROL, _TSTART_NOW)
         self._timer_wait()
         self.antenna_on()
 
     # --- one exchange (§10.3.1.8 Transceive) ---------------------------------------------
-    def _transceive(self, n, last_bits, align, ticks):
-        """Send _ftx[1:n+1]; leave the answer in _resp[:_rx_n]. Returns a status code."""
+    def _transceive(self, n, last, align, ticks):
+        """Send _ftx[1:n+1] (``last``: valid bits of its last byte, ``align``: RxAlign); leave the
+        answer in _resp[:_rx_n]. Returns a status code."""
         self._timeout(ticks)
         armed = self._flags & _ARMED
         if not armed:
@@ -459,107 +417,107 @@ class Mfrc522:
         if not self._flags & _EMPTY:
             self._wr(_FIFO_LEVEL, 0x80)   # FlushBuffer (also clears BufferOvfl, WrErr, TempErr)
         self._flags &= ~(_EMPTY | _ARMED)
-        self._xfer(self._b.ftxv[n + 1], self._b.rrxv[n + 1])
+        self.ftx[0] = _FIFO_DATA << 1
+        v = self.ftxv[n + 1]
+        self._xfer(v, v)
         if not armed:
             self._wr(_COMMAND, _CMD_TRANSCEIVE)
-        self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last_bits)
-        s = self._b.srx
+        self._wr(_BIT_FRAMING, _START_SEND | align << 4 | last)
+        s = self.rtx
+        rx = self.rtxv[7]
         for _ in range(_POLL_MAX):
-            self._xfer(self._b.stx, s)
+            self._xfer(self.stx, rx)
             if s[6] != _TMODE_SET:  # the reader reset (TModeReg 00h) or is gone (MISO 00h)
-                return CHIP_ERR
+                return _CHIP_ERR
             if s[1] & (_RX_IRQ | _IDLE_IRQ):
                 break
             if s[1] & _TIMER_IRQ:
-                return TIMEOUT
+                return _TIMEOUT
         else:
-            return CHIP_ERR
+            return _CHIP_ERR
         err = s[2]
         got = s[3] & 0x7F
-        self._b.rx_last = s[4] & 0x07
-        self._b.coll = s[5]
-        self._b.rx_n = 0
+        Mfrc522.rx_last = s[4] & 0x07
+        Mfrc522.coll = s[5]
+        Mfrc522.rx_n = 0
         if err & _FATAL_ERRS or got > _RX_MAX:
-            return PROTOCOL_ERR
+            return _PROTOCOL_ERR
         # the exchange is over (RxIRq/IdleIRq; RxModeReg.RxMultiple = 0: the receiver is off),
         # so once its `got` bytes are read the FIFO stays empty until the next frame is written;
         # after a frame received, Transceive waits for the next StartSend (§10.3.1.8: "each
         # transmit process must be started by setting StartSend"): no Idle/Transceive writes
         self._flags |= _EMPTY | (_ARMED if s[1] & _RX_IRQ else 0)
         if got == 0:
-            return TIMEOUT
-        rtx = self._b.rtx
+            return _TIMEOUT
+        rtx = s
+        for i in range(got):  # the read addresses (the status reads answered here), 00h last
+            rtx[i] = _FIFO_READ
         rtx[got] = 0
-        self._xfer(self._b.rtxv[got + 1], self._b.rrxv[got + 1])
-        rtx[got] = 0x80 | _FIFO_DATA << 1
+        v = self.rtxv[got + 1]
+        self._xfer(v, v)
         for i in range(got):
-            self._b.resp[i] = self._b.rrx[1 + i]
-        self._b.rx_n = got
+            self.resp[i] = rtx[1 + i]
+        Mfrc522.rx_n = got
         if err & _COLL_ERR:
-            return COLLISION
+            return _COLLISION
         if err & _PARITY_CRC_ERRS:
-            return PROTOCOL_ERR
-        return OK
-
-    def _crc_ok(self, n):
-        c = crc_a(self._b.resp, 0, n - 2)
-        return self._b.resp[n - 2] == c & 0xFF and self._b.resp[n - 1] == c >> 8
+            return _PROTOCOL_ERR
+        return _OK
 
     def _append_crc(self, n):
         """Append CRC_A to the n-byte frame in _ftx[1:]; return the new length."""
-        c = crc_a(self._b.ftx, 1, n)
-        self._b.ftx[1 + n] = c & 0xFF
-        self._b.ftx[2 + n] = c >> 8
+        c = crc_a(self.ftx, 1, n)
+        self.ftx[1 + n] = c & 0xFF
+        self.ftx[2 + n] = c >> 8
         return n + 2
 
     # --- ISO/IEC 14443-3 commands --------------------------------------------------------
-    def request(self, wake=False):
-        """REQA (IDLE tags) or WUPA (IDLE and HALT tags); ATQA in .atqa. OK or NO_TAG..."""
-        if not self._txctl & _TX_RF_EN:
-            return NO_TAG
+    def request(self, all=False):
+        """REQA (IDLE tags) or, with ``all``, WUPA (IDLE and HALT tags). OK or NO_TAG..."""
+        if not self._flags & _FIELD:
+            return _NO_TAG
         if self._flags & _GUARD:  # tags need 5 ms of field before they answer (§5.2.1)
-            self._timer_wait(self._b.hook)
+            self._timer_wait(Mfrc522.hook)  # through the class: a function stays unbound
         self._flags &= ~(_GUARD | _FRESH)  # from now on tags leave IDLE
-        self._b.ftx[1] = _WUPA if wake else _REQA
+        self.ftx[1] = _WUPA if all else _REQA
         st = self._transceive(1, 7, 0, _T_SHORT)  # short frame: 7 bits
-        if st == TIMEOUT:
-            return NO_TAG
-        if st == COLLISION:
-            st = OK  # tags with different ATQAs: still tags, anticollision sorts them out
-        if st == OK:
-            if self._b.rx_n != 2 or self._b.rx_last:
-                return PROTOCOL_ERR
-            self._b.atqa = self._b.resp[0] | self._b.resp[1] << 8
+        if st == _TIMEOUT:
+            return _NO_TAG
+        if st == _COLLISION:
+            st = _OK  # tags with different ATQAs: still tags, anticollision sorts them out
+        if st == _OK:
+            if self.rx_n != 2 or self.rx_last:  # ATQA: 2 bytes (not kept: no use for it)
+                return _PROTOCOL_ERR
         return st
 
     def select(self):
         """Anticollision + SELECT through the cascade levels; UID in .uid[:.uid_len]."""
-        self._b.uid_len = 0
-        self._b.user_last = 0
+        Mfrc522.uid_len = 0
+        Mfrc522.user_last = 0
         n = 0
         for level in range(3):
-            st = self._resolve(_SEL[level])
-            if st == OK:
-                st = self._select_cl(_SEL[level])
-            if st != OK:
+            st = self._resolve(level)
+            if st == _OK:
+                st = self._select_cl(level)
+            if st != _OK:
                 return st
-            cl = self._b.cl
-            if self._b.sak & _SAK_CASCADE:
+            cl = self.cl
+            if self.sak & _SAK_CASCADE:
                 if cl[0] != _CT:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 for i in range(3):
-                    self._b.uid[n + i] = cl[1 + i]
+                    self.uid[n + i] = cl[1 + i]
                 n += 3
             else:
                 if cl[0] == _CT:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 for i in range(4):
-                    self._b.uid[n + i] = cl[i]
-                self._b.uid_len = n + 4
-                return OK
-        return PROTOCOL_ERR  # cascade bit still set after level 3
+                    self.uid[n + i] = cl[i]
+                Mfrc522.uid_len = n + 4
+                return _OK
+        return _PROTOCOL_ERR  # cascade bit still set after level 3
 
-    def _resolve(self, sel, known=0):
+    def _resolve(self, level, known=0):
         """Anticollision loop of one cascade level (§6.5.3.1): UID CLn + BCC into _cl, from
         its first ``known`` bits, already in _cl (``roll_call``: a newcomer's prefix).
 
@@ -569,53 +527,54 @@ class Mfrc522:
         the answer lost), so every reading is back in play and the level fails (the scan
         retries). A wrong reading costs a retry, never a wrong UID: SELECT and BCC verify.
         """
-        cl = self._b.cl
+        cl = self.cl
         stepped = False  # the last round followed a collision bit
         for _ in range(40):  # every round learns at least one more bit
             full = known >> 3
-            st = self._anticoll(sel, known)
-            if st == COLLISION:
-                last = full + self._b.rx_n - 1
+            st = self._anticoll(level, known)
+            if st == _COLLISION:
+                last = full + self.rx_n - 1
                 if not self._merge(full, known & 7, last if last < 4 else 4):
-                    return PROTOCOL_ERR
-                bit = self._coll_bit(sel, known)
+                    return _PROTOCOL_ERR
+                bit = self._coll_bit(level, known)
                 if bit < 0:
-                    return PROTOCOL_ERR
+                    return _PROTOCOL_ERR
                 self._follow(bit, 1)
                 known = bit + 1
                 stepped = True
                 if known == 32:  # every UID bit decided by collisions: SELECT confirms it
                     cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
-                    return OK
+                    return _OK
                 continue
-            if st != OK:
-                if st == TIMEOUT and stepped:
-                    self.collpos = CP_ALL
+            if st != _OK:
+                if st == _TIMEOUT and stepped:
+                    self.collpos = _CP_ALL
                 return st
-            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, known & 7, 4):
-                return PROTOCOL_ERR
-            return OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else BCC_ERR
-        return PROTOCOL_ERR
+            if self.rx_n != 5 - full or self.rx_last or not self._merge(full, known & 7, 4):
+                return _PROTOCOL_ERR
+            return _OK if cl[4] == cl[0] ^ cl[1] ^ cl[2] ^ cl[3] else _BCC_ERR
+        return _PROTOCOL_ERR
 
-    def _anticoll(self, sel, known):
-        """One ANTICOLLISION frame with the first `known` bits of _cl (NVB, §6.5.3.1)."""
+    def _anticoll(self, level, known):
+        """One ANTICOLLISION frame of cascade ``level`` with the first `known` bits of _cl (NVB,
+        §6.5.3.1)."""
         full = known >> 3
         rem = known & 7
         nsend = full + (1 if rem else 0)
-        f = self._b.ftx
-        f[1] = sel
+        f = self.ftx
+        f[1] = _SEL[level]
         f[2] = (2 + full) << 4 | rem  # NVB
         for i in range(nsend):
-            f[3 + i] = self._b.cl[i]
+            f[3 + i] = self.cl[i]
         return self._transceive(2 + nsend, rem, rem, _T_SHORT)
 
     def _follow(self, bit, v):
         """Keep _cl's bits below `bit`, set `bit` to v: the prefix of the tags sending v there."""
-        cl = self._b.cl
+        cl = self.cl
         cl[bit >> 3] &= (1 << (bit & 7)) - 1
         cl[bit >> 3] |= v << (bit & 7)
 
-    def _coll_bit(self, sel, known):
+    def _coll_bit(self, level, known):
         """The UID CLn bit of the collision just received, or -1.
 
         Where CollPos starts counting is read three ways (CP_FIFO: bit 0 of the first FIFO byte,
@@ -626,7 +585,7 @@ class Mfrc522:
         collision (an earlier bit that all tags share leaves one of the two silent), and only
         the readings giving it stay possible.
         """
-        c = self._b.coll
+        c = self.coll
         if c & _COLL_POS_NOT_VALID:
             return -1
         pos = (c & 0x1F) or 32
@@ -637,15 +596,20 @@ class Mfrc522:
         if not fit:
             return -1
         if not self.collpos & fit:
-            self.collpos = CP_ALL  # none of the readings left fits: learn again
+            self.collpos = _CP_ALL  # none of the readings left fits: learn again
         self.collpos &= fit
-        bit = self._agreed(pos, known)
-        if bit != -2:
+        bit = -1  # the bit every possible reading gives (-1: no reading left)
+        for k in range(3):
+            if (self.collpos >> k) & 1:
+                b = _candidate(k, pos, known)
+                if bit >= 0 and b != bit:
+                    break  # they differ: test the candidates
+                bit = b
+        else:
             return bit
-        keep = self._b.clr
-        cl = self._b.cl
+        cl = self.cl
         for i in range(5):
-            keep[i] = cl[i]
+            cl[5 + i] = cl[i]
         lo = known
         while True:
             bit = 32
@@ -657,8 +621,13 @@ class Mfrc522:
                 return -1
             lo = bit + 1
             for i in range(5):
-                cl[i] = keep[i]
-            if self._answered(sel, bit, 0) and self._answered(sel, bit, 1):
+                cl[i] = cl[5 + i]
+            for v in range(2):  # does any tag answer the prefix up to ``bit`` with it set to v?
+                self._follow(bit, v)
+                st = self._anticoll(level, bit + 1)
+                if st == _TIMEOUT or st == _CHIP_ERR:
+                    break
+            else:
                 m = 0
                 for k in range(3):
                     if _candidate(k, pos, known) == bit:
@@ -666,85 +635,73 @@ class Mfrc522:
                 self.collpos &= m
                 return bit
 
-    def _agreed(self, pos, known):
-        """The bit every possible reading gives; -1 no reading left, -2 they differ."""
-        bit = -1
-        for k in range(3):
-            if (self.collpos >> k) & 1:
-                b = _candidate(k, pos, known)
-                if bit >= 0 and b != bit:
-                    return -2
-                bit = b
-        return bit
-
-    def _answered(self, sel, bit, v):
-        """Whether any tag answers the prefix up to `bit` with `bit` set to v."""
-        self._follow(bit, v)
-        st = self._anticoll(sel, bit + 1)
-        return st != TIMEOUT and st != CHIP_ERR
-
     def _merge(self, full, rem, last):
         """Copy answer bytes into _cl[full..last]; the first keeps our own `rem` low bits."""
-        if self._b.rx_n < last - full + 1:
+        if self.rx_n < last - full + 1:
             return False
-        cl = self._b.cl
+        cl = self.cl
         for i in range(last - full + 1):
-            v = self._b.resp[i]
+            v = self.resp[i]
             if i == 0 and rem:
                 low = (1 << rem) - 1
                 v = (cl[full] & low) | (v & ~low & 0xFF)
             cl[full + i] = v
         return True
 
-    def _select_cl(self, sel):
-        """SELECT with the complete UID CLn (NVB 70h); SAK into .sak (§6.5.3.4)."""
-        f = self._b.ftx
-        f[1] = sel
+    def _select_cl(self, level):
+        """SELECT of cascade ``level`` (0..2) with the complete UID CLn (NVB 70h); SAK into .sak
+        (§6.5.3.4)."""
+        f = self.ftx
+        f[1] = _SEL[level]
         f[2] = 0x70
         for i in range(5):
-            f[3 + i] = self._b.cl[i]
+            f[3 + i] = self.cl[i]
         st = self._transceive(self._append_crc(7), 0, 0, _T_SHORT)
-        if st != OK:
+        if st != _OK:
             return st
-        if self._b.rx_n != 3 or self._b.rx_last:
-            return PROTOCOL_ERR
-        if not self._crc_ok(3):
-            return CRC_ERR
-        self._b.sak = self._b.resp[0]
-        return OK
+        r = self.resp
+        if self.rx_n != 3 or self.rx_last:
+            return _PROTOCOL_ERR
+        c = crc_a(r, 0, 1)
+        if r[1] != c & 0xFF or r[2] != c >> 8:
+            return _CRC_ERR
+        Mfrc522.sak = r[0]
+        return _OK
 
     def read(self, page, out, off=0):
         """NTAG READ of 4 pages from `page` into out[off:off+16] (selected tag). Status code."""
-        if len(out) < off + PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
+        if len(out) < off + _PAGE_BYTES or not 0 <= page <= 0xFF or off < 0:
             raise ValueError("page 0..255 and 16 bytes of room in out expected")
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _READ
         f[2] = page
         st = self._transceive(self._append_crc(2), 0, 0, _T_LONG)
-        if st != OK:
+        if st != _OK:
             return st
-        if self._b.rx_n == 1 and self._b.rx_last == 4:
-            self._b.last_nak = self._b.resp[0] & 0x0F
-            return NAK
-        if self._b.rx_n != PAGE_BYTES + 2 or self._b.rx_last:
-            return PROTOCOL_ERR
-        if not self._crc_ok(PAGE_BYTES + 2):
-            return CRC_ERR
-        for i in range(PAGE_BYTES):
-            out[off + i] = self._b.resp[i]
-        return OK
+        if self.rx_n == 1 and self.rx_last == 4:
+            Mfrc522.last_nak = self.resp[0] & 0x0F
+            return _NAK
+        r = self.resp
+        if self.rx_n != _PAGE_BYTES + 2 or self.rx_last:
+            return _PROTOCOL_ERR
+        c = crc_a(r, 0, _PAGE_BYTES)
+        if r[_PAGE_BYTES] != c & 0xFF or r[_PAGE_BYTES + 1] != c >> 8:
+            return _CRC_ERR
+        for i in range(_PAGE_BYTES):
+            out[off + i] = r[i]
+        return _OK
 
     def halt(self):
         """HLTA: the selected tag goes to HALT. Silence is the acknowledgement (§6.4.3 counts
         modulation within 1 ms as a NAK; an NTAG never sends one, and scan() does not use the
         outcome, so the 300 us answer timeout serves here too)."""
-        f = self._b.ftx
+        f = self.ftx
         f[1] = _HLTA
         f[2] = 0
         st = self._transceive(self._append_crc(2), 0, 0, _T_SHORT)
-        if st == TIMEOUT:
-            return OK
-        return PROTOCOL_ERR if st == OK or st == COLLISION else st
+        if st == _TIMEOUT:
+            return _OK
+        return _PROTOCOL_ERR if st == _OK or st == _COLLISION else st
 
     # --- writing -------------------------------------------------------------------------
     def select_uid(self, uid, off=0):
@@ -755,45 +712,42 @@ class Mfrc522:
         (ISO/IEC 14443-3 §6.5.3.4). OK (the tag is ACTIVE), NO_TAG (no tag with that UID
         answered), or the error of the last of at most 5 rounds.
         """
-        if len(uid) < off + UID_LEN or off < 0:
+        if len(uid) < off + _UID_LEN or off < 0:
             raise ValueError("7 bytes of UID expected in uid[off:]")
-        self._b.user_last = 0
-        return self._select_known(uid, off)
-
-    def _select_known(self, uid, off):
-        self._b.uid_len = 0
-        st = NO_TAG  # outcome of the last round that woke something
+        Mfrc522.user_last = 0
+        Mfrc522.uid_len = 0
+        st = _NO_TAG  # outcome of the last round that woke something
         quiet = 0
         for _ in range(5):
             wake = self.request(True)
-            if wake == NO_TAG:
+            if wake == _NO_TAG:
                 quiet += 1
                 if quiet == 3:
-                    return NO_TAG  # three WUPAs in a row unanswered: nothing in the field
+                    return _NO_TAG  # three WUPAs in a row unanswered: nothing in the field
                 # a READY or ACTIVE tag takes WUPA as an error (now it is IDLE), and a lost
                 # ATQA leaves it READY: either way the next WUPA or the one after wakes it
                 continue
             quiet = 0
             st = wake
-            if st == OK:
+            if st == _OK:
                 st = self._select_part(uid, off, 0)
-            if st == OK:
+            if st == _OK:
                 st = self._select_part(uid, off, 1)
-            if st == OK:
-                for i in range(UID_LEN):
-                    self._b.uid[i] = uid[off + i]
-                self._b.uid_len = UID_LEN
-                return OK
-            if st == CHIP_ERR:
+            if st == _OK:
+                for i in range(_UID_LEN):
+                    self.uid[i] = uid[off + i]
+                Mfrc522.uid_len = _UID_LEN
+                return _OK
+            if st == _CHIP_ERR:
                 return st
-        return NO_TAG if st == TIMEOUT else st
+        return _NO_TAG if st == _TIMEOUT else st
 
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
         self._fill_cl(uid, off, level)
-        st = self._select_cl(_SEL[level])
-        if st == OK and ((self._b.sak & _SAK_CASCADE) != 0) != (level == 0):
-            return PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
+        st = self._select_cl(level)
+        if st == _OK and ((self.sak & _SAK_CASCADE) != 0) != (level == 0):
+            return _PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
 
     def write(self, page, data, off=0, system=False):
@@ -809,92 +763,79 @@ class Mfrc522:
         that a READ of the page returned exactly the data. Otherwise the page is written again
         (WRITE is idempotent), after waking and selecting the tag again by its UID when it may
         have left ACTIVE (a NAK 1h for a corrupted frame, no clean READ answer); at most
-        1 + max_errors attempts, failures counted in .errors. A NAK 0h (page locked or
+        1 + MAX_ERRORS attempts, failures counted in .errors. A NAK 0h (page locked or
         protected), 4h or 5h ends at once: NAK, the code in .last_nak. NO_TAG when the tag
         has left the field.
         """
         if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
             raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
         self.errors = 0
-        if self._b.uid_len != UID_LEN:
-            return NO_TAG  # no NTAG selected
-        st = OK
+        if self.uid_len != _UID_LEN:
+            return _NO_TAG  # no NTAG selected
+        st = _OK
         active = True
-        for _ in range(self.max_errors + 1):
+        for _ in range(_MAX_ERRORS + 1):
             if not active:
-                st = self._select_known(self._b.uid, 0)
-                if st == NO_TAG or st == CHIP_ERR:
+                last = self.user_last  # the same tag: its user memory is known
+                st = self.select_uid(self.uid)
+                Mfrc522.user_last = last
+                if st == _NO_TAG or st == _CHIP_ERR:
                     return st
-                active = st == OK
+                active = st == _OK
+            p = self.page
             if active and not system:
-                if not self._b.user_last:
-                    st = self._learn_user_memory()
-                    if st == DENIED:
-                        return st
-                    active = st == OK
-                if active and not FIRST_USER_PAGE <= page <= self._b.user_last:
-                    return DENIED
+                if not self.user_last:
+                    # .user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte
+                    # units. NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes,
+                    # 6Dh = 872 of 888; §8.5.4), so their CC values map to their real last user
+                    # pages 81h and E1h; NTAG213's 12h (144 bytes) ends at 27h; another Type 2
+                    # tag gets the area its CC announces.
+                    st = self.read(3, p)
+                    if st == _OK and p[0] != _CC_MAGIC:
+                        return _DENIED  # not NDEF formatted: the user memory is unknown
+                    if st == _OK:
+                        size = p[2]
+                        if size == 0x3E:
+                            Mfrc522.user_last = 0x81
+                        elif size == 0x6D:
+                            Mfrc522.user_last = 0xE1
+                        else:
+                            Mfrc522.user_last = min(3 + 2 * size, 0xFF)
+                        if self.user_last < _FIRST_USER_PAGE:
+                            return _DENIED
+                    active = st == _OK
+                if active and not _FIRST_USER_PAGE <= page <= self.user_last:
+                    return _DENIED
             if active:
-                st = self._write_page(page, data, off)
-                if st == OK or st == CHIP_ERR or (st == NAK and self._b.last_nak != _NAK_CRC):
+                # one WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error
+                f = self.ftx
+                f[1] = _WRITE
+                f[2] = page
+                for i in range(4):
+                    f[3 + i] = data[off + i]
+                st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
+                if st == _OK:
+                    code = self.resp[0] & 0x0F
+                    if self.rx_n != 1 or self.rx_last != 4:  # ACK and NAK: 4-bit frames
+                        st = _PROTOCOL_ERR
+                    elif code == _ACK:
+                        return _OK
+                    elif (_NAK_CODES >> code) & 1:
+                        Mfrc522.last_nak = code
+                        st = _NAK
+                    else:
+                        st = _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
+                if st == _CHIP_ERR or (st == _NAK and self.last_nak != _NAK_CRC):
                     return st
                 active = False
-                if st != NAK:  # no clean answer: the tag may have programmed the page anyway
-                    active = self.read(page, self._b.page) == OK  # answered: still ACTIVE
-                    if active and self._holds(data, off):
+                if st != _NAK:  # no clean answer: the tag may have programmed the page anyway
+                    active = self.read(page, p) == _OK  # answered: still ACTIVE
+                    if active and p[0] == data[off] and p[1] == data[off + 1] \
+                            and p[2] == data[off + 2] and p[3] == data[off + 3]:
                         self.errors += 1
-                        return OK  # only the answer was lost
+                        return _OK  # only the answer was lost
             self.errors += 1
         return st
-
-    def _write_page(self, page, data, off):
-        """One WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error."""
-        f = self._b.ftx
-        f[1] = _WRITE
-        f[2] = page
-        for i in range(4):
-            f[3 + i] = data[off + i]
-        st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
-        if st != OK:
-            return st
-        if self._b.rx_n != 1 or self._b.rx_last != 4:  # ACK and NAK are 4-bit frames (RxLastBits)
-            return PROTOCOL_ERR
-        code = self._b.resp[0] & 0x0F
-        if code == _ACK:
-            return OK
-        if (_NAK_CODES >> code) & 1:
-            self._b.last_nak = code
-            return NAK
-        return PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
-
-    def _holds(self, data, off):
-        p = self._b.page
-        for i in range(4):
-            if p[i] != data[off + i]:
-                return False
-        return True
-
-    def _learn_user_memory(self):
-        """.user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte units.
-
-        NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes, 6Dh = 872 of 888;
-        §8.5.4), so their CC values map to their real last user pages 81h and E1h; NTAG213's
-        12h (144 bytes) ends at 27h; another Type 2 tag gets the area its CC announces.
-        """
-        p = self._b.page
-        st = self.read(3, p)
-        if st != OK:
-            return st
-        if p[0] != _CC_MAGIC:
-            return DENIED  # not NDEF formatted: the user memory is unknown
-        size = p[2]
-        if size == 0x3E:
-            self._b.user_last = 0x81
-        elif size == 0x6D:
-            self._b.user_last = 0xE1
-        else:
-            self._b.user_last = min(3 + 2 * size, 0xFF)
-        return OK if self._b.user_last >= FIRST_USER_PAGE else DENIED
 
     # --- roll call -----------------------------------------------------------------------
     def roll_call(self, uids, known, keep=False, twins=None, turn=0):
@@ -941,69 +882,87 @@ class Mfrc522:
         tags are left READY after OK: switch the field off (or let ``scan`` reset it). OK is
         counted in ``inventories`` (it saw every tag).
         """
-        self._b.uid_len = 0
-        if not self._txctl & _TX_RF_EN:
-            return NO_TAG
+        Mfrc522.uid_len = 0
+        if not self._flags & _FIELD:
+            return _NO_TAG
         halted = keep and not self._flags & (_FRESH | _LOST)
         if keep and not halted:
-            return PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
+            return _PARTIAL  # the tags cannot be left HALT: nothing sent, scan instead
         if not (self._flags & _FRESH or halted):
             self._field_reset()
-        _sort(uids, known)
+        # the known slots sorted in air order (CL1 bits, then CL2 bits, each LSB first), in
+        # place: the known set's anticollision trie is then a range of slots
+        for i in range(1, known):
+            j = i
+            while j:
+                level = 0
+                d = _differ(uids, j - 1, j, 0)
+                if d == 32:
+                    level = 1
+                    d = _differ(uids, j - 1, j, 1)
+                if d == 32 or not _bit(uids, j - 1, level, d):
+                    break
+                a = (j - 1) * _UID_LEN
+                for k in range(_UID_LEN):
+                    t = uids[a + k]
+                    uids[a + k] = uids[a + _UID_LEN + k]
+                    uids[a + _UID_LEN + k] = t
+                j -= 1
         st = self.request(halted)
-        if st == NO_TAG:
-            st = TIMEOUT if known else OK
-        elif st == OK and not known:
-            st = COLLISION  # a tag where none is known
-        elif st == OK:
+        if st == _NO_TAG:
+            st = _TIMEOUT if known else _OK
+        elif st == _OK and not known:
+            st = _COLLISION  # a tag where none is known
+        elif st == _OK:
             st = self._roll(uids, 0, known, 0, 0)
-        lone = 0  # lone groups (see ``twins``), then the one walked this time
-        for g in range(known if twins is not None else 0):
-            lone += self._lone(uids, g, known, twins)
+        # lone groups (see ``twins``: one known tag whose CL1 no other known tag has and the deck
+        # holds once at most), then the one walked this time
+        lone = 0
+        g = 0
+        while twins is not None and g < known:
+            h = g + 1
+            while h < known and _differ(uids, g, h, 0) == 32:
+                h += 1
+            if h == g + 1 and not twins.twinned(uids, g * _UID_LEN):
+                lone += 1
+            g = h
         if lone:
             lone = turn % lone + 1
         g = 0
         walked = False
-        while st == OK and g < known:
+        while st == _OK and g < known:
             h = g + 1
             while h < known and _differ(uids, g, h, 0) == 32:
                 h += 1
-            if twins is not None and self._lone(uids, g, known, twins):
+            if twins is not None and h == g + 1 and not twins.twinned(uids, g * _UID_LEN):
                 lone -= 1
                 if lone:  # a registered tag could not hide there: walked on its turn only
                     g = h
                     continue
             if walked:  # the last group (READY2) goes back to IDLE/HALT, the others answer
                 st = self.request(halted)
-                if st == NO_TAG:
-                    st = TIMEOUT
-            if st == OK:
-                self._fill_cl(uids, g * UID_LEN, 0)
-                st = self._select_cl(_SEL[0])
-            if st == OK and not self._b.sak & _SAK_CASCADE:
-                st = PROTOCOL_ERR
-            if st == OK:
+                if st == _NO_TAG:
+                    st = _TIMEOUT
+            if st == _OK:
+                self._fill_cl(uids, g * _UID_LEN, 0)
+                st = self._select_cl(0)
+            if st == _OK and not self.sak & _SAK_CASCADE:
+                st = _PROTOCOL_ERR
+            if st == _OK:
                 st = self._roll(uids, g, h, 1, 0)
             walked = True
             g = h
-        if st == OK:
+        if st == _OK:
             self.inventories += 1  # it saw every tag in the field, as a complete scan does
-        if (st == OK and not halted) or st == CHIP_ERR:
+        if (st == _OK and not halted) or st == _CHIP_ERR:
             return st
-        if self.halt() == CHIP_ERR:
-            return CHIP_ERR
+        if self.halt() == _CHIP_ERR:
+            return _CHIP_ERR
         # every tag IDLE (or HALT again): no field reset before a scan, unless a newcomer was
         # singled out and halted
-        if not (halted or self._b.uid_len):
+        if not (halted or self.uid_len):
             self._flags |= _FRESH
         return st
-
-    def _lone(self, uids, g, known, twins):
-        """Whether slot g (sorted) holds a CL1 no other known tag has and the deck holds once
-        at most."""
-        return (g == 0 or _differ(uids, g - 1, g, 0) < 32) \
-            and (g + 1 == known or _differ(uids, g, g + 1, 0) < 32) \
-            and not twins.twinned(uids, g * UID_LEN)
 
     def _roll(self, uids, lo, hi, level, sent):
         """The trie node of the known tags in slots lo..hi-1 (sorted, sharing their first
@@ -1013,29 +972,28 @@ class Mfrc522:
             d = _differ(uids, i, i + 1, level)
             if d < b:
                 b = d
-        self._fill_cl(uids, lo * UID_LEN, level)
-        sel = _SEL[level]
+        self._fill_cl(uids, lo * _UID_LEN, level)
         full = sent >> 3
-        st = self._anticoll(sel, sent)
-        if b == 32 and st == OK:  # a leaf: this UID CLn alone, no collision
-            if self._b.rx_n != 5 - full or self._b.rx_last or not self._merge(full, sent & 7, 4):
-                return PROTOCOL_ERR
-            return OK if self._predicted(uids, lo, level, 40) else COLLISION
-        if st != COLLISION:
-            return COLLISION if st == OK else st  # OK: some predicted collision is missing
-        last = full + self._b.rx_n - 1
+        st = self._anticoll(level, sent)
+        if b == 32 and st == _OK:  # a leaf: this UID CLn alone, no collision
+            if self.rx_n != 5 - full or self.rx_last or not self._merge(full, sent & 7, 4):
+                return _PROTOCOL_ERR
+            return _OK if self._predicted(uids, lo, level, 40) else _COLLISION
+        if st != _COLLISION:
+            return _COLLISION if st == _OK else st  # OK: some predicted collision is missing
+        last = full + self.rx_n - 1
         if not self._merge(full, sent & 7, last if last < 4 else 4):
-            return PROTOCOL_ERR
-        a = self._coll_bit(sel, sent)
+            return _PROTOCOL_ERR
+        a = self._coll_bit(level, sent)
         if a < 0 or a > b or not self._predicted(uids, lo, level, a):
-            return COLLISION
+            return _COLLISION
         if a < b:  # every known tag here sends the same bit at a: the others are newcomers
             return self._single(uids, lo, level, a)
         mid = lo + 1
         while not _bit(uids, mid, level, b):
             mid += 1
         st = self._roll(uids, lo, mid, level, b + 1)
-        return self._roll(uids, mid, hi, level, b + 1) if st == OK else st
+        return self._roll(uids, mid, hi, level, b + 1) if st == _OK else st
 
     def _single(self, uids, slot, level, a):
         """A collision at bit ``a`` of UID CLn at ``level`` where the known tags (the one in
@@ -1044,27 +1002,27 @@ class Mfrc522:
         through the cascade levels, HLTA): its UID in .uid (.uid_len 7). COLLISION either way
         (the field changed); .uid_len stays 0 when no NTAG could be singled out."""
         self._follow(a, 1 - _bit(uids, slot, level, a))
-        cl = self._b.cl
+        cl = self.cl
         for lvl in range(level, 2):
-            st = self._resolve(_SEL[lvl], a + 1 if lvl == level else 0)
-            if st == OK:
-                st = self._select_cl(_SEL[lvl])
-            if st != OK:
+            st = self._resolve(lvl, a + 1 if lvl == level else 0)
+            if st == _OK:
+                st = self._select_cl(lvl)
+            if st != _OK:
                 return st
-            if ((self._b.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
-                return COLLISION  # not a 7-byte UID: the scan deals with it
+            if ((self.sak & _SAK_CASCADE) != 0) != (lvl == 0) or (lvl == 0) != (cl[0] == _CT):
+                return _COLLISION  # not a 7-byte UID: the scan deals with it
             for i in range(3 + lvl):  # UID0..2 after CT, or UID3..6
-                self._b.uid[3 * lvl + i] = cl[1 - lvl + i]
+                self.uid[3 * lvl + i] = cl[1 - lvl + i]
         for i in range(3):
             if level:
-                self._b.uid[i] = uids[slot * UID_LEN + i]  # the CL1 twin shares the known CL1
+                self.uid[i] = uids[slot * _UID_LEN + i]  # the CL1 twin shares the known CL1
         self.halt()
-        self._b.uid_len = UID_LEN
-        return COLLISION
+        Mfrc522.uid_len = _UID_LEN
+        return _COLLISION
 
     def _fill_cl(self, uids, off, level):
         """_cl = UID CLn of the 7-byte UID at uids[off:] at cascade ``level``, with its BCC."""
-        cl = self._b.cl
+        cl = self.cl
         for k in range(4):
             cl[k] = _clbyte(uids, off, level, k)
         cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
@@ -1072,11 +1030,11 @@ class Mfrc522:
     def _predicted(self, uids, slot, level, end):
         """Whether _cl's first ``end`` bits (up to 40: BCC included) are those of the UID in
         ``slot`` at ``level``."""
-        cl = self._b.cl
+        cl = self.cl
         bcc = 0
         for k in range(5):
             if k < 4:
-                v = _clbyte(uids, slot * UID_LEN, level, k)
+                v = _clbyte(uids, slot * _UID_LEN, level, k)
                 bcc ^= v
             else:
                 v = bcc
@@ -1089,15 +1047,15 @@ class Mfrc522:
         return True
 
     # --- inventory -----------------------------------------------------------------------
-    def scan(self, uids_out, data_out=None, page=0, known=0, keep=False, peek=None):
+    def scan(self, uids, data=None, page=0, known=0, keep=False, peek=None):
         """Find every NTAG in the field, each once; return how many.
 
-        UIDs go to uids_out in 7-byte slots (its length / 7 is the capacity); with data_out,
-        each tag's READ of `page` goes to data_out in 16-byte slots. .status tells the outcome:
+        UIDs go to ``uids`` in 7-byte slots (its length / 7 is the capacity); with ``data``,
+        each tag's READ of `page` goes to ``data`` in 16-byte slots. .status tells the outcome:
         OK (field exhausted), OVERFLOW (more tags than slots), NO_TAG (antenna off) or the
-        error that ended the scan after .max_errors retries. UIDs reported are always verified.
+        error that ended the scan after MAX_ERRORS retries. UIDs reported are always verified.
 
-        `known` (without data_out): uids_out already holds the last inventory in its first
+        `known` (without data): uids already holds the last inventory in its first
         `known` slots. Each is confirmed by a SELECT of its UID (no anticollision: 4 exchanges a
         tag instead of 6 and more), then the usual REQA loop finds what else is in the field,
         so a tag that arrived, or one whose confirmation failed, is still found.
@@ -1120,29 +1078,74 @@ class Mfrc522:
         ``inventories`` (it did not see every tag). So a long pile never holds up the answer
         to a tap on the awaited pad.
         """
-        cap = len(uids_out) // UID_LEN
-        if data_out is not None and len(data_out) < cap * PAGE_BYTES:
-            raise ValueError("data_out needs 16 bytes per UID slot")
+        cap = len(uids) // _UID_LEN
+        if data is not None and len(data) < cap * _PAGE_BYTES:
+            raise ValueError("data needs 16 bytes per UID slot")
         self.errors = 0
         self.foreign = 0
-        if not self._txctl & _TX_RF_EN:
-            self.status = NO_TAG
+        if not self._flags & _FIELD:
+            self.status = _NO_TAG
             return 0
         halted = keep and not self._flags & (_FRESH | _LOST) and 0 < known < cap \
-            and data_out is None
+            and data is None
         if not (self._flags & _FRESH or halted):
             self._field_reset()
         self.inventories += 1
         found = 0
         retry = False
         wake = True
-        self.status = OK
-        if known and data_out is None:
-            found = self._confirm(uids_out, known if known < cap else cap, halted, peek)
+        self.status = _OK
+        if known and data is None:
+            # SELECT each known UID in turn and halt it; the confirmed ones move to the front.
+            # Every _PEEK_TAGS tags a look elsewhere may cut it short (.status PARTIAL). One
+            # REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
+            # HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
+            # READY1, so the next SELECT needs no new request. After a tag is halted the others
+            # have fallen back to IDLE, or HALT if woken from it (SELECT CL2 was not for them).
+            ready = False
+            twice = False
+            self._flags &= ~_UNSETTLED
+            for k in range(known if known < cap else cap):
+                if k and not k % _PEEK_TAGS and not ready:
+                    if self.request(False) != _NO_TAG if halted else peek is not None and peek():
+                        self.status = _PARTIAL  # a newcomer here (now READY: ask twice) or there
+                        self._flags |= _UNSETTLED
+                        break
+                if not ready:
+                    st = self.request(halted)
+                    if st == _NO_TAG and twice:
+                        st = self.request(True)
+                    twice = False
+                    if st != _OK:
+                        break  # no IDLE tag answers: the remaining known tags have left
+                    ready = True
+                st = self._select_part(uids, k * _UID_LEN, 0)
+                if st == _TIMEOUT:
+                    continue  # that tag is gone; the others are still READY1
+                if st == _OK:
+                    st = self._select_part(uids, k * _UID_LEN, 1)
+                ready = False
+                if st == _TIMEOUT and halted:
+                    # gone after its CL1, which other tags share: they wait in READY2, where the
+                    # next WUPA sends them back to HALT without an answer; one more wakes them
+                    twice = True
+                    continue
+                if st != _OK:
+                    self.errors += 1
+                    self._flags |= _UNSETTLED
+                    continue  # it fell back to IDLE (or was never selected): the REQA loop finds it
+                self._flags &= ~_UNSETTLED
+                self.halt()
+                if found != k:
+                    for i in range(_UID_LEN):
+                        uids[found * _UID_LEN + i] = uids[k * _UID_LEN + i]
+                found += 1
+            if ready:
+                self._flags |= _UNSETTLED
             wake = False  # WUPA would wake the tags just confirmed and halted
             # tags left READY hear the next REQA as an error: ask twice
             retry = (self._flags & _UNSETTLED) != 0
-        cut = self.status == PARTIAL
+        cut = self.status == _PARTIAL
         self._flags &= ~_LOST
         if halted and self.errors > 0:
             self._flags |= _LOST  # a SELECT failed: that tag may be HALT again
@@ -1150,125 +1153,73 @@ class Mfrc522:
             self.inventories -= 1
             if not halted:  # the other known tags are IDLE: the REQA loop would single each
                 return found  # out by anticollision; the pad is scanned again soon
-        found = self._inventory(uids_out, data_out, page, found, wake, retry)
-        if cut and self.status == OK:
-            self.status = PARTIAL
+        found = self._inventory(uids, data, page, found, wake, retry)
+        if cut and self.status == _OK:
+            self.status = _PARTIAL
         return found
 
-    def arrivals(self, uids_out):
+    def arrivals(self, uids):
         """The tags that came into a field kept on since the last ``scan`` of this reader: that
         scan halted every tag it found, and HALT tags do not answer REQA (ISO/IEC 14443-3
         §6.4.1), so one REQA meeting silence (~1 ms) says nothing arrived; a newcomer powers
         up IDLE (§6.3) and is singled out and halted as in ``scan``. Returns how many, UIDs in
-        uids_out from slot 0; .status as for ``scan``. It says nothing about the tags that
+        uids from slot 0; .status as for ``scan``. It says nothing about the tags that
         left (the caller's presence must not count it as a complete scan)."""
         self.errors = 0
         self.foreign = 0
-        if not self._txctl & _TX_RF_EN:
-            self.status = NO_TAG
+        if not self._flags & _FIELD:
+            self.status = _NO_TAG
             return 0
-        return self._inventory(uids_out, None, 0, 0, False, False)
+        return self._inventory(uids, None, 0, 0, False, False)
 
-    def _inventory(self, uids_out, data_out, page, found, wake, retry):
-        """The request loop of ``scan``: every tag answering REQA (WUPA first when ``wake``)
+    def _inventory(self, uids, data, page, found, all, retry):
+        """The request loop of ``scan``: every tag answering REQA (WUPA first when ``all``)
         after the first ``found`` slots; sets .status, returns the new count."""
-        cap = len(uids_out) // UID_LEN
-        st = OK
-        for _ in range(cap + 2 * self.max_errors + _MAX_FOREIGN + 2):
-            st = self.request(wake)
-            wake = False
-            if st == NO_TAG:
+        cap = len(uids) // _UID_LEN
+        st = _OK
+        for _ in range(cap + 2 * _MAX_ERRORS + _MAX_FOREIGN + 2):
+            st = self.request(all)
+            all = False
+            if st == _NO_TAG:
                 if retry:  # this REQA only sent the failed tag back to IDLE: ask again
                     retry = False
                     continue
-                st = OK
+                st = _OK
                 break
             retry = False
-            if st == OK and found == cap:
-                st = OVERFLOW
+            if st == _OK and found == cap:
+                st = _OVERFLOW
                 break
-            if st == OK:
+            if st == _OK:
                 st = self.select()
-            if st == OK and self._b.uid_len == UID_LEN and data_out is not None:
-                st = self.read(page, data_out, found * PAGE_BYTES)
-            if st == OK:
+            if st == _OK and self.uid_len == _UID_LEN and data is not None:
+                st = self.read(page, data, found * _PAGE_BYTES)
+            if st == _OK:
                 self.halt()
-                if self._b.uid_len != UID_LEN:
+                uid = self.uid
+                if self.uid_len != _UID_LEN:
                     self.foreign += 1
-                elif self._seen(uids_out, found):
-                    self.errors += 1  # a tag that did not stay halted
+                    continue
+                for k in range(found):
+                    o = k * _UID_LEN
+                    for i in range(_UID_LEN):
+                        if uids[o + i] != uid[i]:
+                            break
+                    else:  # listed already: a tag that did not stay halted
+                        self.errors += 1
+                        break
                 else:
-                    for i in range(UID_LEN):
-                        uids_out[found * UID_LEN + i] = self._b.uid[i]
+                    for i in range(_UID_LEN):
+                        uids[found * _UID_LEN + i] = uid[i]
                     found += 1
                 continue
             self.errors += 1
             retry = True
-            if st == CHIP_ERR or self.errors > self.max_errors:
+            if st == _CHIP_ERR or self.errors > _MAX_ERRORS:
                 break
         else:
-            st = OVERFLOW  # more rounds than tags, retries and foreign tags can explain
+            st = _OVERFLOW  # more rounds than tags, retries and foreign tags can explain
         self.status = st
         return found
 
-    def _confirm(self, uids, known, halted, peek):
-        """SELECT each known UID in turn and halt it; move the confirmed ones to the front.
-        Every ``_PEEK_TAGS`` tags a look elsewhere may cut it short (``scan``: .status PARTIAL).
 
-        One REQA brings every IDLE tag to READY1 (WUPA when the tags are ``halted``: IDLE and
-        HALT ones); a SELECT CL1 naming an absent tag meets silence and leaves the others
-        READY1, so the next SELECT needs no new request. After a tag is halted the others have
-        fallen back to IDLE, or HALT if woken from it (SELECT CL2 was not for them).
-        """
-        found = 0
-        ready = False
-        twice = False
-        self._flags &= ~_UNSETTLED
-        for k in range(known):
-            if k and not k % _PEEK_TAGS and not ready:
-                if self.request(False) != NO_TAG if halted else peek is not None and peek():
-                    self.status = PARTIAL  # a newcomer here (now READY: ask twice) or there
-                    self._flags |= _UNSETTLED
-                    return found
-            if not ready:
-                st = self.request(halted)
-                if st == NO_TAG and twice:
-                    st = self.request(True)
-                twice = False
-                if st != OK:
-                    break  # no IDLE tag answers: the remaining known tags have left
-                ready = True
-            st = self._select_part(uids, k * UID_LEN, 0)
-            if st == TIMEOUT:
-                continue  # that tag is gone; the others are still READY1
-            if st == OK:
-                st = self._select_part(uids, k * UID_LEN, 1)
-            ready = False
-            if st == TIMEOUT and halted:
-                # gone after its CL1, which other tags share: they wait in READY2, where the
-                # next WUPA sends them back to HALT without an answer; one more wakes them
-                twice = True
-                continue
-            if st != OK:
-                self.errors += 1
-                self._flags |= _UNSETTLED
-                continue  # it fell back to IDLE (or never was selected): the REQA loop finds it
-            self._flags &= ~_UNSETTLED
-            self.halt()
-            if found != k:
-                for i in range(UID_LEN):
-                    uids[found * UID_LEN + i] = uids[k * UID_LEN + i]
-            found += 1
-        if ready:
-            self._flags |= _UNSETTLED
-        return found
-
-    def _seen(self, uids, n):
-        for k in range(n):
-            o = k * UID_LEN
-            for i in range(UID_LEN):
-                if uids[o + i] != self._b.uid[i]:
-                    break
-            else:
-                return True
-        return False

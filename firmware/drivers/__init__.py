@@ -1,1 +1,0 @@
-"""Device drivers; each receives its bus and pin objects from a board profile (no `machine`)."""
