@@ -71,6 +71,8 @@ _Z_DRAW = const(3)
 _Z_COMMAND = const(5)
 _SEATS = const(6)
 _LAWS_PHASE = const(8)
+_G_ACTOR = const(0)     # firmware.mat_sheriff's registers: the deputy who named themself
+_G_STAND = const(21)    # ... and each seat's stand pad
 # The module actions' kinds and the record offsets written here (sheriff_mm, sheriff_cards'
 # vocabulary; tests/test_rules_literals.py).
 _A_CLAIM = const(8)
@@ -87,8 +89,9 @@ _F_LOAD_MERRY = const(12)
 _F_PASS_ORDERS = const(42)
 
 
-class ModuleCards:
-    """The module-card half of the Sheriff gestures (``g``: the ``Gestures`` object)."""
+class Gestures:
+    """The module-card half of the Sheriff gestures (``g``: ``firmware.mat_sheriff.Gestures``; this
+    class shares its name, a name the board interns anyway)."""
 
     def __init__(self, g):
         self.g = g
@@ -153,7 +156,7 @@ class ModuleCards:
         if code & 1 != 2 - left:
             return _NOT_NOW   # the top card of the pair goes first, then the lower one
         good = _BM_GOODS[i]
-        if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
+        if self._on_pad(g.regs[_G_STAND + seat], deck.CARD, good) < _CLAIM_CARDS:
             return _NEED_THREE
         rec = g.mat.start(_A_CLAIM, seat)
         rec[_F_CLAIM_GOOD] = good
@@ -177,7 +180,7 @@ class ModuleCards:
             self.keep[self.keep_n] = law
             self.keep_n += 1
             return _NOTHING
-        p = g.game.s[_R_SHERIFF] if g.actor == _NO_SEAT else g.actor   # deputies: either may log it
+        p = g.game.s[_R_SHERIFF] if g.regs[_G_ACTOR] == _NO_SEAT else g.regs[_G_ACTOR]   # deputies: either may log it
         rec = g.mat.start(_A_LAW, p)
         f = _F_LAW_KEEP
         rec[f] = self.keep_n
@@ -238,7 +241,7 @@ class ModuleCards:
         for i in range(t * _ORDERS_PER_BAG, (t + 1) * _ORDERS_PER_BAG):
             self.orders[i] = _NO_SEAT
 
-    def opening(self, t):
+    def inspect(self, t):
         """The mat makes an inspection that opens ``t``'s bag: its order claims lapse."""
         self.drop_orders(t)
         self.opened |= 1 << t
@@ -259,7 +262,7 @@ class ModuleCards:
         rec[_F_MERRY_BOTTOM] = card
         return _READY
 
-    def fill_load(self, rec, reader):
+    def load(self, rec, reader):
         """A clasp closing on a bag: a Merry Man card on the dock is the load's hidden flag (two
         make the rules refuse the load: ``bag_size``)."""
         if not self.mods & 16:
