@@ -222,8 +222,8 @@ class Gestures(BaseGestures):
         return _GAME_OVER if p == _OVER else _WRONG_PHASE
 
     # -- partial state -----------------------------------------------------------------
-    def _sync(self):
-        """Drop partial actions once the rules moved on (round, phase or turn changed); a new
+    def update(self):
+        """(Called first by every gesture.) Drop partial actions once the rules moved on (round, phase or turn changed); a new
         market turn starts with the cards already lying on the merchant's stand pad."""
         s = self.game.s
         r = self.regs
@@ -235,7 +235,7 @@ class Gestures(BaseGestures):
         r[_G_PLACED_N] = 0
         r[_G_ASIDE_N] = 0
         r[_G_TAKE_N] = 0
-        self._clear_decisions()
+        self.clear()
         if self.cards is not None:
             self.cards.clear()
         turn = s[_R_TURN]
@@ -245,7 +245,8 @@ class Gestures(BaseGestures):
                 if self._card_at(reader, slot):
                     self._note_aside(self.registry.index)
 
-    def _clear_decisions(self):
+    def clear(self):
+        """Drop a half-made declaration, verdict and the deputy who named themself."""
         r = self.regs
         self.good = _NO_SEAT
         self.count = 0
@@ -253,12 +254,6 @@ class Gestures(BaseGestures):
         r[_G_VERDICT] = 0
         r[_G_NEED] = 0
         r[_G_ACTOR] = _NO_SEAT
-
-    def _merchant(self):
-        """Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
-        merchant who named themself."""
-        t = self.game.s[_R_TURN]
-        return self.regs[_G_ACTOR] if t == _NO_SEAT else t
 
     def _card_at(self, reader, slot, kind=deck.CARD):
         """Whether a card of this game (a goods card, or ``kind``) lies in a presence slot of a
@@ -280,7 +275,8 @@ class Gestures(BaseGestures):
             tags[_TAG_ASIDE + r[_G_ASIDE_N]] = tag
             r[_G_ASIDE_N] += 1
 
-    def _place(self, tag, code, pile):
+    def add(self, tag, code, pile):
+        """A card tapped on a discard pad: placed (setup, set aside, confiscated)."""
         r = self.regs
         n = r[_G_PLACED_N]
         self.tags[_TAG_PLACED + n] = tag
@@ -293,7 +289,7 @@ class Gestures(BaseGestures):
         resolved that bag some other way)."""
         r = self.regs
         if r[_G_NEED] and self.game.s[self.game._at(self.target) + _FLAGS] & _DONE:
-            self._clear_decisions()
+            self.clear()
         return r[_G_NEED] > 0
 
     # -- gestures -----------------------------------------------------------------------
@@ -301,7 +297,7 @@ class Gestures(BaseGestures):
         kind = tag.kind
         code = tag.code
         index = tag.index
-        self._sync()
+        self.update()
         if kind == deck.MODULE and self.cards is not None:
             return self.cards.arrive(zone, seat, code)
         if kind != deck.CARD:
@@ -310,8 +306,11 @@ class Gestures(BaseGestures):
         s = g.s
         r = self.regs
         tags = self.tags
+        # Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
+        # merchant who named themself.
+        merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]
         if zone != _Z_DISCARD1 and zone != _Z_DISCARD2:
-            if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == self._merchant():
+            if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == merchant:
                 self._note_aside(index)
             return _NOTHING   # possibly a hidden card: never signalled
         pile = 1 if zone == _Z_DISCARD1 else 2
@@ -329,7 +328,7 @@ class Gestures(BaseGestures):
                     n += 1
             if n >= _PILE_START:
                 return _BAD_SETUP
-            self._place(index, code, pile)
+            self.add(index, code, pile)
             if r[_G_PLACED_N] < 2 * _PILE_START:
                 return _NOTHING
             rec = self.mat.start(_A_SETUP, s[_R_SHERIFF])
@@ -356,7 +355,7 @@ class Gestures(BaseGestures):
                         return _BAD_PILE   # the set-aside cards go onto one pile
                     if placed >= _MARKET_MAX:
                         return _TOO_MANY_CARDS
-                    self._place(index, code, pile)
+                    self.add(index, code, pile)
                     return _NOTHING
             # Not set aside: a card taken from the top of this pile.
             n = r[_G_TAKE_N]
@@ -401,7 +400,7 @@ class Gestures(BaseGestures):
                     n += 1
             if n >= self._rules_bag_count(t, code):
                 return _BAD_ORDER
-        self._place(index, code, pile)
+        self.add(index, code, pile)
         n = r[_G_PLACED_N]
         if n < r[_G_NEED]:
             return _NOTHING
@@ -413,14 +412,14 @@ class Gestures(BaseGestures):
         rec[_F_ORDER] = n
         for i in range(n):
             rec[_F_ORDER + 1 + i] = r[_G_PLACED_CODE + i]
-        self._clear_decisions()
+        self.clear()
         r[_G_PLACED_N] = 0
         return _READY
 
     def switch(self, seat, closed):
         """A clasp closing in the load phase is that merchant's ``load``; a bag re-docked
         unchanged, an empty bag, any clasp opening mean nothing."""
-        self._sync()
+        self.update()
         g = self.game
         phase = g.s[_R_PHASE]
         if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET) or seat >= _SEATS:
@@ -465,7 +464,7 @@ class Gestures(BaseGestures):
 
     def number(self, n):
         """The declared count; the declaration is made once its good is tapped too (either order)."""
-        self._sync()
+        self.update()
         self.count = n
         if self.good == _NO_SEAT or not self.count:
             return _NOTHING   # the other half of the declaration is still to come
@@ -479,14 +478,14 @@ class Gestures(BaseGestures):
     def cancel(self):
         """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
         cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
-        self._sync()
+        self.update()
         if self._confiscating():
             return _NOT_NOW
-        self._clear_decisions()
+        self.clear()
         return _NOTHING
 
     def token(self, t):
-        self._sync()
+        self.update()
         g = self.game
         s = g.s
         r = self.regs
@@ -523,9 +522,10 @@ class Gestures(BaseGestures):
         if t == _T_CONFIRM:
             # The market turn as tapped so far (kept if the rules refuse it); deputies: the
             # opening merchant taps their seat token first.
-            if s[_R_PHASE] != _MARKET or self._merchant() == _NO_SEAT:
+            merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
+            if s[_R_PHASE] != _MARKET or merchant == _NO_SEAT:
                 return _NOT_NOW
-            rec = self.mat.start(_A_MARKET, self._merchant())
+            rec = self.mat.start(_A_MARKET, merchant)
             n = r[_G_PLACED_N]
             rec[_F_DISCARD] = n
             for i in range(n):
@@ -565,8 +565,8 @@ class Gestures(BaseGestures):
             rec[_F_TARGET] = t
             if self.cards is not None:   # special orders tapped for this bag
                 both = g._stances(inspector, t) if self.deputies else 4
-                self.cards.fill_pass(rec, t, both >> 2 or both & 3 == 1)
-            self._clear_decisions()
+                self.cards.fill(rec, t, both >> 2 or both & 3 == 1)
+            self.clear()
             return _READY
         rec = self.mat.start(_A_INSPECT, inspector)
         rec[_F_TARGET] = t
@@ -575,13 +575,13 @@ class Gestures(BaseGestures):
             both = g._stances(inspector, t)
             settles = both >> 2 or both & 3 == 2
         if not settles:
-            self._clear_decisions()
+            self.clear()
             return _READY   # the rules say why (bad_target, ...), or a deputy's stance only
         if self.cards is not None:
             self.cards.inspect(t)   # the bag is opened: its order claims lapse
         need = s[g._at(t) + _BAG_N] - self._rules_bag_count(t, s[g._at(t) + _DECL_GOOD])
         if not need:
-            self._clear_decisions()
+            self.clear()
             return _READY
         r[_G_NEED] = need
         r[_G_PLACED_N] = 0
@@ -589,7 +589,7 @@ class Gestures(BaseGestures):
 
     # -- what the mat waits for ----------------------------------------------------------
     def prompt(self):
-        self._sync()
+        self.update()
         g = self.game
         s = g.s
         r = self.regs
@@ -619,7 +619,7 @@ class Gestures(BaseGestures):
             mat.wait_zone = _Z_COMMAND
             return _P_REVEAL
         if phase == _MARKET:
-            turn = self._merchant()
+            turn = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
             if turn == _NO_SEAT:
                 mask = 0
                 for seat in range(g.seats()):

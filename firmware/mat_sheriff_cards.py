@@ -222,7 +222,7 @@ class Gestures:
         self.orders[free] = order
         return _NOTHING   # waits for the Sheriff's pass
 
-    def fill_pass(self, rec, t, settles):
+    def fill(self, rec, t, settles):
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
         lets it through (a deputy's first stance does not)."""
         at = t * _ORDERS_PER_BAG
