@@ -38,6 +38,12 @@ _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
+# ``App.regs``, one list (no attribute names to intern on the board): the prompt last sent (what,
+# seats, zone), ticks_ms of the last CONSOLE while Ctrl-C may interrupt (-1: none), and whether
+# the restart note was told (removed once the loop runs steadily).
+_L_PROMPT = const(0)
+_L_CONSOLE = const(3)
+_L_TOLD = const(4)
 
 
 def _path(root, name):
@@ -108,11 +114,9 @@ class App:
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        self.last_prompt = [-1, 0, 0]
+        self.regs = [-1, 0, 0, -1, 0]   # indexes _L_*
         if self.sensors:
-            self.sensors.report = self._reader_health
-        self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
-        self.note_told = False   # the restart note was told (removed once the loop runs steadily)
+            self.sensors.report = self.report
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
@@ -190,9 +194,9 @@ class App:
                             "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
-        why = None if self.note_told else _restart_note(self.root)
+        why = None if self.regs[_L_TOLD] else _restart_note(self.root)
         if why:
-            self.note_told = True
+            self.regs[_L_TOLD] = 1
             problems.append("the firmware restarted itself after an error: " + why)
         damage = trouble(info)
         if damage:
@@ -201,7 +205,7 @@ class App:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
             self.board.buzzer.play(_REJECT)
-        self.last_prompt[0] = -1
+        self.regs[_L_PROMPT] = -1
         self._prompt()
 
     def new_game(self, text):
@@ -216,7 +220,7 @@ class App:
             if name not in games.names():
                 raise ValueError("unknown game")
         except ValueError as e:
-            self.refuse_game(e)
+            self.refuse(e)
             return
         game = None
         old = self.referee.game
@@ -250,7 +254,7 @@ class App:
                 gestures_for(name)  # its code next to the rules', before long-lived objects
         except ValueError as e:
             if game is None:
-                self.refuse_game(e)
+                self.refuse(e)
                 if self.referee.game is None:
                     self.boot()  # the game let go of above, as journalled
                 return
@@ -280,7 +284,7 @@ class App:
             self.persist.forget()
         self.board.soft_reset()
 
-    def refuse_game(self, why):
+    def refuse(self, why):
         """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
         ERROR ``body``; the running game goes on."""
         self.referee.message("new game refused: %s" % why)
@@ -326,7 +330,7 @@ class App:
                 self.referee.snapshot()
             elif t == codec.SUBSCRIBE:
                 self.referee.subscribe(body[0] if n else 0)
-                self.last_prompt[0] = -1
+                self.regs[_L_PROMPT] = -1
                 self._prompt()
             elif t == codec.ACTION:
                 # An action record the host sent (inputs the mat has no sensor for).
@@ -345,7 +349,7 @@ class App:
                 # is a plain byte again (step).
                 self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
                 self.console(True)
-                self.console_since = self.board.ticks_ms()
+                self.regs[_L_CONSOLE] = self.board.ticks_ms()
             elif t == codec.PROFILE:
                 from firmware import upload   # a deck profile pushed: code loaded only then
                 upload.receive(self, body, n)
@@ -369,16 +373,16 @@ class App:
         if mat is None:
             return
         what = mat.prompt()
-        p = self.last_prompt
-        if what != p[0] or mat.wait_seats != p[1] or mat.wait_zone != p[2]:
-            p[0] = what
-            p[1] = mat.wait_seats
-            p[2] = mat.wait_zone
+        p = self.regs
+        if what != p[_L_PROMPT] or mat.wait_seats != p[_L_PROMPT + 1] or mat.wait_zone != p[_L_PROMPT + 2]:
+            p[_L_PROMPT] = what
+            p[_L_PROMPT + 1] = mat.wait_seats
+            p[_L_PROMPT + 2] = mat.wait_zone
             self.referee.prompt(what, mat.wait_seats, mat.wait_zone, mat.wait_reader)
         if self.feedback is not None:
             self.feedback.show(mat, self.board.ticks_ms())
 
-    def _reader_health(self, reader, state, version):
+    def report(self, reader, state, version):
         """A reader's state changed (firmware/sensors.py): tell the host, light its station."""
         self.referee.reader_health(reader, state, version)
         if self.feedback is not None:
@@ -407,9 +411,9 @@ class App:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
-        since = self.console_since
+        since = self.regs[_L_CONSOLE]
         if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
-            self.console_since = -1
+            self.regs[_L_CONSOLE] = -1
             self.console(False)
         self.board.idle()
 
@@ -418,7 +422,7 @@ class App:
         self.boot()
         for _ in range(_STEADY_STEPS):
             self.step()
-        if self.note_told:
+        if self.regs[_L_TOLD]:
             _restart_note(self.root, True)  # the restart worked: a later error is a first one
         while True:
             self.step()

@@ -85,11 +85,11 @@ class BoardLink:
         self.port.write(self.out, k)
 
     # -- bodies ------------------------------------------------------------------------
-    def put_record(self, at, rec, masked_from):
+    def put_record(self, at, rec, hidden):
         """Copy an action record into the body at ``at``, length first, masked *then* trimmed of
         its zero tail.
 
-        ``masked_from`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        ``hidden`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
         Masking before trimming keeps hidden values out of the length too: two records that
         differ only in hidden fields give the same bytes (docs/protocol.md, section 6).
         Returns the offset after it.
@@ -99,8 +99,8 @@ class BoardLink:
         end = len(rec)
         for i in range(end):
             body[start + i] = rec[i]
-        if masked_from is not None:
-            masked_from.mask_into(body, start, end)
+        if hidden is not None:
+            hidden.mask_into(body, start, end)
         while end > 2 and body[start + end - 1] == 0:
             end -= 1
         body[at] = end

@@ -243,7 +243,7 @@ class Gestures(BaseGestures):
             reader = r[_G_STAND + turn]
             for slot in range(self.presence.slots):
                 if self._card_at(reader, slot):
-                    self._note_aside(self.registry.index)
+                    self.insert(self.registry.index)
 
     def clear(self):
         """Drop a half-made declaration, verdict and the deputy who named themself."""
@@ -262,7 +262,8 @@ class Gestures(BaseGestures):
         return (reader != _NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
                 and reg.game == deck.game_id(self.game.NAME) and reg.kind == kind)
 
-    def _note_aside(self, tag):
+    def insert(self, tag):
+        """A set-aside candidate: a card seen on the merchant's stand pad this market turn."""
         r = self.regs
         tags = self.tags
         for i in range(r[_G_ASIDE_N]):
@@ -311,7 +312,7 @@ class Gestures(BaseGestures):
         merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]
         if zone != _Z_DISCARD1 and zone != _Z_DISCARD2:
             if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == merchant:
-                self._note_aside(index)
+                self.insert(index)
             return _NOTHING   # possibly a hidden card: never signalled
         pile = 1 if zone == _Z_DISCARD1 else 2
         phase = s[_R_PHASE]
