@@ -50,7 +50,7 @@ def _path(root, name):
     return name if root in ("", ".") else root.rstrip("/") + "/" + name
 
 
-def read_json(root, name):
+def load(root, name):
     """A JSON file of the board filesystem, or None if it is missing or unreadable."""
     try:
         with open(_path(root, name)) as f:
@@ -87,7 +87,7 @@ class App:
         # Whether the board has mat layouts; the file is read again at each start, which keeps
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port). Parsed
         # first and collected, so the long-lived objects below are not placed among its garbage.
-        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
+        self.layouts = load(self.root, _LAYOUT_FILE) is not None
         gc.collect()
         if sensors is True:
             # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
@@ -147,7 +147,7 @@ class App:
             if game is not None:
                 header = self.persist.header
         if game is None:
-            conf = read_json(self.root, _GAME_FILE)
+            conf = load(self.root, _GAME_FILE)
             if conf is not None:
                 try:
                     conf = with_profile(self.root, conf)
@@ -174,7 +174,7 @@ class App:
             from firmware.feedback import Feedback
             from firmware.mat import pick_layout
             try:
-                layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
+                layout = pick_layout(load(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
                 # The layout file's parse is garbage now: collected, the mat and the gestures
                 # fill its holes (Skull on a mat: -4.5 KB smallest heap, the others unchanged).
                 gc.collect()

@@ -31,6 +31,7 @@ except ImportError:
 from array import array
 
 from shared_rules import deck
+from shared_rules.sheriff import _count   # copies of a code in a bag the rules hold
 from firmware.mat import BaseGestures
 
 # The base referee's registers, phases and flags (private there: restated, checked by
@@ -205,16 +206,6 @@ class Gestures(BaseGestures):
             self.cards = __import__("firmware.mat_sheriff_cards", None, None, ("Gestures",)).Gestures(self)
 
     # -- the rules' state, read without allocating -------------------------------------
-    def _rules_bag_count(self, seat, code):
-        """Copies of ``code`` in the bag the rules hold for ``seat``."""
-        s = self.game.s
-        at = self.game._at(seat)
-        n = 0
-        for i in range(s[at + _BAG_N]):
-            if s[at + _BAG + i] == code:
-                n += 1
-        return n
-
     def _in_phase(self, phase):
         p = self.game.s[_R_PHASE]
         if p == phase:
@@ -276,13 +267,13 @@ class Gestures(BaseGestures):
             tags[_TAG_ASIDE + r[_G_ASIDE_N]] = tag
             r[_G_ASIDE_N] += 1
 
-    def add(self, tag, code, pile):
-        """A card tapped on a discard pad: placed (setup, set aside, confiscated)."""
+    def add(self, tag, code, to):
+        """A card tapped on a discard pad: placed (setup, set aside, confiscated) onto pile ``to``."""
         r = self.regs
         n = r[_G_PLACED_N]
         self.tags[_TAG_PLACED + n] = tag
         r[_G_PLACED_CODE + n] = code
-        r[_G_PLACED_PILE + n] = pile
+        r[_G_PLACED_PILE + n] = to
         r[_G_PLACED_N] = n + 1
 
     def _confiscating(self):
@@ -399,7 +390,7 @@ class Gestures(BaseGestures):
             for i in range(placed):
                 if r[_G_PLACED_CODE + i] == code:
                     n += 1
-            if n >= self._rules_bag_count(t, code):
+            if n >= _count(s, at + _BAG, s[at + _BAG_N], code):
                 return _BAD_ORDER
         self.add(index, code, pile)
         n = r[_G_PLACED_N]
@@ -454,7 +445,7 @@ class Gestures(BaseGestures):
                 for i in range(rec[_F_CARDS]):
                     if rec[_F_CARDS + 1 + i] == code:
                         tapped += 1
-                if self._rules_bag_count(seat, code) != tapped:
+                if _count(g.s, g._at(seat) + _BAG, g.s[g._at(seat) + _BAG_N], code) != tapped:
                     same = False
             if same:
                 return _NOTHING
@@ -565,22 +556,17 @@ class Gestures(BaseGestures):
             rec = self.mat.start(_A_PASS, inspector)
             rec[_F_TARGET] = t
             if self.cards is not None:   # special orders tapped for this bag
-                both = g._stances(inspector, t) if self.deputies else 4
-                self.cards.fill(rec, t, both >> 2 or both & 3 == 1)
+                self.cards.fill(rec, t)
             self.clear()
             return _READY
         rec = self.mat.start(_A_INSPECT, inspector)
         rec[_F_TARGET] = t
-        settles = g.check(rec) == _OK
-        if settles and self.deputies:
-            both = g._stances(inspector, t)
-            settles = both >> 2 or both & 3 == 2
-        if not settles:
+        # (the module cards' ``inspect``: whether it settles the bag (deputies), which opens it)
+        if g.check(rec) != _OK or self.cards is not None and not self.cards.inspect(rec, t):
             self.clear()
             return _READY   # the rules say why (bad_target, ...), or a deputy's stance only
-        if self.cards is not None:
-            self.cards.inspect(t)   # the bag is opened: its order claims lapse
-        need = s[g._at(t) + _BAG_N] - self._rules_bag_count(t, s[g._at(t) + _DECL_GOOD])
+        at = g._at(t)
+        need = s[at + _BAG_N] - _count(s, at + _BAG, s[at + _BAG_N], s[at + _DECL_GOOD])
         if not need:
             self.clear()
             return _READY

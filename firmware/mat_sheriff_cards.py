@@ -222,9 +222,10 @@ class Gestures:
         self.orders[free] = order
         return _NOTHING   # waits for the Sheriff's pass
 
-    def fill(self, rec, t, settles):
+    def fill(self, rec, t):
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
         lets it through (a deputy's first stance does not)."""
+        settles = self._settles(rec[1], t, 1)
         at = t * _ORDERS_PER_BAG
         f = _F_PASS_ORDERS
         n = 0
@@ -241,10 +242,23 @@ class Gestures:
         for i in range(t * _ORDERS_PER_BAG, (t + 1) * _ORDERS_PER_BAG):
             self.orders[i] = _NO_SEAT
 
-    def inspect(self, t):
-        """The mat makes an inspection that opens ``t``'s bag: its order claims lapse."""
+    def _settles(self, p, t, want):
+        """Whether inspector ``p``'s decision (``want`` 2: inspect, 1: pass) settles merchant ``t``'s
+        bag now: always in a game without deputies; with them, once both agree or when the lone
+        deputy who wanted to open acts (a first stance settles nothing)."""
+        if not self.g.deputies:
+            return True
+        both = self.g.game._stances(p, t)
+        return bool(both >> 2) or both & 3 == want
+
+    def inspect(self, rec, t):
+        """The mat makes an inspection ``rec`` of ``t``'s bag, accepted by the rules: whether it
+        settles the bag (``_settles``); if so the bag is opened: its order claims lapse."""
+        if not self._settles(rec[1], t, 2):
+            return False
         self.drop_orders(t)
         self.opened |= 1 << t
+        return True
 
     # -- Merry Men --------------------------------------------------------------------------
     def _merry(self, zone, seat, card):
