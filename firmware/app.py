@@ -40,20 +40,22 @@ _REGISTRY_FILE = const("deck.bin")
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 # ``App.regs``, one list (no attribute names to intern on the board): the prompt last sent (what,
 # seats, zone), ticks_ms of the last CONSOLE while Ctrl-C may interrupt (-1: none), and whether
-# the restart note was told (removed once the loop runs steadily).
+# the restart note was told (removed once the loop runs steadily), the link's bad frames last told.
 _L_PROMPT = const(0)
 _L_CONSOLE = const(3)
 _L_TOLD = const(4)
+_L_ERRORS = const(5)
 
 
-def _path(root, name):
+def join(root, name):
+    """A file's path on the board filesystem (``root``: "" or "." for the current folder)."""
     return name if root in ("", ".") else root.rstrip("/") + "/" + name
 
 
 def load(root, name):
     """A JSON file of the board filesystem, or None if it is missing or unreadable."""
     try:
-        with open(_path(root, name)) as f:
+        with open(join(root, name)) as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
@@ -67,7 +69,7 @@ def with_profile(root, header):
         from shared_rules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = _path(root, games.PROFILE_FILE)
+        path = join(root, games.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
@@ -103,18 +105,18 @@ class App:
                 # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
                 # one block on the unix port) found no room: 100 KB on a mat for every game.
                 from firmware import recover   # noqa: F401
-        games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
+        games.board_profile = join(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
-            sensors = Sensors(board, _path(self.root, _REGISTRY_FILE))
+            sensors = Sensors(board, join(self.root, _REGISTRY_FILE))
             if board.readers:  # serve the link while a reader waits out its field guard
                 board.readers[0].set_guard_hook(self.link.serve)
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        self.regs = [-1, 0, 0, -1, 0]   # indexes _L_*
+        self.regs = [-1, 0, 0, -1, 0, 0]   # indexes _L_*
         if self.sensors:
             self.sensors.report = self.report
 
@@ -262,7 +264,7 @@ class App:
             game = None  # too little heap left beside what is loaded: see below
         raw = json.dumps(header).encode()
         try:
-            with open(_path(self.root, _GAME_FILE), "w") as f:
+            with open(join(self.root, _GAME_FILE), "w") as f:
                 f.write(raw.decode())
         except OSError:
             pass  # the journal still holds the game; only a reboot without it loses the choice
@@ -297,7 +299,7 @@ class App:
         seq = self.link.reader.seq
         body[1] = seq & 255
         body[2] = seq >> 8
-        n = self.link.link_errors()
+        n = sum(self.link.reader.errors)   # bad frames seen so far (all kinds)
         body[3] = n & 255
         body[4] = (n >> 8) & 255
         self.link.send(codec.ERROR, 5)
@@ -360,9 +362,9 @@ class App:
                     self.error(codec.ERR_BODY)
             else:
                 self.error(codec.ERR_TYPE)
-        bad = link.link_errors()
-        if bad != link.errors_seen:
-            link.errors_seen = bad
+        bad = sum(link.reader.errors)
+        if bad != self.regs[_L_ERRORS]:
+            self.regs[_L_ERRORS] = bad
             self.error(r.last_error)
 
     # -- feedback ------------------------------------------------------------------------
@@ -431,10 +433,10 @@ class App:
 def _restart_note(root, take=False):
     """The reason left by ``main`` before a restart, or None; ``take``: remove the note."""
     try:
-        with open(_path(root, _RESTART_FILE)) as f:
+        with open(join(root, _RESTART_FILE)) as f:
             why = f.read(200)
         if take:
-            os.remove(_path(root, _RESTART_FILE))
+            os.remove(join(root, _RESTART_FILE))
         return why
     except OSError:
         return None
@@ -445,7 +447,7 @@ def _leave_restart_note(root, exc):
     start after it failed too): the next boot then starts no game."""
     again = _restart_note(root) is not None
     try:
-        with open(_path(root, _RESTART_FILE), "w") as f:
+        with open(join(root, _RESTART_FILE), "w") as f:
             f.write((_AGAIN if again else "") + type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
     except Exception:  # noqa: BLE001  (out of memory or flash: restart all the same)
         pass

@@ -37,6 +37,7 @@ _BLUE = const(3)
 _AMBER = const(4)
 _GOLD = const(5)
 _MAGENTA = const(6)
+_FAULT = const(0x80)   # the fault bit of a steady colour (faults show magenta)
 COLOURS = bytes((
     0, 0, 0,
     0, 255, 0,
@@ -66,9 +67,8 @@ class Feedback:
             pad = stations[seat]
             self.station[seat] = self.map[pad if isinstance(pad, int) else pad[0]]
         self.hold = hold
-        self.base = bytearray(n)     # steady colour per LED
+        self.base = bytearray(n)     # steady colour per LED, | _FAULT: the pad's reader is down or stuck
         self.flash = bytearray(n)    # flash colour per LED (_OFF: none)
-        self.faulty = bytearray(n)   # 1: the pad's reader is down or stuck
         self.since = array("i", [0] * n)
         self.shown = bytearray([255] * n)  # colour last written (255: never)
         self.awaited = -1            # awaited seats last shown
@@ -95,15 +95,15 @@ class Feedback:
             return
         base = self.base
         for i in range(len(base)):
-            base[i] = _OFF
+            base[i] &= _FAULT   # a fault stays lit whatever the mat waits for
         colour = _GOLD if what == PROMPT_OVER else _BLUE
         for seat in range(len(self.station)):
             if seats >> seat & 1:
-                base[self.station[seat]] = colour
+                base[self.station[seat]] |= colour
         if reader < len(self.map):
-            base[self.map[reader]] = colour
+            base[self.map[reader]] = base[self.map[reader]] & _FAULT | colour
         if command < len(self.map):
-            base[self.map[command]] = _AMBER
+            base[self.map[command]] = base[self.map[command]] & _FAULT | _AMBER
         if what == PROMPT_OVER:
             self.over = True
             self.buzzer.play(_PATTERN_END)
@@ -129,14 +129,15 @@ class Feedback:
     def fault(self, reader, on):
         """Light (or clear) the fault colour of a pad whose reader is down or stuck."""
         if 0 <= reader < len(self.map):
-            self.faulty[self.map[reader]] = 1 if on else 0
+            i = self.map[reader]
+            self.base[i] = self.base[i] | _FAULT if on else self.base[i] & ~_FAULT
             self.update()
 
     def update(self):
         """Write the LEDs whose colour changed (a flash, else the fault colour, else the steady one)."""
         changed = False
         for i in range(len(self.base)):
-            c = self.flash[i] or (_MAGENTA if self.faulty[i] else self.base[i])
+            c = self.flash[i] or (_MAGENTA if self.base[i] & _FAULT else self.base[i])
             if c != self.shown[i]:
                 self.shown[i] = c
                 self.leds.set(i, COLOURS[3 * c], COLOURS[3 * c + 1], COLOURS[3 * c + 2])

@@ -30,7 +30,6 @@ class BoardLink:
         self.out = bytearray(codec.MAX_FRAME)
         self.body = bytearray(codec.MAX_BODY)
         self.seq = 0
-        self.errors_seen = 0
 
     def poll(self):
         """Read from the line until a frame is complete (True, in ``self.reader``), the line is
@@ -70,13 +69,6 @@ class BoardLink:
         if pos < end:
             self.rx_pos = reader.feed(self.rx, pos, end)
             self.held = reader.ready
-
-    def link_errors(self):
-        """Bad frames seen so far (all kinds)."""
-        n = 0
-        for e in self.reader.errors:
-            n += e
-        return n
 
     def send(self, ftype, n):
         """Send ``self.body[0:n]`` as a frame of ``ftype``."""

@@ -218,6 +218,8 @@ class Gestures(BaseGestures):
         market turn starts with the cards already lying on the merchant's stand pad."""
         s = self.game.s
         r = self.regs
+        if r[_G_NEED] and s[self.game._at(self.target) + _FLAGS] & _DONE:
+            self.clear()   # the host resolved the bag waiting for confiscated cards some other way
         if r[_G_STAMP] == s[_R_ROUND] and r[_G_STAMP + 1] == s[_R_PHASE] and r[_G_STAMP + 2] == s[_R_TURN]:
             return
         r[_G_STAMP] = s[_R_ROUND]
@@ -276,14 +278,6 @@ class Gestures(BaseGestures):
         r[_G_PLACED_PILE + n] = to
         r[_G_PLACED_N] = n + 1
 
-    def _confiscating(self):
-        """Whether the Sheriff's inspection waits for confiscated cards (not once the host
-        resolved that bag some other way)."""
-        r = self.regs
-        if r[_G_NEED] and self.game.s[self.game._at(self.target) + _FLAGS] & _DONE:
-            self.clear()
-        return r[_G_NEED] > 0
-
     # -- gestures -----------------------------------------------------------------------
     def arrive(self, zone, seat, tag):
         kind = tag.kind
@@ -307,7 +301,7 @@ class Gestures(BaseGestures):
             return _NOTHING   # possibly a hidden card: never signalled
         pile = 1 if zone == _Z_DISCARD1 else 2
         phase = s[_R_PHASE]
-        if phase != _SETUP and phase != _MARKET and (phase != _INSPECT or not self._confiscating()):
+        if phase != _SETUP and phase != _MARKET and (phase != _INSPECT or not r[_G_NEED]):
             return _NOT_NOW
         placed = r[_G_PLACED_N]
         for i in range(placed):
@@ -471,7 +465,7 @@ class Gestures(BaseGestures):
         """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
         cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
         self.update()
-        if self._confiscating():
+        if self.regs[_G_NEED]:
             return _NOT_NOW
         self.clear()
         return _NOTHING
@@ -534,7 +528,7 @@ class Gestures(BaseGestures):
         err = self._in_phase(_INSPECT)
         if err:
             return err
-        if self._confiscating():
+        if r[_G_NEED]:
             return _NOT_NOW   # an inspection is binding: the bag is open
         if seat >= 0 and self.deputies and not g._is_merchant(seat):
             r[_G_ACTOR] = seat   # a deputy names themself
@@ -640,7 +634,7 @@ class Gestures(BaseGestures):
             return _P_LAWS
         if phase == _LOOT_PHASE:
             return _P_LOOT
-        if self._confiscating():
+        if r[_G_NEED]:   # the Sheriff's inspection waits for confiscated cards
             mat.wait_zone = _Z_DISCARD2 if r[_G_PLACED_N] and r[_G_PLACED_PILE] == 2 else _Z_DISCARD1
             return _P_CONFISCATE
         return _P_DECIDE
