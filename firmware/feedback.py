@@ -74,17 +74,17 @@ class Feedback:
         self.awaited = -1            # awaited seats last shown
         self.over = False
 
-    def accepted(self, reader, now, colour=_GREEN, pattern=_PATTERN_OK):
-        """Flash the pad ``colour`` and play ``pattern`` (``rejected``: red and the reject sound)."""
+    def accepted(self, reader, now, colour=_GREEN):
+        """Flash the pad ``colour`` and play its sound (``rejected``: red and the reject sound)."""
         if 0 <= reader < len(self.map):
             i = self.map[reader]
             self.flash[i] = colour
             self.since[i] = now & _TICKS_MASK
             self.update()
-        self.buzzer.play(pattern)
+        self.buzzer.play(_PATTERN_OK if colour == _GREEN else _PATTERN_REJECT)
 
     def rejected(self, reader, now):
-        self.accepted(reader, now, _RED, _PATTERN_REJECT)
+        self.accepted(reader, now, _RED)
 
     def prompt(self, what, seats, reader, now, command=NO_ZONE):
         """Show what the mat waits for: ``what`` (index in the gesture module's PROMPTS),

@@ -25,7 +25,7 @@ class BoardLink:
         self.rx = bytearray(_RX_CHUNK)
         self.rx_len = 0
         self.rx_pos = 0
-        self.rx_serve = memoryview(self.rx)[:_SERVE_BYTES]
+        self.head = memoryview(self.rx)[:_SERVE_BYTES]   # rx's head: serve()'s small reads
         self.held = False  # serve() completed a frame that poll() has not handed over yet
         self.out = bytearray(codec.MAX_FRAME)
         self.body = bytearray(codec.MAX_BODY)
@@ -62,7 +62,7 @@ class BoardLink:
         pos = self.rx_pos
         if pos >= self.rx_len:
             pos = self.rx_pos = 0
-            self.rx_len = self.port.readinto(self.rx_serve)
+            self.rx_len = self.port.readinto(self.head)
         end = self.rx_len
         if end > pos + _SERVE_BYTES:
             end = pos + _SERVE_BYTES
@@ -81,7 +81,8 @@ class BoardLink:
         """Copy an action record into the body at ``at``, length first, masked *then* trimmed of
         its zero tail.
 
-        ``hidden`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        ``hidden`` is a vocabulary whose hidden fields are zeroed in the copy (None: none are, the
+        referee's view).
         Masking before trimming keeps hidden values out of the length too: two records that
         differ only in hidden fields give the same bytes (docs/protocol.md, section 6).
         Returns the offset after it.

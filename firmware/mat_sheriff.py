@@ -206,7 +206,9 @@ class Gestures(BaseGestures):
             self.cards = __import__("firmware.mat_sheriff_cards", None, None, ("Gestures",)).Gestures(self)
 
     # -- the rules' state, read without allocating -------------------------------------
-    def _in_phase(self, phase):
+    def check(self, phase):
+        """The refusal of a gesture made outside ``phase``: _OK in it, else game_over or wrong_phase
+        (the names here are ones the board interns anyway: docs/performance.md)."""
         p = self.game.s[_R_PHASE]
         if p == phase:
             return _OK
@@ -235,7 +237,7 @@ class Gestures(BaseGestures):
         if s[_R_PHASE] == _MARKET and turn < _SEATS and self.presence is not None:
             reader = r[_G_STAND + turn]
             for slot in range(self.presence.slots):
-                if self._card_at(reader, slot):
+                if self.lookup(reader, slot):
                     self.insert(self.registry.index)
 
     def clear(self):
@@ -248,9 +250,9 @@ class Gestures(BaseGestures):
         r[_G_NEED] = 0
         r[_G_ACTOR] = _NO_SEAT
 
-    def _card_at(self, reader, slot, kind=deck.CARD):
-        """Whether a card of this game (a goods card, or ``kind``) lies in a presence slot of a
-        reader (the registry then describes it)."""
+    def lookup(self, reader, slot, kind=deck.CARD):
+        """Look up what lies in a presence slot of a reader: whether it is a card of this game (a
+        goods card, or ``kind``); the registry then describes it."""
         reg = self.registry
         return (reader != _NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
                 and reg.game == deck.game_id(self.game.NAME) and reg.kind == kind)
@@ -418,7 +420,7 @@ class Gestures(BaseGestures):
         n = 0
         same = True   # the dock holds what the rules hold in the bag
         for slot in range(self.presence.slots):
-            if self._card_at(reader, slot):
+            if self.lookup(reader, slot):
                 code = self.registry.code
                 if n < _LIST_CAP:
                     rec[_F_CARDS + 1 + n] = code
@@ -500,7 +502,7 @@ class Gestures(BaseGestures):
                 rec[_F_LOOT_SPLIT] = 1   # discard
                 return _READY
         if _T_DECLARE0 <= t < _T_DECLARE0 + _T_DECLARABLE:   # a declaration's good
-            err = self._in_phase(_DECLARE)
+            err = self.check(_DECLARE)
             if err:
                 return err
             self.good = t - _T_DECLARE0
@@ -525,7 +527,7 @@ class Gestures(BaseGestures):
             return _READY
         if seat < 0 and t != _T_PASS and t != _T_INSPECT:
             return _NOT_NOW
-        err = self._in_phase(_INSPECT)
+        err = self.check(_INSPECT)
         if err:
             return err
         if r[_G_NEED]:

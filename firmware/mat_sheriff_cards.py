@@ -110,7 +110,7 @@ class Gestures:
         reg = g.registry
         n = 0
         for slot in range(g.presence.slots):
-            if g._card_at(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
+            if g.lookup(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
                 n += 1
         return n
 
@@ -144,7 +144,7 @@ class Gestures:
             return _NOT_NOW
         if not self.mods & _BLACK_MARKET:
             return _MODULE_OFF
-        err = g._in_phase(_INSPECT)
+        err = g.check(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
@@ -166,7 +166,7 @@ class Gestures:
     def _law(self, zone, law):
         """Kept laws on the command pad, then the one put back on the draw pad."""
         g = self.g
-        err = g._in_phase(_LAWS_PHASE)
+        err = g.check(_LAWS_PHASE)
         if err:
             return err
         if zone != _Z_COMMAND and zone != _Z_DRAW:
@@ -201,7 +201,7 @@ class Gestures:
             return _READY   # the rules say order_not_in_deck, orders_full ...
         if zone != _Z_STAND:
             return _NOT_NOW
-        err = g._in_phase(_INSPECT)
+        err = g.check(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
