@@ -133,7 +133,7 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
 
 def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> None:
     from shared_rules import engine
-    from shared_rules.actions import _offsets
+    from shared_rules.actions_lookup import field_offsets
     s = sheriff
     vocab = s.Sheriff.VOCAB
     assert vocab.names[s._A_SETUP:s._A_PASS + 1] == ("setup", "market", "load", "declare", "pass")
@@ -144,7 +144,7 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
         vocab.offset("declare", "good"), vocab.offset("declare", "count"), vocab.offset("pass", "target"),
         vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
-    assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
+    assert field_offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
                                                                       s._F_BRIBE_BAG]
     reasons = s.Sheriff.REASONS.split()
     named = {name[1:]: value for name, value in vars(s).items()
@@ -529,3 +529,18 @@ def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes(
     from firmware import mat_sheriff as m
     assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()
     assert m._NO_ZONES == bytes([m._NO_ZONE] * m._SEATS)
+
+
+def test_every_vocabulary_record_fits_the_action_size() -> None:
+    """Every action of every game, all its fields present, fits one ``ACTION_SIZE`` record (what
+    ``Vocabulary.__init__`` asserted at import, checked here instead: the board never runs it)."""
+    from shared_rules import sheriff_cards as sc, sheriff_mm as mm
+    from shared_rules.actions import ACTION_SIZE
+    from shared_rules.actions_lookup import field_offsets
+    from shared_rules.deadmans import DeadMans
+    from shared_rules.skull import Skull
+    ends = []
+    for cls in (Skull, DeadMans, sheriff.Sheriff, mm.SheriffMM, sc.SheriffCards):
+        assert cls.VOCAB.names
+        ends += [field_offsets(fields, 2)[1] for fields in cls.VOCAB.fields]
+    assert 2 < max(ends) <= ACTION_SIZE
