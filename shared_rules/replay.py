@@ -44,8 +44,9 @@ _OPEN_OBJ = const(0x7B)
 _CLOSE_OBJ = const(0x7D)
 _HASH = const(0x23)
 _NEWLINE = const(0x0A)
-# What is wrong with a line or a log: the texts are in ``replay_why.TEXTS`` (by these numbers),
-# loaded only when something is wrong: a string constant is a heap object once imported.
+# What is wrong with a line or a log: the texts are in ``replay_why`` (by these numbers), imported
+# where something is wrong and only then (a string constant is a heap object once imported; a
+# wrapper function would be one more object held from import: the import lines are bytecode, in ROM).
 _W_UTF8 = const(1)
 _W_DEEP = const(2)
 _W_JSON = const(3)
@@ -64,14 +65,9 @@ class LogError(Exception):
     message is ``path:line: what``."""
 
 
-def _say(*args):
-    """The text of ``replay_why.TEXTS[args[0]]`` for the rest of ``args``."""
-    from shared_rules.replay_why import say
-    return say(args)
-
-
 class Replay:
-    """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all."""
+    """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all
+    (``replay_file`` makes the result from them)."""
 
     def __init__(self, path="<log>"):
         self.path = path
@@ -140,12 +136,16 @@ class Replay:
                     bad = _W_JSON
                 if obj is None:
                     return 0  # a JSON null line counts as blank
-        why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
+        why = None
+        if bad:
+            from shared_rules.replay_why import say
+            why = say((bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw))
         raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
         text = ""
         if self.game is None:
             if obj is False:
-                raise LogError(_say(_W_HEADER, self.path, self.line, why))
+                from shared_rules.replay_why import say
+                raise LogError(say((_W_HEADER, self.path, self.line, why)))
             try:
                 gc.collect()  # the header's pieces go before the game's modules load
                 self.game = games.from_header(obj)
@@ -155,7 +155,8 @@ class Replay:
                 self.game.summary()
                 self.rec = bytearray(_ACTION_SIZE)
             except ValueError as e:
-                raise LogError(_say(_W_BAD_HEADER, self.path, self.line, e))
+                from shared_rules.replay_why import say
+                raise LogError(say((_W_BAD_HEADER, self.path, self.line, e)))
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
         if err and obj is not False:
@@ -164,7 +165,8 @@ class Replay:
         if not err:
             err = self.game.accept(self.rec)
             if err == _BAD_SEAT:
-                why = _say(_W_SEAT, self.rec[1], self.game.seats() - 1)
+                from shared_rules.replay_why import say
+                why = say((_W_SEAT, self.rec[1], self.game.seats() - 1))
         if err:
             self.refused += 1
             if len(self.rejected) < _MAX_LISTED:
@@ -173,14 +175,6 @@ class Replay:
                     entry["detail"] = why
                 self.rejected.append(entry)
         return err
-
-    def result(self):
-        if self.game is None:
-            raise LogError(_say(_W_NO_HEADER, self.path, self.line))
-        out = self.game.summary()
-        out["rejected"] = self.rejected
-        out["rejected_count"] = self.refused
-        return out
 
 
 def replay_file(path, strict=False):
@@ -194,7 +188,8 @@ def replay_file(path, strict=False):
     try:
         f = open(path, "rb")
     except OSError:
-        raise LogError(_say(_W_OPEN, path))
+        from shared_rules.replay_why import say
+        raise LogError(say((_W_OPEN, path)))
     buf = view = None  # type: Any  # made for the first line, again after the header's game loads
     start = end = 0  # unread bytes: buf[start:end]
     try:
@@ -231,7 +226,8 @@ def replay_file(path, strict=False):
                         break
                     end += got
             except OSError:
-                raise LogError(_say(_W_READ, path, r.line + 1))
+                from shared_rules.replay_why import say
+                raise LogError(say((_W_READ, path, r.line + 1)))
             if parts is None:
                 if stop == start and start == end:
                     break  # the end of the file
@@ -254,14 +250,21 @@ def replay_file(path, strict=False):
             line = None
     finally:
         f.close()
-    return r.result()
+    if r.game is None:
+        from shared_rules.replay_why import say
+        raise LogError(say((_W_NO_HEADER, path, r.line)))
+    out = r.game.summary()
+    out["rejected"] = r.rejected
+    out["rejected_count"] = r.refused
+    return out
 
 
 def main(argv):
     """Print the result one refusal at a time: a long refusal list as one string would need one
     large block of a small heap."""
     if len(argv) != 2:
-        sys.stderr.write(_say(_W_USAGE))
+        from shared_rules.replay_why import say
+        sys.stderr.write(say((_W_USAGE,)))
         return 2
     try:
         result = replay_file(argv[1])
