@@ -11,7 +11,8 @@ import argparse
 import json
 import sys
 
-from shared_rules.replay import LogError, replay_file
+from shared_rules.replay import replay_file
+from shared_rules.replay_why import LogError
 
 NAME = "replay"
 HELP = "replay an action log and print scores, winners and rejected lines"

@@ -60,11 +60,6 @@ _W_READ = const(10)
 _W_USAGE = const(11)
 
 
-class LogError(Exception):
-    """A log that cannot be replayed at all (missing file, bad header): exit status 2. Its
-    message is ``path:line: what``."""
-
-
 class Replay:
     """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all
     (``replay_file`` makes the result from them)."""
@@ -144,7 +139,7 @@ class Replay:
         text = ""
         if self.game is None:
             if obj is False:
-                from shared_rules.replay_why import say
+                from shared_rules.replay_why import LogError, say
                 raise LogError(say((_W_HEADER, self.path, self.line, why)))
             try:
                 gc.collect()  # the header's pieces go before the game's modules load
@@ -155,7 +150,7 @@ class Replay:
                 self.game.summary()
                 self.rec = bytearray(_ACTION_SIZE)
             except ValueError as e:
-                from shared_rules.replay_why import say
+                from shared_rules.replay_why import LogError, say
                 raise LogError(say((_W_BAD_HEADER, self.path, self.line, e)))
             return 0
         err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
@@ -188,7 +183,7 @@ def replay_file(path, strict=False):
     try:
         f = open(path, "rb")
     except OSError:
-        from shared_rules.replay_why import say
+        from shared_rules.replay_why import LogError, say
         raise LogError(say((_W_OPEN, path)))
     buf = view = None  # type: Any  # made for the first line, again after the header's game loads
     start = end = 0  # unread bytes: buf[start:end]
@@ -226,7 +221,7 @@ def replay_file(path, strict=False):
                         break
                     end += got
             except OSError:
-                from shared_rules.replay_why import say
+                from shared_rules.replay_why import LogError, say
                 raise LogError(say((_W_READ, path, r.line + 1)))
             if parts is None:
                 if stop == start and start == end:
@@ -251,7 +246,7 @@ def replay_file(path, strict=False):
     finally:
         f.close()
     if r.game is None:
-        from shared_rules.replay_why import say
+        from shared_rules.replay_why import LogError, say
         raise LogError(say((_W_NO_HEADER, path, r.line)))
     out = r.game.summary()
     out["rejected"] = r.rejected
@@ -268,7 +263,7 @@ def main(argv):
         return 2
     try:
         result = replay_file(argv[1])
-    except LogError as e:
+    except ValueError as e:  # a replay_why.LogError: the log cannot be replayed at all
         sys.stderr.write("error: %s\n" % e)
         return 2
     out = sys.stdout
