@@ -60,116 +60,133 @@ _W_READ = const(10)
 _W_USAGE = const(11)
 
 
-class Replay:
-    """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all
-    (``replay_file`` makes the result from them)."""
+# A replay in progress is one list, indexed by these (a class would be a 224-byte object held from
+# import, its instances a dict each): what ``begin`` makes and ``feed`` and ``result`` take.
+_PATH = const(0)      # the log's name, for errors
+_GAME = const(1)      # the game, once the header is in (None before)
+_REJECTED = const(2)  # the first _MAX_LISTED refusals: {"line", "error"[, "detail"]}
+_REFUSED = const(3)   # every refusal, counted
+_LINE = const(4)      # lines fed so far
+_REC = const(5)       # the action record, made with the game (the game's import finds the heap without it)
 
-    def __init__(self, path="<log>"):
-        self.path = path
-        self.game = None
-        self.rejected = []
-        self.refused = 0
-        self.line = 0
-        # self.rec: made with the game (the game's import finds the heap without it)
 
-    def feed(self, raw):
-        """Process one raw line (bytes or a memoryview of the reader's buffer, used before the
-        next read; None for a line over ``_MAX_LINE`` bytes); return the reason code (0 also
-        for ignored lines).
+def begin(path="<log>"):
+    """A replay before its first line (the list ``feed`` takes: game ``[1]``, refusals ``[2]``)."""
+    return [path, None, [], 0, 0, None]
 
-        A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
-        (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
-        ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
-        string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
-        ignored."""
-        self.line += 1
-        limit = _MAX_DEPTH if self.game else _HEADER_DEPTH
-        bad = 0
-        obj = False
-        if raw is None:
-            bad = _W_LONG
-        else:
-            i = 0
-            j = len(raw)
-            if self.line == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
-                i = 3  # a UTF-8 byte order mark, as some editors write
-            while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
-                i += 1
-            while j > i and raw[j - 1] in b" \t\n\r\x0b\x0c":
-                j -= 1
-            raw = raw[i:j]
-            try:
-                text = str(raw, "utf-8")
-            except UnicodeError:
-                bad = _W_UTF8
-            if not bad:
-                if not raw or raw[0] == _HASH:
-                    return 0
-                depth = 0
-                in_str = esc = False
-                for c in raw:
-                    if in_str:
-                        if esc:
-                            esc = False
-                        elif c == _BACKSLASH:
-                            esc = True
-                        elif c == _QUOTE:
-                            in_str = False
+
+def feed(r, raw):
+    """Feed the replay ``r`` (from ``begin``) one raw line (bytes, or a memoryview of the reader's
+    buffer used before the next read; None for a line over ``_MAX_LINE`` bytes); return the
+    reason code (0 also for ignored lines).
+
+    A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
+    (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
+    ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
+    string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
+    ignored."""
+    r[_LINE] += 1
+    limit = _MAX_DEPTH if r[_GAME] else _HEADER_DEPTH
+    bad = 0
+    obj = False
+    if raw is None:
+        bad = _W_LONG
+    else:
+        i = 0
+        j = len(raw)
+        if r[_LINE] == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
+            i = 3  # a UTF-8 byte order mark, as some editors write
+        while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
+            i += 1
+        while j > i and raw[j - 1] in b" \t\n\r\x0b\x0c":
+            j -= 1
+        raw = raw[i:j]
+        try:
+            text = str(raw, "utf-8")
+        except UnicodeError:
+            bad = _W_UTF8
+        if not bad:
+            if not raw or raw[0] == _HASH:
+                return 0
+            depth = 0
+            in_str = esc = False
+            for c in raw:
+                if in_str:
+                    if esc:
+                        esc = False
+                    elif c == _BACKSLASH:
+                        esc = True
                     elif c == _QUOTE:
-                        in_str = True
-                    elif c == _OPEN_LIST or c == _OPEN_OBJ:
-                        depth += 1
-                        if depth > limit:
-                            bad = _W_DEEP
-                            break
-                    elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
-                        depth -= 1
-            if not bad:
-                try:
-                    obj = json.loads(text)
-                except ValueError:
-                    bad = _W_JSON
-                if obj is None:
-                    return 0  # a JSON null line counts as blank
-        why = None
-        if bad:
-            from shared_rules.replay_why import say
-            why = say((bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw))
-        raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
-        text = ""
-        if self.game is None:
-            if obj is False:
-                from shared_rules.replay_why import LogError, say
-                raise LogError(say((_W_HEADER, self.path, self.line, why)))
+                        in_str = False
+                elif c == _QUOTE:
+                    in_str = True
+                elif c == _OPEN_LIST or c == _OPEN_OBJ:
+                    depth += 1
+                    if depth > limit:
+                        bad = _W_DEEP
+                        break
+                elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
+                    depth -= 1
+        if not bad:
             try:
-                gc.collect()  # the header's pieces go before the game's modules load
-                self.game = games.from_header(obj)
-                # Load what the result will need (a scoring module, its names) now, while the
-                # heap is in one piece: at the end of a long log a module or a new qstr pool
-                # may find no block large enough.
-                self.game.summary()
-                self.rec = bytearray(_ACTION_SIZE)
-            except ValueError as e:
-                from shared_rules.replay_why import LogError, say
-                raise LogError(say((_W_BAD_HEADER, self.path, self.line, e)))
-            return 0
-        err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
-        if err and obj is not False:
-            from shared_rules.replay_why import explain
-            why = explain(self.game, obj)
-        if not err:
-            err = self.game.accept(self.rec)
-            if err == _BAD_SEAT:
-                from shared_rules.replay_why import say
-                why = say((_W_SEAT, self.rec[1], self.game.seats() - 1))
-        if err:
-            self.refused += 1
-            if len(self.rejected) < _MAX_LISTED:
-                entry = {"line": self.line, "error": self.game.reason(err)}
-                if why:
-                    entry["detail"] = why
-                self.rejected.append(entry)
-        return err
+                obj = json.loads(text)
+            except ValueError:
+                bad = _W_JSON
+            if obj is None:
+                return 0  # a JSON null line counts as blank
+    why = None
+    if bad:
+        from shared_rules.replay_why import say
+        why = say((bad, _MAX_LINE if r[_GAME] else _MAX_HEADER, limit, raw))
+    raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
+    text = ""
+    game = r[_GAME]
+    if game is None:
+        if obj is False:
+            from shared_rules.replay_why import LogError, say
+            raise LogError(say((_W_HEADER, r[_PATH], r[_LINE], why)))
+        try:
+            gc.collect()  # the header's pieces go before the game's modules load
+            game = r[_GAME] = games.from_header(obj)
+            # Load what the result will need (a scoring module, its names) now, while the
+            # heap is in one piece: at the end of a long log a module or a new qstr pool
+            # may find no block large enough.
+            game.summary()
+            r[_REC] = bytearray(_ACTION_SIZE)
+        except ValueError as e:
+            from shared_rules.replay_why import LogError, say
+            raise LogError(say((_W_BAD_HEADER, r[_PATH], r[_LINE], e)))
+        return 0
+    rec = r[_REC]
+    err = _MALFORMED if obj is False else game.VOCAB.encode(obj, rec)
+    if err and obj is not False:
+        from shared_rules.replay_why import explain
+        why = explain(game, obj)
+    if not err:
+        err = game.accept(rec)
+        if err == _BAD_SEAT:
+            from shared_rules.replay_why import say
+            why = say((_W_SEAT, rec[1], game.seats() - 1))
+    if err:
+        r[_REFUSED] += 1
+        if len(r[_REJECTED]) < _MAX_LISTED:
+            entry = {"line": r[_LINE], "error": game.reason(err)}
+            if why:
+                entry["detail"] = why
+            r[_REJECTED].append(entry)
+    return err
+
+
+def result(r):
+    """The result of the replay ``r``: the game's summary, the refusals listed and counted
+    (``LogError`` if no header came)."""
+    if r[_GAME] is None:
+        from shared_rules.replay_why import LogError, say
+        raise LogError(say((_W_NO_HEADER, r[_PATH], r[_LINE])))
+    out = r[_GAME].summary()
+    out["rejected"] = r[_REJECTED]
+    out["rejected_count"] = r[_REFUSED]
+    return out
 
 
 def replay_file(path, strict=False):
@@ -179,7 +196,7 @@ def replay_file(path, strict=False):
     ``feed`` as a view of it, without a copy (``readline(n)`` would reserve n fresh bytes for
     every line, however short). A longer line is gathered in pieces and joined; one over the
     limit goes to ``feed`` as None: the rest of it is skipped, never held."""
-    r = Replay(path)
+    r = begin(path)
     try:
         f = open(path, "rb")
     except OSError:
@@ -192,7 +209,7 @@ def replay_file(path, strict=False):
             if buf is None:
                 buf = bytearray(_PIECE)
                 view = memoryview(buf)
-            limit = _MAX_LINE if r.game else _MAX_HEADER
+            limit = _MAX_LINE if r[_GAME] else _MAX_HEADER
             parts = None  # type: list | None
             n = 0  # bytes of the line in parts
             try:
@@ -215,14 +232,14 @@ def replay_file(path, strict=False):
                     # A short header one byte at a time: nothing is read past its line, so the
                     # buffer can go while the header's game loads (and is made again after). A
                     # long one (a deck profile) in whole pieces: byte reads cost it its heap.
-                    got = f.readinto(view[end:] if r.game or parts is not None else view[end:end + 1])
+                    got = f.readinto(view[end:] if r[_GAME] or parts is not None else view[end:end + 1])
                     if not got:
                         stop = end  # the last line has no newline
                         break
                     end += got
             except OSError:
                 from shared_rules.replay_why import LogError, say
-                raise LogError(say((_W_READ, path, r.line + 1)))
+                raise LogError(say((_W_READ, path, r[_LINE] + 1)))
             if parts is None:
                 if stop == start and start == end:
                     break  # the end of the file
@@ -234,24 +251,18 @@ def replay_file(path, strict=False):
                 line = b"".join(parts)
             parts = None  # the pieces go before feed (a header's game loads in it)
             start = stop + 1 if stop < end else end
-            if r.game is None:
+            if r[_GAME] is None:
                 if line is not None:
                     line = bytes(line)
                 if start == end:   # nothing read past the header
                     buf = view = None
                     start = end = 0
-            if r.feed(line) and strict:
+            if feed(r, line) and strict:
                 break
             line = None
     finally:
         f.close()
-    if r.game is None:
-        from shared_rules.replay_why import LogError, say
-        raise LogError(say((_W_NO_HEADER, path, r.line)))
-    out = r.game.summary()
-    out["rejected"] = r.rejected
-    out["rejected_count"] = r.refused
-    return out
+    return result(r)
 
 
 def main(argv):
