@@ -56,7 +56,13 @@ def _size(f):
 class Vocabulary:
     """The actions of one game: names, fields and their fixed offsets in a record."""
 
-    def __init__(self, actions):
+    def __init__(self, actions, fields=None):
+        """``Vocabulary(names, fields)``: a tuple of action names and one of their field tuples, kept
+        as they are; or ``Vocabulary(actions)``: (name, fields) pairs, split into those two."""
+        if fields is not None:
+            self.names = actions
+            self.fields = fields
+            return
         names = []
         fields = []
         for a in actions:

@@ -384,13 +384,15 @@ class Skull(engine.Game):
 
     # The vocabulary and reason names last: their many small blocks fill the holes that the
     # class table's growth (12 -> 17 slots, one block) leaves, instead of the growth finding none.
-    VOCAB = actions.Vocabulary((
-        ("place", _DISC),
-        ("bid", (actions.field("n", actions.U8),)),
-        ("pass", ()),
-        ("flip", (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
-        ("lose", _DISC),
-        ("first", _TARGET),
+    # The action names as one constant tuple and the fields as a tuple of field tuples (not
+    # (name, fields) pairs: the vocabulary keeps these two as they are, nothing to split and copy).
+    VOCAB = actions.Vocabulary(("place", "bid", "pass", "flip", "lose", "first"), (
+        _DISC,
+        (actions.field("n", actions.U8),),
+        (),
+        (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True)),
+        _DISC,
+        _TARGET,
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
