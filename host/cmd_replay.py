@@ -12,7 +12,6 @@ import json
 import sys
 
 from shared_rules.replay import replay_file
-from shared_rules.replay_why import LogError
 
 NAME = "replay"
 HELP = "replay an action log and print scores, winners and rejected lines"
@@ -27,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         result = replay_file(args.log, strict=args.strict)
-    except LogError as e:
+    except ValueError as e:   # the log cannot be replayed at all (replay_file's message)
         print("tapmat replay: %s" % e, file=sys.stderr)
         return 2
     if args.json:

@@ -143,8 +143,8 @@ def feed(r, raw):
     game = r[_GAME]
     if game is None:
         if obj is False:
-            from shared_rules.replay_why import LogError, say
-            raise LogError(say((_W_HEADER, r[_PATH], r[_LINE], why)))
+            from shared_rules.replay_why import say
+            raise ValueError(say((_W_HEADER, r[_PATH], r[_LINE], why)))
         try:
             gc.collect()  # the header's pieces go before the game's modules load
             game = r[_GAME] = games.from_header(obj)
@@ -154,8 +154,8 @@ def feed(r, raw):
             game.summary()
             r[_REC] = bytearray(_ACTION_SIZE)
         except ValueError as e:
-            from shared_rules.replay_why import LogError, say
-            raise LogError(say((_W_BAD_HEADER, r[_PATH], r[_LINE], e)))
+            from shared_rules.replay_why import say
+            raise ValueError(say((_W_BAD_HEADER, r[_PATH], r[_LINE], e)))
         return 0
     rec = r[_REC]
     err = _MALFORMED if obj is False else game.VOCAB.encode(obj, rec)
@@ -179,10 +179,10 @@ def feed(r, raw):
 
 def result(r):
     """The result of the replay ``r``: the game's summary, the refusals listed and counted
-    (``LogError`` if no header came)."""
+    (``ValueError`` if no header came)."""
     if r[_GAME] is None:
-        from shared_rules.replay_why import LogError, say
-        raise LogError(say((_W_NO_HEADER, r[_PATH], r[_LINE])))
+        from shared_rules.replay_why import say
+        raise ValueError(say((_W_NO_HEADER, r[_PATH], r[_LINE])))
     out = r[_GAME].summary()
     out["rejected"] = r[_REJECTED]
     out["rejected_count"] = r[_REFUSED]
@@ -190,7 +190,8 @@ def result(r):
 
 
 def replay_file(path, strict=False):
-    """Replay a log file; return the result dict (``LogError`` if it cannot be read).
+    """Replay a log file; return the result dict (``ValueError``, its message ``path:line: what``,
+    if it cannot be replayed at all: missing file, bad or no header).
 
     The file is read into one ``_PIECE``-byte buffer, made once; a line that fits in it goes to
     ``feed`` as a view of it, without a copy (``readline(n)`` would reserve n fresh bytes for
@@ -200,8 +201,8 @@ def replay_file(path, strict=False):
     try:
         f = open(path, "rb")
     except OSError:
-        from shared_rules.replay_why import LogError, say
-        raise LogError(say((_W_OPEN, path)))
+        from shared_rules.replay_why import say
+        raise ValueError(say((_W_OPEN, path)))
     buf = view = None  # type: Any  # made for the first line, again after the header's game loads
     start = end = 0  # unread bytes: buf[start:end]
     try:
@@ -238,8 +239,8 @@ def replay_file(path, strict=False):
                         break
                     end += got
             except OSError:
-                from shared_rules.replay_why import LogError, say
-                raise LogError(say((_W_READ, path, r[_LINE] + 1)))
+                from shared_rules.replay_why import say
+                raise ValueError(say((_W_READ, path, r[_LINE] + 1)))
             if parts is None:
                 if stop == start and start == end:
                     break  # the end of the file
@@ -274,7 +275,7 @@ def main(argv):
         return 2
     try:
         result = replay_file(argv[1])
-    except ValueError as e:  # a replay_why.LogError: the log cannot be replayed at all
+    except ValueError as e:  # the log cannot be replayed at all
         sys.stderr.write("error: %s\n" % e)
         return 2
     out = sys.stdout

@@ -25,13 +25,6 @@ _TEXTS = const("|not UTF-8 text|nested more than %d deep|not valid JSON|line lon
           "|field '%s' has more than %d items|field '%s' holds a value out of range 0..254"
           "|field '%s' is not a code|field '%s': unknown code '%s'|field '%s' is not an object"
           "|unknown field '%s.%s'")
-
-
-class LogError(ValueError):
-    """A log that cannot be replayed at all (missing file, bad header): exit status 2. Its
-    message is ``path:line: what``. Here, not in ``replay.py``: a class is a heap object too."""
-
-
 _SEAT = const(5)
 _TRUNCATED = const(12)
 _NOT_OBJECT = const(13)
