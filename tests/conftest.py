@@ -6,10 +6,13 @@ A test passes only if it passes on both and both return equal values.
 from __future__ import annotations
 
 import ast
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,10 @@ BIN = Path(sys.executable).parent
 MICROPYTHON = str(BIN / "micropython")
 INTERPRETERS = {"cpython": [sys.executable], "micropython": [MICROPYTHON, "-X", "heapsize=8M"]}
 TIMEOUT = 1200
+# The dual modules' scratch files (tests/dual/scratch.py): one folder per test run, so runs from
+# several checkouts at once never share a file.
+SCRATCH = tempfile.mkdtemp(prefix="tapmat-dual-")
+atexit.register(shutil.rmtree, SCRATCH, True)
 
 
 def run_dual_module(module: str) -> dict[str, dict[str, Any]]:
@@ -28,6 +35,7 @@ def run_dual_module(module: str) -> dict[str, dict[str, Any]]:
         name: subprocess.Popen(
             cmd + ["tests/run_dual.py", module],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, TAPMAT_TMP=SCRATCH),
         )
         for name, cmd in INTERPRETERS.items()
     }

@@ -30,7 +30,7 @@ class Board:
 
     def wait_firmware(self, after: int) -> None:
         """Wait until a boot later than ``after`` has the virtual profile up."""
-        self.client.wait_booted(after, firmware=True, timeout=20)
+        self.client.wait_booted(after, firmware=True, timeout=30)
 
     def mpremote(self, *args: str, check: bool = True) -> str:
         out = subprocess.run([MPREMOTE, "connect", self.port, *args], capture_output=True,
@@ -52,13 +52,15 @@ def running_board(path: Path, *args: str) -> Iterator[Board]:
     proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path), *args],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 10
+        # Generous waits: a loaded machine (tests beside heap bisections) can take many seconds
+        # to start a board; each wait ends as soon as its condition holds.
+        deadline = time.monotonic() + 30
         while not (path / "ctl.sock").exists():
             assert proc.poll() is None, (path.parent / (path.name + ".log")).read_text()
             assert time.monotonic() < deadline, "the virtual board did not start"
             time.sleep(0.05)
         client = VirtualBoardClient(path)
-        client.wait_booted()
+        client.wait_booted(timeout=30)
         yield Board(path, proc, client)
         client.close()
     finally:

@@ -16,6 +16,7 @@ from shared_rules.crc import crc16
 from shared_rules.engine import crc32
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
+import scratch
 
 # The journal layout (docs/persistence.md; firmware/persist.py keeps these as private consts,
 # tests/test_rules_literals.py checks they agree): header, per-record overhead, end mark.
@@ -35,7 +36,7 @@ except ImportError:
 SKULL = '{"game": "skull", "players": 6}'
 HEADERS = [SKULL, '{"game": "deadmans", "players": 4}', '{"game": "sheriff", "players": 5}']
 # One directory per process: other test runs may use this module at the same time.
-TMP = "/tmp/tapmat_persist_%s_%s" % (sys.implementation.name,
+TMP = scratch.TMP + "/tapmat_persist_%s_%s" % (sys.implementation.name,
                                      binascii.hexlify(os.urandom(4)).decode())
 LFS = "/lfs"
 

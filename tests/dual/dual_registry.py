@@ -8,13 +8,14 @@ from shared_rules import deck, tokens, catalogue, games
 from shared_rules.deck import DeckError
 from shared_rules.rng import Rng
 from firmware.registry import Registry
+import scratch
 
 try:
     import micropython
 except ImportError:
     micropython = None
 
-TMP = "/tmp/tapmat_dual_registry_%s.bin" % sys.implementation.name
+TMP = scratch.TMP + "/tapmat_dual_registry_%s.bin" % sys.implementation.name
 
 
 def uid(*b):

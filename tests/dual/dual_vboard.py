@@ -17,6 +17,7 @@ except ImportError:
 from firmware.boards import virtual
 from firmware.drivers import mfrc522 as drv
 from firmware.emu.spi_bus import EmuSpiBus
+import scratch
 
 UID_A = "04a1b2c3d4e5f6"
 UID_B = "04112233445566"
@@ -63,7 +64,7 @@ def _scan(reader):
 
 
 def _fifo(name):
-    path = "/tmp/tapmat_dual_vboard_%s_%s" % (name, sys.implementation.name)
+    path = scratch.TMP + "/tapmat_dual_vboard_%s_%s" % (name, sys.implementation.name)
     try:
         os.remove(path)
     except OSError:
@@ -223,7 +224,7 @@ def test_idle_paths_allocate_nothing():
 
 
 def test_config_defaults_and_limits():
-    path = "/tmp/tapmat_dual_vboard_cfg_" + sys.implementation.name  # both interpreters run at once
+    path = scratch.TMP + "/tapmat_dual_vboard_cfg_" + sys.implementation.name  # both interpreters run at once
     try:
         os.mkdir(path)
     except OSError:

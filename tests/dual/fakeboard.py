@@ -3,6 +3,7 @@ import os
 import sys
 
 from shared_rules import codec
+import scratch
 
 
 class FakePort:
@@ -44,8 +45,8 @@ class FakePort:
 
 
 def scratch_dir(name):
-    """An empty folder under /tmp for a board filesystem (no tempfile on MicroPython)."""
-    path = "/tmp/tapmat-test-" + name
+    """An empty scratch folder for a board filesystem (no tempfile on MicroPython)."""
+    path = scratch.TMP + "/tapmat-test-" + name
     try:
         os.mkdir(path)
     except OSError:

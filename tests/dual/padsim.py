@@ -11,6 +11,7 @@ from shared_rules import deck, games, tokens
 from firmware.mat import Mat, pick_layout, READY, NOTHING
 from firmware.presence import Presence, NONE
 from firmware.registry import Registry
+import scratch
 
 try:
     import micropython
@@ -37,7 +38,7 @@ def registry(name, pieces):
         recs = pieces()
         for t in range(len(tokens.CODES)):
             recs.append({"uid": deck.uid_hex(token_uid(t)), "kind": "token", "code": tokens.CODES[t]})
-        path = "/tmp/tapmat_dual_mat_%s_%s.bin" % (name, sys.implementation.name)
+        path = scratch.TMP + "/tapmat_dual_mat_%s_%s.bin" % (name, sys.implementation.name)
         deck.write(path, recs)
         _registries[name] = Registry(path)
     return _registries[name]
