@@ -54,6 +54,7 @@ _SKIPPED = const(8)
 _KINDS = const(15)
 _DECLARE = const(3)
 _DONE = const(4)
+_FLAGS = const(3)         # a seat's flags byte
 _PILES = const(241)       # pile 1 grows up from here, pile 2 down from _PILES_END
 _PILES_END = const(457)
 
@@ -371,7 +372,7 @@ class Gestures(BaseGestures):
             return _NOTHING
         rec = self.mat.start(_A_LOAD, seat)
         reader = self.dock_of[seat]
-        done = g.flags(seat) & (_LOADED | _SKIPPED) or not g._is_merchant(seat)
+        done = g.s[g._at(seat) + _FLAGS] & (_LOADED | _SKIPPED) or not g._is_merchant(seat)
         at = seat * _BAG_MAX
         n = 0
         same = True   # the dock holds what the rules hold in the bag
@@ -535,7 +536,7 @@ class Gestures(BaseGestures):
     def _confiscating(self):
         """Whether the Sheriff's inspection waits for confiscated cards (not once the host
         resolved that bag some other way)."""
-        if self.need and self.game.flags(self.target) & _DONE:
+        if self.need and self.game.s[self.game._at(self.target) + _FLAGS] & _DONE:
             self._clear_decisions()
         return self.need > 0
 
@@ -632,7 +633,7 @@ class Gestures(BaseGestures):
         if phase == _LOAD:
             mask = 0
             for seat in range(g.seats()):
-                if g._is_merchant(seat) and not g.flags(seat) & (_LOADED | _SKIPPED):
+                if g._is_merchant(seat) and not g.s[g._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                     mask |= 1 << seat
             mat.wait_seats = mask
             mat.wait_zone = _Z_DOCK

@@ -36,6 +36,7 @@ _R_PHASE = const(1)
 _INSPECT = const(4)
 _R_SHERIFF = const(2)
 _DONE = const(4)
+_FLAGS = const(3)         # a seat's flags byte (shared_rules.sheriff)
 
 # catalogue.SHERIFF_MODULE_OF: where each module's cards start (tests/dual/dual_mat_sheriff.py)
 BM_CARDS = const(6)
@@ -202,7 +203,7 @@ class ModuleCards:
             return err
         if not game._is_merchant(seat):
             return _NOT_A_MERCHANT
-        if game.flags(seat) & _DONE:
+        if game.s[game._at(seat) + _FLAGS] & _DONE:
             return _BAG_OPENED if self.opened >> seat & 1 else _ALREADY_RESOLVED
         if game.s[_ORD + order] != _O_UP:
             return _ORDER_NOT_UP

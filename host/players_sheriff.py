@@ -289,7 +289,7 @@ class Player(PhysicalPlayer):
                                       % g.s[K.R_TURN], "take_too_many", self.pile_pad[0], self.piles[0][-1]))
         elif phase == K.LOAD:
             waiting = [m for m in range(g.seats()) if g._is_merchant(m)
-                       and not g.flags(m) & (K.LOADED | K.SKIPPED) and not self.closed[m]]
+                       and not g.s[g._at(m) + K.FLAGS] & (K.LOADED | K.SKIPPED) and not self.closed[m]]
             if waiting:
                 m = waiting[0]
                 out.append(Attempt("seat %d closes an empty bag" % m, "bag_size",
@@ -316,7 +316,7 @@ class Player(PhysicalPlayer):
         elif self.modules & KC.LAWS:
             out.append(self.misplaced("a law on the command pad outside the laws phase", "wrong_phase",
                                       self.command, self.law_card(0)))
-        waiting = [m for m in merchants if not g.flags(m) & K.DONE]
+        waiting = [m for m in merchants if not g.s[g._at(m) + K.FLAGS] & K.DONE]
         filled = set(g.orders_up()) | {o for m in range(g.seats()) for o in g.order_held(m)}
         down = [o for o in range(15) if o not in filled]
         if self.modules & KC.ORDERS and phase == K.INSPECT and waiting and down:

@@ -146,87 +146,73 @@ _STATE_SIZE = const(166)  # LOC + 2 * NCODES
 
 
 # -- reading a state (or a public view, which has the same layout) --------------------------
-def count(b, code, loc):
-    """Copies of a card code at a location."""
+def count(s, code, at):
+    """Copies of a card code at location ``at``."""
     n = 0
-    for k in range(b[_R_DECKS]):
-        if b[_LOC + code + _NCODES * k] == loc:
+    for k in range(s[_R_DECKS]):
+        if s[_LOC + code + _NCODES * k] == at:
             n += 1
     return n
 
 
-def top(b, seat, suit):
-    """The top (highest) card of a seat's suit stack, or NONE."""
+def top(s, p, kind):
+    """The top (highest) card of seat ``p``'s stack of suit ``kind``, or NONE."""
     for v in range(_VALUES - 1, -1, -1):
-        if count(b, suit * _VALUES + v, _BANK + seat):
-            return suit * _VALUES + v
+        if count(s, kind * _VALUES + v, _BANK + p):
+            return kind * _VALUES + v
     return _NONE
 
 
-def bank_size(b, seat):
+def bank_size(s, p):
     n = 0
-    for i in range(_NCODES * b[_R_DECKS]):
-        if b[_LOC + i] == _BANK + seat:
+    for i in range(_NCODES * s[_R_DECKS]):
+        if s[_LOC + i] == _BANK + p:
             n += 1
     return n
 
 
-def score(b, seat):
+def score(s, p):
     """Sum of the top card of every suit stack (Mermaids 4-9, the others 2-7; Golden Scales: a
     scoring Mermaid is worth 5 more)."""
     total = 0
     for suit in range(_SUITS):
-        t = top(b, seat, suit)
+        t = top(s, p, suit)
         if t != _NONE:
             total += t % _VALUES + 2
             if suit == _MERMAID:
-                total += 7 if b[_R_TRAIT + seat] == _GOLDEN_SCALES else 2
+                total += 7 if s[_R_TRAIT + p] == _GOLDEN_SCALES else 2
     return total
 
 
-def opponent_has(b, seat, trait):
-    """Some other seat holds the trait (Misfire, Parry and Beastmaster act on their opponents)."""
-    for o in range(b[_R_SEATS]):
-        if o != seat and b[_R_TRAIT + o] == trait:
+def opponent_has(s, p, trait):
+    """Some seat other than ``p`` holds the trait (Misfire, Parry and Beastmaster act on their
+    opponents)."""
+    for o in range(s[_R_SEATS]):
+        if o != p and s[_R_TRAIT + o] == trait:
             return True
     return False
 
 
-def peek_size(b, seat):
-    """Cards an Oracle placed by ``seat`` shows (Mystic 3), limited by the draw pile."""
-    n = 3 if b[_R_TRAIT + seat] == _MYSTIC else 1
-    return n if n < b[_R_DRAW_N] else b[_R_DRAW_N]
+def peek_size(s, p):
+    """Cards an Oracle placed by seat ``p`` shows (Mystic 3), limited by the draw pile."""
+    n = 3 if s[_R_TRAIT + p] == _MYSTIC else 1
+    return n if n < s[_R_DRAW_N] else s[_R_DRAW_N]
 
 
-def bonus_due(b, source):
-    """Bonus cards a pending Key & Chest gives from the discard pile (NONE) or a bank."""
-    have = b[_R_DISCARD_N] if source == _NONE else bank_size(b, source)
-    return b[_R_BONUS] if b[_R_BONUS] < have else have
+def bonus_due(s, src):
+    """Bonus cards a pending Key & Chest gives from the discard pile (``src`` NONE) or the bank
+    of seat ``src``."""
+    have = s[_R_DISCARD_N] if src == _NONE else bank_size(s, src)
+    return s[_R_BONUS] if s[_R_BONUS] < have else have
 
 
-def _opponents_bank(b, p):
-    """True when some opponent banks a card."""
-    for t in range(b[_R_SEATS]):
-        if t != p and bank_size(b, t):
-            return True
-    return False
-
-
-def _listed(rec, at, n, card):
-    """How often ``card`` occurs among the first ``n`` entries of the list at ``rec[at]``."""
-    k = 0
-    for i in range(n):
-        if rec[at + 1 + i] == card:
-            k += 1
-    return k
-
-
-def _move(s, card, src, dst):
-    """Move one copy of ``card``; keep the pile counters and the copies' order canonical."""
+def _move(s, card, src, dest):
+    """Move one copy of ``card`` from location ``src`` to ``dest``; keep the pile counters and
+    the copies' order canonical."""
     at = _LOC + card
     if s[at] != src:
         at += _NCODES
-    s[at] = dst
+    s[at] = dest
     other = s[_LOC + card + _NCODES]
     if s[_R_DECKS] == 2 and s[_LOC + card] > other:
         s[_LOC + card + _NCODES] = s[_LOC + card]
@@ -235,134 +221,11 @@ def _move(s, card, src, dst):
         s[_R_DRAW_N] -= 1
     elif src == _DISCARD:
         s[_R_DISCARD_N] -= 1
-    if dst == _DISCARD:
+    if dest == _DISCARD:
         s[_R_DISCARD_N] += 1
 
 
-def _place(s, rec, kind, p, trait):
-    """Draw, hook, cannon, sword, map or oracle: a card may enter the play area. Casanova and
-    Fisherman bank it, a suit already in play busts (the card does not trigger: False, the
-    turn ends), otherwise it is placed and its ability triggers."""
-    s[_R_PENDING] = _NO_CHOICE
-    card = _NONE
-    src = _DRAW
-    safe = False
-    if kind == _A_DRAW:
-        s[_R_PHASE] = _PLAYING
-        s[_R_STARTED] = 1
-        if s[_R_PEEK_N]:
-            s[_R_PEEK] = s[_R_PEEK + 1]
-            s[_R_PEEK + 1] = s[_R_PEEK + 2]
-            s[_R_PEEK + 2] = 0
-            s[_R_PEEK_N] -= 1
-        card = rec[_F_CARD]
-    elif kind == _A_HOOK:
-        s[_R_HOOKS] -= 1
-        card = rec[_F_CARD]
-        src = _BANK + p
-        safe = trait == _MISER
-    elif kind == _A_CANNON:
-        # Discard a top card (Master Gunner: the whole stack; Scavenger: into the placer's
-        # bank). Misfire turns it on the placer's own bank, where only the plain top card goes.
-        t = rec[_F_TARGET]
-        c = rec[_F_TARGET_CARD]
-        dst = _BANK + p if trait == _SCAVENGER and t != p else _DISCARD
-        if trait == _MASTER_GUNNER and t != p:
-            first = c - c % _VALUES
-            for c in range(first, first + _VALUES):
-                while count(s, c, _BANK + t):
-                    _move(s, c, _BANK + t, dst)
-        else:
-            _move(s, c, _BANK + t, dst)
-    elif kind == _A_SWORD:
-        card = rec[_F_TARGET_CARD]
-        src = _BANK + rec[_F_TARGET]
-    elif kind == _A_MAP:
-        card = rec[_F_PICK]
-        src = _DISCARD
-    else:
-        for i in range(s[_R_PEEK_N], rec[_F_PEEK]):
-            s[_R_PEEK + i] = rec[_F_PEEK + 1 + i]
-        if rec[_F_PEEK] > s[_R_PEEK_N]:
-            s[_R_PEEK_N] = rec[_F_PEEK]
-    if card == _NONE:
-        return True
-    suit = card // _VALUES
-    if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
-        _move(s, card, src, _BANK + p)
-        return True
-    at = s[_R_PLAY_N]
-    for i in range(at):
-        if s[_R_PLAY + i] // _VALUES == suit:
-            # A bust: protected cards go to the bank, the rest to the discard pile or to the
-            # bank of the first Davy Jones's Locker (clockwise) that watches this seat.
-            n = s[_R_SEATS]
-            sink = _DISCARD
-            for j in range(1, n):
-                d = (p + j) % n
-                if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
-                    sink = _BANK + d
-                    break
-            _move(s, card, src, sink)
-            for j in range(at):
-                kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
-                _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
-            return False
-    _move(s, card, src, _PLAY)
-    s[_R_PLAY + at] = card
-    s[_R_PLAY_N] = at + 1
-    if s[_R_SAFE_NEXT]:
-        s[_R_SAFE_NEXT] -= 1
-        safe = True
-    if s[_R_KRAKEN]:
-        s[_R_KRAKEN] -= 1
-    # The placed card's ability (Key and Chest act only when collected).
-    if suit == _ANCHOR:
-        for i in range(at):
-            s[_R_SAFE + (i >> 3)] |= 1 << (i & 7)
-        if trait == _SAFE_HARBOR:
-            safe = True
-            s[_R_SAFE_NEXT] = 2
-    elif suit == _HOOK:
-        safe = safe or trait == _MISER
-        s[_R_HOOKS] = 2 if trait == _CAPTAINS_HOOK else 1
-    elif suit == _CANNON:
-        if bank_size(s, p) if opponent_has(s, p, _MISFIRE) else _opponents_bank(s, p):
-            s[_R_PENDING] = _A_CANNON
-    elif suit == _SWORD:
-        # A Sword asks for a target; under Parry with no Kraken to take it is discarded.
-        forced = opponent_has(s, p, _PARRY) and top(s, p, _KRAKEN) == _NONE
-        for t in range(s[_R_SEATS]):
-            if t == p or (forced and s[_R_TRAIT + t] != _PARRY) or s[_R_PENDING]:
-                continue
-            for u in range(_SUITS):
-                if forced:
-                    wanted = u == _KRAKEN
-                else:
-                    wanted = trait == _SWORDSMAN or top(s, p, u) == _NONE
-                if wanted and top(s, t, u) != _NONE:
-                    s[_R_PENDING] = _A_SWORD
-                    break
-        if forced and not s[_R_PENDING]:
-            s[_R_PLAY_N] = at
-            _move(s, card, _PLAY, _DISCARD)
-            s[_R_PLAY + at] = 0
-            return True
-    elif suit == _MAP:
-        if s[_R_DISCARD_N]:
-            s[_R_PENDING] = _A_MAP
-    elif suit == _ORACLE:
-        if s[_R_DRAW_N]:
-            s[_R_PENDING] = _A_ORACLE
-    elif suit == _KRAKEN:
-        if s[_R_DRAW_N]:
-            s[_R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
-    if safe:  # Safe Harbor's Anchor and next two cards, a Miser's Hook and hooked card
-        s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
-    return True
-
-
-class _Vocabulary(actions.Vocabulary):
+class Vocabulary(actions.Vocabulary):
     """The contract writes a one-card Oracle ``peek`` as a card code, Mystic's as a list."""
 
     def encode(self, obj, rec):
@@ -380,10 +243,11 @@ class _Vocabulary(actions.Vocabulary):
         return obj
 
 
-# Fields some actions share (one tuple each instead of one per action; deleted after use).
-_card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
-_aimed = (actions.field("target", _FIELD_U8), _card[0])  # cannon, sword
-_target = actions.field("target", _FIELD_U8, optional=True)  # trait, bonus
+# Fields some actions share (one tuple each instead of one per action; deleted after use,
+# named after names the module interns anyway).
+card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
+sword = (actions.field("target", _FIELD_U8), card[0])  # cannon, sword
+target = actions.field("target", _FIELD_U8, optional=True)  # trait, bonus
 
 
 class DeadMans(engine.Game):
@@ -391,17 +255,17 @@ class DeadMans(engine.Game):
     GAME_ID = 2
     STATE_SIZE = _STATE_SIZE
     PUBLIC_SIZE = _STATE_SIZE
-    VOCAB = _Vocabulary((
-        ("trait", (actions.field("trait", _FIELD_NAME, DMD_TRAITS), _target)),
-        ("draw", _card),
+    VOCAB = Vocabulary((
+        ("trait", (actions.field("trait", _FIELD_NAME, DMD_TRAITS), target)),
+        ("draw", card),
         ("collect", ()),
-        ("hook", _card),
-        ("cannon", _aimed),
-        ("sword", _aimed),
+        ("hook", card),
+        ("cannon", sword),
+        ("sword", sword),
         ("map", (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
                  actions.field("pick", _FIELD_NAME, DMD_CODES))),
         ("oracle", (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
-        ("bonus", (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _target)),
+        ("bonus", (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), target)),
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
@@ -432,8 +296,8 @@ class DeadMans(engine.Game):
         "empty_bank"            # 39 Plunderer: the named bank holds nothing
     )
 
-    @classmethod
-    def from_header(cls, header):
+    @staticmethod
+    def from_header(header):
         """A new game: 2-4 players with one deck, 5-8 with two (the header must say so)."""
         engine.check_options(header, ["game", "players", "first", "decks"])  # a list: no constant tuple held
         seats = engine.int_option(header, "players", 0, 2, _MAX_SEATS)
@@ -442,7 +306,7 @@ class DeadMans(engine.Game):
             raise ValueError("5-8 players play with two decks: the header needs \"decks\": 2")
         engine.int_option(header, "decks", decks, decks, decks)
         first = engine.int_option(header, "first", 0, 0, seats - 1)
-        g = cls()
+        g = DeadMans()
         s = g.s
         s[_R_SEATS] = seats
         s[_R_DECKS] = decks
@@ -569,11 +433,19 @@ class DeadMans(engine.Game):
         n = rec[at]
         for i in range(n):
             card = rec[at + 1 + i]
-            if _listed(rec, at, i + 1, card) > count(s, card, loc):  # a code listed twice: two copies
+            k = 0  # copies listed up to here (a code listed twice: two copies)
+            for j in range(at + 1, at + 2 + i):
+                if rec[j] == card:
+                    k += 1
+            if k > count(s, card, loc):
                 return err
             if loc >= _BANK:  # Plunderer takes top cards one by one, each on top once the earlier left
                 for higher in range(card + 1, card - card % _VALUES + _VALUES):
-                    if count(s, higher, loc) > _listed(rec, at, i, higher):
+                    k = count(s, higher, loc)  # copies of it not listed before this card
+                    for j in range(at + 1, at + 1 + i):
+                        if rec[j] == higher:
+                            k -= 1
+                    if k > 0:
                         return _NOT_TOP_CARD
         if kind == _A_MAP:
             for i in range(n):
@@ -609,23 +481,151 @@ class DeadMans(engine.Game):
                 s[r] = 0
             if key == 2:
                 s[_R_BONUS] = n * 3 if trait == _TREASURE_HUNTER else n
-                if _opponents_bank(s, p) if trait == _PLUNDERER else s[_R_DISCARD_N]:
+                # Plunderer: some opponent banks a card (the cards outside the piles and the
+                # play area, now empty, are banked: more than p's own bank).
+                if (_NCODES * s[_R_DECKS] - s[_R_DRAW_N] - s[_R_DISCARD_N] > bank_size(s, p)
+                        if trait == _PLUNDERER else s[_R_DISCARD_N]):
                     s[_R_PENDING] = _A_BONUS
                     return
         elif kind == _A_BONUS:
             src = _BANK + rec[_F_BONUS_TARGET] if rec[_F_BONUS_TARGET - 1] else _DISCARD
             for i in range(rec[_F_CARDS]):
                 _move(s, rec[_F_CARDS + 1 + i], src, _BANK + p)
-        elif _place(s, rec, kind, p, trait):
-            if not s[_R_DRAW_N]:
-                s[_R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
-            if s[_R_PHASE] == _PLAYING and s[_R_PENDING] == _NO_CHOICE and s[_R_HOOKS]:
-                # Captain's Hook: the second card comes once the first one's abilities resolved.
-                if bank_size(s, p):
-                    s[_R_PENDING] = _A_HOOK
+        else:
+            # Draw, hook, cannon, sword, map or oracle: a card may enter the play area. Casanova
+            # and Fisherman bank it, a suit already in play busts (the card does not trigger, the
+            # turn ends), otherwise it is placed and its ability triggers.
+            s[_R_PENDING] = _NO_CHOICE
+            card = _NONE
+            src = _DRAW
+            safe = False
+            if kind == _A_DRAW:
+                s[_R_PHASE] = _PLAYING
+                s[_R_STARTED] = 1
+                if s[_R_PEEK_N]:
+                    s[_R_PEEK] = s[_R_PEEK + 1]
+                    s[_R_PEEK + 1] = s[_R_PEEK + 2]
+                    s[_R_PEEK + 2] = 0
+                    s[_R_PEEK_N] -= 1
+                card = rec[_F_CARD]
+            elif kind == _A_HOOK:
+                s[_R_HOOKS] -= 1
+                card = rec[_F_CARD]
+                src = _BANK + p
+                safe = trait == _MISER
+            elif kind == _A_CANNON:
+                # Discard a top card (Master Gunner: the whole stack; Scavenger: into the placer's
+                # bank). Misfire turns it on the placer's own bank, where only the plain top card goes.
+                t = rec[_F_TARGET]
+                c = rec[_F_TARGET_CARD]
+                dest = _BANK + p if trait == _SCAVENGER and t != p else _DISCARD
+                if trait == _MASTER_GUNNER and t != p:
+                    first = c - c % _VALUES
+                    for c in range(first, first + _VALUES):
+                        while count(s, c, _BANK + t):
+                            _move(s, c, _BANK + t, dest)
                 else:
-                    s[_R_HOOKS] = 0
-            return
+                    _move(s, c, _BANK + t, dest)
+            elif kind == _A_SWORD:
+                card = rec[_F_TARGET_CARD]
+                src = _BANK + rec[_F_TARGET]
+            elif kind == _A_MAP:
+                card = rec[_F_PICK]
+                src = _DISCARD
+            else:
+                for i in range(s[_R_PEEK_N], rec[_F_PEEK]):
+                    s[_R_PEEK + i] = rec[_F_PEEK + 1 + i]
+                if rec[_F_PEEK] > s[_R_PEEK_N]:
+                    s[_R_PEEK_N] = rec[_F_PEEK]
+            suit = card // _VALUES
+            at = s[_R_PLAY_N]
+            bust = False
+            if (suit == _MERMAID and trait == _CASANOVA) or (suit == _KRAKEN and trait == _FISHERMAN):
+                _move(s, card, src, _BANK + p)
+                card = _NONE
+            elif card != _NONE:
+                for i in range(at):
+                    if s[_R_PLAY + i] // _VALUES == suit:
+                        bust = True
+            if bust:
+                # Protected cards go to the bank, the rest to the discard pile or to the bank of
+                # the first Davy Jones's Locker (clockwise) that watches this seat.
+                n = s[_R_SEATS]
+                sink = _DISCARD
+                for j in range(1, n):
+                    d = (p + j) % n
+                    if s[_R_TRAIT + d] == _DAVY_JONES and s[_R_DJ + d] == p:
+                        sink = _BANK + d
+                        break
+                _move(s, card, src, sink)
+                for j in range(at):
+                    kept = s[_R_SAFE + (j >> 3)] & (1 << (j & 7))
+                    _move(s, s[_R_PLAY + j], _PLAY, _BANK + p if kept else sink)
+            elif card != _NONE:
+                _move(s, card, src, _PLAY)
+                s[_R_PLAY + at] = card
+                s[_R_PLAY_N] = at + 1
+                if s[_R_SAFE_NEXT]:
+                    s[_R_SAFE_NEXT] -= 1
+                    safe = True
+                if s[_R_KRAKEN]:
+                    s[_R_KRAKEN] -= 1
+                # The placed card's ability (Key and Chest act only when collected).
+                if suit == _ANCHOR:
+                    for i in range(at):
+                        s[_R_SAFE + (i >> 3)] |= 1 << (i & 7)
+                    if trait == _SAFE_HARBOR:
+                        safe = True
+                        s[_R_SAFE_NEXT] = 2
+                elif suit == _HOOK:
+                    safe = safe or trait == _MISER
+                    s[_R_HOOKS] = 2 if trait == _CAPTAINS_HOOK else 1
+                elif suit == _CANNON:
+                    # Misfire: only the placer's own bank; else some opponent's bank (the banked
+                    # cards are those outside the piles and the play area: more than p's own).
+                    if (bank_size(s, p) if opponent_has(s, p, _MISFIRE) else
+                            _NCODES * s[_R_DECKS] - s[_R_DRAW_N] - s[_R_DISCARD_N] - at - 1 > bank_size(s, p)):
+                        s[_R_PENDING] = _A_CANNON
+                elif suit == _SWORD:
+                    # A Sword asks for a target; under Parry with no Kraken to take it is discarded.
+                    forced = opponent_has(s, p, _PARRY) and top(s, p, _KRAKEN) == _NONE
+                    for t in range(s[_R_SEATS]):
+                        if t == p or (forced and s[_R_TRAIT + t] != _PARRY) or s[_R_PENDING]:
+                            continue
+                        for u in range(_SUITS):
+                            if forced:
+                                wanted = u == _KRAKEN
+                            else:
+                                wanted = trait == _SWORDSMAN or top(s, p, u) == _NONE
+                            if wanted and top(s, t, u) != _NONE:
+                                s[_R_PENDING] = _A_SWORD
+                                break
+                    if forced and not s[_R_PENDING]:
+                        s[_R_PLAY_N] = at
+                        _move(s, card, _PLAY, _DISCARD)
+                        s[_R_PLAY + at] = 0
+                        safe = False  # nothing left in play to protect
+                elif suit == _MAP:
+                    if s[_R_DISCARD_N]:
+                        s[_R_PENDING] = _A_MAP
+                elif suit == _ORACLE:
+                    if s[_R_DRAW_N]:
+                        s[_R_PENDING] = _A_ORACLE
+                elif suit == _KRAKEN:
+                    if s[_R_DRAW_N]:
+                        s[_R_KRAKEN] = 4 if opponent_has(s, p, _BEASTMASTER) else 2
+                if safe:  # Safe Harbor's Anchor and next two cards, a Miser's Hook and hooked card
+                    s[_R_SAFE + (at >> 3)] |= 1 << (at & 7)
+            if not bust:
+                if not s[_R_DRAW_N]:
+                    s[_R_KRAKEN] = 0  # the draw pile ran out: the Kraken's demand ends
+                if s[_R_PHASE] == _PLAYING and s[_R_PENDING] == _NO_CHOICE and s[_R_HOOKS]:
+                    # Captain's Hook: the second card comes once the first one's abilities resolved.
+                    if bank_size(s, p):
+                        s[_R_PENDING] = _A_HOOK
+                    else:
+                        s[_R_HOOKS] = 0
+                return
         # The turn ends.
         for r in range(_R_PENDING, _R_PLAY + _SUITS):
             s[r] = 0
@@ -635,31 +635,33 @@ class DeadMans(engine.Game):
             s[_R_TURN] = (s[_R_TURN] + 1) % s[_R_SEATS]
 
     # -- what may be seen ---------------------------------------------------------------
-    def valid_state(self, b):
+    def valid_state(self, s):
         """Everything ``apply`` relies on: ranges, counters and the play list agree with the
         card locations, and the two copies of a code are in canonical order."""
-        seats = b[_R_SEATS]
-        decks = b[_R_DECKS]
+        seats = s[_R_SEATS]
+        decks = s[_R_DECKS]
         if not 2 <= seats <= _MAX_SEATS or decks != (2 if seats > 4 else 1):
             return False
-        if b[_R_FIRST] >= seats or b[_R_TURN] >= seats or b[_R_PHASE] > _OVER:
+        if s[_R_FIRST] >= seats or s[_R_TURN] >= seats or s[_R_PHASE] > _OVER:
             return False
-        if b[_R_PENDING] > _A_BONUS or b[_R_PENDING] == _A_DRAW or b[_R_PENDING] == _A_COLLECT:
+        if s[_R_PENDING] > _A_BONUS or s[_R_PENDING] == _A_DRAW or s[_R_PENDING] == _A_COLLECT:
             return False
-        if b[_R_PEEK_N] > 3 or b[_R_PLAY_N] > _SUITS or b[_R_HOOKS] > 2 or b[_R_BONUS] > _MAX_BONUS:
+        if s[_R_PENDING] == _A_HOOK and not s[_R_HOOKS]:
+            return False  # a pending Hook has a hook left (apply counts it down)
+        if s[_R_PEEK_N] > 3 or s[_R_PLAY_N] > _SUITS or s[_R_HOOKS] > 2 or s[_R_BONUS] > _MAX_BONUS:
             return False
-        if (b[_R_SAFE] | (b[_R_SAFE + 1] << 8)) >> b[_R_PLAY_N]:
+        if (s[_R_SAFE] | (s[_R_SAFE + 1] << 8)) >> s[_R_PLAY_N]:
             return False  # protection marks only on cards in play
         for seat in range(_MAX_SEATS):
-            trait = b[_R_TRAIT + seat]
-            dj = b[_R_DJ + seat]
+            trait = s[_R_TRAIT + seat]
+            dj = s[_R_DJ + seat]
             if trait != _NONE and (seat >= seats or trait >= _NTRAITS):
                 return False
             if dj != _NONE and (trait != _DAVY_JONES or dj >= seats or dj == seat):
                 return False
         piles = [0, 0, 0]
         for i in range(2 * _NCODES):
-            loc = b[_LOC + i]
+            loc = s[_LOC + i]
             if i >= _NCODES * decks:
                 if loc:
                     return False
@@ -667,48 +669,51 @@ class DeadMans(engine.Game):
                 piles[loc] += 1
             elif not _BANK <= loc < _BANK + seats:
                 return False
-            if decks == 2 and i < _NCODES and loc > b[_LOC + i + _NCODES]:
+            if decks == 2 and i < _NCODES and loc > s[_LOC + i + _NCODES]:
                 return False
-        if piles[_DRAW] != b[_R_DRAW_N] or piles[_DISCARD] != b[_R_DISCARD_N] or piles[_PLAY] != b[_R_PLAY_N]:
+        if piles[_DRAW] != s[_R_DRAW_N] or piles[_DISCARD] != s[_R_DISCARD_N] or piles[_PLAY] != s[_R_PLAY_N]:
             return False
         for i in range(_SUITS):
-            card = b[_R_PLAY + i]
-            if i >= b[_R_PLAY_N]:
+            card = s[_R_PLAY + i]
+            if i >= s[_R_PLAY_N]:
                 if card:
                     return False
                 continue
-            if card >= _NCODES or not count(b, card, _PLAY):
+            if card >= _NCODES or not count(s, card, _PLAY):
                 return False
             for j in range(i):
-                if b[_R_PLAY + j] // _VALUES == card // _VALUES:
+                if s[_R_PLAY + j] // _VALUES == card // _VALUES:
                     return False
         for i in range(3):
-            card = b[_R_PEEK + i]
-            if i >= b[_R_PEEK_N]:
+            card = s[_R_PEEK + i]
+            if i >= s[_R_PEEK_N]:
                 if card:
                     return False
                 continue
-            if card >= _NCODES or _listed(b, _R_PEEK_N, i + 1, card) > count(b, card, _DRAW):
+            k = 0  # copies seen up to here
+            for j in range(_R_PEEK, _R_PEEK + i + 1):
+                if s[j] == card:
+                    k += 1
+            if card >= _NCODES or k > count(s, card, _DRAW):
                 return False
         return True
 
-    def public(self, out):
-        """Fill ``out`` with the state minus what nobody may see: the Oracle's peek queue, and
+    def public(self, buf):
+        """Fill ``buf`` with the state minus what nobody may see: the Oracle's peek queue, and
         which face-down pile (draw or discard) a card is in (the counts stay public)."""
         s = self.s
         for i in range(_STATE_SIZE):
-            out[i] = s[i]
+            buf[i] = s[i]
         for i in range(_R_PEEK_N, _R_PEEK + 3):
-            out[i] = 0
+            buf[i] = 0
         for i in range(_LOC, _STATE_SIZE):
-            if out[i] == _DISCARD:
-                out[i] = _DRAW
+            if buf[i] == _DISCARD:
+                buf[i] = _DRAW
 
     @staticmethod
-    def describe(view):
+    def describe(buf):
         """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        from shared_rules import deadmans_view
-        return deadmans_view.describe(view)
+        return __import__("shared_rules.deadmans_view", None, None, True).describe(buf)  # type: ignore[arg-type]
 
     def summary(self):
         """Best score, then most bank cards, wins; still tied: a shared win."""
@@ -734,9 +739,8 @@ class DeadMans(engine.Game):
 
     def referee(self):
         """Everything the referee knows, the peek queue and the discard pile included (debug)."""
-        from shared_rules import deadmans_view
-        return deadmans_view.referee(self)
+        return __import__("shared_rules.deadmans_view", None, None, True).referee(self)  # type: ignore[arg-type]
 
 
-del _card, _aimed, _target
+del card, sword, target
 GAME = DeadMans

@@ -11,7 +11,7 @@ declaration, known hand cards and stand counts per good), then both discard pile
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
 Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
 ``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; the modules
-override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``, ``_first_merchant``,
+override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``,
 ``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
 ``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
 sixth seat and the chest too). Reason names are one string (``REASONS``, named by ``engine.Game.reason``).
@@ -44,17 +44,22 @@ _NAME = const(2)
 _LIST = const(3)
 _OBJ = const(4)
 
-# Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
-# characters load as interned names, not as 32-byte string objects the way a constant tuple's
-# strings do); the goods' columns as bytes (catalogue/sheriff.py).
-CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
-               "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster"])
 _LEGAL_KINDS = const(4)     # goods 0..3 are legal, 4..7 contraband, 8..14 royal
 _ROYAL_FIRST = const(8)
-_COUNT = const(b"\x30\x24\x24\x18\x16\x15\x0c\x05\x02\x02\x02\x01\x02\x01\x02")
-_MARKED = const(b"\x00\x00\x24\x00\x04\x05\x03\x00\x00\x01\x00\x01\x02\x01\x01")   # 4+ cards
-_VALUE = const(b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08")
-_PENALTY = const(b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04")
+# The goods' columns from the catalogue, 15 bytes each, in one bytes constant (one object, not
+# five): ``_GOODS[_G_VALUE + g]``. Copies in the deck, of them marked 4+ (out at 3 players), value,
+# penalty; then ``_G_PAY_ORDER``, the goods by which debts are settled by default: legal goods by
+# ascending value, then contraband the same way; ties by card code (``spec/action-log.md``).
+_G_COUNT = const(0)
+_G_MARKED = const(15)
+_G_VALUE = const(30)
+_G_PENALTY = const(45)
+_G_PAY_ORDER = const(60)
+_GOODS = const(b"\x30\x24\x24\x18\x16\x15\x0c\x05\x02\x02\x02\x01\x02\x01\x02"
+               b"\x00\x00\x24\x00\x04\x05\x03\x00\x00\x01\x00\x01\x02\x01\x01"
+               b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08"
+               b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04"
+               b"\x00\x02\x01\x03\x08\x09\x0a\x04\x0c\x05\x0e\x06\x0b\x07\x0d")
 
 _KINDS = const(15)
 _MAX_SEATS = const(5)
@@ -76,70 +81,6 @@ _A_LOAD = const(2)
 _A_DECLARE = const(3)
 _A_PASS = const(4)
 
-# Debts settled in goods, by default: legal goods by ascending value, then contraband the same
-# way; ties by card code (``spec/action-log.md``, Sheriff details).
-_PAY_ORDER = const(b"\x00\x02\x01\x03\x08\x09\x0a\x04\x0c\x05\x0e\x06\x0b\x07\x0d")
-
-
-class SheriffVocabulary(actions.Vocabulary):
-    """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
-    length; records hold two plain lists, and the bribe's goods as counts per good (any length
-    fits the record: no valid bribe is refused for its size)."""
-
-    def encode(self, obj, rec):
-        if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
-            bribe = dict(obj["bribe"])
-            for key in ["stand", "bag"]:   # a list display: no tuple held from import
-                if key in bribe:
-                    names = bribe[key]
-                    if not isinstance(names, list):
-                        return _MALFORMED
-                    counts = [0] * _KINDS
-                    for v in names:
-                        if not isinstance(v, str):
-                            return _MALFORMED
-                        c = -1
-                        for i in range(_KINDS):
-                            if CODES[i] == v:
-                                c = i
-                        if c < 0:
-                            return _UNKNOWN_CODE
-                        if counts[c] < _TALLY_MAX:   # more copies than any deck holds: the same to the rules
-                            counts[c] += 1
-                    bribe[key] = counts
-            obj = dict(obj)
-            obj["bribe"] = bribe
-        if isinstance(obj, dict) and obj.get("a") == "setup":
-            piles = obj.get("piles")
-            if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
-                return _MALFORMED
-            flat = {}
-            for key in obj:
-                if key != "piles":
-                    flat[key] = obj[key]
-            flat["pile1"] = piles[0]
-            flat["pile2"] = piles[1]
-            obj = flat
-        return actions.Vocabulary.encode(self, obj, rec)
-
-    def decode(self, rec, public=False):
-        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
-        obj = actions_lookup.decode(self, rec, public)
-        if rec[0] == _A_SETUP:
-            obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
-        bribe = obj.get("bribe") if rec[0] == _A_PASS else None
-        if bribe:
-            for key in ["stand", "bag"]:   # a list display: no tuple held from import
-                if key in bribe:
-                    counts = bribe[key]
-                    names = []   # loops, not a comprehension: that would be code held from import
-                    for g in range(_KINDS):
-                        for _ in range(counts[g]):
-                            names.append(CODES[g])
-                    bribe[key] = names
-        return obj
-
-
 # Field offsets in a record (optional fields: the presence byte is just before), so the accept
 # path reads them inline.
 _F_PILE1 = const(2)
@@ -158,6 +99,7 @@ _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)   # presence bytes of the bribe's sub-fields
 _F_BRIBE_STAND = const(7)
 _F_BRIBE_BAG = const(24)
+
 
 # Reasons (``Sheriff.REASONS``, codes from the engine's FIRST_GAME_REASON 16).
 _NOT_IN_DECK = const(16)
@@ -232,46 +174,6 @@ _PUB_SEAT = const(11)
 _PUB_PILES = const(67)                 # PUB_REGS + PUB_SEAT * MAX_SEATS
 
 
-def _count(rec, at, n, g):
-    """How many times good ``g`` is in the list of ``n`` codes at ``rec[at]``."""
-    c = 0
-    for i in range(n):
-        if rec[at + i] == g:
-            c += 1
-    return c
-
-
-def _take_from_bag(game, t, g):
-    """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
-    s = game.s
-    at = game._at(t)
-    n = s[at + _BAG_N]
-    for i in range(n):
-        if s[at + _BAG + i] == g:
-            for j in range(i, n - 1):
-                s[at + _BAG + j] = s[at + _BAG + j + 1]
-            s[at + _BAG_N] = n - 1
-            return True
-    return False
-
-
-def _public_seat(game, out, o, at):
-    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
-    declaration, legal goods per kind, how many face down."""
-    s = game.s
-    out[o] = s[at + _GOLD]
-    out[o + 1] = s[at + _GOLD + 1]
-    out[o + 2] = s[at + _HAND_N]
-    out[o + 3] = s[at + _FLAGS]
-    out[o + 4] = s[at + _DECL_GOOD]
-    out[o + 5] = s[at + _DECL_N]
-    for g in range(_KINDS):
-        if g < _LEGAL_KINDS and not game._contraband(g):
-            out[o + 6 + g] = s[at + _STAND + g]
-        else:
-            out[o + 10] += s[at + _STAND + g]
-
-
 class Sheriff(engine.Game):
     NAME = "sheriff"
     GAME_ID = 3
@@ -280,6 +182,7 @@ class Sheriff(engine.Game):
 
     def __init__(self, seats=4, first=0, royal=True):
         engine.Game.__init__(self)
+        Sheriff.VOCAB.names   # the vocabulary is made with the first game, never on an accept path
         s = self.s
         s[_R_SEATS] = seats
         s[_R_FIRST] = first
@@ -320,7 +223,7 @@ class Sheriff(engine.Game):
         return g >= _LEGAL_KINDS
 
     def _penalty(self, g):
-        return _PENALTY[g]
+        return _GOODS[_G_PENALTY + g]
 
     def _is_merchant(self, seat):
         """Whether a seat trades this round (deputies would replace the single Sheriff)."""
@@ -344,15 +247,12 @@ class Sheriff(engine.Game):
     def stand(self, seat, g):
         return self.s[self._at(seat) + _STAND + g]
 
-    def flags(self, seat):
-        return self.s[self._at(seat) + _FLAGS]
-
     def _deck(self, g):
         """Copies of good ``g`` in this game's deck (3 players: no 4+ cards; royal goods only
         with ``royal``)."""
         if g >= _ROYAL_FIRST and not self.s[_R_ROYAL]:
             return 0
-        return _COUNT[g] - (_MARKED[g] if self.s[_R_SEATS] == 3 else 0)
+        return _GOODS[_G_COUNT + g] - (_GOODS[_G_MARKED + g] if self.s[_R_SEATS] == 3 else 0)
 
     def _push(self, which, g):
         s = self.s
@@ -362,12 +262,6 @@ class Sheriff(engine.Game):
         else:
             s[_PILES_END - 1 - s[_R_PILE2]] = g
             s[_R_PILE2] += 1
-
-    def _give(self, src, dst, g):
-        """Move one good from a stand to another."""
-        s = self.s
-        s[self._at(src) + _STAND + g] -= 1
-        s[self._at(dst) + _STAND + g] += 1
 
     def over(self):
         return self.s[_R_PHASE] == _OVER
@@ -536,7 +430,7 @@ class Sheriff(engine.Game):
                 contraband = True
             elif contraband:
                 return _BAD_PAYMENT
-            paid += _VALUE[g]
+            paid += _GOODS[_G_VALUE + g]
         for g in range(_KINDS):
             have = self.stand(debtor, g) + (plus_n if g == plus_good else 0)
             give = _count(rec, at, n, g)
@@ -559,7 +453,7 @@ class Sheriff(engine.Game):
                 s[_POOL + rec[_F_PILE2 + 1 + i]] -= 1
             s[_R_DRAW] -= 2 * _PILE_START
             s[_R_PHASE] = _MARKET
-            s[_R_TURN] = self._first_merchant()
+            s[_R_TURN] = self._next_merchant(_NO_SEAT)
         elif kind == _A_MARKET:
             base = self._at(p)
             nd = rec[_F_DISCARD]
@@ -607,11 +501,6 @@ class Sheriff(engine.Game):
         else:
             self._open_bag(rec, p, _NO_SEAT)
 
-    def _first_merchant(self):
-        """Who opens the market and the declarations: the Sheriff's left (deputies: the merchant
-        they named)."""
-        return self._next_merchant(self.s[_R_SHERIFF])
-
     def _leave_hand(self, p, rec, at, n):
         """Cards leave a hand: known ones first, the rest become identified copies."""
         s = self.s
@@ -655,10 +544,13 @@ class Sheriff(engine.Game):
 
     def _next_merchant(self, seat):
         """The next merchant clockwise after ``seat`` who is in this round (NO_SEAT past the
-        Sheriff's right)."""
+        Sheriff's right). ``seat`` NO_SEAT: the first one, who opens the market and the
+        declarations: the Sheriff's left (deputies: the merchant they named)."""
         s = self.s
         n = s[_R_SEATS]
         sheriff = s[_R_SHERIFF]
+        if seat == _NO_SEAT:
+            seat = sheriff
         while True:
             seat = (seat + 1) % n
             if seat == sheriff:
@@ -679,7 +571,7 @@ class Sheriff(engine.Game):
         for seat in range(s[_R_SEATS]):
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & (_LOADED | _SKIPPED):
                 return
-        first = self._first_merchant()
+        first = self._next_merchant(_NO_SEAT)
         if first == _NO_SEAT:
             self._end_round()
         else:
@@ -697,14 +589,16 @@ class Sheriff(engine.Game):
                 v = rec[_F_BRIBE_GOLD + 1] | (rec[_F_BRIBE_GOLD + 2] << 8)
                 self._set_gold(t, self.gold(t) - v)
                 self._set_gold(sheriff, self.gold(sheriff) + v)
+            to = self._at(sheriff) + _STAND
             for g in range(_KINDS):
-                if rec[_F_BRIBE_STAND]:
-                    for _ in range(rec[_F_BRIBE_STAND + 2 + g]):
-                        self._give(t, sheriff, g)
+                if rec[_F_BRIBE_STAND]:   # stand goods change hands
+                    n = rec[_F_BRIBE_STAND + 2 + g]
+                    s[at + _STAND + g] -= n
+                    s[to + g] += n
                 if rec[_F_BRIBE_BAG]:
                     for _ in range(rec[_F_BRIBE_BAG + 2 + g]):
                         if _take_from_bag(self, t, g):
-                            s[self._at(sheriff) + _STAND + g] += 1
+                            s[to + g] += 1
         for i in range(s[at + _BAG_N]):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
@@ -749,16 +643,20 @@ class Sheriff(engine.Game):
         rest = owed - paid
         if rest <= 0:
             return
+        stand = self._at(debtor) + _STAND   # goods go from stand to stand, one at a time
+        to = self._at(creditor) + _STAND
         if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
-                self._give(debtor, creditor, rec[_F_PAY + 1 + i])
+                g = rec[_F_PAY + 1 + i]
+                s[stand + g] -= 1
+                s[to + g] += 1
             return
-        stand = self._at(debtor) + _STAND
         for j in range(_KINDS):
-            g = _PAY_ORDER[j]
+            g = _GOODS[_G_PAY_ORDER + j]
             while rest > 0 and s[stand + g]:
-                self._give(debtor, creditor, g)
-                rest -= _VALUE[g]
+                s[stand + g] -= 1
+                s[to + g] += 1
+                rest -= _GOODS[_G_VALUE + g]
 
     def _resolved(self, t):
         s = self.s
@@ -784,7 +682,7 @@ class Sheriff(engine.Game):
         self._draw_back_and_clear((sheriff + 1) % n)
         s[_R_SHERIFF] = (sheriff + 1) % n
         s[_R_PHASE] = _MARKET
-        s[_R_TURN] = self._first_merchant()
+        s[_R_TURN] = self._next_merchant(_NO_SEAT)
 
     def _draw_back_and_clear(self, first):
         """The round's merchants draw back to 6, clockwise from ``first``; then every seat's bag,
@@ -839,13 +737,14 @@ class Sheriff(engine.Game):
         from shared_rules import sheriff_score
         n = self.s[_R_SEATS]
         over = self.over()
-        gold = []
+        gold = [0] * n
         for i in range(n):
-            gold.append(self.gold(i))
+            gold[i] = self.gold(i)
+        scores = sheriff_score.scores(self)   # once: the winners are ranked on the same list
         return {
             "game": "sheriff", "players": n, "over": over,
-            "winners": sheriff_score.winners(self) if over else [],
-            "scores": sheriff_score.scores(self), "gold": gold,
+            "winners": sheriff_score.winners(self, scores) if over else [],
+            "scores": scores, "gold": gold,
         }
 
     def referee(self):
@@ -854,22 +753,150 @@ class Sheriff(engine.Game):
         return sheriff_view.referee(self)
 
 
-# The vocabulary's many small objects are made once the class is built: they fill the holes its
-# method table leaves as it grows, instead of splitting the heap before it.
-Sheriff.VOCAB = SheriffVocabulary((
-    ("setup", (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP),
-               actions.field("pile2", _LIST, CODES, cap=_LIST_CAP))),
-    ("market", (actions.field("discard", _LIST, CODES, cap=_LIST_CAP),
-                actions.field("take", _LIST, None, cap=_LIST_CAP), actions.field("to", _U8, optional=True))),
-    ("load", (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),)),
-    ("declare", (actions.field("good", _NAME, CODES), actions.field("count", _U8))),
-    ("pass", (actions.field("target", _U8), actions.field("bribe", _OBJ, (
-        actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
-        actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True))),
-    ("inspect", (actions.field("target", _U8), actions.field("to", _U8, optional=True),
-                 actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
-                 actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP))),
-))
+def _count(rec, at, n, g):
+    """How many times good ``g`` is in the list of ``n`` codes at ``rec[at]``."""
+    c = 0
+    for i in range(n):
+        if rec[at + i] == g:
+            c += 1
+    return c
+
+
+def _take_from_bag(game, t, g):
+    """Remove one ``g`` from the bag if it is there (bag order kept); True if removed."""
+    s = game.s
+    at = game._at(t)
+    n = s[at + _BAG_N]
+    for i in range(n):
+        if s[at + _BAG + i] == g:
+            for j in range(i, n - 1):
+                s[at + _BAG + j] = s[at + _BAG + j + 1]
+            s[at + _BAG_N] = n - 1
+            return True
+    return False
+
+
+def _public_seat(game, out, o, at):
+    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+    declaration, legal goods per kind, how many face down."""
+    s = game.s
+    out[o] = s[at + _GOLD]
+    out[o + 1] = s[at + _GOLD + 1]
+    out[o + 2] = s[at + _HAND_N]
+    out[o + 3] = s[at + _FLAGS]
+    out[o + 4] = s[at + _DECL_GOOD]
+    out[o + 5] = s[at + _DECL_N]
+    for g in range(_KINDS):
+        if g < _LEGAL_KINDS and not game._contraband(g):
+            out[o + 6 + g] = s[at + _STAND + g]
+        else:
+            out[o + 10] += s[at + _STAND + g]
+
+
+# Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
+# characters load as interned names, not as 32-byte string objects the way a constant tuple's
+# strings do). Made after the class, like the vocabulary's class: the class's method table
+# grows to its one 752-byte block before their objects split the heap.
+CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", "crossbow", "green_apples",
+               "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster"])
+
+
+class SheriffVocabulary(actions.Vocabulary):
+    """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
+    length; records hold two plain lists, and the bribe's goods as counts per good (any length
+    fits the record: no valid bribe is refused for its size).
+
+    The base game's vocabulary (made without ``__init__``, below) makes its ``names`` and
+    ``fields`` when first asked, by the first game's ``__init__``: its ~2 KB of small tuples
+    then fill the holes the import leaves (the loader's code records, garbage once the module
+    has run) instead of adding to the import's peak. The Merry Men's pass theirs."""
+
+    def __getattr__(self, name):
+        """``names`` and ``fields`` of the base game's vocabulary, made once; other names are the
+        base's lookups. ``target`` and ``to`` are one field tuple each, shared by two actions."""
+        if name != "names" and name != "fields":
+            return actions.Vocabulary.__getattr__(self, name)
+        target = actions.field("target", _U8)
+        to = actions.field("to", _U8, optional=True)
+        self.names = tuple(["setup", "market", "load", "declare", "pass", "inspect"])
+        self.fields = (
+            (actions.field("pile1", _LIST, CODES, cap=_LIST_CAP), actions.field("pile2", _LIST, CODES, cap=_LIST_CAP)),
+            (actions.field("discard", _LIST, CODES, cap=_LIST_CAP), actions.field("take", _LIST, None, cap=_LIST_CAP), to),
+            (actions.field("cards", _LIST, CODES, cap=_LIST_CAP, hidden=True),),
+            (actions.field("good", _NAME, CODES), actions.field("count", _U8)),
+            (target, actions.field("bribe", _OBJ, (
+                actions.field("gold", _U16, optional=True), actions.field("stand", _LIST, None, optional=True, cap=_KINDS),
+                actions.field("bag", _LIST, None, optional=True, cap=_KINDS)), optional=True)),
+            (target, to, actions.field("order", _LIST, CODES, optional=True, cap=_LIST_CAP),
+             actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP)),
+        )
+        return getattr(self, name)
+
+    def encode(self, obj, rec):
+        bribe = None
+        if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
+            # The bribe's goods are checked here and counted straight into the record once the
+            # rest is encoded: no per-bribe list of counts.
+            bribe = obj["bribe"]
+            rest = {}
+            for key in bribe:
+                if key != "stand" and key != "bag":
+                    rest[key] = bribe[key]
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
+                if key in bribe:
+                    names = bribe[key]
+                    if not isinstance(names, list):
+                        return _MALFORMED
+                    for v in names:
+                        if not isinstance(v, str):
+                            return _MALFORMED
+                        if v not in CODES:
+                            return _UNKNOWN_CODE
+            obj = dict(obj)
+            obj["bribe"] = rest
+        if isinstance(obj, dict) and obj.get("a") == "setup":
+            piles = obj.get("piles")
+            if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
+                return _MALFORMED
+            flat = {}
+            for key in obj:
+                if key != "piles":
+                    flat[key] = obj[key]
+            flat["pile1"] = piles[0]
+            flat["pile2"] = piles[1]
+            obj = flat
+        err = actions.Vocabulary.encode(self, obj, rec)
+        if bribe is not None and not err:
+            for key in ["stand", "bag"]:
+                if key in bribe:
+                    at = _F_BRIBE_STAND if key == "stand" else _F_BRIBE_BAG
+                    rec[at] = 1   # present, one count per good
+                    rec[at + 1] = _KINDS
+                    for v in bribe[key]:
+                        g = CODES.index(v)
+                        if rec[at + 2 + g] < _TALLY_MAX:   # more copies than any deck holds: the same to the rules
+                            rec[at + 2 + g] += 1
+        return err
+
+    def decode(self, rec, public=False):
+        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
+        obj = actions_lookup.decode(self, rec, public)
+        if rec[0] == _A_SETUP:
+            obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
+        bribe = obj.get("bribe") if rec[0] == _A_PASS else None
+        if bribe:
+            for key in ["stand", "bag"]:   # a list display: no tuple held from import
+                if key in bribe:
+                    counts = bribe[key]
+                    names = []   # loops, not a comprehension: that would be code held from import
+                    for g in range(_KINDS):
+                        for _ in range(counts[g]):
+                            names.append(CODES[g])
+                    bribe[key] = names
+        return obj
+
+
+Sheriff.VOCAB = object.__new__(SheriffVocabulary)   # names and fields: on first use (no __init__)
 # The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, named
 # only when printed (``engine.Game.reason``): one object instead of a tuple of 21 strings.
 _REASONS = const(

@@ -46,6 +46,7 @@ _LOAD = const(2)
 _DECLARE = const(3)
 _KINDS = const(15)
 _LOADED = const(1)
+_FLAGS = const(3)
 _BAG_MAX = const(5)
 _R_ROUND = const(4)
 _R_SEATS = const(0)
@@ -331,7 +332,7 @@ class SheriffCards(mm.SheriffMM):
         p = rec[1]
         if not self._is_merchant(p):
             return _NOT_A_MERCHANT
-        if self.flags(p) & _LOADED:
+        if self.s[self._at(p) + _FLAGS] & _LOADED:
             return _ALREADY_LOADED
         n = rec[_F_CARDS]
         if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:

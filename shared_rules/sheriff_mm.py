@@ -283,21 +283,17 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         return seat != s[_R_SHERIFF] and (not s[_R_MODULES] & _DEPUTIES or seat != s[_R_DEPUTY2])
 
-    def _first_merchant(self):
-        s = self.s
-        if not s[_R_MODULES] & _DEPUTIES:
-            return sh.Sheriff._first_merchant(self)
-        first = s[_R_FIRST_MERCHANT]
-        if first == _NO_SEAT or not self.s[self._at(first) + _FLAGS] & _SKIPPED:
-            return first
-        return self._next_merchant(first)
-
     def _next_merchant(self, seat):
-        """Deputies: clockwise from the named first merchant, deputies and sitters-out skipped."""
+        """Deputies: clockwise from the named first merchant, deputies and sitters-out skipped;
+        ``seat`` NO_SEAT: that first merchant (or the next one, if they sit the round out)."""
         s = self.s
         if not s[_R_MODULES] & _DEPUTIES:
             return sh.Sheriff._next_merchant(self, seat)
         first = s[_R_FIRST_MERCHANT]
+        if seat == _NO_SEAT:
+            if first == _NO_SEAT or not s[self._at(first) + _FLAGS] & _SKIPPED:
+                return first
+            seat = first
         while True:
             seat = (seat + 1) % _SEATS6
             if seat == first:
@@ -508,11 +504,15 @@ class SheriffMM(sh.Sheriff):
             self._set_gold(p, self.gold(p) + mine)
             self._set_gold(other, self.gold(other) + self.gold(_CHEST) - mine)
             if rec[_F_LOOT_GOODS - 1]:
+                mine = self._at(p) + _STAND
                 for i in range(rec[_F_LOOT_GOODS]):
-                    self._give(_CHEST, p, rec[_F_LOOT_GOODS + 1 + i])
-            for g in range(_KINDS):
-                while s[chest + _STAND + g]:
-                    self._give(_CHEST, other, g)
+                    g = rec[_F_LOOT_GOODS + 1 + i]
+                    s[chest + _STAND + g] -= 1
+                    s[mine + g] += 1
+            theirs = self._at(other) + _STAND
+            for g in range(_KINDS):   # the rest to the other deputy
+                s[theirs + g] += s[chest + _STAND + g]
+                s[chest + _STAND + g] = 0
         else:
             for g in range(_KINDS):   # discarded face up onto pile 1, by card code
                 while s[chest + _STAND + g]:
@@ -545,9 +545,10 @@ class SheriffMM(sh.Sheriff):
         self._set_gold(_CHEST, g & 1)
         left = g & 1
         for good in range(_KINDS):
-            while s[chest + _STAND + good] > 1:
-                self._give(_CHEST, d1, good)
-                self._give(_CHEST, d2, good)
+            half = s[chest + _STAND + good] // 2
+            s[chest + _STAND + good] -= 2 * half
+            s[self._at(d1) + _STAND + good] += half
+            s[self._at(d2) + _STAND + good] += half
             left |= s[chest + _STAND + good]
         return left
 

@@ -47,7 +47,7 @@ class Table(base.Table):
         elif phase == K.INSPECT:
             out = []
             for t in range(KM.SEATS6):
-                if g._is_merchant(t) and not g.flags(t) & (K.DONE | K.SKIPPED):
+                if g._is_merchant(t) and not g.s[g._at(t) + K.FLAGS] & (K.DONE | K.SKIPPED):
                     self._stances(t, out)
         elif phase == KM.LOOT:
             out = self._loots()
@@ -133,7 +133,7 @@ class Table(base.Table):
             self.piles[0].extend(discard)
         elif a in ("pass", "inspect"):
             t = action["target"]
-            if self.game.flags(t) & K.DONE or self.game.s[K.R_ROUND] != self.round:
+            if self.game.s[self.game._at(t) + K.FLAGS] & K.DONE or self.game.s[K.R_ROUND] != self.round:
                 base.Table.accepted(self, action)   # the bag was settled
                 return
         elif a == "loot" and action["split"] == "discard":

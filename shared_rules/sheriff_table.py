@@ -57,7 +57,7 @@ class Table:
             self._markets(g.s[K.R_TURN], out)
         elif phase == K.LOAD:
             for m in range(g.seats()):
-                if g._is_merchant(m) and not g.flags(m) & (K.LOADED | K.SKIPPED):
+                if g._is_merchant(m) and not g.s[g._at(m) + K.FLAGS] & (K.LOADED | K.SKIPPED):
                     self._loads(m, out)
         elif phase == K.DECLARE:
             d = g.s[K.R_TURN]
@@ -66,7 +66,7 @@ class Table:
                     out.append({"a": "declare", "p": d, "good": CODES[good], "count": len(self.bags[d])})
         elif phase == K.INSPECT:
             for t in range(g.seats()):
-                if g._is_merchant(t) and not g.flags(t) & K.DONE:
+                if g._is_merchant(t) and not g.s[g._at(t) + K.FLAGS] & K.DONE:
                     self._decisions(t, out)
         return out
 

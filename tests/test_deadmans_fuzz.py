@@ -16,7 +16,7 @@ SEAT = st.integers(min_value=0, max_value=9)
 ACTION = st.fixed_dictionaries(
     {"a": st.sampled_from(d.GAME.VOCAB.names), "p": SEAT},
     optional={
-        "card": CODE, "pick": CODE, "target": SEAT, "trait": st.sampled_from(TRAITS),
+        "card": CODE, "pick": CODE, "target": SEAT, "trait": st.sampled_from(list(TRAITS)),
         "reveal": st.lists(CODE, max_size=4), "peek": st.one_of(CODE, st.lists(CODE, max_size=4)),
         "cards": st.lists(CODE, max_size=31),
     },

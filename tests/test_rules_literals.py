@@ -19,7 +19,7 @@ from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_V
 def test_sheriff_pay_order_is_legal_goods_then_contraband_by_value_then_code() -> None:
     order = sorted(range(len(SHERIFF_CODES)),
                    key=lambda g: (SHERIFF_KIND[g] != LEGAL, SHERIFF_VALUE[g], SHERIFF_CODES[g]))
-    assert sheriff._PAY_ORDER == bytes(order)
+    assert sheriff._GOODS[sheriff._G_PAY_ORDER:sheriff._G_PAY_ORDER + sheriff._KINDS] == bytes(order)
 
 
 def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() -> None:
@@ -100,8 +100,10 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
             assert g.Gestures.ZONES[value] == name[2:].lower()
         elif name.startswith("P_"):
             assert g.Gestures.PROMPTS[value] == name[2:].lower()
-        else:
+        elif not name.startswith("G_"):  # G_*: the gesture registers' indexes, checked below
             assert name in ("NO_TAG", "NO_TAGS", "AMBIGUOUS", "PILE", "LIST_CAP"), name
+    regs = sorted(v for k, v in mine.items() if k.startswith("G_") and k != "G_N")
+    assert regs == list(range(mine["G_N"]))
 
 
 def test_dead_mans_views_take_the_rules_values() -> None:
@@ -126,8 +128,13 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
     kinds = [g[1] for g in SHERIFF_GOODS]
     assert kinds == [LEGAL] * sheriff._LEGAL_KINDS + [CONTRABAND] * (sheriff._ROYAL_FIRST - sheriff._LEGAL_KINDS) \
         + [ROYAL] * (sheriff._KINDS - sheriff._ROYAL_FIRST)
-    assert sheriff._COUNT == bytes(g[2] for g in SHERIFF_GOODS) and sheriff._MARKED == bytes(g[3] for g in SHERIFF_GOODS)
-    assert sheriff._VALUE == SHERIFF_VALUE and sheriff._PENALTY == SHERIFF_PENALTY
+    def column(at):
+        return sheriff._GOODS[at:at + sheriff._KINDS]
+    assert len(sheriff._GOODS) == 5 * sheriff._KINDS
+    assert column(sheriff._G_COUNT) == bytes(g[2] for g in SHERIFF_GOODS) and column(sheriff._G_MARKED) == bytes(g[3] for g in SHERIFF_GOODS)
+    assert column(sheriff._G_VALUE) == SHERIFF_VALUE and column(sheriff._G_PENALTY) == SHERIFF_PENALTY
+    from shared_rules import sheriff_laws   # restates the penalty column for itself
+    assert sheriff_laws._PENALTY == SHERIFF_PENALTY
     assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
 
 
@@ -219,8 +226,11 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
                                         SHERIFF_LEGAL_KINDS)
     assert sc._KINDS == len(SHERIFF_CODES) and sc._LEGAL_KINDS == SHERIFF_LEGAL_KINDS
     assert [g for g in range(sc._KINDS) if SHERIFF_KIND[g] == LEGAL] == list(range(sc._LEGAL_KINDS))
-    assert sc._VALUE == SHERIFF_VALUE and sc._AS_GOOD == SHERIFF_AS_GOOD and sc._AS_MANY == SHERIFF_AS_MANY
-    assert sc._KING == SHERIFF_KING[:sc._LEGAL_KINDS] and sc._QUEEN == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
+    def column(at, n=sc._KINDS):
+        return sc._COLUMNS[at:at + n]
+    assert len(sc._COLUMNS) == sc._AS_MANY + sc._KINDS
+    assert column(sc._VALUE) == SHERIFF_VALUE and column(sc._AS_GOOD) == SHERIFF_AS_GOOD and column(sc._AS_MANY) == SHERIFF_AS_MANY
+    assert column(sc._KING, sc._LEGAL_KINDS) == SHERIFF_KING[:sc._LEGAL_KINDS] and column(sc._QUEEN, sc._LEGAL_KINDS) == SHERIFF_QUEEN[:sc._LEGAL_KINDS]
     assert not any(SHERIFF_KING[sc._LEGAL_KINDS:] + SHERIFF_QUEEN[sc._LEGAL_KINDS:])
 
 
@@ -529,6 +539,18 @@ def test_the_sheriff_gestures_fill_their_tag_and_pad_tables_from_restated_bytes(
     from firmware import mat_sheriff as m
     assert m._NO_TAGS == array("H", [m._NO_TAG]).tobytes()
     assert m._NO_ZONES == bytes([m._NO_ZONE] * m._SEATS)
+
+
+def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_the_first_game() -> None:
+    """The base vocabulary is made on first use (not at import), so its size check runs here:
+    every action of every Sheriff vocabulary fits ``ACTION_SIZE``."""
+    from shared_rules import actions, sheriff, sheriff_cards, sheriff_mm
+    from shared_rules.actions_lookup import field_offsets
+    sheriff.Sheriff(5)
+    assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
+    for cls in (sheriff.Sheriff, sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):
+        for fields in cls.VOCAB.fields:
+            assert field_offsets(fields, 2)[1] <= actions.ACTION_SIZE
 
 
 def test_every_vocabulary_record_fits_the_action_size() -> None:

@@ -707,7 +707,8 @@ def test_restore_refuses_inconsistent_states():
     r = play(H(2), [draw(0, "key3"), draw(0, "chest3")])
     refused = 0
     for at_, value in ((K.R_DRAW_N, 40), (K.R_PLAY_N, 1), (K.R_PLAY + 1, 14), (K.LOC + 30, 14),
-                       (K.R_PENDING, 1), (K.R_TRAIT, 40), (K.LOC + 70, 8), (K.R_PEEK_N, 1)):
+                       (K.R_PENDING, 1), (K.R_TRAIT, 40), (K.LOC + 70, 8), (K.R_PEEK_N, 1),
+                       (K.R_PENDING, K.A_HOOK)):  # a Hook pending with no hook left: apply failed
         s = bytearray(r.game.s)
         s[at_] = value
         body = b"TM" + bytes((1, d.DeadMans.GAME_ID)) + bytes(s)
@@ -716,4 +717,4 @@ def test_restore_refuses_inconsistent_states():
         g = d.DeadMans.from_header(H(2))
         if g.restore(blob) == 7:
             refused += 1
-    assert refused == 8, refused
+    assert refused == 9, refused

@@ -504,15 +504,15 @@ def _quiet_round(r, g, discard):
     for m in merchants(n, sheriff):
         k = min(discard, sv.hand(g, m))
         _feed(r, market(m, _unknown(g, k), to=1) if k else market(m))
-    sitters = [m for m in merchants(n, sheriff) if g.flags(m) & K.SKIPPED]
+    sitters = [m for m in merchants(n, sheriff) if g.s[g._at(m) + K.FLAGS] & K.SKIPPED]
     for m in merchants(n, sheriff):
         if sv.hand(g, m):
             _feed(r, load(m, _unknown(g, min(5, sv.hand(g, m)))))
     for m in merchants(n, sheriff):
-        if g.s[K.R_PHASE] == K.DECLARE and not g.flags(m) & K.SKIPPED:
+        if g.s[K.R_PHASE] == K.DECLARE and not g.s[g._at(m) + K.FLAGS] & K.SKIPPED:
             _feed(r, declare(m, "apple", len(sv.bag(g, m))))
     for m in merchants(n, sheriff):
-        if g.s[K.R_PHASE] == K.INSPECT and not g.flags(m) & K.DONE:
+        if g.s[K.R_PHASE] == K.INSPECT and not g.s[g._at(m) + K.FLAGS] & K.DONE:
             _feed(r, pas(sheriff, m))
     return sitters
 
