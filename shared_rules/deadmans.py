@@ -235,7 +235,8 @@ class Vocabulary(actions.Vocabulary):
         return actions.Vocabulary.encode(self, obj, rec)
 
     def decode(self, rec, public=False):
-        obj = actions.Vocabulary.decode(self, rec, public)
+        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
+        obj = actions_lookup.decode(self, rec, public)
         peek = obj.get("peek")
         if isinstance(peek, list) and len(peek) == 1:
             obj["peek"] = peek[0]
