@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from shared_rules.replay import LogError, replay_file
+from shared_rules.replay import replay_file
 
 NAME = "replay"
 HELP = "replay an action log and print scores, winners and rejected lines"
@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         result = replay_file(args.log, strict=args.strict)
-    except LogError as e:
+    except ValueError as e:   # the log cannot be replayed at all (replay_file's message)
         print("tapmat replay: %s" % e, file=sys.stderr)
         return 2
     if args.json:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from host import views
+
 PUBLIC = 0
 REFEREE = 1
 
@@ -30,7 +32,7 @@ def load_state(game_cls: Any, header: dict[str, Any], state: bytes) -> Any:
 
 
 def _skull(game_cls: Any, header: dict[str, Any], view: bytes) -> dict[str, Any]:
-    d = game_cls.describe(view)
+    d = views.describe(game_cls, view)
     seats = d["seats"]
     tribes = d["players"]
     over = d["phase"] == "over"

@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Protocol
 
-from host import wording
+from host import views, wording
 from host.portlock import PortBusy
 from shared_rules import codec, games, sheriff_cards, sheriff_mm
 from shared_rules import profile as deck_profile
@@ -380,7 +380,7 @@ class Mirror:
 
     # -- what the scoreboard shows ---------------------------------------------------------
     def state(self) -> dict[str, Any] | None:
-        """The mirrored view as a dict (the game's ``describe``), or None before a snapshot."""
+        """The mirrored view as a dict (the game's ``describe``: ``host.views``), or None before a snapshot."""
         if self.game_cls is None or self.view is None or self.view_of != self.view_kind:
             return None   # (or still the other view: the switched subscription's snapshot is on its way)
         if self.view_kind == REFEREE:
@@ -389,9 +389,9 @@ class Mirror:
             except ValueError:
                 return None   # a header naming a deck profile this host does not know
             game.s[:] = self.view[:len(game.s)]
-            return game.referee()
+            return views.referee(game)
         try:
-            return self.game_cls.describe(self.view)
+            return views.describe(self.game_cls, self.view)
         except (IndexError, KeyError, ValueError):
             # A view this game's class cannot read (a board out of step with its HELLO): say so and
             # ask again rather than take the scoreboard down.

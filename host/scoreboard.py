@@ -6,7 +6,7 @@ the game, the final standings when the game is over, and as many of the last eve
 refusals and their reasons spelled out. It fits 80 x 24 (twelve Skull seats leave fewer lines
 for events) and uses wider columns and more events on a bigger terminal.
 
-Everything shown comes from the game's ``describe(view)`` dict (``shared_rules``), from the
+Everything shown comes from the game's ``describe(view)`` dict (``host.views``), from the
 public view unless the picture is a referee one: the public dicts carry no Skull disc and no
 card inside a bag, and the events come from public deltas (hidden fields masked on the board).
 A game this module does not know is still drawn, generically, from its dict.
@@ -27,7 +27,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from host import wording
+from host import views, wording
 from host.mirror import REFEREE, Event, Mirror, Prompt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -343,7 +343,7 @@ def public_keys(game: str) -> set[str]:
         g = cls.from_header({"game": game, "players": 3})
         view = bytearray(cls.PUBLIC_SIZE)
         g.public(view)
-        return set(cls.describe(view)["seats"][0])
+        return set(views.describe(cls, view)["seats"][0])
     except (ValueError, KeyError, IndexError):
         return set()
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from host.mirror import Event, header_text
+from host import views
 from host.monitor import Session, SessionTimeout
 from host.scoreboard import firmware_module, gestures
 from host.vboard_client import VirtualBoardClient, VirtualBoardError
@@ -368,7 +369,7 @@ class Sim:
 
     def view(self) -> dict[str, Any]:
         """The local game's public dict (what every player at the table sees)."""
-        return self.game.describe(self.public())
+        return views.describe(type(self.game), self.public())
 
     def probe(self, action: dict[str, Any]) -> str:
         """The reason the rules would give for ``action`` now ("ok" if legal); nothing changes."""

@@ -53,33 +53,30 @@ def _size(f):
     return n + (1 if f[3] else 0)
 
 
-def _offsets(fields, start):
-    offs = []
-    at = start
-    for f in fields:
-        offs.append(at)
-        at += _size(f)
-    return offs, at
-
-
 class Vocabulary:
     """The actions of one game: names, fields and their fixed offsets in a record."""
 
-    def __init__(self, actions):
+    def __init__(self, actions, fields=None):
+        """``Vocabulary(names, fields)``: a tuple of action names and one of their field tuples, kept
+        as they are; or ``Vocabulary(actions)``: (name, fields) pairs, split into those two."""
+        if fields is not None:
+            self.names = actions
+            self.fields = fields
+            return
         names = []
         fields = []
         for a in actions:
             names.append(a[0])
             fields.append(a[1])
-            assert _offsets(a[1], 2)[1] <= ACTION_SIZE, "action record too large"
         self.names = tuple(names)
         self.fields = tuple(fields)
 
     def __getattr__(self, name):
         """``kind(name)`` (an action's index, or -1), ``offset(action, field)`` (where a field's
-        value is) and ``offsets`` (per action, each field's offset): lookups by name for tests,
-        tools and the replay's explanations, from ``actions_lookup``, loaded on first use (a
-        board accepting records never asks)."""
+        value is), ``offsets`` (per action, each field's offset) and ``decode(rec, public=False)``
+        (a record back to its JSON object): for the host, tests, tools and the replay's
+        explanations, from ``actions_lookup``, loaded on first use (a board accepting records
+        never asks, nor does a replay)."""
         from shared_rules import actions_lookup
         return actions_lookup.attribute(self, name)
 
@@ -99,40 +96,6 @@ class Vocabulary:
         rec[0] = k
         rec[1] = p
         return _put(self.fields[k], obj, rec, 2, True)
-
-    def decode(self, rec, public=False):
-        """The JSON action object of a record (hidden fields left out when ``public``, absent
-        optional ones always). A nested object's fields are decoded after its parent's, from a
-        list of pending (fields, offset, dict, public) entries, without a recursive helper."""
-        obj = {"a": self.names[rec[0]], "p": rec[1]}
-        todo = [(self.fields[rec[0]], 2, obj, public)]
-        while todo:
-            fields, at, out, pub = todo.pop()
-            for f in fields:
-                name, kind, table, optional, _, hidden = f
-                end = at + _size(f)
-                if optional:
-                    present = rec[at]
-                    at += 1
-                else:
-                    present = True
-                if present and not (pub and hidden):
-                    if kind == U8:
-                        out[name] = rec[at]
-                    elif kind == U16:
-                        out[name] = rec[at] | (rec[at + 1] << 8)
-                    elif kind == NAME:
-                        out[name] = table[rec[at]]
-                    elif kind == LIST:
-                        items = []
-                        for i in range(at + 1, at + 1 + rec[at]):
-                            items.append(rec[i] if table is None else table[rec[i]])
-                        out[name] = items
-                    else:
-                        out[name] = {}
-                        todo.append((table, at, out[name], False))
-                at = end
-        return obj
 
     def valid(self, rec):
         """Whether a record read from the wire is well formed: a known kind, presence bytes 0/1,

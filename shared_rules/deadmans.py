@@ -235,7 +235,8 @@ class Vocabulary(actions.Vocabulary):
         return actions.Vocabulary.encode(self, obj, rec)
 
     def decode(self, rec, public=False):
-        obj = actions.Vocabulary.decode(self, rec, public)
+        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
+        obj = actions_lookup.decode(self, rec, public)
         peek = obj.get("peek")
         if isinstance(peek, list) and len(peek) == 1:
             obj["peek"] = peek[0]
@@ -254,17 +255,20 @@ class DeadMans(engine.Game):
     GAME_ID = 2
     STATE_SIZE = _STATE_SIZE
     PUBLIC_SIZE = _STATE_SIZE
-    VOCAB = Vocabulary((
-        ("trait", (actions.field("trait", _FIELD_NAME, DMD_TRAITS), target)),
-        ("draw", card),
-        ("collect", ()),
-        ("hook", card),
-        ("cannon", sword),
-        ("sword", sword),
-        ("map", (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
-                 actions.field("pick", _FIELD_NAME, DMD_CODES))),
-        ("oracle", (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),)),
-        ("bonus", (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), target)),
+    # The action names and their field tuples as two tuples, kept as given (no (name, fields)
+    # pairs to split and copy at the replay's peak). The names from a list display: they load as
+    # names interned anyway, where a constant tuple's would be nine 32-byte string objects.
+    VOCAB = Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
+        (actions.field("trait", _FIELD_NAME, DMD_TRAITS), target),
+        card,
+        (),
+        card,
+        sword,
+        sword,
+        (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
+         actions.field("pick", _FIELD_NAME, DMD_CODES)),
+        (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),),
+        (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), target),
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).

@@ -10,8 +10,9 @@ A game subclass provides:
 * ``check(rec)`` -> reason code (``OK`` = legal) and ``apply(rec)``, which may assume ``check``
   passed; ``apply`` must not fail;
 * ``valid_state(state)``: a cheap sanity check of a state about to be restored;
-* ``over()``, ``summary()`` (the replay contract's JSON fields), ``public(out)`` (fills the public
-  view bytes) and ``describe(view)`` (public view bytes -> dict, used by the host);
+* ``over()``, ``summary()`` (the replay contract's JSON fields) and ``public(out)`` (fills the
+  public view bytes; ``shared_rules/<NAME>_view.py`` turns them into a dict for the host:
+  ``describe(view)``, and the debug view ``referee(game)``, not methods: a board never holds them);
 * the class method ``from_header(header)`` (a parsed log header -> game; raises ``ValueError``).
 """
 try:

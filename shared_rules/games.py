@@ -1,12 +1,21 @@
 """The games the referee knows, by the log header's ``game`` name (modules load on demand)."""
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
 
 PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
 board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
+_NAMES = const("skull deadmans sheriff")
+# The errors, "|" between them: one string constant (separate ones would each be a heap object).
+_TEXTS = const("the header must be a JSON object|unknown game %r|game %r is not available in this build")
+
 
 def names():
     """The header names of the games; each one's rules are the module ``shared_rules.<name>``."""
-    return "skull deadmans sheriff".split()
+    return _NAMES.split()
 
 
 def game_class(name):
@@ -14,15 +23,14 @@ def game_class(name):
     if name in names():
         try:
             # A true fromlist returns the module itself (a constant tuple would be a heap object).
-            module = __import__("shared_rules." + name, None, None, True)  # type: ignore[arg-type]
+            return __import__("shared_rules." + name, None, None, True).GAME  # type: ignore[arg-type]
         except ImportError:
-            raise ValueError("game %r is not available in this build" % name)
-        return module.GAME
-    raise ValueError("unknown game %r" % (name,))
+            raise ValueError(_TEXTS.split("|")[2] % (name,))
+    raise ValueError(_TEXTS.split("|")[1] % (name,))
 
 
 def from_header(header):
     """A new game from a parsed log header (``ValueError`` with a message if it is bad)."""
     if not isinstance(header, dict):
-        raise ValueError("the header must be a JSON object")
+        raise ValueError(_TEXTS.split("|")[0])
     return game_class(header.get("game")).from_header(header)

@@ -44,8 +44,9 @@ _OPEN_OBJ = const(0x7B)
 _CLOSE_OBJ = const(0x7D)
 _HASH = const(0x23)
 _NEWLINE = const(0x0A)
-# What is wrong with a line or a log: the texts are in ``replay_why.TEXTS`` (by these numbers),
-# loaded only when something is wrong: a string constant is a heap object once imported.
+# What is wrong with a line or a log: the texts are in ``replay_why`` (by these numbers), imported
+# where something is wrong and only then (a string constant is a heap object once imported; a
+# wrapper function would be one more object held from import: the import lines are bytecode, in ROM).
 _W_UTF8 = const(1)
 _W_DEEP = const(2)
 _W_JSON = const(3)
@@ -59,142 +60,149 @@ _W_READ = const(10)
 _W_USAGE = const(11)
 
 
-class LogError(Exception):
-    """A log that cannot be replayed at all (missing file, bad header): exit status 2. Its
-    message is ``path:line: what``."""
+# A replay in progress is one list, indexed by these (a class would be a 224-byte object held from
+# import, its instances a dict each): what ``begin`` makes and ``feed`` and ``result`` take.
+_PATH = const(0)      # the log's name, for errors
+_GAME = const(1)      # the game, once the header is in (None before)
+_REJECTED = const(2)  # the first _MAX_LISTED refusals: {"line", "error"[, "detail"]}
+_REFUSED = const(3)   # every refusal, counted
+_LINE = const(4)      # lines fed so far
+_REC = const(5)       # the action record, made with the game (the game's import finds the heap without it)
 
 
-def _say(*args):
-    """The text of ``replay_why.TEXTS[args[0]]`` for the rest of ``args``."""
-    from shared_rules.replay_why import say
-    return say(args)
+def begin(path="<log>"):
+    """A replay before its first line (the list ``feed`` takes: game ``[1]``, refusals ``[2]``)."""
+    return [path, None, [], 0, 0, None]
 
 
-class Replay:
-    """Feeds log lines to a game; keeps the first ``_MAX_LISTED`` refusals and counts them all."""
+def feed(r, raw):
+    """Feed the replay ``r`` (from ``begin``) one raw line (bytes, or a memoryview of the reader's
+    buffer used before the next read; None for a line over ``_MAX_LINE`` bytes); return the
+    reason code (0 also for ignored lines).
 
-    def __init__(self, path="<log>"):
-        self.path = path
-        self.game = None
-        self.rejected = []
-        self.refused = 0
-        self.line = 0
-        # self.rec: made with the game (the game's import finds the heap without it)
-
-    def feed(self, raw):
-        """Process one raw line (bytes or a memoryview of the reader's buffer, used before the
-        next read; None for a line over ``_MAX_LINE`` bytes); return the reason code (0 also
-        for ignored lines).
-
-        A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
-        (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
-        ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
-        string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
-        ignored."""
-        self.line += 1
-        limit = _MAX_DEPTH if self.game else _HEADER_DEPTH
-        bad = 0
-        obj = False
-        if raw is None:
-            bad = _W_LONG
-        else:
-            i = 0
-            j = len(raw)
-            if self.line == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
-                i = 3  # a UTF-8 byte order mark, as some editors write
-            while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
-                i += 1
-            while j > i and raw[j - 1] in b" \t\n\r\x0b\x0c":
-                j -= 1
-            raw = raw[i:j]
-            try:
-                text = str(raw, "utf-8")
-            except UnicodeError:
-                bad = _W_UTF8
-            if not bad:
-                if not raw or raw[0] == _HASH:
-                    return 0
-                depth = 0
-                in_str = esc = False
-                for c in raw:
-                    if in_str:
-                        if esc:
-                            esc = False
-                        elif c == _BACKSLASH:
-                            esc = True
-                        elif c == _QUOTE:
-                            in_str = False
+    A line is refused if it is not UTF-8, is nested deeper than JSON parsers should recurse
+    (the limit counts ``[``/``{`` outside strings, over the bytes: UTF-8 never puts these
+    ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
+    string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
+    ignored."""
+    r[_LINE] += 1
+    limit = _MAX_DEPTH if r[_GAME] else _HEADER_DEPTH
+    bad = 0
+    obj = False
+    if raw is None:
+        bad = _W_LONG
+    else:
+        i = 0
+        j = len(raw)
+        if r[_LINE] == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
+            i = 3  # a UTF-8 byte order mark, as some editors write
+        while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
+            i += 1
+        while j > i and raw[j - 1] in b" \t\n\r\x0b\x0c":
+            j -= 1
+        raw = raw[i:j]
+        try:
+            text = str(raw, "utf-8")
+        except UnicodeError:
+            bad = _W_UTF8
+        if not bad:
+            if not raw or raw[0] == _HASH:
+                return 0
+            depth = 0
+            in_str = esc = False
+            for c in raw:
+                if in_str:
+                    if esc:
+                        esc = False
+                    elif c == _BACKSLASH:
+                        esc = True
                     elif c == _QUOTE:
-                        in_str = True
-                    elif c == _OPEN_LIST or c == _OPEN_OBJ:
-                        depth += 1
-                        if depth > limit:
-                            bad = _W_DEEP
-                            break
-                    elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
-                        depth -= 1
-            if not bad:
-                try:
-                    obj = json.loads(text)
-                except ValueError:
-                    bad = _W_JSON
-                if obj is None:
-                    return 0  # a JSON null line counts as blank
-        why = _say(bad, _MAX_LINE if self.game else _MAX_HEADER, limit, raw) if bad else None
-        raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
-        text = ""
-        if self.game is None:
-            if obj is False:
-                raise LogError(_say(_W_HEADER, self.path, self.line, why))
+                        in_str = False
+                elif c == _QUOTE:
+                    in_str = True
+                elif c == _OPEN_LIST or c == _OPEN_OBJ:
+                    depth += 1
+                    if depth > limit:
+                        bad = _W_DEEP
+                        break
+                elif c == _CLOSE_LIST or c == _CLOSE_OBJ:
+                    depth -= 1
+        if not bad:
             try:
-                gc.collect()  # the header's pieces go before the game's modules load
-                self.game = games.from_header(obj)
-                # Load what the result will need (a scoring module, its names) now, while the
-                # heap is in one piece: at the end of a long log a module or a new qstr pool
-                # may find no block large enough.
-                self.game.summary()
-                self.rec = bytearray(_ACTION_SIZE)
-            except ValueError as e:
-                raise LogError(_say(_W_BAD_HEADER, self.path, self.line, e))
-            return 0
-        err = _MALFORMED if obj is False else self.game.VOCAB.encode(obj, self.rec)
-        if err and obj is not False:
-            from shared_rules.replay_why import explain
-            why = explain(self.game, obj)
-        if not err:
-            err = self.game.accept(self.rec)
-            if err == _BAD_SEAT:
-                why = _say(_W_SEAT, self.rec[1], self.game.seats() - 1)
-        if err:
-            self.refused += 1
-            if len(self.rejected) < _MAX_LISTED:
-                entry = {"line": self.line, "error": self.game.reason(err)}
-                if why:
-                    entry["detail"] = why
-                self.rejected.append(entry)
-        return err
+                obj = json.loads(text)
+            except ValueError:
+                bad = _W_JSON
+            if obj is None:
+                return 0  # a JSON null line counts as blank
+    why = None
+    if bad:
+        from shared_rules.replay_why import say
+        why = say((bad, _MAX_LINE if r[_GAME] else _MAX_HEADER, limit, raw))
+    raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
+    text = ""
+    game = r[_GAME]
+    if game is None:
+        if obj is False:
+            from shared_rules.replay_why import say
+            raise ValueError(say((_W_HEADER, r[_PATH], r[_LINE], why)))
+        try:
+            gc.collect()  # the header's pieces go before the game's modules load
+            game = r[_GAME] = games.from_header(obj)
+            # Load what the result will need (a scoring module, its names) now, while the
+            # heap is in one piece: at the end of a long log a module or a new qstr pool
+            # may find no block large enough.
+            game.summary()
+            r[_REC] = bytearray(_ACTION_SIZE)
+        except ValueError as e:
+            from shared_rules.replay_why import say
+            raise ValueError(say((_W_BAD_HEADER, r[_PATH], r[_LINE], e)))
+        return 0
+    rec = r[_REC]
+    err = _MALFORMED if obj is False else game.VOCAB.encode(obj, rec)
+    if err and obj is not False:
+        from shared_rules.replay_why import explain
+        why = explain(game, obj)
+    if not err:
+        err = game.accept(rec)
+        if err == _BAD_SEAT:
+            from shared_rules.replay_why import say
+            why = say((_W_SEAT, rec[1], game.seats() - 1))
+    if err:
+        r[_REFUSED] += 1
+        if len(r[_REJECTED]) < _MAX_LISTED:
+            entry = {"line": r[_LINE], "error": game.reason(err)}
+            if why:
+                entry["detail"] = why
+            r[_REJECTED].append(entry)
+    return err
 
-    def result(self):
-        if self.game is None:
-            raise LogError(_say(_W_NO_HEADER, self.path, self.line))
-        out = self.game.summary()
-        out["rejected"] = self.rejected
-        out["rejected_count"] = self.refused
-        return out
+
+def result(r):
+    """The result of the replay ``r``: the game's summary, the refusals listed and counted
+    (``ValueError`` if no header came)."""
+    if r[_GAME] is None:
+        from shared_rules.replay_why import say
+        raise ValueError(say((_W_NO_HEADER, r[_PATH], r[_LINE])))
+    out = r[_GAME].summary()
+    out["rejected"] = r[_REJECTED]
+    out["rejected_count"] = r[_REFUSED]
+    return out
 
 
 def replay_file(path, strict=False):
-    """Replay a log file; return the result dict (``LogError`` if it cannot be read).
+    """Replay a log file; return the result dict (``ValueError``, its message ``path:line: what``,
+    if it cannot be replayed at all: missing file, bad or no header).
 
     The file is read into one ``_PIECE``-byte buffer, made once; a line that fits in it goes to
     ``feed`` as a view of it, without a copy (``readline(n)`` would reserve n fresh bytes for
     every line, however short). A longer line is gathered in pieces and joined; one over the
     limit goes to ``feed`` as None: the rest of it is skipped, never held."""
-    r = Replay(path)
+    r = begin(path)
     try:
         f = open(path, "rb")
     except OSError:
-        raise LogError(_say(_W_OPEN, path))
+        from shared_rules.replay_why import say
+        raise ValueError(say((_W_OPEN, path)))
     buf = view = None  # type: Any  # made for the first line, again after the header's game loads
     start = end = 0  # unread bytes: buf[start:end]
     try:
@@ -202,7 +210,7 @@ def replay_file(path, strict=False):
             if buf is None:
                 buf = bytearray(_PIECE)
                 view = memoryview(buf)
-            limit = _MAX_LINE if r.game else _MAX_HEADER
+            limit = _MAX_LINE if r[_GAME] else _MAX_HEADER
             parts = None  # type: list | None
             n = 0  # bytes of the line in parts
             try:
@@ -225,13 +233,14 @@ def replay_file(path, strict=False):
                     # A short header one byte at a time: nothing is read past its line, so the
                     # buffer can go while the header's game loads (and is made again after). A
                     # long one (a deck profile) in whole pieces: byte reads cost it its heap.
-                    got = f.readinto(view[end:] if r.game or parts is not None else view[end:end + 1])
+                    got = f.readinto(view[end:] if r[_GAME] or parts is not None else view[end:end + 1])
                     if not got:
                         stop = end  # the last line has no newline
                         break
                     end += got
             except OSError:
-                raise LogError(_say(_W_READ, path, r.line + 1))
+                from shared_rules.replay_why import say
+                raise ValueError(say((_W_READ, path, r[_LINE] + 1)))
             if parts is None:
                 if stop == start and start == end:
                     break  # the end of the file
@@ -243,29 +252,30 @@ def replay_file(path, strict=False):
                 line = b"".join(parts)
             parts = None  # the pieces go before feed (a header's game loads in it)
             start = stop + 1 if stop < end else end
-            if r.game is None:
+            if r[_GAME] is None:
                 if line is not None:
                     line = bytes(line)
                 if start == end:   # nothing read past the header
                     buf = view = None
                     start = end = 0
-            if r.feed(line) and strict:
+            if feed(r, line) and strict:
                 break
             line = None
     finally:
         f.close()
-    return r.result()
+    return result(r)
 
 
 def main(argv):
     """Print the result one refusal at a time: a long refusal list as one string would need one
     large block of a small heap."""
     if len(argv) != 2:
-        sys.stderr.write(_say(_W_USAGE))
+        from shared_rules.replay_why import say
+        sys.stderr.write(say((_W_USAGE,)))
         return 2
     try:
         result = replay_file(argv[1])
-    except LogError as e:
+    except ValueError as e:  # the log cannot be replayed at all
         sys.stderr.write("error: %s\n" % e)
         return 2
     out = sys.stdout

@@ -879,7 +879,8 @@ class Vocabulary(actions.Vocabulary):
         return err
 
     def decode(self, rec, public=False):
-        obj = actions.Vocabulary.decode(self, rec, public)
+        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
+        obj = actions_lookup.decode(self, rec, public)
         if rec[0] == _A_SETUP:
             obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
         bribe = obj.get("bribe") if rec[0] == _A_PASS else None

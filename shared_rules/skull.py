@@ -8,7 +8,8 @@ Every register, phase, action kind, field offset and reason is a private literal
 MicroPython inlines them and keeps no name for them (docs/performance.md). Tests and host tools
 read them by name from the generated ``skull_layout.py``; ``tests/test_rules_literals.py`` checks
 the literals against what they stand for (the vocabulary's offsets, the engine's codes). The
-scoreboard's views (``describe``, ``referee``) live in ``skull_view.py``, never loaded on a board.
+scoreboard's views (``describe``, ``referee``) live in ``skull_view.py``, never loaded on a board
+(the host finds them by the game's name: ``host/views.py``).
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -141,7 +142,7 @@ def _new_round(s, lead):
     s[_R_ROUND] = (s[_R_ROUND] + 1) & 255
 
 
-# The class keeps what the engine and the host look up (17 entries: one hash table size step
+# The class keeps what the engine and the host look up (15 entries: one hash table size step
 # below 23); the helpers above are functions of the state bytes.
 class Skull(engine.Game):
     NAME = "skull"
@@ -351,17 +352,6 @@ class Skull(engine.Game):
                 for i in range(_PUB_SEAT):
                     out[at + i] = 0
 
-    @staticmethod
-    def describe(view):
-        """Public view bytes -> dict for the scoreboard (no hidden disc anywhere)."""
-        from shared_rules import skull_view
-        return skull_view.describe(view)
-
-    def referee(self):
-        """Everything, hidden discs included (debug view, never mirrored by default)."""
-        from shared_rules import skull_view
-        return skull_view.referee(self)
-
     def summary(self):
         s = self.s
         n = s[_R_SEATS]
@@ -384,13 +374,15 @@ class Skull(engine.Game):
 
     # The vocabulary and reason names last: their many small blocks fill the holes that the
     # class table's growth (12 -> 17 slots, one block) leaves, instead of the growth finding none.
-    VOCAB = actions.Vocabulary((
-        ("place", _DISC),
-        ("bid", (actions.field("n", actions.U8),)),
-        ("pass", ()),
-        ("flip", (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True))),
-        ("lose", _DISC),
-        ("first", _TARGET),
+    # The action names as one constant tuple and the fields as a tuple of field tuples (not
+    # (name, fields) pairs: the vocabulary keeps these two as they are, nothing to split and copy).
+    VOCAB = actions.Vocabulary(("place", "bid", "pass", "flip", "lose", "first"), (
+        _DISC,
+        (actions.field("n", actions.U8),),
+        (),
+        (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True)),
+        _DISC,
+        _TARGET,
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).

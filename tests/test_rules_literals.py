@@ -140,7 +140,7 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
 
 def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> None:
     from shared_rules import engine
-    from shared_rules.actions import _offsets
+    from shared_rules.actions_lookup import field_offsets
     s = sheriff
     vocab = s.Sheriff.VOCAB
     assert vocab.names[s._A_SETUP:s._A_PASS + 1] == ("setup", "market", "load", "declare", "pass")
@@ -151,7 +151,7 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
         vocab.offset("declare", "good"), vocab.offset("declare", "count"), vocab.offset("pass", "target"),
         vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
-    assert _offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
+    assert field_offsets(vocab.fields[s._A_PASS][1][2], s._F_BRIBE)[0] == [s._F_BRIBE_GOLD, s._F_BRIBE_STAND,
                                                                       s._F_BRIBE_BAG]
     reasons = s.Sheriff.REASONS.split()
     named = {name[1:]: value for name, value in vars(s).items()
@@ -557,11 +557,42 @@ def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_t
     """The base vocabulary is made on first use (not at import), so its size check runs here:
     every action of every Sheriff vocabulary fits ``ACTION_SIZE``."""
     from shared_rules import actions, sheriff, sheriff_cards, sheriff_mm
+    from shared_rules.actions_lookup import field_offsets
     sheriff.Sheriff(5)
     assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
     for cls in (sheriff.Sheriff, sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):
         for fields in cls.VOCAB.fields:
-            assert actions._offsets(fields, 2)[1] <= actions.ACTION_SIZE
+            assert field_offsets(fields, 2)[1] <= actions.ACTION_SIZE
+
+
+def test_every_vocabulary_record_fits_the_action_size() -> None:
+    """Every action of every game, all its fields present, fits one ``ACTION_SIZE`` record (what
+    ``Vocabulary.__init__`` asserted at import, checked here instead: the board never runs it)."""
+    from shared_rules import sheriff_cards as sc, sheriff_mm as mm
+    from shared_rules.actions import ACTION_SIZE
+    from shared_rules.actions_lookup import field_offsets
+    from shared_rules.deadmans import DeadMans
+    from shared_rules.skull import Skull
+    ends = []
+    for cls in (Skull, DeadMans, sheriff.Sheriff, mm.SheriffMM, sc.SheriffCards):
+        assert cls.VOCAB.names
+        ends += [field_offsets(fields, 2)[1] for fields in cls.VOCAB.fields]
+    assert 2 < max(ends) <= ACTION_SIZE
+
+
+def test_the_dual_kit_reads_the_replays_game_and_refusals_where_begin_puts_them() -> None:
+    """``tests/dual/kit.py`` restates where ``replay.begin``'s list keeps the game, the refusals
+    and the action record."""
+    sys.path.insert(0, str(Path(__file__).parent / "dual"))
+    try:
+        import kit
+    finally:
+        sys.path.pop(0)
+    from shared_rules import replay
+    assert (kit.GAME, kit.REJECTED, kit.REC) == (replay._GAME, replay._REJECTED, replay._REC)
+    p = kit.play({"game": "skull", "players": 3}, [{"a": "bid", "p": 0, "n": 1}])
+    assert p.game.NAME == "skull" and p.rejected == [{"line": 2, "error": "wrong_phase"}]
+    assert p.rec[:3] == bytes([1, 0, 1])   # bid, seat 0, n
 
 
 def test_the_sheriff_gestures_restate_the_tokens_and_lay_out_their_registers_and_tag_array() -> None:

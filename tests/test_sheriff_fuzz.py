@@ -137,7 +137,8 @@ def clamp(rec: bytearray) -> None:
 
 
 def clamp_field(rec: bytearray, f: tuple[Any, ...], at: int) -> None:
-    from shared_rules.actions import LIST, NAME, OBJ, _offsets
+    from shared_rules.actions import LIST, NAME, OBJ
+    from shared_rules.actions_lookup import field_offsets
     name, kind, table, optional, cap, _ = f
     if optional:
         rec[at] &= 1
@@ -149,6 +150,6 @@ def clamp_field(rec: bytearray, f: tuple[Any, ...], at: int) -> None:
         for i in range(rec[at]):
             rec[at + 1 + i] = rec[at + 1 + i] % len(table) if table is not None else rec[at + 1 + i] % 255
     elif kind == OBJ:
-        offs, _ = _offsets(table, at)
+        offs, _ = field_offsets(table, at)
         for sub, o in zip(table, offs):
             clamp_field(rec, sub, o)

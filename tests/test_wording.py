@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from shared_rules.playout import Playout
-from host import wording
+from host import views, wording
 
 
 def public(game) -> dict:
     view = bytearray(game.PUBLIC_SIZE)
     game.public(view)
-    return game.describe(view)
+    return views.describe(type(game), view)
 
 
 def said(header: dict, seed: int) -> list[tuple[dict, str, str, dict, dict]]:

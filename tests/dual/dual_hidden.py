@@ -8,7 +8,8 @@ accepted, or both refused for the same reason): identical frames, length include
 reasons: the REJECT echo after the reason byte is identical.
 """
 from shared_rules import codec
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U16, U8, _offsets, _size
+from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U16, U8, _size
+from shared_rules.actions_lookup import field_offsets
 from shared_rules.engine import OK
 from shared_rules.playout import Playout
 from shared_rules.rng import Rng
@@ -61,7 +62,7 @@ def _fill(fields, offs, rec, rng, hidden_only):
             for j in range(cap):
                 rec[at + 1 + j] = (rng.below(8) if table is None else rng.below(len(table))) if j < n else 0
         elif kind == OBJ:
-            sub, _ = _offsets(table, at)
+            sub, _ = field_offsets(table, at)
             _fill(table, sub, rec, rng, False)
         if optional and not rec[offs[i]]:
             for j in range(offs[i] + 1, offs[i] + _size(fields[i])):

@@ -5,7 +5,7 @@ nothing; the whole sensor-to-rules path allocates nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
 from shared_rules import deck, tokens
-from shared_rules import skull_layout as K
+from shared_rules import skull_layout as K, skull_view
 from shared_rules.skull import on_mats
 from shared_rules.skull_table import at
 from shared_rules.playout import Playout
@@ -220,7 +220,7 @@ def test_a_peek_at_your_own_disc_means_nothing():
     t.take(t.seat_pad[0], u)
     t.put(t.seat_pad[0], u)
     assert t.news() == [] and at(t.game, 0, K.STACK) == 2
-    return t.game.referee()["seats"][0]
+    return skull_view.referee(t.game)["seats"][0]
 
 
 def test_flip_lifts_count_once_and_refused_lifts_can_be_put_back():

@@ -1,7 +1,7 @@
 """Skull: one test per rule and per rejection of docs/rules-skull.md, on both interpreters."""
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import skull_layout as K
+from shared_rules import skull_layout as K, skull_view
 from shared_rules.skull_table import at, active
 
 
@@ -317,7 +317,7 @@ def test_public_view_hides_discs():
     r = play(H(3), [place(0, "skull"), place(1), place(2)])
     view = bytearray(r.game.PUBLIC_SIZE)
     r.game.public(view)
-    d = r.game.describe(view)
+    d = skull_view.describe(view)
     r2 = play(H(3), [place(0, "flower"), place(1), place(2)])
     view2 = bytearray(r2.game.PUBLIC_SIZE)
     r2.game.public(view2)

@@ -1,16 +1,48 @@
 """Helpers for dual-interpreter rule tests: drive a game through the real replay path."""
 import json
 
-from shared_rules.replay import Replay
+from shared_rules import replay
+
+# Where ``replay.begin``'s list keeps the game, the refusals and the action record (replay's
+# private _GAME, _REJECTED and _REC, inlined on MicroPython; tests/test_rules_literals.py checks them).
+GAME = 1
+REJECTED = 2
+REC = 5
+
+
+class Played:
+    """A replay fed through ``replay.feed``, its game and refusals as attributes."""
+
+    def __init__(self):
+        self.r = replay.begin()
+
+    def feed(self, raw):
+        """``replay.feed`` one raw line; its reason code."""
+        return replay.feed(self.r, raw)
+
+    def result(self):
+        return replay.result(self.r)
+
+    @property
+    def game(self):
+        return self.r[GAME]
+
+    @property
+    def rejected(self):
+        return self.r[REJECTED]
+
+    @property
+    def rec(self):
+        return self.r[REC]
 
 
 def play(header, actions):
-    """Replay a header and actions (dicts, or raw strings for malformed lines); return the Replay."""
-    r = Replay()
-    r.feed(json.dumps(header).encode())
+    """Replay a header and actions (dicts, or raw strings for malformed lines); return it played."""
+    p = Played()
+    p.feed(json.dumps(header).encode())
     for a in actions:
-        r.feed(a.encode() if isinstance(a, str) else json.dumps(a).encode())
-    return r
+        p.feed(a.encode() if isinstance(a, str) else json.dumps(a).encode())
+    return p
 
 
 def errors(r):
