@@ -216,8 +216,9 @@ class Gestures(BaseGestures):
 
     # -- partial state -----------------------------------------------------------------
     def update(self):
-        """(Called first by every gesture.) Drop partial actions once the rules moved on (round, phase or turn changed); a new
-        market turn starts with the cards already lying on the merchant's stand pad."""
+        """Called first by every gesture: drop partial actions once the rules moved on (round, phase
+        or turn changed); a new market turn starts with the cards already lying on the merchant's
+        stand pad."""
         s = self.game.s
         r = self.regs
         if r[_G_NEED] and s[self.game._at(self.target) + _FLAGS] & _DONE:
