@@ -66,8 +66,16 @@ def with_profile(root, header):
     (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
     docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
-        from shared_rules import profile   # its names are interned only then
-        return profile.with_profile(join(root, games.PROFILE_FILE), header)
+        from shared_rules import profile
+        if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
+            return header   # deputies alone read no card data: the game must not depend on the file
+        path = join(root, games.PROFILE_FILE)
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            return header
+        header["profile"] = profile.Stored(blob, header["modules"], path).digest
     return header
 
 

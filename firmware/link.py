@@ -23,8 +23,8 @@ class BoardLink:
         self.port = port
         self.reader = codec.FrameReader()
         self.rx = bytearray(_RX_CHUNK)
-        self.rx_len = 0
-        self.rx_pos = 0
+        self.end = 0     # rx[start:end]: read from the line, not fed to the reader yet
+        self.start = 0
         self.head = memoryview(self.rx)[:_SERVE_BYTES]   # rx's head: serve()'s small reads
         self.held = False  # serve() completed a frame that poll() has not handed over yet
         self.out = bytearray(codec.MAX_FRAME)
@@ -41,12 +41,12 @@ class BoardLink:
             return True
         reader.ready = False  # the frame before (if any) is handled: serve() may decode again
         for _ in range(_MAX_CHUNKS):
-            if self.rx_pos >= self.rx_len:
-                self.rx_len = self.port.readinto(self.rx)
-                self.rx_pos = 0
-                if not self.rx_len:
+            if self.start >= self.end:
+                self.end = self.port.readinto(self.rx)
+                self.start = 0
+                if not self.end:
                     return False
-            self.rx_pos = reader.feed(self.rx, self.rx_pos, self.rx_len)
+            self.start = reader.feed(self.rx, self.start, self.end)
             if reader.ready:
                 return True
         return False
@@ -59,15 +59,15 @@ class BoardLink:
         reader = self.reader
         if reader.ready:
             return
-        pos = self.rx_pos
-        if pos >= self.rx_len:
-            pos = self.rx_pos = 0
-            self.rx_len = self.port.readinto(self.head)
-        end = self.rx_len
+        pos = self.start
+        if pos >= self.end:
+            pos = self.start = 0
+            self.end = self.port.readinto(self.head)
+        end = self.end
         if end > pos + _SERVE_BYTES:
             end = pos + _SERVE_BYTES
         if pos < end:
-            self.rx_pos = reader.feed(self.rx, pos, end)
+            self.start = reader.feed(self.rx, pos, end)
             self.held = reader.ready
 
     def send(self, ftype, n):

@@ -252,18 +252,3 @@ def load(prof, modules, where="header profile"):
             prof, FILE, stored.name, stored.digest, _WRITE))
     return stored
 
-
-def with_profile(path, header):
-    """``firmware.app.with_profile``'s work, once a header names card modules and no ``profile``:
-    the board's profile at ``path``, named by its digest for those modules; the header unchanged
-    without the file, or when its modules read no card data (deputies alone: the game must not
-    depend on the file)."""
-    if not [key for key, _ in SECTION_TAGS if key in header["modules"]]:
-        return header
-    try:
-        with open(path, "rb") as f:
-            blob = f.read()
-    except OSError:
-        return header
-    header["profile"] = Stored(blob, header["modules"], path).digest
-    return header
