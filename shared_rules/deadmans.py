@@ -713,11 +713,6 @@ class DeadMans(engine.Game):
             if buf[i] == _DISCARD:
                 buf[i] = _DRAW
 
-    @staticmethod
-    def describe(buf):
-        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        return __import__("shared_rules.deadmans_view", None, None, True).describe(buf)  # type: ignore[arg-type]
-
     def summary(self):
         """Best score, then most bank cards, wins; still tied: a shared win."""
         s = self.s
@@ -739,10 +734,6 @@ class DeadMans(engine.Game):
             "scores": scores,
             "bank_cards": cards,
         }
-
-    def referee(self):
-        """Everything the referee knows, the peek queue and the discard pile included (debug)."""
-        return __import__("shared_rules.deadmans_view", None, None, True).referee(self)  # type: ignore[arg-type]
 
 
 del card, sword, target
