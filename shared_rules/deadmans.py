@@ -225,24 +225,6 @@ def _move(s, card, src, dest):
         s[_R_DISCARD_N] += 1
 
 
-class Vocabulary(actions.Vocabulary):
-    """The contract writes a one-card Oracle ``peek`` as a card code, Mystic's as a list."""
-
-    def encode(self, obj, rec):
-        if isinstance(obj, dict) and obj.get("a") == "oracle" and isinstance(obj.get("peek"), str):
-            obj = dict(obj)
-            obj["peek"] = [obj["peek"]]
-        return actions.Vocabulary.encode(self, obj, rec)
-
-    def decode(self, rec, public=False):
-        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
-        obj = actions_lookup.decode(self, rec, public)
-        peek = obj.get("peek")
-        if isinstance(peek, list) and len(peek) == 1:
-            obj["peek"] = peek[0]
-        return obj
-
-
 # Fields some actions share (one tuple each instead of one per action; deleted after use,
 # named after names the module interns anyway).
 card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
@@ -258,7 +240,7 @@ class DeadMans(engine.Game):
     # The action names and their field tuples as two tuples, kept as given (no (name, fields)
     # pairs to split and copy at the replay's peak). The names from a list display: they load as
     # names interned anyway, where a constant tuple's would be nine 32-byte string objects.
-    VOCAB = Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
+    VOCAB = actions.Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
         (actions.field("trait", _FIELD_NAME, DMD_TRAITS), target),
         card,
         (),
@@ -267,7 +249,7 @@ class DeadMans(engine.Game):
         sword,
         (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
          actions.field("pick", _FIELD_NAME, DMD_CODES)),
-        (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),),
+        (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=2),),  # 2: one card as a name alone
         (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), target),
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
