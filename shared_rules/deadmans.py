@@ -229,7 +229,7 @@ def _move(s, card, src, dest):
 # target and card (cannon, sword), the optional target (trait, bonus). One global, deleted after
 # use, named after a name the module interns anyway: the module's table stays at 17 slots (a global
 # more grows it to 23, 368 bytes, while the class is made: the DMD replay's peak).
-card = (actions.field("card", _FIELD_NAME, DMD_CODES),)
+card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # type: tuple
 card = (card, (actions.field("target", _FIELD_U8), card[0]), actions.field("target", _FIELD_U8, optional=True))
 
 

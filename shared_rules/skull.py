@@ -17,7 +17,6 @@ except ImportError:
     def const(x):
         return x
 from shared_rules import actions, engine
-from shared_rules.catalogue import SKULL_CODES
 
 # The engine's codes this module uses.
 _OK = const(0)
@@ -92,7 +91,10 @@ _PUB_REGS = const(9)
 _PUB_SEAT = const(5)
 
 # Fields two actions share (one tuple each; deleted after the vocabulary is made).
-_DISC = (actions.field("disc", actions.NAME, SKULL_CODES, hidden=True),)   # place, lose
+# The disc names: the catalogue's SKULL_CODES as a literal (a Skull replay then never loads the
+# catalogue package; tests/test_rules_literals.py checks they are equal).
+_CODES = const(("flower", "skull"))
+_DISC = (actions.field("disc", actions.NAME, _CODES, hidden=True),)   # place, lose
 _TARGET = (actions.field("target", actions.U8),)                           # flip, first
 
 
@@ -380,7 +382,7 @@ class Skull(engine.Game):
         _DISC,
         (actions.field("n", actions.U8),),
         (),
-        (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True)),
+        (_TARGET[0], actions.field("disc", actions.NAME, _CODES, optional=True)),
         _DISC,
         _TARGET,
     ))
