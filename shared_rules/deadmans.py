@@ -18,7 +18,7 @@ except ImportError:
     def const(x):
         return x
 from shared_rules import actions, engine
-from shared_rules.catalogue import DMD_CODES, DMD_TRAITS
+from shared_rules.dmd_cards import DMD_CODES, DMD_TRAITS  # the catalogue's section, without the package
 
 # Suits (code // _VALUES, in DMD_CODES order) and traits (index in DMD_TRAITS).
 _NCODES = const(60)
