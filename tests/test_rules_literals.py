@@ -593,3 +593,13 @@ def test_the_dual_kit_reads_the_replays_game_and_refusals_where_begin_puts_them(
     p = kit.play({"game": "skull", "players": 3}, [{"a": "bid", "p": 0, "n": 1}])
     assert p.game.NAME == "skull" and p.rejected == [{"line": 2, "error": "wrong_phase"}]
     assert p.rec[:3] == bytes([1, 0, 1])   # bid, seat 0, n
+
+
+def test_skulls_disc_names_are_the_catalogues() -> None:
+    """Skull keeps its two disc names as a literal (its replay never loads the catalogue package):
+    they are the catalogue's, in its order (a disc's code is its index)."""
+    from shared_rules import skull
+    from shared_rules.catalogue import SKULL_CODES
+    assert skull._CODES == SKULL_CODES
+    discs = [f[2] for fields in skull.Skull.VOCAB.fields for f in fields if f[0] == "disc"]
+    assert discs and all(d == SKULL_CODES for d in discs)
