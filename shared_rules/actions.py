@@ -33,7 +33,9 @@ UNKNOWN_CODE = const(2)
 
 
 def field(name, kind, table=None, optional=False, cap=1, hidden=False):
-    """Describe one action field (``table``: names for NAME/LIST, sub-fields for OBJ)."""
+    """Describe one action field (``table``: names for NAME/LIST, sub-fields for OBJ; ``hidden``
+    true: masked from the public, 2: masked, and a LIST may be written as its one name alone, as
+    the contract writes Dead Man's Draw's one-card Oracle peek)."""
     return (name, kind, table, optional, cap, hidden)
 
 
@@ -161,7 +163,7 @@ def _put(fields, obj, rec, at, top):
     if bad and not top:
         return MALFORMED
     for f in fields:
-        name, kind, table, optional, cap, _ = f
+        name, kind, table, optional, cap, hidden = f
         end = at + _size(f)
         if name in obj:
             v = obj[name]
@@ -183,11 +185,12 @@ def _put(fields, obj, rec, at, top):
             else:
                 items = (v,)
                 if kind == LIST:
-                    if not isinstance(v, list) or len(v) > cap:
+                    if isinstance(v, list) and len(v) <= cap:
+                        items = v
+                    elif hidden != 2 or not isinstance(v, str):
                         return MALFORMED
-                    rec[at] = len(v)
+                    rec[at] = len(items)
                     at += 1
-                    items = v
                 for c in items:
                     if table is None:
                         if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c >= 255:

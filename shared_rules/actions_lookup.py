@@ -76,7 +76,7 @@ def decode(vocab, rec, public=False):
                     items = []
                     for i in range(at + 1, at + 1 + rec[at]):
                         items.append(rec[i] if table is None else table[rec[i]])
-                    out[name] = items
+                    out[name] = items[0] if hidden == 2 and len(items) == 1 else items  # one name alone
                 else:
                     out[name] = {}
                     todo.append((table, at, out[name], False))

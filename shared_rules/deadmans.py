@@ -18,7 +18,7 @@ except ImportError:
     def const(x):
         return x
 from shared_rules import actions, engine
-from shared_rules.catalogue import DMD_CODES, DMD_TRAITS
+from shared_rules.dmd_cards import DMD_CODES, DMD_TRAITS  # the catalogue's section, without the package
 
 # Suits (code // _VALUES, in DMD_CODES order) and traits (index in DMD_TRAITS).
 _NCODES = const(60)
@@ -225,29 +225,12 @@ def _move(s, card, src, dest):
         s[_R_DISCARD_N] += 1
 
 
-class Vocabulary(actions.Vocabulary):
-    """The contract writes a one-card Oracle ``peek`` as a card code, Mystic's as a list."""
-
-    def encode(self, obj, rec):
-        if isinstance(obj, dict) and obj.get("a") == "oracle" and isinstance(obj.get("peek"), str):
-            obj = dict(obj)
-            obj["peek"] = [obj["peek"]]
-        return actions.Vocabulary.encode(self, obj, rec)
-
-    def decode(self, rec, public=False):
-        from shared_rules import actions_lookup   # the base's decode: host side, loaded on first use
-        obj = actions_lookup.decode(self, rec, public)
-        peek = obj.get("peek")
-        if isinstance(peek, list) and len(peek) == 1:
-            obj["peek"] = peek[0]
-        return obj
-
-
-# Fields some actions share (one tuple each instead of one per action; deleted after use,
-# named after names the module interns anyway).
-card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # draw, hook
-sword = (actions.field("target", _FIELD_U8), card[0])  # cannon, sword
-target = actions.field("target", _FIELD_U8, optional=True)  # trait, bonus
+# Fields some actions share, one tuple each instead of one per action: the card (draw, hook), the
+# target and card (cannon, sword), the optional target (trait, bonus). One global, deleted after
+# use, named after a name the module interns anyway: the module's table stays at 17 slots (a global
+# more grows it to 23, 368 bytes, while the class is made: the DMD replay's peak).
+card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # type: tuple
+card = (card, (actions.field("target", _FIELD_U8), card[0]), actions.field("target", _FIELD_U8, optional=True))
 
 
 class DeadMans(engine.Game):
@@ -258,17 +241,17 @@ class DeadMans(engine.Game):
     # The action names and their field tuples as two tuples, kept as given (no (name, fields)
     # pairs to split and copy at the replay's peak). The names from a list display: they load as
     # names interned anyway, where a constant tuple's would be nine 32-byte string objects.
-    VOCAB = Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
-        (actions.field("trait", _FIELD_NAME, DMD_TRAITS), target),
-        card,
+    VOCAB = actions.Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
+        (actions.field("trait", _FIELD_NAME, DMD_TRAITS), card[2]),
+        card[0],
         (),
-        card,
-        sword,
-        sword,
+        card[0],
+        card[1],
+        card[1],
         (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
          actions.field("pick", _FIELD_NAME, DMD_CODES)),
-        (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=True),),
-        (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), target),
+        (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=2),),  # 2: one card as a name alone
+        (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), card[2]),
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
@@ -713,11 +696,6 @@ class DeadMans(engine.Game):
             if buf[i] == _DISCARD:
                 buf[i] = _DRAW
 
-    @staticmethod
-    def describe(buf):
-        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        return __import__("shared_rules.deadmans_view", None, None, True).describe(buf)  # type: ignore[arg-type]
-
     def summary(self):
         """Best score, then most bank cards, wins; still tied: a shared win."""
         s = self.s
@@ -740,10 +718,6 @@ class DeadMans(engine.Game):
             "bank_cards": cards,
         }
 
-    def referee(self):
-        """Everything the referee knows, the peek queue and the discard pile included (debug)."""
-        return __import__("shared_rules.deadmans_view", None, None, True).referee(self)  # type: ignore[arg-type]
 
-
-del card, sword, target
+del card
 GAME = DeadMans

@@ -17,7 +17,6 @@ except ImportError:
     def const(x):
         return x
 from shared_rules import actions, engine
-from shared_rules.catalogue import SKULL_CODES
 
 # The engine's codes this module uses.
 _OK = const(0)
@@ -91,9 +90,13 @@ _PASSED = const(2)
 _PUB_REGS = const(9)
 _PUB_SEAT = const(5)
 
-# Fields two actions share (one tuple each; deleted after the vocabulary is made).
-_DISC = (actions.field("disc", actions.NAME, SKULL_CODES, hidden=True),)   # place, lose
-_TARGET = (actions.field("target", actions.U8),)                           # flip, first
+# The disc names: the catalogue's SKULL_CODES as a literal (a Skull replay then never loads the
+# catalogue package; tests/test_rules_literals.py checks they are equal).
+_CODES = const(("flower", "skull"))
+# Fields two actions share (one tuple each), in one global (a second would grow the module table
+# one step while the class is made); deleted after the vocabulary is made.
+_DISC = ((actions.field("disc", actions.NAME, _CODES, hidden=True),),   # [0] place, lose
+         (actions.field("target", actions.U8),))                          # [1] flip, first
 
 
 def on_mats(s):
@@ -377,12 +380,12 @@ class Skull(engine.Game):
     # The action names as one constant tuple and the fields as a tuple of field tuples (not
     # (name, fields) pairs: the vocabulary keeps these two as they are, nothing to split and copy).
     VOCAB = actions.Vocabulary(("place", "bid", "pass", "flip", "lose", "first"), (
-        _DISC,
+        _DISC[0],
         (actions.field("n", actions.U8),),
         (),
-        (_TARGET[0], actions.field("disc", actions.NAME, SKULL_CODES, optional=True)),
-        _DISC,
-        _TARGET,
+        (_DISC[1][0], actions.field("disc", actions.NAME, _CODES, optional=True)),
+        _DISC[0],
+        _DISC[1],
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
@@ -398,5 +401,5 @@ class Skull(engine.Game):
         "bad_target"         # 24 the target seat is not in play
     )
 
-del _DISC, _TARGET
+del _DISC
 GAME = Skull

@@ -61,3 +61,4 @@ ELIMINATED = 1
 PASSED = 2
 PUB_REGS = 9
 PUB_SEAT = 5
+CODES = ('flower', 'skull')

@@ -619,3 +619,13 @@ def test_the_sheriff_gestures_restate_the_tokens_and_lay_out_their_registers_and
     assert set(n for n in c if n.startswith("G_")) == set(sizes) | {"G_N"}
     cards = _consts(_MAT_CARDS)
     assert (cards["G_ACTOR"], cards["G_STAND"]) == (c["G_ACTOR"], c["G_STAND"])
+
+
+def test_skulls_disc_names_are_the_catalogues() -> None:
+    """Skull keeps its two disc names as a literal (its replay never loads the catalogue package):
+    they are the catalogue's, in its order (a disc's code is its index)."""
+    from shared_rules import skull
+    from shared_rules.catalogue import SKULL_CODES
+    assert skull._CODES == SKULL_CODES
+    discs = [f[2] for fields in skull.Skull.VOCAB.fields for f in fields if f[0] == "disc"]
+    assert discs and all(d == SKULL_CODES for d in discs)

@@ -5,7 +5,7 @@ import json
 
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules import deadmans as d, deadmans_layout as K, deadmans_view
 from shared_rules.catalogue import DMD_CODES as CODES
 
 
@@ -469,7 +469,7 @@ def test_traits_are_chosen_before_the_first_draw():
     assert errors(d2) == [[3, "trait_taken"]] and d2.game.s[K.R_DJ] == 1
     five = play(H(5), [trait(0, "parry"), trait(3, "parry"), trait(4, "parry")])
     assert errors(five) == [[4, "trait_taken"]]  # two decks: each trait twice
-    return r.game.describe(_view(r))["seats"]
+    return deadmans_view.describe(_view(r))["seats"]
 
 
 def test_beastmaster_opponent_kraken_demands_four():
@@ -673,14 +673,14 @@ def test_public_view_hides_the_peek_and_the_face_down_piles():
     assert d.GAME.VOCAB.decode(rec) == oracle(0, "key3")
     assert d.GAME.VOCAB.encode(oracle(0, ["key3", "key4", "key5"]), rec) == 0
     assert d.GAME.VOCAB.decode(rec)["peek"] == ["key3", "key4", "key5"]
-    v = a.game.describe(_view(a))
+    v = deadmans_view.describe(_view(a))
     assert v["pending"] is None and v["play"] == ["oracle3"] and v["draw_pile"] == 49
     return v
 
 
 def test_describe_shows_banks_scores_and_the_pending_choice():
     r = play(H(2), [trait(0, "golden_scales")] + turns((0, ["mermaid5", "anchor3"])) + [draw(1, "cannon3")])
-    v = r.game.describe(_view(r))
+    v = deadmans_view.describe(_view(r))
     assert v["pending"] == "cannon" and v["seats"][0]["bank"] == ["anchor3", "mermaid5"]
     assert v["seats"][0]["score"] == 13
     return v
