@@ -57,7 +57,7 @@ class Board:
         process on the same filesystem, which boots as a board does and reads on from there."""
         link = _run[0].link
         with open(self.fs_root + "/bench.run", "w") as f:
-            f.write("%d %d %d" % (self.link.f.tell() - (link.rx_len - link.rx_pos),
+            f.write("%d %d %d" % (self.link.f.tell() - (link.end - link.start),
                                   _run[1] + _run[0].referee.accepted, _run[2] + 1))
         sys.exit(80)
 
@@ -85,7 +85,7 @@ def main():
     end = board.link.f.seek(0, 2)
     board.link.f.seek(at)
     app.boot()
-    while board.link.f.tell() < end or link.rx_pos < link.rx_len:
+    while board.link.f.tell() < end or link.start < link.end:
         app.step()
     app.step()
     # "over" also says that a mat started its gesture layer (a mat that did not would play the

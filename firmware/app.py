@@ -38,16 +38,24 @@ _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
+# ``App.regs``, one list (no attribute names to intern on the board): the prompt last sent (what,
+# seats, zone), ticks_ms of the last CONSOLE while Ctrl-C may interrupt (-1: none), and whether
+# the restart note was told (removed once the loop runs steadily), the link's bad frames last told.
+_L_PROMPT = const(0)
+_L_CONSOLE = const(3)
+_L_TOLD = const(4)
+_L_ERRORS = const(5)
 
 
-def _path(root, name):
+def join(root, name):
+    """A file's path on the board filesystem (``root``: "" or "." for the current folder)."""
     return name if root in ("", ".") else root.rstrip("/") + "/" + name
 
 
-def read_json(root, name):
+def load(root, name):
     """A JSON file of the board filesystem, or None if it is missing or unreadable."""
     try:
-        with open(_path(root, name)) as f:
+        with open(join(root, name)) as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
@@ -61,7 +69,7 @@ def with_profile(root, header):
         from shared_rules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = _path(root, games.PROFILE_FILE)
+        path = join(root, games.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
@@ -81,7 +89,7 @@ class App:
         # Whether the board has mat layouts; the file is read again at each start, which keeps
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port). Parsed
         # first and collected, so the long-lived objects below are not placed among its garbage.
-        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
+        self.layouts = load(self.root, _LAYOUT_FILE) is not None
         gc.collect()
         if sensors is True:
             # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
@@ -97,22 +105,20 @@ class App:
                 # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
                 # one block on the unix port) found no room: 100 KB on a mat for every game.
                 from firmware import recover   # noqa: F401
-        games.board_profile = _path(self.root, games.PROFILE_FILE)   # headers name it by digest
+        games.board_profile = join(self.root, games.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
-            sensors = Sensors(board, _path(self.root, _REGISTRY_FILE))
+            sensors = Sensors(board, join(self.root, _REGISTRY_FILE))
             if board.readers:  # serve the link while a reader waits out its field guard
                 board.readers[0].set_guard_hook(self.link.serve)
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        self.last_prompt = [-1, 0, 0]
+        self.regs = [-1, 0, 0, -1, 0, 0]   # indexes _L_*
         if self.sensors:
-            self.sensors.report = self._reader_health
-        self.console_since = -1  # ticks_ms of the last CONSOLE while Ctrl-C may interrupt
-        self.note_told = False   # the restart note was told (removed once the loop runs steadily)
+            self.sensors.report = self.report
 
     # -- starting a game -----------------------------------------------------------------
     def boot(self):
@@ -143,7 +149,7 @@ class App:
             if game is not None:
                 header = self.persist.header
         if game is None:
-            conf = read_json(self.root, _GAME_FILE)
+            conf = load(self.root, _GAME_FILE)
             if conf is not None:
                 try:
                     conf = with_profile(self.root, conf)
@@ -170,7 +176,7 @@ class App:
             from firmware.feedback import Feedback
             from firmware.mat import pick_layout
             try:
-                layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
+                layout = pick_layout(load(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
                 # The layout file's parse is garbage now: collected, the mat and the gestures
                 # fill its holes (Skull on a mat: -4.5 KB smallest heap, the others unchanged).
                 gc.collect()
@@ -190,9 +196,9 @@ class App:
                             "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
-        why = None if self.note_told else _restart_note(self.root)
+        why = None if self.regs[_L_TOLD] else _restart_note(self.root)
         if why:
-            self.note_told = True
+            self.regs[_L_TOLD] = 1
             problems.append("the firmware restarted itself after an error: " + why)
         damage = trouble(info)
         if damage:
@@ -201,7 +207,7 @@ class App:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
             self.board.buzzer.play(_REJECT)
-        self.last_prompt[0] = -1
+        self.regs[_L_PROMPT] = -1
         self._prompt()
 
     def new_game(self, text):
@@ -216,7 +222,7 @@ class App:
             if name not in games.names():
                 raise ValueError("unknown game")
         except ValueError as e:
-            self.refuse_game(e)
+            self.refuse(e)
             return
         game = None
         old = self.referee.game
@@ -250,7 +256,7 @@ class App:
                 gestures_for(name)  # its code next to the rules', before long-lived objects
         except ValueError as e:
             if game is None:
-                self.refuse_game(e)
+                self.refuse(e)
                 if self.referee.game is None:
                     self.boot()  # the game let go of above, as journalled
                 return
@@ -258,7 +264,7 @@ class App:
             game = None  # too little heap left beside what is loaded: see below
         raw = json.dumps(header).encode()
         try:
-            with open(_path(self.root, _GAME_FILE), "w") as f:
+            with open(join(self.root, _GAME_FILE), "w") as f:
                 f.write(raw.decode())
         except OSError:
             pass  # the journal still holds the game; only a reboot without it loses the choice
@@ -280,7 +286,7 @@ class App:
             self.persist.forget()
         self.board.soft_reset()
 
-    def refuse_game(self, why):
+    def refuse(self, why):
         """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
         ERROR ``body``; the running game goes on."""
         self.referee.message("new game refused: %s" % why)
@@ -293,7 +299,7 @@ class App:
         seq = self.link.reader.seq
         body[1] = seq & 255
         body[2] = seq >> 8
-        n = self.link.link_errors()
+        n = sum(self.link.reader.errors)   # bad frames seen so far (all kinds)
         body[3] = n & 255
         body[4] = (n >> 8) & 255
         self.link.send(codec.ERROR, 5)
@@ -326,7 +332,7 @@ class App:
                 self.referee.snapshot()
             elif t == codec.SUBSCRIBE:
                 self.referee.subscribe(body[0] if n else 0)
-                self.last_prompt[0] = -1
+                self.regs[_L_PROMPT] = -1
                 self._prompt()
             elif t == codec.ACTION:
                 # An action record the host sent (inputs the mat has no sensor for).
@@ -345,7 +351,7 @@ class App:
                 # is a plain byte again (step).
                 self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
                 self.console(True)
-                self.console_since = self.board.ticks_ms()
+                self.regs[_L_CONSOLE] = self.board.ticks_ms()
             elif t == codec.PROFILE:
                 from firmware import upload   # a deck profile pushed: code loaded only then
                 upload.receive(self, body, n)
@@ -356,9 +362,9 @@ class App:
                     self.error(codec.ERR_BODY)
             else:
                 self.error(codec.ERR_TYPE)
-        bad = link.link_errors()
-        if bad != link.errors_seen:
-            link.errors_seen = bad
+        bad = sum(link.reader.errors)
+        if bad != self.regs[_L_ERRORS]:
+            self.regs[_L_ERRORS] = bad
             self.error(r.last_error)
 
     # -- feedback ------------------------------------------------------------------------
@@ -369,16 +375,16 @@ class App:
         if mat is None:
             return
         what = mat.prompt()
-        p = self.last_prompt
-        if what != p[0] or mat.wait_seats != p[1] or mat.wait_zone != p[2]:
-            p[0] = what
-            p[1] = mat.wait_seats
-            p[2] = mat.wait_zone
+        p = self.regs
+        if what != p[_L_PROMPT] or mat.wait_seats != p[_L_PROMPT + 1] or mat.wait_zone != p[_L_PROMPT + 2]:
+            p[_L_PROMPT] = what
+            p[_L_PROMPT + 1] = mat.wait_seats
+            p[_L_PROMPT + 2] = mat.wait_zone
             self.referee.prompt(what, mat.wait_seats, mat.wait_zone, mat.wait_reader)
         if self.feedback is not None:
             self.feedback.show(mat, self.board.ticks_ms())
 
-    def _reader_health(self, reader, state, version):
+    def report(self, reader, state, version):
         """A reader's state changed (firmware/sensors.py): tell the host, light its station."""
         self.referee.reader_health(reader, state, version)
         if self.feedback is not None:
@@ -407,9 +413,9 @@ class App:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
-        since = self.console_since
+        since = self.regs[_L_CONSOLE]
         if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
-            self.console_since = -1
+            self.regs[_L_CONSOLE] = -1
             self.console(False)
         self.board.idle()
 
@@ -418,7 +424,7 @@ class App:
         self.boot()
         for _ in range(_STEADY_STEPS):
             self.step()
-        if self.note_told:
+        if self.regs[_L_TOLD]:
             _restart_note(self.root, True)  # the restart worked: a later error is a first one
         while True:
             self.step()
@@ -427,10 +433,10 @@ class App:
 def _restart_note(root, take=False):
     """The reason left by ``main`` before a restart, or None; ``take``: remove the note."""
     try:
-        with open(_path(root, _RESTART_FILE)) as f:
+        with open(join(root, _RESTART_FILE)) as f:
             why = f.read(200)
         if take:
-            os.remove(_path(root, _RESTART_FILE))
+            os.remove(join(root, _RESTART_FILE))
         return why
     except OSError:
         return None
@@ -441,7 +447,7 @@ def _leave_restart_note(root, exc):
     start after it failed too): the next boot then starts no game."""
     again = _restart_note(root) is not None
     try:
-        with open(_path(root, _RESTART_FILE), "w") as f:
+        with open(join(root, _RESTART_FILE), "w") as f:
             f.write((_AGAIN if again else "") + type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
     except Exception:  # noqa: BLE001  (out of memory or flash: restart all the same)
         pass

@@ -37,6 +37,7 @@ _BLUE = const(3)
 _AMBER = const(4)
 _GOLD = const(5)
 _MAGENTA = const(6)
+_FAULT = const(0x80)   # the fault bit of a steady colour (faults show magenta)
 COLOURS = bytes((
     0, 0, 0,
     0, 255, 0,
@@ -58,55 +59,58 @@ class Feedback:
         led_of = layout.get("led_of_reader")
         if led_of is None:
             led_of = range(layout.get("readers", 16))
-        self.led_of = bytes(led_of)
-        n = max(self.led_of) + 1
+        self.map = bytes(led_of)   # reader -> its LED (a builtin's name: not interned on a board)
+        n = max(self.map) + 1
         stations = layout["zones"][layout["station"]]
         self.station = bytearray(seats)
         for seat in range(seats):
             pad = stations[seat]
-            self.station[seat] = self.led_of[pad if isinstance(pad, int) else pad[0]]
+            self.station[seat] = self.map[pad if isinstance(pad, int) else pad[0]]
         self.hold = hold
-        self.base = bytearray(n)     # steady colour per LED
+        self.base = bytearray(n)     # steady colour per LED, | _FAULT: the pad's reader is down or stuck
         self.flash = bytearray(n)    # flash colour per LED (_OFF: none)
-        self.faulty = bytearray(n)   # 1: the pad's reader is down or stuck
         self.since = array("i", [0] * n)
         self.shown = bytearray([255] * n)  # colour last written (255: never)
         self.awaited = -1            # awaited seats last shown
         self.over = False
 
-    def accepted(self, reader, now):
-        self._flash(reader, _GREEN, now)
-        self.buzzer.play(_PATTERN_OK)
+    def accepted(self, reader, now, colour=_GREEN):
+        """Flash the pad ``colour`` and play its sound (``rejected``: red and the reject sound)."""
+        if 0 <= reader < len(self.map):
+            i = self.map[reader]
+            self.flash[i] = colour
+            self.since[i] = now & _TICKS_MASK
+            self.update()
+        self.buzzer.play(_PATTERN_OK if colour == _GREEN else _PATTERN_REJECT)
 
     def rejected(self, reader, now):
-        self._flash(reader, _RED, now)
-        self.buzzer.play(_PATTERN_REJECT)
+        self.accepted(reader, now, _RED)
 
-    def prompt(self, what, seats, reader, now, amber=NO_ZONE):
+    def prompt(self, what, seats, reader, now, command=NO_ZONE):
         """Show what the mat waits for: ``what`` (index in the gesture module's PROMPTS),
         ``seats`` (bit per awaited seat, the winners when over), ``reader`` (the awaited shared
-        pad or NO_ZONE) and ``amber``: a pad to light amber (the command pad while a number is
-        half tapped) or NO_ZONE."""
+        pad or NO_ZONE) and ``command``: the command pad's reader, lit amber while a number is
+        half tapped, or NO_ZONE."""
         if self.over:
             return
         base = self.base
         for i in range(len(base)):
-            base[i] = _OFF
+            base[i] &= _FAULT   # a fault stays lit whatever the mat waits for
         colour = _GOLD if what == PROMPT_OVER else _BLUE
         for seat in range(len(self.station)):
             if seats >> seat & 1:
-                base[self.station[seat]] = colour
-        if reader < len(self.led_of):
-            base[self.led_of[reader]] = colour
-        if amber < len(self.led_of):
-            base[self.led_of[amber]] = _AMBER
+                base[self.station[seat]] |= colour
+        if reader < len(self.map):
+            base[self.map[reader]] = base[self.map[reader]] & _FAULT | colour
+        if command < len(self.map):
+            base[self.map[command]] = base[self.map[command]] & _FAULT | _AMBER
         if what == PROMPT_OVER:
             self.over = True
             self.buzzer.play(_PATTERN_END)
         elif seats != self.awaited:
             self.buzzer.play(_PATTERN_TURN)
         self.awaited = seats
-        self._render()
+        self.update()
 
     def show(self, mat, now):
         """``prompt`` with everything read from a ``firmware.mat.Mat``."""
@@ -120,25 +124,20 @@ class Feedback:
             # ms since the flash began, across a ticks_ms wrap (as time.ticks_diff)
             if self.flash[i] and (now - self.since[i]) & _TICKS_MASK >= self.hold:
                 self.flash[i] = _OFF
-        self._render()
+        self.update()
 
     def fault(self, reader, on):
         """Light (or clear) the fault colour of a pad whose reader is down or stuck."""
-        if 0 <= reader < len(self.led_of):
-            self.faulty[self.led_of[reader]] = 1 if on else 0
-            self._render()
+        if 0 <= reader < len(self.map):
+            i = self.map[reader]
+            self.base[i] = self.base[i] | _FAULT if on else self.base[i] & ~_FAULT
+            self.update()
 
-    def _flash(self, reader, colour, now):
-        if 0 <= reader < len(self.led_of):
-            i = self.led_of[reader]
-            self.flash[i] = colour
-            self.since[i] = now & _TICKS_MASK
-            self._render()
-
-    def _render(self):
+    def update(self):
+        """Write the LEDs whose colour changed (a flash, else the fault colour, else the steady one)."""
         changed = False
         for i in range(len(self.base)):
-            c = self.flash[i] or (_MAGENTA if self.faulty[i] else self.base[i])
+            c = self.flash[i] or (_MAGENTA if self.base[i] & _FAULT else self.base[i])
             if c != self.shown[i]:
                 self.shown[i] = c
                 self.leds.set(i, COLOURS[3 * c], COLOURS[3 * c + 1], COLOURS[3 * c + 2])

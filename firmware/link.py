@@ -23,14 +23,13 @@ class BoardLink:
         self.port = port
         self.reader = codec.FrameReader()
         self.rx = bytearray(_RX_CHUNK)
-        self.rx_len = 0
-        self.rx_pos = 0
-        self.rx_serve = memoryview(self.rx)[:_SERVE_BYTES]
+        self.end = 0     # rx[start:end]: read from the line, not fed to the reader yet
+        self.start = 0
+        self.head = memoryview(self.rx)[:_SERVE_BYTES]   # rx's head: serve()'s small reads
         self.held = False  # serve() completed a frame that poll() has not handed over yet
         self.out = bytearray(codec.MAX_FRAME)
         self.body = bytearray(codec.MAX_BODY)
         self.seq = 0
-        self.errors_seen = 0
 
     def poll(self):
         """Read from the line until a frame is complete (True, in ``self.reader``), the line is
@@ -42,12 +41,12 @@ class BoardLink:
             return True
         reader.ready = False  # the frame before (if any) is handled: serve() may decode again
         for _ in range(_MAX_CHUNKS):
-            if self.rx_pos >= self.rx_len:
-                self.rx_len = self.port.readinto(self.rx)
-                self.rx_pos = 0
-                if not self.rx_len:
+            if self.start >= self.end:
+                self.end = self.port.readinto(self.rx)
+                self.start = 0
+                if not self.end:
                     return False
-            self.rx_pos = reader.feed(self.rx, self.rx_pos, self.rx_len)
+            self.start = reader.feed(self.rx, self.start, self.end)
             if reader.ready:
                 return True
         return False
@@ -60,23 +59,16 @@ class BoardLink:
         reader = self.reader
         if reader.ready:
             return
-        pos = self.rx_pos
-        if pos >= self.rx_len:
-            pos = self.rx_pos = 0
-            self.rx_len = self.port.readinto(self.rx_serve)
-        end = self.rx_len
+        pos = self.start
+        if pos >= self.end:
+            pos = self.start = 0
+            self.end = self.port.readinto(self.head)
+        end = self.end
         if end > pos + _SERVE_BYTES:
             end = pos + _SERVE_BYTES
         if pos < end:
-            self.rx_pos = reader.feed(self.rx, pos, end)
+            self.start = reader.feed(self.rx, pos, end)
             self.held = reader.ready
-
-    def link_errors(self):
-        """Bad frames seen so far (all kinds)."""
-        n = 0
-        for e in self.reader.errors:
-            n += e
-        return n
 
     def send(self, ftype, n):
         """Send ``self.body[0:n]`` as a frame of ``ftype``."""
@@ -85,11 +77,12 @@ class BoardLink:
         self.port.write(self.out, k)
 
     # -- bodies ------------------------------------------------------------------------
-    def put_record(self, at, rec, masked_from):
+    def put_record(self, at, rec, hidden):
         """Copy an action record into the body at ``at``, length first, masked *then* trimmed of
         its zero tail.
 
-        ``masked_from`` is a vocabulary whose hidden fields are zeroed in the copy (None: all).
+        ``hidden`` is a vocabulary whose hidden fields are zeroed in the copy (None: none are, the
+        referee's view).
         Masking before trimming keeps hidden values out of the length too: two records that
         differ only in hidden fields give the same bytes (docs/protocol.md, section 6).
         Returns the offset after it.
@@ -99,8 +92,8 @@ class BoardLink:
         end = len(rec)
         for i in range(end):
             body[start + i] = rec[i]
-        if masked_from is not None:
-            masked_from.mask_into(body, start, end)
+        if hidden is not None:
+            hidden.mask_into(body, start, end)
         while end > 2 and body[start + end - 1] == 0:
             end -= 1
         body[at] = end

@@ -30,7 +30,8 @@ except ImportError:
 
 from array import array
 
-from shared_rules import deck, tokens
+from shared_rules import deck
+from shared_rules.sheriff import _count   # copies of a code in a bag the rules hold
 from firmware.mat import BaseGestures
 
 # The base referee's registers, phases and flags (private there: restated, checked by
@@ -119,6 +120,7 @@ _DECL_GOOD = const(10)
 _NO_TAG = const(0xFFFF)
 _NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the arrays are made from bytes, not lists
 _NO_ZONES = const(b"\xff\xff\xff\xff\xff\xff")  # _SEATS times _NO_ZONE
+_R_DEPUTY2 = const(12)        # sheriff_mm's second deputy's register
 _ASIDE = const(8)             # set-aside candidates remembered per market turn
 _PLACED = const(10)           # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
@@ -131,6 +133,39 @@ _NOTHING = const(0)
 _READY = const(1)
 _NO_ZONE = const(255)
 
+# Command tokens' numbers (shared_rules.tokens, restated: the board then loads no ``tokens``;
+# tests/test_rules_literals.py).
+_T_SEAT0 = const(10)
+_T_SEATS = const(12)
+_T_CONFIRM = const(22)
+_T_PASS = const(24)
+_T_INSPECT = const(26)
+_T_DECLARE0 = const(27)
+_T_DECLARABLE = const(4)
+
+# The gestures' small registers, ``Gestures.regs`` (one bytearray: no attribute names to intern).
+_G_ACTOR = const(0)           # deputies: the seat who named themself, or _NO_SEAT
+_G_PLACED_N = const(1)        # cards tapped on discard pads (tags at _TAG_PLACED)
+_G_ASIDE_N = const(2)         # set-aside candidates (tags at _TAG_ASIDE)
+_G_TAKE_N = const(3)          # cards taken from a pile this turn (tags at _TAG_TAKE)
+_G_VERDICT = const(4)         # _T_PASS or _T_INSPECT, 0: none yet
+_G_NEED = const(5)            # cards still to confiscate > 0: waiting for them
+_G_STAMP = const(6)           # round, phase, turn the partial state is for (3 bytes)
+_G_BAG_N = const(9)           # per seat: cards read in its bag at clasp time
+_G_DOCK = const(15)           # per seat: its dock's reader
+_G_STAND = const(21)          # per seat: its stand pad
+_G_PLACED_CODE = const(27)    # per placed card: its code
+_G_PLACED_PILE = const(37)    # per placed card: its pile
+_G_TAKE_PILE = const(47)      # per taken card: its pile
+_G_BAG_CODE = const(52)       # per seat, _BAG_MAX codes read at clasp time
+_G_N = const(82)
+# ``Gestures.tags``: registry tag ids, one array("H").
+_TAG_PLACED = const(0)
+_TAG_ASIDE = const(10)
+_TAG_TAKE = const(18)
+_TAG_BAG = const(23)
+_TAG_N = const(53)
+
 
 class Gestures(BaseGestures):
     ZONES = ("stand", "dock", "discard1", "draw", "discard2", "command", "loot")
@@ -140,256 +175,265 @@ class Gestures(BaseGestures):
         super().__init__(mat)
         self.presence = mat.presence
         self.registry = mat.registry
-        seats = _SEATS
         # Deputies (Merry Men, 6 players): two deputies share the command pad, so a deputy names
         # themself with their seat token; the merchant who opens the market names themself too.
         modules = getattr(mat.game, "modules", None)   # Merry Men module bits (0: the base game)
         mods = modules() if modules else 0
         self.deputies = mods & 1
-        self.actor = _NO_SEAT
-        self.dock_of = bytearray(_NO_ZONES)   # seat -> its dock's reader
-        self.stand_of = bytearray(_NO_ZONES)  # seat -> its stand pad
+        # Small numbers and per-seat bytes in one bytearray (indexes _G_*), registry tag ids in
+        # one array (offsets _TAG_*): their names are never interned on the board.
+        r = self.regs = bytearray(_G_N)
+        for i in range(_G_DOCK, _G_PLACED_CODE):
+            r[i] = _NO_ZONE   # seat -> its dock's reader, its stand pad: none yet
+        for i in range(_G_STAMP, _G_STAMP + 3):
+            r[i] = 0xFF
+        r[_G_ACTOR] = _NO_SEAT
         for sw in range(len(mat.dock_seat)):
-            if mat.dock_seat[sw] < seats:
-                self.dock_of[mat.dock_seat[sw]] = mat.dock_reader[sw]
-        for r in range(len(mat.zone_of)):
-            if mat.zone_of[r] == _Z_STAND and mat.seat_of[r] < seats:
-                self.stand_of[mat.seat_of[r]] = r
+            if mat.dock_seat[sw] < _SEATS:
+                r[_G_DOCK + mat.dock_seat[sw]] = mat.dock_reader[sw]
+        for i in range(len(mat.zone_of)):
+            if mat.zone_of[i] == _Z_STAND and mat.seat_of[i] < _SEATS:
+                r[_G_STAND + mat.seat_of[i]] = i
+        self.tags = array("H", _NO_TAGS * _TAG_N)
         self.uid = bytearray(deck.UID_LEN)
-        self.stamp = bytearray(b"\xff\xff\xff")   # round, phase, turn the partial state is for
-        # Cards tapped on discard pads: setup, one market turn's set-aside cards, confiscations.
-        self.placed_tag = array("H", _NO_TAGS * _PLACED)
-        self.placed_code = bytearray(_PLACED)
-        self.placed_pile = bytearray(_PLACED)
-        self.placed_n = 0
-        # One market turn: set-aside candidates (cards on the merchant's stand pad) and takes.
-        self.aside = array("H", _NO_TAGS * _ASIDE)
-        self.aside_n = 0
-        self.take_tag = array("H", _NO_TAGS * _MARKET_MAX)
-        self.take_pile = bytearray(_MARKET_MAX)
-        self.take_n = 0
         # A declaration tapped in either order, and the Sheriff's decision.
         self.good = _NO_SEAT
         self.count = 0
         self.target = _NO_SEAT
-        self.verdict = 0          # tokens.PASS or tokens.INSPECT
-        self.need = 0             # cards still to confiscate > 0: waiting for them
-        # Bags as read at clasp time (tag ids and codes per seat).
-        self.bag_tag = array("H", _NO_TAGS * (seats * _BAG_MAX))
-        self.bag_code = bytearray(seats * _BAG_MAX)
-        self.bag_n = bytearray(seats)
         self.winners = -1         # seat mask, computed once when the game is over
         self.cards = None         # the module cards' gestures (firmware.mat_sheriff_cards)
         if mods:
-            from firmware.mat_sheriff_cards import ModuleCards
-            self.cards = ModuleCards(self)
+            self.cards = __import__("firmware.mat_sheriff_cards", None, None, ("Gestures",)).Gestures(self)
 
     # -- the rules' state, read without allocating -------------------------------------
-    def _rules_bag_count(self, seat, code):
-        """Copies of ``code`` in the bag the rules hold for ``seat``."""
-        s = self.game.s
-        at = self.game._at(seat)
-        n = 0
-        for i in range(s[at + _BAG_N]):
-            if s[at + _BAG + i] == code:
-                n += 1
-        return n
-
-    def _in_phase(self, phase):
+    def check(self, phase):
+        """The refusal of a gesture made outside ``phase``: _OK in it, else game_over or wrong_phase
+        (the names here are ones the board interns anyway: docs/performance.md)."""
         p = self.game.s[_R_PHASE]
         if p == phase:
             return _OK
         return _GAME_OVER if p == _OVER else _WRONG_PHASE
 
     # -- partial state -----------------------------------------------------------------
-    def _sync(self):
-        """Drop partial actions once the rules moved on (round, phase or turn changed); a new
-        market turn starts with the cards already lying on the merchant's stand pad."""
+    def update(self):
+        """Called first by every gesture: drop partial actions once the rules moved on (round, phase
+        or turn changed); a new market turn starts with the cards already lying on the merchant's
+        stand pad."""
         s = self.game.s
-        st = self.stamp
-        if st[0] == s[_R_ROUND] and st[1] == s[_R_PHASE] and st[2] == s[_R_TURN]:
+        r = self.regs
+        if r[_G_NEED] and s[self.game._at(self.target) + _FLAGS] & _DONE:
+            self.clear()   # the host resolved the bag waiting for confiscated cards some other way
+        if r[_G_STAMP] == s[_R_ROUND] and r[_G_STAMP + 1] == s[_R_PHASE] and r[_G_STAMP + 2] == s[_R_TURN]:
             return
-        st[0] = s[_R_ROUND]
-        st[1] = s[_R_PHASE]
-        st[2] = s[_R_TURN]
-        self.placed_n = 0
-        self.aside_n = 0
-        self.take_n = 0
-        self._clear_decisions()
+        r[_G_STAMP] = s[_R_ROUND]
+        r[_G_STAMP + 1] = s[_R_PHASE]
+        r[_G_STAMP + 2] = s[_R_TURN]
+        r[_G_PLACED_N] = 0
+        r[_G_ASIDE_N] = 0
+        r[_G_TAKE_N] = 0
+        self.clear()
         if self.cards is not None:
             self.cards.clear()
         turn = s[_R_TURN]
         if s[_R_PHASE] == _MARKET and turn < _SEATS and self.presence is not None:
-            r = self.stand_of[turn]
+            reader = r[_G_STAND + turn]
             for slot in range(self.presence.slots):
-                if self._card_at(r, slot):
-                    self._note_aside(self.registry.index)
+                if self.lookup(reader, slot):
+                    self.insert(self.registry.index)
 
-    def _clear_decisions(self):
+    def clear(self):
+        """Drop a half-made declaration, verdict and the deputy who named themself."""
+        r = self.regs
         self.good = _NO_SEAT
         self.count = 0
         self.target = _NO_SEAT
-        self.verdict = 0
-        self.need = 0
-        self.actor = _NO_SEAT
+        r[_G_VERDICT] = 0
+        r[_G_NEED] = 0
+        r[_G_ACTOR] = _NO_SEAT
 
-    def _merchant(self):
-        """Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
-        merchant who named themself."""
-        t = self.game.s[_R_TURN]
-        return self.actor if t == _NO_SEAT else t
-
-    def _inspector(self):
-        return self.actor if self.deputies else self.game.s[_R_SHERIFF]
-
-    def _settles(self, t, want=2):
-        """Whether the inspector's inspect (``want`` 2; a pass: 1) settles the bag now (deputies:
-        both agree, or the lone deputy who wanted to open acts); a first stance settles nothing."""
-        if not self.deputies:
-            return True
-        both = self.game._stances(self.actor, t)
-        return bool(both >> 2) or both & 3 == want
-
-    def _card_at(self, reader, slot, kind=deck.CARD):
-        """Whether a card of this game (a goods card, or ``kind``) lies in a presence slot of a
-        reader (the registry then describes it)."""
+    def lookup(self, reader, slot, kind=deck.CARD):
+        """Look up what lies in a presence slot of a reader: whether it is a card of this game (a
+        goods card, or ``kind``); the registry then describes it."""
         reg = self.registry
         return (reader != _NO_ZONE and self.presence.copy_uid(reader, slot, self.uid) and reg.lookup(self.uid)
                 and reg.game == deck.game_id(self.game.NAME) and reg.kind == kind)
 
-    def _note_aside(self, tag):
-        for i in range(self.aside_n):
-            if self.aside[i] == tag:
+    def insert(self, tag):
+        """A set-aside candidate: a card seen on the merchant's stand pad this market turn."""
+        r = self.regs
+        tags = self.tags
+        for i in range(r[_G_ASIDE_N]):
+            if tags[_TAG_ASIDE + i] == tag:
                 return
-        for i in range(self.take_n):
-            if self.take_tag[i] == tag:
+        for i in range(r[_G_TAKE_N]):
+            if tags[_TAG_TAKE + i] == tag:
                 return   # a card taken from a pile this turn cannot be set aside any more
-        if self.aside_n < _ASIDE:
-            self.aside[self.aside_n] = tag
-            self.aside_n += 1
+        if r[_G_ASIDE_N] < _ASIDE:
+            tags[_TAG_ASIDE + r[_G_ASIDE_N]] = tag
+            r[_G_ASIDE_N] += 1
 
-    def _placed(self, tag):
-        for i in range(self.placed_n):
-            if self.placed_tag[i] == tag:
-                return True
-        return False
-
-    def _place(self, tag, code, pile):
-        n = self.placed_n
-        self.placed_tag[n] = tag
-        self.placed_code[n] = code
-        self.placed_pile[n] = pile
-        self.placed_n = n + 1
+    def add(self, tag, code, to):
+        """A card tapped on a discard pad: placed (setup, set aside, confiscated) onto pile ``to``."""
+        r = self.regs
+        n = r[_G_PLACED_N]
+        self.tags[_TAG_PLACED + n] = tag
+        r[_G_PLACED_CODE + n] = code
+        r[_G_PLACED_PILE + n] = to
+        r[_G_PLACED_N] = n + 1
 
     # -- gestures -----------------------------------------------------------------------
     def arrive(self, zone, seat, tag):
         kind = tag.kind
         code = tag.code
         index = tag.index
-        self._sync()
+        self.update()
         if kind == deck.MODULE and self.cards is not None:
             return self.cards.arrive(zone, seat, code)
         if kind != deck.CARD:
             return _NOT_NOW   # a token on a card pad; a module card in a base game
-        if zone == _Z_DISCARD1 or zone == _Z_DISCARD2:
-            pile = 1 if zone == _Z_DISCARD1 else 2
-            phase = self.game.s[_R_PHASE]
-            if phase == _SETUP:   # the ten cards of the two discard piles, five each
-                if self._placed(index):
-                    return _NOTHING   # tapped twice
-                n = 0
-                for i in range(self.placed_n):
-                    if self.placed_pile[i] == pile:
-                        n += 1
-                if n >= _PILE_START:
-                    return _BAD_SETUP
-                self._place(index, code, pile)
-                if self.placed_n < 2 * _PILE_START:
-                    return _NOTHING
-                rec = self.mat.start(_A_SETUP, self.game.s[_R_SHERIFF])
-                rec[_F_PILE1] = _PILE_START
-                rec[_F_PILE2] = _PILE_START
-                n1 = 0
-                n2 = 0
-                for i in range(self.placed_n):
-                    if self.placed_pile[i] == 1:
-                        n1 += 1
-                        rec[_F_PILE1 + n1] = self.placed_code[i]
-                    else:
-                        n2 += 1
-                        rec[_F_PILE2 + n2] = self.placed_code[i]
-                self.placed_n = 0   # refused: the ten cards are tapped again
-                return _READY
-            if phase == _MARKET:
-                return self._market_card(pile, index, code)
-            if phase == _INSPECT and self._confiscating():
-                return self._confiscate(pile, index, code)
+        g = self.game
+        s = g.s
+        r = self.regs
+        tags = self.tags
+        # Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
+        # merchant who named themself.
+        merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]
+        if zone != _Z_DISCARD1 and zone != _Z_DISCARD2:
+            if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == merchant:
+                self.insert(index)
+            return _NOTHING   # possibly a hidden card: never signalled
+        pile = 1 if zone == _Z_DISCARD1 else 2
+        phase = s[_R_PHASE]
+        if phase != _SETUP and phase != _MARKET and (phase != _INSPECT or not r[_G_NEED]):
             return _NOT_NOW
-        s = self.game.s
-        if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == self._merchant():
-            self._note_aside(index)
-        return _NOTHING   # possibly a hidden card: never signalled
-
-    def _market_card(self, pile, tag, code):
-        if self._placed(tag):
-            return _NOTHING
-        for i in range(self.take_n):
-            if self.take_tag[i] == tag:
-                return _NOTHING   # a taken card tapped again
-        for i in range(self.aside_n):
-            if self.aside[i] == tag:
-                if self.placed_n and self.placed_pile[0] != pile:
-                    return _BAD_PILE   # the set-aside cards go onto one pile
-                if self.placed_n >= _MARKET_MAX:
-                    return _TOO_MANY_CARDS
-                self._place(tag, code, pile)
+        placed = r[_G_PLACED_N]
+        for i in range(placed):
+            if tags[_TAG_PLACED + i] == index:
+                return _NOTHING   # tapped twice
+        if phase == _SETUP:   # the ten cards of the two discard piles, five each
+            n = 0
+            for i in range(placed):
+                if r[_G_PLACED_PILE + i] == pile:
+                    n += 1
+            if n >= _PILE_START:
+                return _BAD_SETUP
+            self.add(index, code, pile)
+            if r[_G_PLACED_N] < 2 * _PILE_START:
                 return _NOTHING
-        # Not set aside: a card taken from the top of this pile.
-        n = self.take_n
-        if n >= self.aside_n or n >= _MARKET_MAX:
-            return _TAKE_TOO_MANY   # set cards aside first: draws never outnumber them
-        state = self.game.s
-        left = state[_R_PILE1 if pile == 1 else _R_PILE2]
+            rec = self.mat.start(_A_SETUP, s[_R_SHERIFF])
+            rec[_F_PILE1] = _PILE_START
+            rec[_F_PILE2] = _PILE_START
+            n1 = 0
+            n2 = 0
+            for i in range(r[_G_PLACED_N]):
+                if r[_G_PLACED_PILE + i] == 1:
+                    n1 += 1
+                    rec[_F_PILE1 + n1] = r[_G_PLACED_CODE + i]
+                else:
+                    n2 += 1
+                    rec[_F_PILE2 + n2] = r[_G_PLACED_CODE + i]
+            r[_G_PLACED_N] = 0   # refused: the ten cards are tapped again
+            return _READY
+        if phase == _MARKET:
+            for i in range(r[_G_TAKE_N]):
+                if tags[_TAG_TAKE + i] == index:
+                    return _NOTHING   # a taken card tapped again
+            for i in range(r[_G_ASIDE_N]):
+                if tags[_TAG_ASIDE + i] == index:
+                    if placed and r[_G_PLACED_PILE] != pile:
+                        return _BAD_PILE   # the set-aside cards go onto one pile
+                    if placed >= _MARKET_MAX:
+                        return _TOO_MANY_CARDS
+                    self.add(index, code, pile)
+                    return _NOTHING
+            # Not set aside: a card taken from the top of this pile.
+            n = r[_G_TAKE_N]
+            if n >= r[_G_ASIDE_N] or n >= _MARKET_MAX:
+                return _TAKE_TOO_MANY   # set cards aside first: draws never outnumber them
+            left = s[_R_PILE1 if pile == 1 else _R_PILE2]
+            for i in range(n):
+                if r[_G_TAKE_PILE + i] == pile:
+                    left -= 1
+            if left <= 0:
+                return _EMPTY_PILE
+            if s[_PILES + left - 1 if pile == 1 else _PILES_END - left] != code:
+                return _NOT_NOW   # not the card on top of that pile
+            tags[_TAG_TAKE + n] = index
+            r[_G_TAKE_PILE + n] = pile
+            r[_G_TAKE_N] = n + 1
+            return _NOTHING
+        # A card the Sheriff confiscates.
+        if placed and r[_G_PLACED_PILE] != pile:
+            return _BAD_PILE   # confiscated cards go onto one pile
+        t = self.target
+        at = g._at(t)
+        if code == s[at + _DECL_GOOD]:
+            return _BAD_ORDER  # a truthfully declared card goes to the stand
+        # Whether the UIDs read at clasp time are the bag the rules hold.
+        bag_n = r[_G_BAG_N + t]
+        known = bag_n == s[at + _BAG_N]
+        for i in range(bag_n if known else 0):
+            if r[_G_BAG_CODE + t * _BAG_MAX + i] != s[at + _BAG + i]:
+                known = False
+        if known:
+            found = False
+            for i in range(bag_n):
+                if tags[_TAG_BAG + t * _BAG_MAX + i] == index:
+                    found = True
+            if not found:
+                return _BAD_ORDER   # not a card of that bag
+        else:
+            n = 0
+            for i in range(placed):
+                if r[_G_PLACED_CODE + i] == code:
+                    n += 1
+            if n >= _count(s, at + _BAG, s[at + _BAG_N], code):
+                return _BAD_ORDER
+        self.add(index, code, pile)
+        n = r[_G_PLACED_N]
+        if n < r[_G_NEED]:
+            return _NOTHING
+        rec = self.mat.start(_A_INSPECT, r[_G_ACTOR] if self.deputies else s[_R_SHERIFF])
+        rec[_F_TARGET] = t
+        rec[_F_ITO - 1] = 1
+        rec[_F_ITO] = pile
+        rec[_F_ORDER - 1] = 1
+        rec[_F_ORDER] = n
         for i in range(n):
-            if self.take_pile[i] == pile:
-                left -= 1
-        if left <= 0:
-            return _EMPTY_PILE
-        if state[_PILES + left - 1 if pile == 1 else _PILES_END - left] != code:
-            return _NOT_NOW   # not the card on top of that pile
-        self.take_tag[n] = tag
-        self.take_pile[n] = pile
-        self.take_n = n + 1
-        return _NOTHING
+            rec[_F_ORDER + 1 + i] = r[_G_PLACED_CODE + i]
+        self.clear()
+        r[_G_PLACED_N] = 0
+        return _READY
 
     def switch(self, seat, closed):
         """A clasp closing in the load phase is that merchant's ``load``; a bag re-docked
         unchanged, an empty bag, any clasp opening mean nothing."""
-        self._sync()
+        self.update()
         g = self.game
         phase = g.s[_R_PHASE]
-        if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET):
+        if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET) or seat >= _SEATS:
             return _NOTHING
         rec = self.mat.start(_A_LOAD, seat)
-        reader = self.dock_of[seat]
+        r = self.regs
+        reader = r[_G_DOCK + seat]
         done = g.s[g._at(seat) + _FLAGS] & (_LOADED | _SKIPPED) or not g._is_merchant(seat)
         at = seat * _BAG_MAX
         n = 0
         same = True   # the dock holds what the rules hold in the bag
         for slot in range(self.presence.slots):
-            if self._card_at(reader, slot):
+            if self.lookup(reader, slot):
                 code = self.registry.code
                 if n < _LIST_CAP:
                     rec[_F_CARDS + 1 + n] = code
                 if n < _BAG_MAX and not done:
-                    self.bag_tag[at + n] = self.registry.index
-                    self.bag_code[at + n] = code
+                    self.tags[_TAG_BAG + at + n] = self.registry.index
+                    r[_G_BAG_CODE + at + n] = code
                 n += 1
         rec[_F_CARDS] = n if n < _LIST_CAP else _LIST_CAP
         if self.cards is not None:
-            self.cards.fill_load(rec, reader)   # a Merry Man in the bag: the hidden flag
+            self.cards.load(rec, reader)   # a Merry Man in the bag: the hidden flag
         if not done:
-            self.bag_n[seat] = n if n <= _BAG_MAX else 0
+            r[_G_BAG_N + seat] = n if n <= _BAG_MAX else 0
         if not n:
             return _READY if phase == _LOAD and not done else _NOTHING
         if phase == _LOAD and done and n == g.s[g._at(seat) + _BAG_N]:
@@ -398,7 +442,7 @@ class Gestures(BaseGestures):
                 for i in range(rec[_F_CARDS]):
                     if rec[_F_CARDS + 1 + i] == code:
                         tapped += 1
-                if self._rules_bag_count(seat, code) != tapped:
+                if _count(g.s, g._at(seat) + _BAG, g.s[g._at(seat) + _BAG_N], code) != tapped:
                     same = False
             if same:
                 return _NOTHING
@@ -408,11 +452,9 @@ class Gestures(BaseGestures):
         return _BAG_MAX if self.game.s[_R_PHASE] == _DECLARE else 0
 
     def number(self, n):
-        self._sync()
+        """The declared count; the declaration is made once its good is tapped too (either order)."""
+        self.update()
         self.count = n
-        return self._declare()
-
-    def _declare(self):
         if self.good == _NO_SEAT or not self.count:
             return _NOTHING   # the other half of the declaration is still to come
         rec = self.mat.start(_A_DECLARE, self.game.s[_R_TURN])
@@ -425,170 +467,116 @@ class Gestures(BaseGestures):
     def cancel(self):
         """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
         cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
-        self._sync()
-        if self._confiscating():
+        self.update()
+        if self.regs[_G_NEED]:
             return _NOT_NOW
-        self._clear_decisions()
+        self.clear()
         return _NOTHING
 
     def token(self, t):
-        self._sync()
-        s = self.game.s
+        self.update()
+        g = self.game
+        s = g.s
+        r = self.regs
+        seat = t - _T_SEAT0 if _T_SEAT0 <= t < _T_SEAT0 + _T_SEATS else -1   # a seat token's seat
         if self.deputies:
             # Deputies: a seat token in the reveal phase reveals that seat's deputy card; before
             # the market opens it names the opening merchant; in the laws phase the deputy who
             # logs the laws; ``confirm`` in the loot phase discards the chest's odd remainder (an
             # agreed split is a host action). Anything else goes on as in the base game.
             phase = s[_R_PHASE]
-            seat = tokens.seat(t)
             if phase == _REVEAL and seat >= 0:
                 self.mat.start(_A_DEPUTY, seat)
                 return _READY
-            if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT and seat < self.game.seats():
-                if not self.game._is_merchant(seat):
+            if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT and seat < g.seats():
+                if not g._is_merchant(seat):
                     return _NOT_A_MERCHANT
-                self.actor = seat
+                r[_G_ACTOR] = seat
                 return _NOTHING
             if phase == _LAWS_PHASE and seat >= 0:
-                if not self.game._is_merchant(seat) and seat < self.game.seats():
-                    self.actor = seat   # the deputy who logs the laws both chose
+                if not g._is_merchant(seat) and seat < g.seats():
+                    r[_G_ACTOR] = seat   # the deputy who logs the laws both chose
                     return _NOTHING
                 return _NOT_THE_SHERIFF
-            if phase == _LOOT_PHASE and t == tokens.CONFIRM:
+            if phase == _LOOT_PHASE and t == _T_CONFIRM:
                 rec = self.mat.start(_A_LOOT, s[_R_SHERIFF])
                 rec[_F_LOOT_SPLIT] = 1   # discard
                 return _READY
-        good = tokens.declared(t)
-        if good >= 0:
-            err = self._in_phase(_DECLARE)
+        if _T_DECLARE0 <= t < _T_DECLARE0 + _T_DECLARABLE:   # a declaration's good
+            err = self.check(_DECLARE)
             if err:
                 return err
-            self.good = good
-            return self._declare()
-        if t == tokens.CONFIRM:
+            self.good = t - _T_DECLARE0
+            return self.number(self.count)
+        if t == _T_CONFIRM:
             # The market turn as tapped so far (kept if the rules refuse it); deputies: the
             # opening merchant taps their seat token first.
-            if s[_R_PHASE] != _MARKET or self._merchant() == _NO_SEAT:
+            merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
+            if s[_R_PHASE] != _MARKET or merchant == _NO_SEAT:
                 return _NOT_NOW
-            rec = self.mat.start(_A_MARKET, self._merchant())
-            n = self.placed_n
+            rec = self.mat.start(_A_MARKET, merchant)
+            n = r[_G_PLACED_N]
             rec[_F_DISCARD] = n
             for i in range(n):
-                rec[_F_DISCARD + 1 + i] = self.placed_code[i]
-            rec[_F_TAKE] = self.take_n
-            for i in range(self.take_n):
-                rec[_F_TAKE + 1 + i] = self.take_pile[i]
+                rec[_F_DISCARD + 1 + i] = r[_G_PLACED_CODE + i]
+            rec[_F_TAKE] = r[_G_TAKE_N]
+            for i in range(r[_G_TAKE_N]):
+                rec[_F_TAKE + 1 + i] = r[_G_TAKE_PILE + i]
             if n:
                 rec[_F_TO - 1] = 1
-                rec[_F_TO] = self.placed_pile[0]
+                rec[_F_TO] = r[_G_PLACED_PILE]
             return _READY
-        target = tokens.seat(t)
-        if target < 0 and t != tokens.PASS and t != tokens.INSPECT:
+        if seat < 0 and t != _T_PASS and t != _T_INSPECT:
             return _NOT_NOW
-        err = self._in_phase(_INSPECT)
+        err = self.check(_INSPECT)
         if err:
             return err
-        if self._confiscating():
+        if r[_G_NEED]:
             return _NOT_NOW   # an inspection is binding: the bag is open
-        if target >= 0 and self.deputies and not self.game._is_merchant(target):
-            self.actor = target   # a deputy names themself
-        elif target >= 0:
-            self.target = target
+        if seat >= 0 and self.deputies and not g._is_merchant(seat):
+            r[_G_ACTOR] = seat   # a deputy names themself
+        elif seat >= 0:
+            self.target = seat
         else:
-            self.verdict = t
-        return self._decide()
-
-    def _decide(self):
-        """A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
-        honest bag or a target the rules refuse, else once the confiscated cards are tapped. An
-        inspection waiting for its cards is binding: the wait shows that the bag lies, so letting
-        the Sheriff take it back would let them probe bags before a bribe."""
-        if self.target == _NO_SEAT or not self.verdict or self._inspector() == _NO_SEAT:
-            return _NOTHING
-        g = self.game
+            r[_G_VERDICT] = t
+        # A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
+        # honest bag or a target the rules refuse, else once the confiscated cards are tapped. An
+        # inspection waiting for its cards is binding: the wait shows that the bag lies, so letting
+        # the Sheriff take it back would let them probe bags before a bribe. Deputies: a decision
+        # settles the bag once both agree, or the lone deputy who wanted to open acts; a first
+        # stance settles nothing.
+        inspector = r[_G_ACTOR] if self.deputies else s[_R_SHERIFF]
         t = self.target
-        if self.verdict == tokens.PASS:
-            rec = self.mat.start(_A_PASS, self._inspector())
+        if t == _NO_SEAT or not r[_G_VERDICT] or inspector == _NO_SEAT:
+            return _NOTHING
+        if r[_G_VERDICT] == _T_PASS:
+            rec = self.mat.start(_A_PASS, inspector)
             rec[_F_TARGET] = t
             if self.cards is not None:   # special orders tapped for this bag
-                self.cards.fill_pass(rec, t, self._settles(t, 1))
-            self._clear_decisions()
+                self.cards.fill(rec, t)
+            self.clear()
             return _READY
-        rec = self.mat.start(_A_INSPECT, self._inspector())
+        rec = self.mat.start(_A_INSPECT, inspector)
         rec[_F_TARGET] = t
-        if g.check(rec) != _OK or not self._settles(t):
-            self._clear_decisions()
+        # (the module cards' ``inspect``: whether it settles the bag (deputies), which opens it)
+        if g.check(rec) != _OK or self.cards is not None and not self.cards.inspect(rec, t):
+            self.clear()
             return _READY   # the rules say why (bad_target, ...), or a deputy's stance only
-        if self.cards is not None:
-            self.cards.opening(t)   # the bag is opened: its order claims lapse
-        need = g.s[g._at(t) + _BAG_N] - self._rules_bag_count(t, g.s[g._at(t) + _DECL_GOOD])
+        at = g._at(t)
+        need = s[at + _BAG_N] - _count(s, at + _BAG, s[at + _BAG_N], s[at + _DECL_GOOD])
         if not need:
-            self._clear_decisions()
+            self.clear()
             return _READY
-        self.need = need
-        self.placed_n = 0
+        r[_G_NEED] = need
+        r[_G_PLACED_N] = 0
         return _NOTHING
-
-    def _deputy_mask(self):
-        s = self.game.s
-        return (1 << s[_R_SHERIFF]) | (1 << s[12])   # sheriff_mm.R_DEPUTY2
-
-    def _confiscating(self):
-        """Whether the Sheriff's inspection waits for confiscated cards (not once the host
-        resolved that bag some other way)."""
-        if self.need and self.game.s[self.game._at(self.target) + _FLAGS] & _DONE:
-            self._clear_decisions()
-        return self.need > 0
-
-    def _confiscate(self, pile, tag, code):
-        if self._placed(tag):
-            return _NOTHING
-        if self.placed_n and self.placed_pile[0] != pile:
-            return _BAD_PILE   # confiscated cards go onto one pile
-        t = self.target
-        s = self.game.s
-        at = self.game._at(t)
-        if code == s[at + _DECL_GOOD]:
-            return _BAD_ORDER  # a truthfully declared card goes to the stand
-        # Whether the UIDs read at clasp time are the bag the rules hold.
-        known = self.bag_n[t] == s[at + _BAG_N]
-        for i in range(self.bag_n[t] if known else 0):
-            if self.bag_code[t * _BAG_MAX + i] != s[at + _BAG + i]:
-                known = False
-        if known:
-            found = False
-            for i in range(self.bag_n[t]):
-                if self.bag_tag[t * _BAG_MAX + i] == tag:
-                    found = True
-            if not found:
-                return _BAD_ORDER   # not a card of that bag
-        else:
-            placed = 0
-            for i in range(self.placed_n):
-                if self.placed_code[i] == code:
-                    placed += 1
-            if placed >= self._rules_bag_count(t, code):
-                return _BAD_ORDER
-        self._place(tag, code, pile)
-        if self.placed_n < self.need:
-            return _NOTHING
-        rec = self.mat.start(_A_INSPECT, self._inspector())
-        rec[_F_TARGET] = t
-        rec[_F_ITO - 1] = 1
-        rec[_F_ITO] = pile
-        rec[_F_ORDER - 1] = 1
-        rec[_F_ORDER] = self.placed_n
-        for i in range(self.placed_n):
-            rec[_F_ORDER + 1 + i] = self.placed_code[i]
-        self._clear_decisions()
-        self.placed_n = 0
-        return _READY
 
     # -- what the mat waits for ----------------------------------------------------------
     def prompt(self):
-        self._sync()
+        self.update()
         g = self.game
         s = g.s
+        r = self.regs
         mat = self.mat
         phase = s[_R_PHASE]
         if phase == _OVER:
@@ -604,22 +592,18 @@ class Gestures(BaseGestures):
         self.winners = -1
         if phase == _SETUP:
             n1 = 0
-            for i in range(self.placed_n):
-                if self.placed_pile[i] == 1:
+            for i in range(r[_G_PLACED_N]):
+                if r[_G_PLACED_PILE + i] == 1:
                     n1 += 1
             mat.wait_seats = (1 << g.seats()) - 1
             mat.wait_zone = _Z_DISCARD1 if n1 < _PILE_START else _Z_DISCARD2
             return _P_SETUP
-        if phase == _LAWS_PHASE:
-            mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[_R_SHERIFF]
+        if phase == _REVEAL:
+            mat.wait_seats = (1 << g.seats()) - 1
             mat.wait_zone = _Z_COMMAND
-            return _P_LAWS
-        if phase == _REVEAL or phase == _LOOT_PHASE:
-            mat.wait_seats = (1 << g.seats()) - 1 if phase == _REVEAL else self._deputy_mask()
-            mat.wait_zone = _Z_COMMAND
-            return _P_REVEAL if phase == _REVEAL else _P_LOOT
+            return _P_REVEAL
         if phase == _MARKET:
-            turn = self._merchant()
+            turn = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
             if turn == _NO_SEAT:
                 mask = 0
                 for seat in range(g.seats()):
@@ -642,9 +626,18 @@ class Gestures(BaseGestures):
             mat.wait_seats = 1 << s[_R_TURN]
             mat.wait_zone = _Z_COMMAND
             return _P_DECLARE
-        mat.wait_seats = self._deputy_mask() if self.deputies else 1 << s[_R_SHERIFF]
-        if self._confiscating():
-            mat.wait_zone = _Z_DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else _Z_DISCARD1
-            return _P_CONFISCATE
+        # The laws, the loot split, the inspection: the Sheriff's, or both deputies' (the second's
+        # register is sheriff_mm's).
+        if self.deputies or phase == _LOOT_PHASE:
+            mat.wait_seats = (1 << s[_R_SHERIFF]) | (1 << s[_R_DEPUTY2])
+        else:
+            mat.wait_seats = 1 << s[_R_SHERIFF]
         mat.wait_zone = _Z_COMMAND
+        if phase == _LAWS_PHASE:
+            return _P_LAWS
+        if phase == _LOOT_PHASE:
+            return _P_LOOT
+        if r[_G_NEED]:   # the Sheriff's inspection waits for confiscated cards
+            mat.wait_zone = _Z_DISCARD2 if r[_G_PLACED_N] and r[_G_PLACED_PILE] == 2 else _Z_DISCARD1
+            return _P_CONFISCATE
         return _P_DECIDE

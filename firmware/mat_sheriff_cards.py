@@ -71,6 +71,8 @@ _Z_DRAW = const(3)
 _Z_COMMAND = const(5)
 _SEATS = const(6)
 _LAWS_PHASE = const(8)
+_G_ACTOR = const(0)     # firmware.mat_sheriff's registers: the deputy who named themself
+_G_STAND = const(21)    # ... and each seat's stand pad
 # The module actions' kinds and the record offsets written here (sheriff_mm, sheriff_cards'
 # vocabulary; tests/test_rules_literals.py).
 _A_CLAIM = const(8)
@@ -87,8 +89,9 @@ _F_LOAD_MERRY = const(12)
 _F_PASS_ORDERS = const(42)
 
 
-class ModuleCards:
-    """The module-card half of the Sheriff gestures (``g``: the ``Gestures`` object)."""
+class Gestures:
+    """The module-card half of the Sheriff gestures (``g``: ``firmware.mat_sheriff.Gestures``; this
+    class shares its name, a name the board interns anyway)."""
 
     def __init__(self, g):
         self.g = g
@@ -107,7 +110,7 @@ class ModuleCards:
         reg = g.registry
         n = 0
         for slot in range(g.presence.slots):
-            if g._card_at(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
+            if g.lookup(reader, slot, kind) and (reg.code >= code if kind == deck.MODULE else reg.code == code):
                 n += 1
         return n
 
@@ -141,7 +144,7 @@ class ModuleCards:
             return _NOT_NOW
         if not self.mods & _BLACK_MARKET:
             return _MODULE_OFF
-        err = g._in_phase(_INSPECT)
+        err = g.check(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
@@ -153,7 +156,7 @@ class ModuleCards:
         if code & 1 != 2 - left:
             return _NOT_NOW   # the top card of the pair goes first, then the lower one
         good = _BM_GOODS[i]
-        if self._on_pad(g.stand_of[seat], deck.CARD, good) < _CLAIM_CARDS:
+        if self._on_pad(g.regs[_G_STAND + seat], deck.CARD, good) < _CLAIM_CARDS:
             return _NEED_THREE
         rec = g.mat.start(_A_CLAIM, seat)
         rec[_F_CLAIM_GOOD] = good
@@ -163,7 +166,7 @@ class ModuleCards:
     def _law(self, zone, law):
         """Kept laws on the command pad, then the one put back on the draw pad."""
         g = self.g
-        err = g._in_phase(_LAWS_PHASE)
+        err = g.check(_LAWS_PHASE)
         if err:
             return err
         if zone != _Z_COMMAND and zone != _Z_DRAW:
@@ -177,7 +180,7 @@ class ModuleCards:
             self.keep[self.keep_n] = law
             self.keep_n += 1
             return _NOTHING
-        p = g.game.s[_R_SHERIFF] if g.actor == _NO_SEAT else g.actor   # deputies: either may log it
+        p = g.game.s[_R_SHERIFF] if g.regs[_G_ACTOR] == _NO_SEAT else g.regs[_G_ACTOR]   # deputies: either may log it
         rec = g.mat.start(_A_LAW, p)
         f = _F_LAW_KEEP
         rec[f] = self.keep_n
@@ -198,7 +201,7 @@ class ModuleCards:
             return _READY   # the rules say order_not_in_deck, orders_full ...
         if zone != _Z_STAND:
             return _NOT_NOW
-        err = g._in_phase(_INSPECT)
+        err = g.check(_INSPECT)
         if err:
             return err
         if not game._is_merchant(seat):
@@ -219,9 +222,10 @@ class ModuleCards:
         self.orders[free] = order
         return _NOTHING   # waits for the Sheriff's pass
 
-    def fill_pass(self, rec, t, settles):
+    def fill(self, rec, t):
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
         lets it through (a deputy's first stance does not)."""
+        settles = self._settles(rec[1], t, 1)
         at = t * _ORDERS_PER_BAG
         f = _F_PASS_ORDERS
         n = 0
@@ -238,10 +242,23 @@ class ModuleCards:
         for i in range(t * _ORDERS_PER_BAG, (t + 1) * _ORDERS_PER_BAG):
             self.orders[i] = _NO_SEAT
 
-    def opening(self, t):
-        """The mat makes an inspection that opens ``t``'s bag: its order claims lapse."""
+    def _settles(self, p, t, want):
+        """Whether inspector ``p``'s decision (``want`` 2: inspect, 1: pass) settles merchant ``t``'s
+        bag now: always in a game without deputies; with them, once both agree or when the lone
+        deputy who wanted to open acts (a first stance settles nothing)."""
+        if not self.g.deputies:
+            return True
+        both = self.g.game._stances(p, t)
+        return bool(both >> 2) or both & 3 == want
+
+    def inspect(self, rec, t):
+        """The mat makes an inspection ``rec`` of ``t``'s bag, accepted by the rules: whether it
+        settles the bag (``_settles``); if so the bag is opened: its order claims lapse."""
+        if not self._settles(rec[1], t, 2):
+            return False
         self.drop_orders(t)
         self.opened |= 1 << t
+        return True
 
     # -- Merry Men --------------------------------------------------------------------------
     def _merry(self, zone, seat, card):
@@ -259,7 +276,7 @@ class ModuleCards:
         rec[_F_MERRY_BOTTOM] = card
         return _READY
 
-    def fill_load(self, rec, reader):
+    def load(self, rec, reader):
         """A clasp closing on a bag: a Merry Man card on the dock is the load's hidden flag (two
         make the rules refuse the load: ``bag_size``)."""
         if not self.mods & 16:

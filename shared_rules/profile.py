@@ -251,3 +251,4 @@ def load(prof, modules, where="header profile"):
         raise Missing("deck profile: this game needs %s, the board's %s (%r) gives %s for its modules: %s" % (
             prof, FILE, stored.name, stored.digest, _WRITE))
     return stored
+

@@ -209,9 +209,9 @@ class Sheriff(engine.Game):
         if not isinstance(modules, list):
             raise ValueError("modules must be a list")
         if modules or "profile" in header:
-            # Merry Men modules are code loaded only now: base Sheriff's heap does not grow.
-            from shared_rules import sheriff_mm
-            return sheriff_mm.from_header(header)
+            # Merry Men modules are code loaded only now: base Sheriff's heap does not grow. By
+            # its full name, a string: a base game's board interns no ``sheriff_mm``.
+            return __import__("shared_rules.sheriff_mm", None, None, True).from_header(header)  # type: ignore[arg-type]
         engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules"])   # built per call
         seats = engine.int_option(header, "players", 0, _MIN_SEATS, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
@@ -396,9 +396,10 @@ class Sheriff(engine.Game):
             return self._check_payment(rec, rec[1], self._share(rec, n * self._penalty(decl)), decl, 0)
         return self._check_payment(rec, t, self._confiscated_penalty(t), decl, kept)
 
-    def _share(self, rec, owed):
-        """The part of a truthful merchant's penalty the inspecting seat pays itself."""
-        return owed
+    def _share(self, rec, value):
+        """The part of a truthful merchant's penalty ``value`` the inspecting seat pays itself.
+        (Parameters here and below use names the board interns anyway: docs/performance.md.)"""
+        return value
 
     def _confiscated_penalty(self, t):
         s = self.s
@@ -411,11 +412,11 @@ class Sheriff(engine.Game):
                 owed += self._penalty(g)
         return owed
 
-    def _check_payment(self, rec, debtor, owed, plus_good, plus_n):
-        """``pay_with`` settles the part of a debt the debtor's gold cannot: goods handed over
-        while the debt is open, all legal goods before any contraband, the whole stand if it
-        does not cover the rest. ``plus_n`` goods ``plus_good`` reach the stand just before."""
-        rest = owed - self.gold(debtor)
+    def _check_payment(self, rec, p, value, good, count):
+        """``pay_with`` settles the part of a debt (``value``) that the debtor ``p``'s gold cannot:
+        goods handed over while the debt is open, all legal goods before any contraband, the whole
+        stand if it does not cover the rest. ``count`` goods ``good`` reach the stand just before."""
+        rest = value - self.gold(p)
         if rest <= 0:
             return _BAD_PAYMENT
         n = rec[_F_PAY]
@@ -432,7 +433,7 @@ class Sheriff(engine.Game):
                 return _BAD_PAYMENT
             paid += _GOODS[_G_VALUE + g]
         for g in range(_KINDS):
-            have = self.stand(debtor, g) + (plus_n if g == plus_good else 0)
+            have = self.stand(p, g) + (count if g == good else 0)
             give = _count(rec, at, n, g)
             if give > have:
                 return _BAD_PAYMENT
@@ -603,10 +604,10 @@ class Sheriff(engine.Game):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
 
-    def _open_bag(self, rec, sheriff, partner):
+    def _open_bag(self, rec, sheriff, p):
         """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
-        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when ``partner``
-        pays the other half)."""
+        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when the partner
+        deputy ``p`` pays the other half)."""
         s = self.s
         t = rec[_F_TARGET]
         at = self._at(t)
@@ -624,38 +625,39 @@ class Sheriff(engine.Game):
                     self._push(to, s[at + _BAG + i])
         if kept == n:
             owed = n * self._penalty(decl)
-            if partner != _NO_SEAT:
-                self._pay(partner, t, owed // 2, None)
+            if p != _NO_SEAT:
+                self._pay(p, t, owed // 2, None)
                 owed -= owed // 2
             self._pay(rec[1], t, owed, rec)
         else:
             self._pay(t, sheriff, self._confiscated_penalty(t), rec)
         self._resolved(t)
 
-    def _pay(self, debtor, creditor, owed, rec):
-        """Gold first; the rest in goods from the debtor's stand (``pay_with`` of ``rec``, or the
-        default order when ``rec`` is None or has none) until covered, no change given; what the stand cannot cover is forgiven."""
+    def _pay(self, p, to, value, rec):
+        """``p`` pays ``value`` to ``to``: gold first; the rest in goods from p's stand (``pay_with``
+        of ``rec``, or the default order when ``rec`` is None or has none) until covered, no change
+        given; what the stand cannot cover is forgiven."""
         s = self.s
-        have = self.gold(debtor)
-        paid = owed if have >= owed else have
-        self._set_gold(debtor, have - paid)
-        self._set_gold(creditor, self.gold(creditor) + paid)
-        rest = owed - paid
+        have = self.gold(p)
+        paid = value if have >= value else have
+        self._set_gold(p, have - paid)
+        self._set_gold(to, self.gold(to) + paid)
+        rest = value - paid
         if rest <= 0:
             return
-        stand = self._at(debtor) + _STAND   # goods go from stand to stand, one at a time
-        to = self._at(creditor) + _STAND
+        stand = self._at(p) + _STAND   # goods go from stand to stand, one at a time
+        dst = self._at(to) + _STAND
         if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
                 g = rec[_F_PAY + 1 + i]
                 s[stand + g] -= 1
-                s[to + g] += 1
+                s[dst + g] += 1
             return
         for j in range(_KINDS):
             g = _GOODS[_G_PAY_ORDER + j]
             while rest > 0 and s[stand + g]:
                 s[stand + g] -= 1
-                s[to + g] += 1
+                s[dst + g] += 1
                 rest -= _GOODS[_G_VALUE + g]
 
     def _resolved(self, t):
@@ -729,8 +731,7 @@ class Sheriff(engine.Game):
     @staticmethod
     def describe(view):
         """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        from shared_rules import sheriff_view
-        return sheriff_view.describe(view)
+        return __import__("shared_rules.sheriff_view", None, None, True).describe(view)  # type: ignore[arg-type]
 
     def summary(self):
         """The replay contract's fields; scoring is imported on demand, off the accept path."""
@@ -749,8 +750,7 @@ class Sheriff(engine.Game):
 
     def referee(self):
         """Everything the referee knows, hidden cards included (debug view)."""
-        from shared_rules import sheriff_view
-        return sheriff_view.referee(self)
+        return __import__("shared_rules.sheriff_view", None, None, True).referee(self)  # type: ignore[arg-type]
 
 
 def _count(rec, at, n, g):
@@ -776,21 +776,21 @@ def _take_from_bag(game, t, g):
     return False
 
 
-def _public_seat(game, out, o, at):
-    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
+def _public_seat(game, out, start, at):
+    """One seat's public bytes at ``out[start]`` (``out`` zeroed there): gold, hand size, flags,
     declaration, legal goods per kind, how many face down."""
     s = game.s
-    out[o] = s[at + _GOLD]
-    out[o + 1] = s[at + _GOLD + 1]
-    out[o + 2] = s[at + _HAND_N]
-    out[o + 3] = s[at + _FLAGS]
-    out[o + 4] = s[at + _DECL_GOOD]
-    out[o + 5] = s[at + _DECL_N]
+    out[start] = s[at + _GOLD]
+    out[start + 1] = s[at + _GOLD + 1]
+    out[start + 2] = s[at + _HAND_N]
+    out[start + 3] = s[at + _FLAGS]
+    out[start + 4] = s[at + _DECL_GOOD]
+    out[start + 5] = s[at + _DECL_N]
     for g in range(_KINDS):
         if g < _LEGAL_KINDS and not game._contraband(g):
-            out[o + 6 + g] = s[at + _STAND + g]
+            out[start + 6 + g] = s[at + _STAND + g]
         else:
-            out[o + 10] += s[at + _STAND + g]
+            out[start + 10] += s[at + _STAND + g]
 
 
 # Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
@@ -801,7 +801,7 @@ CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", 
                "golden_apples", "gouda", "bleu", "rye", "pumpernickel", "royal_rooster"])
 
 
-class SheriffVocabulary(actions.Vocabulary):
+class Vocabulary(actions.Vocabulary):
     """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
     length; records hold two plain lists, and the bribe's goods as counts per good (any length
     fits the record: no valid bribe is refused for its size).
@@ -896,7 +896,7 @@ class SheriffVocabulary(actions.Vocabulary):
         return obj
 
 
-Sheriff.VOCAB = object.__new__(SheriffVocabulary)   # names and fields: on first use (no __init__)
+Sheriff.VOCAB = object.__new__(Vocabulary)   # names and fields: on first use (no __init__)
 # The game's reason names (codes from the engine's FIRST_GAME_REASON 16) in one string, named
 # only when printed (``engine.Game.reason``): one object instead of a tuple of 21 strings.
 _REASONS = const(

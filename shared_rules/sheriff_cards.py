@@ -95,7 +95,7 @@ _ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
 _fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
 _fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=_SEATS6))
 _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
-VOCAB = sh.SheriffVocabulary(tuple(zip(_names, _fields)) + (
+VOCAB = sh.Vocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
     ("merry", (field("keep", U8, hidden=True), field("bottom", U8, hidden=True))),
     ("law", (field("keep", LIST, None, cap=2), field("bottom", U8))),

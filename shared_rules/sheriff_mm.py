@@ -194,7 +194,7 @@ class SheriffMM(sh.Sheriff):
     TABLE = "shared_rules.sheriff_mm_table"   # simulations' physical model (``playout``)
     STATE_SIZE = _STATE_END
     PUBLIC_SIZE = _PUB_SIZE
-    VOCAB = sh.SheriffVocabulary(tuple(zip(sh.Sheriff.VOCAB.names, sh.Sheriff.VOCAB.fields)) + (
+    VOCAB = sh.Vocabulary(tuple(zip(sh.Sheriff.VOCAB.names, sh.Sheriff.VOCAB.fields)) + (
         ("deputy", ()),
         ("loot", (field("gold", _U8, optional=True), field("goods", _LIST, sh.CODES, optional=True, cap=_KINDS),
                   field("split", _NAME, SPLITS))),

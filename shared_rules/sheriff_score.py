@@ -16,6 +16,8 @@ except ImportError:
 # ``_COLUMNS[_VALUE + g]``. Value (15 goods), King and Queen bonus (4 legal goods), the legal good
 # a royal good counts as (0xff: none) and how many of it (15 goods each).
 # tests/test_rules_literals.py checks them.
+from shared_rules.sheriff import Sheriff
+
 _KINDS = const(15)
 _LEGAL_KINDS = const(4)    # goods 0..3 are the legal goods: King and Queen bonuses are theirs
 _VALUE = const(0)
@@ -69,7 +71,8 @@ def bonuses(game):
 def scores(game):
     """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
     out = bonuses(game)
-    extra = getattr(game, "extra_value", None)
+    # The base game has no hooks: its board never names them (a name looked up is interned).
+    extra = None if type(game) is Sheriff else getattr(game, "extra_value", None)
     for seat in range(game.seats()):
         out[seat] += game.gold(seat) + (extra(seat) if extra else 0)
         for g in range(_KINDS):
@@ -77,13 +80,12 @@ def scores(game):
     return out
 
 
-def winners(game, sc=None):
+def winners(game, values=None):
     """Highest score; ties broken by legal-good cards, then contraband cards (royal goods are
-    contraband cards); else shared. Compared seat by seat: no key list per seat. ``sc``: the
+    contraband cards); else shared. Compared seat by seat: no key list per seat. ``values``: the
     seats' ``scores``, if the caller has them already."""
-    if sc is None:
-        sc = scores(game)
-    extra = getattr(game, "extra_contraband", None)
+    sc = scores(game) if values is None else values
+    extra = None if type(game) is Sheriff else getattr(game, "extra_contraband", None)
     out = []  # type: list[int]
     best = legal_best = other_best = 0
     for seat in range(game.seats()):
