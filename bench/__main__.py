@@ -180,15 +180,16 @@ def bench_switch(heap: Heap, tmp: Path) -> dict:
     return out
 
 
-def firmware_mat(heap: Heap, label: str, frames: Path, fs: Path, actions: int) -> dict:
-    """The firmware loop on a mat with readers (same frames): smallest heap both ways."""
+def firmware_mat(heap: Heap, label: str, frames: Path, fs: Path, actions: int,
+                 modes: tuple[str, ...] = ("romfs", "mpy")) -> dict:
+    """The firmware loop on a mat with readers (same frames): smallest heap, each way in ``modes``."""
     console.print("[bold]firmware %s on a mat[/]: readers on a silent bus, heap bisection" % label)
     files = mat_files()
     full = heap.firmware_once("mpy", frames, fs, files)
     assert full and full["over"] and full["accepted"] == actions, full
     assert heap.firmware_once("romfs", frames, fs, files) == full
     out = {}
-    for mode in ("romfs", "mpy"):
+    for mode in modes:
         out["min_heap_firmware_mat_" + mode] = heap.firmware(mode, frames, fs, full, files)
         out["firmware_mat_restarts_" + mode] = heap.restarts
     return out
@@ -303,10 +304,38 @@ def show(results: dict) -> None:
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
 
+def case_heap(heap: Heap, tmp: Path, label: str, header: dict, firmware: bool = True,
+              mat_modes: tuple[str, ...] = ("romfs", "mpy")) -> tuple[dict, dict]:
+    """One case's heap figures, (replay, firmware): the replay's both ways; unless ``firmware`` is
+    false the firmware loop's both ways and, for a case of ``MAT_CASES``, on a mat each way in
+    ``mat_modes``."""
+    from shared_rules.replay import replay_file
+    log = tmp / (label + ".jsonl")
+    write_log(log, header, 1, noise=False)
+    expect = replay_file(str(log))
+    console.print("[bold]%s[/]: replay heap" % label)
+    game = {"min_heap_replay_" + mode: heap.replay(mode, log, expect) for mode in ("romfs", "mpy")}
+    line: dict = {}
+    if not firmware:
+        return game, line
+    frames = tmp / (label + ".frames")
+    frames_file(frames, header, 1)
+    fs = tmp / "fs"
+    fs.mkdir(exist_ok=True)
+    full = heap.firmware_once("mpy", frames, fs)
+    if full is None:
+        raise SystemExit("%s: the firmware loop fails even with a 4 MB heap" % label)
+    console.print("[bold]%s[/]: firmware heap" % label)
+    for mode in ("romfs", "mpy"):
+        line["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
+    if label in MAT_CASES and mat_modes:
+        line.update(firmware_mat(heap, label, frames, fs, full["accepted"], mat_modes))
+    return game, line
+
+
 def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
     """``python -m bench heap [CASE ...]``: only the heap figures (of the cases named, else of all
     and the import costs), merged into the last results."""
-    from shared_rules.replay import replay_file
     results = json.loads(RESULTS.read_text())
     cases = [c for c in GAME_CASES + CARD_CASES if not only or c[0] in only]
     unknown = set(only) - {c[0] for c in cases} - {SWITCH[0]}
@@ -316,24 +345,9 @@ def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
     if not only or SWITCH[0] in only:
         results["firmware"][SWITCH[0]] = bench_switch(heap, tmp)
     for label, header, _ in cases:
-        log = tmp / (label + ".jsonl")
-        write_log(log, header, 1, noise=False)
-        expect = replay_file(str(log))
-        console.print("[bold]%s[/]: replay heap" % label)
-        game = results["games"].setdefault(label, {"header": header})
-        for mode in ("romfs", "mpy"):
-            game["min_heap_replay_" + mode] = heap.replay(mode, log, expect)
-        frames = tmp / (label + ".frames")
-        frames_file(frames, header, 1)
-        fs = tmp / "fs"
-        fs.mkdir(exist_ok=True)
-        full = heap.firmware_once("mpy", frames, fs)
-        console.print("[bold]%s[/]: firmware heap" % label)
-        line = results["firmware"].setdefault(label, {})
-        for mode in ("romfs", "mpy"):
-            line["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
-        if label in MAT_CASES:
-            line.update(firmware_mat(heap, label, frames, fs, full["accepted"]))
+        game, line = case_heap(heap, tmp, label, header)
+        results["games"].setdefault(label, {"header": header}).update(game)
+        results["firmware"].setdefault(label, {}).update(line)
     if not only:
         results["imports"] = bench_imports(heap)
     return results

@@ -17,8 +17,12 @@ import tempfile
 from pathlib import Path
 
 import bench.__main__ as B
+from bench.heap import MODES
 from host.build import compile_tree
-from shared_rules.replay import replay_file
+
+# What is printed: the figure's name, its key in bench/results.json less the mode.
+FIGURES = (("replay", "min_heap_replay_"), ("firmware without readers", "min_heap_firmware_"),
+           ("firmware on a mat", "min_heap_firmware_mat_"))
 
 
 def main(argv: list[str]) -> int:
@@ -32,39 +36,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--micropython", default=B.MICROPYTHON, help="the micropython command to measure")
     args = ap.parse_args(argv)
     B.MICROPYTHON = args.micropython
+    mat_modes = (("romfs", "mpy") if args.mpy else ("romfs",)) if args.mat else ()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         compile_tree(tmp / "mpy")
         heap = B.bench_build(tmp / "mpy")
         for label in args.cases:
-            log = tmp / (label + ".jsonl")
-            B.write_log(log, cases[label], 1, noise=False)
-            expect = replay_file(str(log))
-            out = {m: heap.replay(m, log, expect) / 1024 for m in ("romfs", "mpy")}
-            print("%s replay KB: romfs %.1f, mpy %.1f" % (label, out["romfs"], out["mpy"]), flush=True)
-            if args.no_fw:
-                continue
-            frames = tmp / (label + ".frames")
-            B.frames_file(frames, cases[label], 1)
-            fs = tmp / "fs"
-            fs.mkdir(exist_ok=True)
-            full = heap.firmware_once("mpy", frames, fs)
-            if full is None:
-                print("%s: the firmware loop fails even with a 4 MB heap" % label, file=sys.stderr)
-                return 1
-            out = {m: heap.firmware(m, frames, fs, full) / 1024 for m in ("romfs", "mpy")}
-            print("%s firmware without readers KB: romfs %.1f, mpy %.1f" % (label, out["romfs"], out["mpy"]),
-                  flush=True)
-            if args.mat and label in B.MAT_CASES:
-                files = B.mat_files()
-                full = heap.firmware_once("mpy", frames, fs, files)
-                if full is None:
-                    print("%s: the firmware loop on a mat fails even with a 4 MB heap" % label, file=sys.stderr)
-                    return 1
-                modes = ("romfs", "mpy") if args.mpy else ("romfs",)
-                out = {m: heap.firmware(m, frames, fs, full, files) / 1024 for m in modes}
-                print("%s firmware on a mat KB: %s" % (label, ", ".join("%s %.1f" % kv for kv in out.items())),
-                      flush=True)
+            game, line = B.case_heap(heap, tmp, label, cases[label], not args.no_fw, mat_modes)
+            found = {**game, **line}
+            for what, key in FIGURES:
+                got = ["%s %.1f" % (m, found[key + m] / 1024) for m in MODES if key + m in found]
+                if got:
+                    print("%s %s KB: %s" % (label, what, ", ".join(got)), flush=True)
     return 0
 
 
