@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 PORT    ?=
 
-.PHONY: help venv test demo bench flash check mpy size clean
+.PHONY: help venv test demo bench flash check mpy size clean firmware
 
 help:
 	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
@@ -17,6 +17,7 @@ help:
 	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
+	@echo "make firmware MICROPY_DIR=~/micropython [BOARD=RPI_PICO] - a MicroPython firmware image with tapmat frozen in (manifest.py)"
 
 venv: $(STAMP)
 
@@ -62,3 +63,23 @@ check: $(STAMP)
 # (any of them; deputies: PLAYERS=6) for Sheriff's expansion, PROFILE=deck.json (default: the sample)
 demo: $(STAMP)
 	$(BIN)/tapmat demo $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(SPEED),--speed "$(SPEED)") $(if $(SEED),--seed "$(SEED)") $(if $(MODULES),--modules "$(MODULES)") $(if $(PROFILE),--profile "$(PROFILE)")
+
+# make firmware MICROPY_DIR=/path/to/micropython [BOARD=RPI_PICO]: MicroPython for the board with
+# shared_rules/ and firmware/ frozen in (manifest.py), so the modules run from flash and take no
+# heap for their code (docs/flashing.md, "A frozen firmware"; figures: docs/performance.md).
+MICROPY_DIR ?=
+BOARD       ?= RPI_PICO
+FW_BUILD    := $(CURDIR)/build/firmware-$(BOARD)
+ifeq ($(MICROPY_DIR),)
+firmware:
+	@echo "make firmware: skipped: no MicroPython source tree. Give one: make firmware MICROPY_DIR=/path/to/micropython"
+	@echo "  (MicroPython v1.28 with its rp2 submodules: make -C ports/rp2 BOARD=$(BOARD) submodules; arm-none-eabi-gcc; docs/flashing.md)"
+else
+firmware:
+	@test -f "$(MICROPY_DIR)/ports/rp2/Makefile" || { echo "make firmware: $(MICROPY_DIR) is not a MicroPython source tree (no ports/rp2/Makefile)" >&2; exit 2; }
+	@echo "make firmware: mpy-cross, then MicroPython for $(BOARD) with tapmat frozen in, in $(FW_BUILD)"
+	$(MAKE) -C "$(MICROPY_DIR)/mpy-cross"
+	$(MAKE) -C "$(MICROPY_DIR)/ports/rp2" BOARD=$(BOARD) BUILD="$(FW_BUILD)" FROZEN_MANIFEST="$(CURDIR)/manifest.py"
+	cp "$(FW_BUILD)/firmware.uf2" build/tapmat-$(BOARD).uf2
+	@echo "make firmware: build/tapmat-$(BOARD).uf2 ($$(stat -c %s build/tapmat-$(BOARD).uf2) bytes); flash it: hold BOOTSEL while plugging the board in, copy it to the RPI-RP2 drive"
+endif

@@ -26,6 +26,13 @@ from replay_logs import write_log  # noqa: E402
 BIN = Path(sys.executable).parent
 MICROPYTHON = str(BIN / "micropython")
 RESULTS = ROOT / "bench" / "results.json"
+# The heap figures before the house redesign (issue 22), measured the same way; no figure may grow
+# more than WORSE_AT_MOST over them.
+BEFORE = ROOT / "bench" / "before-redesign.json"
+WORSE_AT_MOST = 1.10
+# A stock Raspberry Pi Pico leaves about 214 KB of heap to Python (MicroPython 1.28, docs/performance.md);
+# every game on a mat from .mpy files must fit it with a 64 KB margin.
+PICO_HEAP_BUDGET = 150 * 1024
 console = Console()
 
 _SAMPLE = json.loads((ROOT / "host" / "profiles" / "sample.json").read_text())
@@ -51,20 +58,48 @@ CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "
                                      (4, "merry_men", ["merry_men"]),
                                      (6, "all-five", ["deputies", "black_market", "laws", "special_orders",
                                                       "merry_men"]))]
-# A mat with readers (bench/firmware_run.py ``mat``): the base games, host actions, the whole
-# reader stack built over a silent bus.
-MAT_CASES = ("skull-6", "deadmans-4", "sheriff-5")
+# Every case runs on a mat with readers too (bench/firmware_run.py ``mat``), the heaviest real case
+# (Sheriff, 6 players, all five modules) included: host actions, the whole reader stack reading the
+# tags that lie on the emulated readers (``placed_tags``).
+# How many of a game's pieces lie on each kind of pad during the bench: a bag of five on every dock,
+# a seat's four discs on its Skull pad, one card on every other pad (a pad holds at most five).
+PIECES_PER_ZONE = {"dock": 5, "seat": 4}
 
 
 # Games one after another on one board (NEWGAME, its actions, NEWGAME, ...), as heap_switch does.
 SWITCH = ("switch", ("skull-6", "sheriff-5", "deadmans-4"))
 
 
-def mat_files() -> dict[str, bytes]:
-    """A mat's filesystem before its first game: the layouts and the deck registry (every piece)."""
+def placed_tags(header: dict) -> str:
+    """The tags lying on the mat for ``header``'s game (``PIECES_PER_ZONE``), as bench/mat_board.py
+    reads them: ``reader uid-hex`` lines, every UID a registered piece of that game, none twice."""
+    from host.virtual_deck import VirtualDeck
+    game, seats = header["game"], header["players"]
+    layout = json.loads((ROOT / "hardware" / "mat_layout.json").read_text())
+    zones = next(e["zones"] for e in layout["games"][game] if e["seats"][0] <= seats <= e["seats"][1])
+    pieces = [r for r in VirtualDeck().rows if r.get("game") == game and r["kind"] in ("card", "disc")]
+    lines = []
+    for zone, where in sorted(zones.items(), key=lambda z: (not isinstance(z[1], list), z[0])):  # seats' pads first
+        readers = where if isinstance(where, list) else [where]
+        for seat, reader in enumerate(readers):
+            if isinstance(where, list) and seat >= seats:   # a station nobody sits at
+                break
+            if isinstance(reader, list):   # a dock: [reader, clasp switch]
+                reader = reader[0]
+            own = [r for r in pieces if r.get("seat", seat) == seat or not isinstance(where, list)]
+            for piece in own[:PIECES_PER_ZONE.get(zone, 1)]:   # fewer when the game has no more
+                pieces.remove(piece)
+                lines.append("%d %s\n" % (reader, piece["uid"]))
+    return "".join(lines)
+
+
+def mat_files(header: dict | None = None) -> dict[str, bytes]:
+    """A mat's filesystem before its first game: the layouts, the deck registry (every piece) and,
+    for ``header``'s game, the tags lying on the emulated readers (none without)."""
     from host.virtual_deck import VirtualDeck
     return {"mat_layout.json": (ROOT / "hardware" / "mat_layout.json").read_bytes(),
-            "deck.bin": VirtualDeck().pack()}
+            "deck.bin": VirtualDeck().pack(),
+            "bench_tags.txt": placed_tags(header).encode() if header else b""}
 
 
 def speed(interp: list[str], header: dict, games: int) -> dict:
@@ -151,14 +186,14 @@ def bench_firmware(heap: Heap, tmp: Path) -> dict:
             "journal_bytes_per_action": full["journal"]["bytes_per_action_x100"] / 100,
             "snapshot_file_bytes": full["journal"]["snapshot_bytes"],
         }
-        if label in MAT_CASES:
-            out[label].update(firmware_mat(heap, label, frames, fs, actions))
+        out[label].update(firmware_mat(heap, label, header, frames, fs, actions))
     return out
 
 
 def bench_switch(heap: Heap, tmp: Path) -> dict:
-    """Whole games one after another on one board (SWITCH), without readers and on a mat: the
-    smallest heap both ways and how often the firmware restarted into the next game there."""
+    """Whole games one after another on one board (SWITCH), without readers and on a mat (its
+    emulated readers empty: the games' pieces differ): the smallest heap both ways with which the
+    firmware switches in place, never restarting."""
     label, seq = SWITCH
     console.print("[bold]firmware %s[/]: %s, heap bisection" % (label, " -> ".join(seq)))
     headers = {c[0]: c[1] for c in GAME_CASES}
@@ -173,25 +208,24 @@ def bench_switch(heap: Heap, tmp: Path) -> dict:
     out: dict = {"sequence": list(seq)}
     for kind, files in (("", None), ("mat_", mat_files())):
         full = heap.firmware_once("mpy", frames, fs, files)
-        assert full and full["over"] and full["restarts"] == 0, full
+        assert full and full["over"], full
         for mode in ("romfs", "mpy"):
             out["min_heap_firmware_%s%s" % (kind, mode)] = heap.firmware(mode, frames, fs, full, files)
-            out["firmware_%srestarts_%s" % (kind, mode)] = heap.restarts
     return out
 
 
-def firmware_mat(heap: Heap, label: str, frames: Path, fs: Path, actions: int,
+def firmware_mat(heap: Heap, label: str, header: dict, frames: Path, fs: Path, actions: int,
                  modes: tuple[str, ...] = ("romfs", "mpy")) -> dict:
-    """The firmware loop on a mat with readers (same frames): smallest heap, each way in ``modes``."""
-    console.print("[bold]firmware %s on a mat[/]: readers on a silent bus, heap bisection" % label)
-    files = mat_files()
+    """The firmware loop on a mat with readers (same frames) reading the game's pieces lying on
+    them: smallest heap, each way in ``modes``, and the emulator's heap that was subtracted."""
+    files = mat_files(header)
+    tags = files["bench_tags.txt"].count(b"\n")
+    console.print("[bold]firmware %s on a mat[/]: %d tags on emulated readers, heap bisection" % (label, tags))
     full = heap.firmware_once("mpy", frames, fs, files)
-    assert full and full["over"] and full["accepted"] == actions, full
-    assert heap.firmware_once("romfs", frames, fs, files) == full
-    out = {}
+    assert full and full["over"] and full["accepted"] == actions and full["tags"] == tags, full
+    out = {"mat_tags": tags}
     for mode in modes:
         out["min_heap_firmware_mat_" + mode] = heap.firmware(mode, frames, fs, full, files)
-        out["firmware_mat_restarts_" + mode] = heap.restarts
     return out
 
 
@@ -248,6 +282,28 @@ def bench_sizes(compiled) -> dict:
     return {"shared_rules_mpy_bytes": rules, "firmware_mpy_bytes": sum(sizes.values()) - rules, "files": sizes}
 
 
+def budgets(results: dict) -> list[dict]:
+    """The heap budgets of ``results``, one row each with ``ok``: every case's firmware loop on a
+    mat from ``.mpy`` files within ``PICO_HEAP_BUDGET``, and every heap figure within
+    ``WORSE_AT_MOST`` of its value in ``BEFORE``."""
+    before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
+    rows = []
+    for label, line in results["firmware"].items():
+        if "min_heap_firmware_mat_mpy" in line:
+            rows.append({"case": label, "figure": "min_heap_firmware_mat_mpy", "value": line["min_heap_firmware_mat_mpy"],
+                         "limit": PICO_HEAP_BUDGET, "why": "a stock Pico's heap less 64 KB"})
+    for section in ("games", "firmware"):
+        for label, line in results[section].items():
+            was = before.get(section, {}).get(label, {})
+            for key, value in sorted(line.items()):
+                if key.startswith("min_heap_") and key in was:
+                    rows.append({"case": label, "figure": key, "value": value, "limit": int(was[key] * WORSE_AT_MOST),
+                                 "why": "%d before the redesign + 10 %%" % was[key]})
+    for row in rows:
+        row["ok"] = row["value"] <= row["limit"]
+    return rows
+
+
 def _num(v: int | str) -> int:
     return v if isinstance(v, int) else -1
 
@@ -278,6 +334,7 @@ def show(results: dict) -> None:
     for name, r in sorted(results["imports"].items(), key=lambda kv: -_num(kv[1]["own"])):
         m.add_row(name, str(r["alone"]), str(r["own"]))
     console.print(m)
+    show_budgets(results["budgets"])
     s = results["scan"]
     console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
@@ -304,10 +361,22 @@ def show(results: dict) -> None:
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
 
 
+def show_budgets(rows: list[dict]) -> None:
+    b = Table(title="heap budgets (KB)")
+    for col in ("case", "figure", "now", "limit", "why", ""):
+        b.add_column(col, justify="right" if col in ("now", "limit") else "left")
+    for r in rows:
+        b.add_row(r["case"], r["figure"], "%.1f" % (r["value"] / 1024), "%.1f" % (r["limit"] / 1024), r["why"],
+                  "[green]ok[/]" if r["ok"] else "[red]over[/]")
+    console.print(b)
+    over = sum(1 for r in rows if not r["ok"])
+    console.print("[%s]%d of %d heap budgets met[/]" % ("red" if over else "green", len(rows) - over, len(rows)))
+
+
 def case_heap(heap: Heap, tmp: Path, label: str, header: dict, firmware: bool = True,
               mat_modes: tuple[str, ...] = ("romfs", "mpy")) -> tuple[dict, dict]:
     """One case's heap figures, (replay, firmware): the replay's both ways; unless ``firmware`` is
-    false the firmware loop's both ways and, for a case of ``MAT_CASES``, on a mat each way in
+    false the firmware loop's both ways and on a mat each way in
     ``mat_modes``."""
     from shared_rules.replay import replay_file
     log = tmp / (label + ".jsonl")
@@ -328,8 +397,8 @@ def case_heap(heap: Heap, tmp: Path, label: str, header: dict, firmware: bool = 
     console.print("[bold]%s[/]: firmware heap" % label)
     for mode in ("romfs", "mpy"):
         line["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
-    if label in MAT_CASES and mat_modes:
-        line.update(firmware_mat(heap, label, frames, fs, full["accepted"], mat_modes))
+    if mat_modes:
+        line.update(firmware_mat(heap, label, header, frames, fs, full["accepted"], mat_modes))
     return game, line
 
 
@@ -362,23 +431,22 @@ def main() -> int:
         if sys.argv[1:2] == ["heap"]:
             results = heap_only(heap, tmp, sys.argv[2:])
             results["sizes"] = bench_sizes(compiled)
-            RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-            show(results)
-            return 0
-        results = {
-            "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
-            "games": bench_games(heap, tmp),
-            "firmware": {**bench_firmware(heap, tmp), SWITCH[0]: bench_switch(heap, tmp)},
-            "imports": bench_imports(heap),
-            "scan": bench_scan(),
-            "timing": bench_timing(),
-            "host": bench_host(),
-            "sizes": bench_sizes(compiled),
-        }
+        else:
+            results = {
+                "machine": "%s %s, Python %s" % (platform.system(), platform.machine(), platform.python_version()),
+                "games": bench_games(heap, tmp),
+                "firmware": {**bench_firmware(heap, tmp), SWITCH[0]: bench_switch(heap, tmp)},
+                "imports": bench_imports(heap),
+                "scan": bench_scan(),
+                "timing": bench_timing(),
+                "host": bench_host(),
+                "sizes": bench_sizes(compiled),
+            }
+    results["budgets"] = budgets(results)
     RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     show(results)
     console.print("written %s" % RESULTS.relative_to(ROOT))
-    return 0
+    return 0 if all(r["ok"] for r in results["budgets"]) else 1
 
 
 if __name__ == "__main__":

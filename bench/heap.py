@@ -49,10 +49,6 @@ print(repr([(n, _cost(n)) for n in %r]))
 """
 
 
-_MAX_RESTARTS = 3
-_WIRE = ("wire_bytes", "last_write", "restarts", "journal")  # counted per process
-
-
 def _argv(frames: Path, fs: Path, mat: dict | None) -> list[str]:
     return ["firmware_run", str(frames), str(fs)] + (["mat"] if mat is not None else [])
 
@@ -90,7 +86,6 @@ class Heap:
         self.image = mpy_dir.parent / "modules.romfs"
         self.image.write_bytes(build.romfs(files))
         self.image_bytes = self.image.stat().st_size
-        self.restarts = 0   # firmware restarts in the run at the last smallest heap found
         self.image_heap = int(self.run("romfs", _ALLOC, 1 << 22).stdout) - int(self.run("mpy", _ALLOC, 1 << 22).stdout)
 
     def prelude(self, mode: str) -> str:
@@ -113,33 +108,27 @@ class Heap:
 
     def firmware(self, mode: str, frames: Path, fs: Path, expect: dict,
                  mat: dict[str, bytes] | None = None) -> int:
-        """``mat``: the board reads tags (bench/firmware_run.py), with these files on ``fs``. A run
-        that restarted the firmware passes if every process passed and the game came out the
-        same (its wire and journal counts, per process, differ)."""
-        restarts = {}
+        """``mat``: the board reads tags (bench/firmware_run.py), with these files on ``fs``; the
+        emulator's heap, measured in this mode, is subtracted like the ROMFS image's. A run passes
+        only if the game came out exactly as ``expect`` in one process: a firmware that restarted
+        (status 80) failed."""
+        def game(out: dict | None) -> dict | None:
+            return out and {k: v for k, v in out.items() if k != "emulator_heap"}
+        full = self.firmware_once(mode, frames, fs, mat)
+        if game(full) != game(expect):
+            raise RuntimeError("%s: the firmware loop from %s differs from the expected game: %s" % (frames.name, mode, full))
 
         def passes(heap: int) -> bool:
-            out = self.firmware_once(mode, frames, fs, mat, heap)
-            if out is None:
-                return False
-            restarts[heap] = out["restarts"]
-            if out["restarts"] == 0:
-                return out == expect
-            return {k: v for k, v in out.items() if k not in _WIRE} == {k: v for k, v in expect.items() if k not in _WIRE}
-        least = self.smallest(mode, passes, 8192, 512)
-        self.restarts = restarts[least + (self.image_heap if mode == "romfs" else 0)]
-        return least
+            return game(self.firmware_once(mode, frames, fs, mat, heap)) == game(expect)
+        return self.smallest(mode, passes, 8192, 512) - full["emulator_heap"]
 
     def firmware_once(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes] | None = None,
                       heap: int = 1 << 22) -> dict | None:
-        """One whole game on a board whose filesystem ``fs`` starts with only ``mat``'s files; a
-        restart of the firmware (status 80) starts the next process on the same ``fs``."""
+        """One whole game in one process on a board whose filesystem ``fs`` starts with only
+        ``mat``'s files; None if it failed or restarted."""
         _refill(fs, mat)
-        for _ in range(_MAX_RESTARTS + 1):
-            r = self.run(mode, FIRMWARE % _argv(frames, fs, mat), heap)
-            if r.returncode != 80:
-                return json.loads(r.stdout) if r.returncode == 0 else None
-        return None
+        r = self.run(mode, FIRMWARE % _argv(frames, fs, mat), heap)
+        return json.loads(r.stdout) if r.returncode == 0 else None
 
     def imports(self, modules: list[str]) -> dict[str, dict]:
         """Per module, from ROMFS: ``alone``, the heap its import takes in a fresh interpreter

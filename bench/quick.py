@@ -7,7 +7,7 @@ Per case: the replay's smallest heap (ROMFS and ``.mpy``), the firmware loop wit
 (ROMFS; ``--mpy`` adds ``.mpy``). Same method as ``make bench`` (``bench/heap.py``): ``-X heapsize``
 bisection, the ROMFS image's own allocation subtracted. ``--micropython`` measures with another
 build (a 32-bit unix port, say). Cases: the labels of ``GAME_CASES`` and ``CARD_CASES`` in
-``bench/__main__.py``; ``--mat`` applies to ``MAT_CASES``.
+``bench/__main__.py``.
 """
 from __future__ import annotations
 
