@@ -30,8 +30,8 @@ RESULTS = ROOT / "bench" / "results.json"
 # more than WORSE_AT_MOST over them.
 BEFORE = ROOT / "bench" / "before-redesign.json"
 WORSE_AT_MOST = 1.10
-# A stock Raspberry Pi Pico leaves about 214 KB of heap to Python (MicroPython 1.28, docs/performance.md);
-# every game on a mat from .mpy files must fit it with a 64 KB margin.
+# A stock Raspberry Pi Pico has about 190-230 KB free after boot (docs/performance.md, "Budgets"):
+# every game on a mat from .mpy files must fit ~214 KB with a 64 KB margin.
 PICO_HEAP_BUDGET = 150 * 1024
 console = Console()
 
