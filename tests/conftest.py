@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 MICROPYTHON = str(BIN / "micropython")
 INTERPRETERS = {"cpython": [sys.executable], "micropython": [MICROPYTHON, "-X", "heapsize=8M"]}
-TIMEOUT = 1200
+TIMEOUT = 800   # a module's run on one interpreter; below pytest-timeout's 900 s, so it fails first, saying which
 # The dual modules' scratch files (tests/dual/scratch.py): one folder per test run, so runs from
 # several checkouts at once never share a file.
 SCRATCH = tempfile.mkdtemp(prefix="tapmat-dual-")
@@ -40,8 +40,17 @@ def run_dual_module(module: str) -> dict[str, dict[str, Any]]:
         for name, cmd in INTERPRETERS.items()
     }
     results: dict[str, dict[str, Any]] = {}
+    try:
+        outputs = {name: proc.communicate(timeout=TIMEOUT) for name, proc in procs.items()}
+    except subprocess.TimeoutExpired as e:
+        raise DualFailure("%s: no result from %s within %d s" % (module, e.cmd[0], TIMEOUT)) from None
+    finally:
+        for proc in procs.values():   # reaped whatever happened: none outlives its test
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     for name, proc in procs.items():
-        out, err = proc.communicate(timeout=TIMEOUT)
+        out, err = outputs[name]
         recs: dict[str, Any] = {"__stderr__": err, "__rc__": proc.returncode}
         for line in out.splitlines():
             if line.startswith("{"):

@@ -26,8 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 
 
-def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: float = 120) -> tuple[int, str]:
-    """Run argv in a new pseudo-terminal; its exit status and everything it drew."""
+def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: float = 120,
+                    interrupt_at: bytes | None = None) -> tuple[int, str, bool]:
+    """Run argv in a new pseudo-terminal, Ctrl-C (SIGINT) as soon as it drew ``interrupt_at``;
+    its exit status, everything it drew (raw) and whether it was interrupted. The child never
+    outlives the call: still running at ``timeout``, or if reading fails, it is killed and reaped."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the pty is its terminal
         try:
@@ -39,9 +42,14 @@ def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: fl
             os._exit(127)
     out = bytearray()
     end = time.monotonic() + timeout
+    interrupted = False
+    status = None
     try:
         while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.5)
+            if interrupt_at is not None and not interrupted and interrupt_at in out:
+                os.kill(pid, signal.SIGINT)
+                interrupted = True
+            ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
                 continue
             try:
@@ -51,16 +59,23 @@ def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: fl
             if not data:
                 break
             out += data
-        else:
-            os.kill(pid, 9)
     finally:
-        _, status = os.waitpid(pid, 0)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if not done:   # still running (a timeout, or stuck writing to a terminal nobody reads):
+            os.killpg(pid, signal.SIGKILL)   # its whole session (pty.fork's child leads one)
+            _, status = os.waitpid(pid, 0)
         os.close(fd)
-    return os.waitstatus_to_exitcode(status), ANSI.sub("", out.decode("utf-8", "replace"))
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace"), interrupted
+
+
+def run_screen(argv: list[str], **kw) -> tuple[int, str]:
+    """``run_in_terminal`` without the terminal's control sequences."""
+    code, raw, _ = run_in_terminal(argv, **kw)
+    return code, ANSI.sub("", raw)
 
 
 def test_make_demo_reaches_the_final_standings() -> None:
-    code, screen = run_in_terminal(["make", "-s", "demo", "SPEED=1000", "SEED=16", "PLAYERS=3"])
+    code, screen = run_screen(["make", "-s", "demo", "SPEED=1000", "SEED=16", "PLAYERS=3"])
     assert code == 0, screen[-2000:]
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
@@ -97,7 +112,7 @@ def test_every_command_and_option_has_help(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_make_demo_sheriff_six_players_with_modules() -> None:
-    code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=6", "MODULES=deputies,black_market",
+    code, screen = run_screen(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=6", "MODULES=deputies,black_market",
                                     "SPEED=1000", "SEED=3"], timeout=240)
     assert code == 0, screen[-2000:]
     final = screen[screen.rindex("Final standings"):]
@@ -109,7 +124,7 @@ def test_make_demo_sheriff_with_laws_special_orders_and_merry_men() -> None:
     """The board referees the card modules, played with the tagged module cards; the screen names
     the laws in force and the face-up orders from the profile, and counts the Merry Men held,
     never which."""
-    code, screen = run_in_terminal(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=4",
+    code, screen = run_screen(["make", "-s", "demo", "GAME=sheriff", "PLAYERS=4",
                                     "MODULES=laws,special_orders,merry_men", "PROFILE=host/profiles/sample.json",
                                     "SPEED=1000", "SEED=2"], timeout=240)
     assert code == 0, screen[-2000:]
@@ -126,37 +141,9 @@ def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path
     """Ctrl-C ends the live view; the last picture is drawn again below it and stays (the
     live region is erased on exit: the picture must come after the last erase)."""
     port = str(tmp_path / "tty")  # no board there yet: the monitor waits for it
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-            os.chdir(ROOT)
-            os.environ.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"})
-            os.execvp(sys.executable, [sys.executable, "-m", "host.cli", "monitor", "--port", port, *screen])
-        finally:
-            os._exit(127)
-    out = bytearray()
-    end = time.monotonic() + 60
-    interrupted = False
-    try:
-        while time.monotonic() < end:
-            if not interrupted and b"no board: waiting" in out:
-                os.kill(pid, signal.SIGINT)
-                interrupted = True
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if ready:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                out += data
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert interrupted and os.waitstatus_to_exitcode(status) == 0
-    raw = out.decode("utf-8", "replace")
+    code, raw, interrupted = run_in_terminal([sys.executable, "-m", "host.cli", "monitor", "--port", port, *screen],
+                                             rows=30, cols=100, timeout=60, interrupt_at=b"no board: waiting")
+    assert interrupted and code == 0, raw[-2000:]
     erased = max(raw.rfind("\x1b[2K"), raw.rfind("\x1b[?1049l"))  # erase line / leave the full screen
     last = ANSI.sub("", raw[erased:])
     assert "tapmat no game" in last and "no board: waiting for" in last, last
