@@ -340,15 +340,16 @@ class Player(PhysicalPlayer):
         if not left:
             return [self.misplaced("seat %d claims the exhausted %s" % (merchant, good), "market_exhausted",
                                    self.stand[merchant], card)]
-        out = []
+        def bare(seat: int) -> list[Attempt]:   # any player may claim, the Sheriff too
+            if any(r == self.stand[seat] for r in self.hands.on.values()):
+                return []
+            return [self.misplaced("seat %d claims %s with nothing on the stand pad" % (seat, good),
+                                   "need_three", self.stand[seat], card)]
+        out = bare(sheriff)
         if left == 2:
             out.append(self.misplaced("seat %d takes the lower %s card first" % (merchant, good), "not_now",
                                       self.stand[merchant], self.black_market_card(good, True)))
-        for seat in (merchant, sheriff):   # any player may claim, the Sheriff too
-            if not any(r == self.stand[seat] for r in self.hands.on.values()):
-                out.append(self.misplaced("seat %d claims %s with nothing on the stand pad" % (seat, good),
-                                          "need_three", self.stand[seat], card))
-        return out
+        return out + bare(merchant)
 
     def clasp_move(self, seat: int, closed: bool) -> Callable[[], None]:
         return lambda: self.hands.switch(self.clasp[seat], closed)
