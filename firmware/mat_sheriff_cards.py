@@ -84,7 +84,9 @@ _F_LAW_KEEP = const(2)
 _F_LAW_BOTTOM = const(5)
 _F_ORDER_UP = const(2)
 _F_MERRY_KEEP = const(2)
-_F_MERRY_BOTTOM = const(3)
+_F_MERRY_BOTTOM = const(4)   # optional: its presence byte before it
+_MSEAT = const(592)     # sheriff_merry: per seat the Merry Men status; ONE: the draw owed is one card
+_ONE = const(8)
 _F_LOAD_MERRY = const(12)
 _F_PASS_ORDERS = const(42)
 
@@ -147,8 +149,6 @@ class Gestures:
         err = g.check(_INSPECT)
         if err:
             return err
-        if not game._is_merchant(seat):
-            return _NOT_A_MERCHANT
         i = code >> 1
         left = game.black_market_left(i)
         if not left:
@@ -263,17 +263,21 @@ class Gestures:
     # -- Merry Men --------------------------------------------------------------------------
     def _merry(self, zone, seat, card):
         """Never refused (which Merry Man a player holds is hidden): silent unless it completes a
-        draw on the player's own stand pad."""
+        draw on the player's own stand pad: the kept card then the one put back, or the one card
+        of a draw after regaining the Merry Men's trust."""
         if not self.mods & 16 or zone != _Z_STAND or seat >= _SEATS:   # sheriff_cards.MERRY_MEN
             return _NOTHING
+        one = self.g.game.s[_MSEAT + seat] & _ONE
         kept = self.drawn[seat]
-        if kept == _NO_SEAT or kept == card:
+        if not one and (kept == _NO_SEAT or kept == card):
             self.drawn[seat] = card
             return _NOTHING
         self.drawn[seat] = _NO_SEAT
         rec = self.g.mat.start(_A_MERRY, seat)
-        rec[_F_MERRY_KEEP] = kept
-        rec[_F_MERRY_BOTTOM] = card
+        rec[_F_MERRY_KEEP] = card if one else kept
+        if not one:
+            rec[_F_MERRY_BOTTOM - 1] = 1
+            rec[_F_MERRY_BOTTOM] = card
         return _READY
 
     def load(self, rec, reader):

@@ -21,7 +21,7 @@ bag's clasp closed in the load phase (``bag_size``), a count starting with 0 (``
 declaration during the inspection (``wrong_phase``), an out-of-turn host action; with the Black
 Market: its card tapped on an empty stand pad (``need_three``), the lower card of a pair whose
 top card is still there (``not_now``), a card of an exhausted type (``market_exhausted``), a card
-shown outside the inspection (``wrong_phase``) or on the Sheriff's stand (``not_a_merchant``).
+shown outside the inspection (``wrong_phase``).
 """
 from __future__ import annotations
 
@@ -136,8 +136,10 @@ class Player(PhysicalPlayer):
             for law in a["keep"]:
                 self.tap(self.command, self.law_card(law), False)
             return self.answered(self.tap(self.draw, self.law_card(a["bottom"]), True))
-        if name == "merry":   # kept, then put back: both on the player's stand pad
+        if name == "merry":   # kept, then put back: both on the player's stand pad (a one-card draw: kept)
             self.held[p] = a["keep"]
+            if "bottom" not in a:
+                return self.answered(self.tap(self.stand[p], self.merry_card(a["keep"]), True))
             self.tap(self.stand[p], self.merry_card(a["keep"]), False)
             return self.answered(self.tap(self.stand[p], self.merry_card(a["bottom"]), True))
         raise SimError("Sheriff of Nottingham has no action %r" % name)
@@ -338,15 +340,16 @@ class Player(PhysicalPlayer):
         if not left:
             return [self.misplaced("seat %d claims the exhausted %s" % (merchant, good), "market_exhausted",
                                    self.stand[merchant], card)]
-        out = [self.misplaced("the Sheriff (seat %d) claims %s" % (sheriff, good), "not_a_merchant",
-                              self.stand[sheriff], card)]
+        def bare(seat: int) -> list[Attempt]:   # any player may claim, the Sheriff too
+            if any(r == self.stand[seat] for r in self.hands.on.values()):
+                return []
+            return [self.misplaced("seat %d claims %s with nothing on the stand pad" % (seat, good),
+                                   "need_three", self.stand[seat], card)]
+        out = bare(sheriff)
         if left == 2:
             out.append(self.misplaced("seat %d takes the lower %s card first" % (merchant, good), "not_now",
                                       self.stand[merchant], self.black_market_card(good, True)))
-        if not any(r == self.stand[merchant] for r in self.hands.on.values()):
-            out.append(self.misplaced("seat %d claims %s with nothing on the stand pad" % (merchant, good),
-                                      "need_three", self.stand[merchant], card))
-        return out
+        return out + bare(merchant)
 
     def clasp_move(self, seat: int, closed: bool) -> Callable[[], None]:
         return lambda: self.hands.switch(self.clasp[seat], closed)

@@ -49,6 +49,8 @@ PLAIN = {
     "game_over": "the game is over",
     "malformed": "malformed action",
     "bad_seat": "no such seat",
+    "not_on_top": "that card lies under the deck: a draw takes the top cards",
+    "draw_count": "a Merry Man draw is two cards (keep one, put one back), after regaining their trust one",
 }
 
 

@@ -97,7 +97,7 @@ _fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, 
 _fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
 VOCAB = sh.Vocabulary(tuple(zip(_names, _fields)) + (
     ("order_up", (field("order", U8),)),
-    ("merry", (field("keep", U8, hidden=True), field("bottom", U8, hidden=True))),
+    ("merry", (field("keep", U8, hidden=True), field("bottom", U8, optional=True, hidden=True))),
     ("law", (field("keep", LIST, None, cap=2), field("bottom", U8))),
 ))
 _F_TARGET = const(2)
@@ -131,7 +131,9 @@ REASONS = mm.SheriffMM.REASONS + (   # one string, as the base's
     "no_such_law "        # 57 a law number outside the profile's 24 cards
     "law_not_in_deck "    # 58 a kept or bottomed law that is not in the deck (or named twice)
     "keep_count "         # 59 the first Sheriff keeps 2 laws, each later one 1
-    "bribe_forbidden"     # 60 a law in force forbids bribes of that kind
+    "bribe_forbidden "    # 60 a law in force forbids bribes of that kind
+    "not_on_top "         # 61 a drawn law or Merry Man lies under the deck, below the cards drawn
+    "draw_count"          # 62 a Merry Man draw of two cards when one is owed, or of one when two are
 )
 _NOT_A_MERCHANT = const(20)
 _BAG_SIZE = const(27)
@@ -480,14 +482,13 @@ class SheriffCards(mm.SheriffMM):
         for i in range(_ORDER_CARDS):
             if state[_ORD + i] >= _O_SEAT + state[_R_SEATS]:
                 return False
-        for i in range(18):
-            if state[_MEN + i] > state[_R_SEATS]:
+        if state[_R_MODULES] & _MERRY_MEN:
+            from shared_rules import sheriff_merry
+            if not sheriff_merry.valid(state, state[_R_SEATS]):
                 return False
-        for i in range(_SEATS6):
-            if state[_MEN + 18 + i] > 7:
-                return False
-        for i in range(24):
-            if state[_LAW + i] > 3:
+        if state[_R_MODULES] & _LAWS:
+            from shared_rules import sheriff_laws
+            if not sheriff_laws.valid(state):
                 return False
         if state[_R_PHASE] == _LAWS_PHASE:   # the base check knows phases up to the loot
             return mm.SheriffMM.valid_state(self, state[:_R_PHASE] + bytes((_MARKET,)) + state[_R_PHASE + 1:])
@@ -495,19 +496,21 @@ class SheriffCards(mm.SheriffMM):
 
     def public(self, out):
         """The Merry Men view, where each order card is (all public), and per seat whether they
-        hold a Merry Man, are owed a draw or wait (never which card, nor whether it is in a bag)."""
+        hold a Merry Man, are owed a draw (bit 3: of one card) or wait (never which card, nor
+        whether it is in a bag, nor which cards lie under a deck)."""
         mm.SheriffMM.public(self, out)
         s = self.s
         for i in range(_ORDER_CARDS):
             out[_PUB_ORD + i] = s[_ORD + i]
         for seat in range(_SEATS6):
-            out[_PUB_MEN + seat] = (s[_MEN + 18 + seat] & 3) << 1
+            status = s[_MEN + 18 + seat]
+            out[_PUB_MEN + seat] = (status & 3) << 1 | status & 8   # sheriff_merry OWED, WAIT; ONE
         for i in range(18):
-            if s[_MEN + i]:
+            if 0 < s[_MEN + i] <= _SEATS6:   # held by a seat (sheriff_merry's places)
                 out[_PUB_MEN + s[_MEN + i] - 1] |= 1
         out[_PUB_LAWS] = out[_PUB_LAWS + 1] = 255
         for i in range(24):
-            if s[_LAW + i] >= 2:
+            if 2 <= s[_LAW + i] <= 3:   # sheriff_laws POS1, POS2
                 out[_PUB_LAWS + s[_LAW + i] - 2] = i
 
 

@@ -1,10 +1,13 @@
 """The Sheriff table with the card modules (laws, special orders, Merry Men): the physical truth
 for simulations and random playouts, on top of ``sheriff_mm_table``.
 
-Adds the three shuffled decks (laws, orders, Merry Men; top card last), who holds which Merry Man
-and whether it is in the bag. Options: the law choice of the round (the top 3 or 2 laws), the top
-order turned up while fewer than four are up, Merry Man draws owed (the top two), a Merry Man
-loaded with the goods (and counted in the declaration), passes that fill face-up orders. The
+Adds the three shuffled decks (laws, orders, Merry Men; top card last: a card put back goes to
+index 0, the bottom), who holds which Merry Man and whether it is in the bag. Options: the law
+choice of the round (the top 3 or 2 laws), the top order turned up while fewer than four are up,
+Merry Man draws owed (the top two, keep one; after regaining the Merry Men's trust the top one), a
+Merry Man loaded with the goods (and counted in the declaration), passes that fill face-up orders.
+``buried``: draws of cards that lie under the deck below the cards a draw takes, which the
+referee must refuse (the playout tests offer them to it). The
 table does not model the laws' effects: options the referee refuses under the laws in force
 (a declared good made contraband, a bag over the law's size, a forbidden bribe) are dropped by
 asking the referee's ``check``; the playout tests check the invariants independently.
@@ -34,6 +37,8 @@ class Table(mmt.Table):
             self.men_deck = list(range(18))
         for deck in (self.law_deck, self.order_deck, self.men_deck):
             rng.shuffle(deck)
+        self.law_returned = set()   # cards put under their deck since the shuffle
+        self.men_returned = set()
         self.men_held = [-1] * n
         self.men_bag = [False] * n
         self.rec = bytearray(ACTION_SIZE)
@@ -70,7 +75,10 @@ class Table(mmt.Table):
         if g.modules() & KC.MERRY_MEN:
             from shared_rules import sheriff_merry as men
             for seat in range(g.seats()):
-                if men.status(g, seat) & men.OWED and len(self.men_deck) >= 2:
+                status = men.status(g, seat)
+                if status & men.OWED and status & men.ONE and self.men_deck:
+                    extra.append({"a": "merry", "p": seat, "keep": self.men_deck[-1]})
+                elif status & men.OWED and len(self.men_deck) >= 2:
                     top, second = self.men_deck[-1], self.men_deck[-2]
                     extra.append({"a": "merry", "p": seat, "keep": top, "bottom": second})
                     extra.append({"a": "merry", "p": seat, "keep": second, "bottom": top})
@@ -105,6 +113,30 @@ class Table(mmt.Table):
                     out.append({"a": "law", "p": p, "keep": keep[::-1], "bottom": b})
         return out
 
+    def buried(self):
+        """Draws the physical decks rule out: a card the referee itself put under the deck (it
+        knows those), lying below the cards the draw takes, named instead of the top card."""
+        g = self.game
+        out = []
+        if g.s[K.R_PHASE] == KC.LAWS_PHASE:
+            for law in self._laws():
+                drawn = len(law["keep"]) + 1
+                deep = [c for c in self.law_deck[:-drawn] if c in self.law_returned]
+                if deep:
+                    out.append(dict(law, bottom=deep[0]))
+        if g.modules() & KC.MERRY_MEN:
+            from shared_rules import sheriff_merry as men
+            for seat in range(g.seats()):
+                status = men.status(g, seat)
+                drawn = 1 if status & men.ONE else 2
+                deep = [c for c in self.men_deck[:-drawn] if c in self.men_returned]
+                if status & men.OWED and deep:
+                    draw = {"a": "merry", "p": seat, "keep": deep[0]}
+                    if drawn == 2:
+                        draw["bottom"] = self.men_deck[-1]
+                    out.append(draw)
+        return out
+
     def _ok(self, action):
         return self.game.VOCAB.encode(action, self.rec) == 0 and self.game.check(self.rec) == 0
 
@@ -116,14 +148,17 @@ class Table(mmt.Table):
             for c in action["keep"] + [action["bottom"]]:
                 self.law_deck.remove(c)
             self.law_deck.insert(0, action["bottom"])
+            self.law_returned.add(action["bottom"])
             return
         if a == "order_up":
             self.order_deck.remove(action["order"])
             return
         if a == "merry":
             self.men_deck.remove(action["keep"])
-            self.men_deck.remove(action["bottom"])
-            self.men_deck.insert(0, action["bottom"])
+            if "bottom" in action:
+                self.men_deck.remove(action["bottom"])
+                self.men_deck.insert(0, action["bottom"])
+                self.men_returned.add(action["bottom"])
             self.men_held[p] = action["keep"]
             return
         if a == "load" and action.get("merry"):
@@ -134,5 +169,6 @@ class Table(mmt.Table):
             t = action["target"]
             if not men.in_bag(self.game, t):   # resolved: back to the bottom of the deck
                 self.men_deck.insert(0, self.men_held[t])
+                self.men_returned.add(self.men_held[t])
                 self.men_held[t] = -1
                 self.men_bag[t] = False

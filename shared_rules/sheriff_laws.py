@@ -6,7 +6,8 @@ keeps laws from the deck (``law``). The two face-up laws bind everyone for the r
 effects are the deck profile's primitives (``sheriff_effects``), run through the referee's hook
 points: what is contraband, penalties, taxes at declaration, rewards as goods reach a stand,
 forbidden bribes, the bag's size and gold moved when the laws come into force. The referee checks
-that kept and bottomed laws are in the deck; it cannot check their order in it. Rules and
+that kept and bottomed laws are in the deck and can be among the top cards drawn: a law put under
+the deck comes up only when the cards above it are used up (``sheriff_decks``). Rules and
 decisions: ``docs/rules-merry-men.md`` ("Laws").
 """
 try:
@@ -15,6 +16,7 @@ except ImportError:
     def const(x):
         return x
 
+from shared_rules import sheriff_decks as deck
 from shared_rules import sheriff_effects as fx
 
 # The engine's, the referee's (penalty per good, catalogue order), restated as in sheriff.py.
@@ -35,9 +37,10 @@ _LAWS = const(24)
 _LAW = const(598)            # per card: where it is (below)
 _LAW_ROUND = const(622)      # 1 + the round whose laws are chosen (0: none yet)
 _OUT = const(0)              # removed for the player count, or discarded
-_DECK = const(1)
+_DECK = const(1)             # somewhere in the deck's shuffled part
 _POS1 = const(2)             # in force, next to the deck
 _POS2 = const(3)             # in force
+_LAW_UNDER = const(4)            # + k: put under the deck, k-th from the top of the laws put there
 _ROW = const(17)             # law table row: mark, 4 primitives
 _MARK_4 = const(1)
 _MARK_5 = const(2)
@@ -51,6 +54,7 @@ _NO_SUCH_LAW = const(57)
 _LAW_NOT_IN_DECK = const(58)
 _KEEP_COUNT = const(59)
 _BRIBE_FORBIDDEN = const(60)
+_NOT_ON_TOP = const(61)
 
 
 def start(g):
@@ -63,7 +67,12 @@ def start(g):
 
 
 def where(g, i):
+    """``i``'s place: OUT, DECK, POS1, POS2, or UNDER + k (put under the deck)."""
     return g.s[_LAW + i]
+
+
+def in_force(g, i):
+    return _POS1 <= g.s[_LAW + i] <= _POS2
 
 
 def due(g, round_):
@@ -72,18 +81,16 @@ def due(g, round_):
     s = g.s
     if s[_LAW_ROUND] == round_ + 1:
         return False
-    deck = 0
     first = 1
     for i in range(_LAWS):
-        if s[_LAW + i] == _DECK:
-            deck += 1
-        elif s[_LAW + i] == _POS1:
+        if s[_LAW + i] == _POS1:
             first = 0
-    return deck >= 2 + first
+    return deck.size(s, _LAW, _LAWS, _DECK, _LAW_UNDER) >= 2 + first
 
 
 def check_law(g, rec, sheriff, deputy2):
-    """``keep`` 2 laws in the first round, 1 later; ``bottom`` the one put back; all from the deck."""
+    """``keep`` 2 laws in the first round, 1 later; ``bottom`` the one put back; all from the top of
+    the deck (3 cards the first time, 2 later)."""
     s = g.s
     if rec[1] != sheriff and rec[1] != deputy2:
         return _NOT_THE_SHERIFF
@@ -99,28 +106,48 @@ def check_law(g, rec, sheriff, deputy2):
         c = rec[_F_KEEP + 1 + j] if j < n else b
         if c >= _LAWS:
             return _NO_SUCH_LAW
-        if s[_LAW + c] != _DECK or j and rec[_F_KEEP + 1] == c or j == 2 and rec[_F_KEEP + 2] == c:
+        if not deck.in_deck(s, _LAW, c, _DECK, _LAW_UNDER) or j and rec[_F_KEEP + 1] == c or j == 2 and rec[_F_KEEP + 2] == c:
             return _LAW_NOT_IN_DECK
+    for j in range(n + 1):
+        if not deck.can_draw(s, _LAW, _LAWS, _DECK, _LAW_UNDER, rec[_F_KEEP + 1 + j] if j < n else b, n + 1):
+            return _NOT_ON_TOP
     return _OK
 
 
 def apply_law(g, rec, sheriff):
     """Position 2 is discarded, 1 moves to 2, the new law takes 1 (first round: both kept laws
-    in order); the bottomed one stays in the deck. Then the laws' ``gold`` primitives run."""
+    in order); the bottomed one goes under the deck. Then the laws' ``gold`` primitives run."""
     s = g.s
     n = rec[_F_KEEP]
+    b = rec[_F_BOTTOM]
+    deck.take(s, _LAW, _LAWS, _LAW_UNDER, b, _OUT)
     if n == 2:
-        s[_LAW + rec[_F_KEEP + 1]] = _POS1
-        s[_LAW + rec[_F_KEEP + 2]] = _POS2
+        deck.take(s, _LAW, _LAWS, _LAW_UNDER, rec[_F_KEEP + 1], _POS1)
+        deck.take(s, _LAW, _LAWS, _LAW_UNDER, rec[_F_KEEP + 2], _POS2)
     else:
         for i in range(_LAWS):
             if s[_LAW + i] == _POS2:
                 s[_LAW + i] = _OUT
             elif s[_LAW + i] == _POS1:
                 s[_LAW + i] = _POS2
-        s[_LAW + rec[_F_KEEP + 1]] = _POS1
+        deck.take(s, _LAW, _LAWS, _LAW_UNDER, rec[_F_KEEP + 1], _POS1)
+    deck.put_under(s, _LAW, _LAWS, _LAW_UNDER, b)
     s[_LAW_ROUND] = s[4] + 1   # sheriff.R_ROUND
     run_gold(g, sheriff)
+
+
+def valid(state):
+    """Every law in a place, at most one in each position, the laws under the deck in order."""
+    pos = 0
+    for i in range(_LAWS):
+        place = state[_LAW + i]
+        if place >= _LAW_UNDER + _LAWS:
+            return False
+        if _POS1 <= place <= _POS2:
+            if pos >> place & 1:
+                return False
+            pos |= 1 << place
+    return deck.valid(state, _LAW, _LAWS, _LAW_UNDER)
 
 
 def _next(g, op, at):
@@ -129,7 +156,7 @@ def _next(g, op, at):
     i = at // _ROW if at >= 0 else 0
     at = at + _SIZE if at >= 0 else 1
     while i < _LAWS:
-        if g.s[_LAW + i] >= _POS1:
+        if _POS1 <= g.s[_LAW + i] <= _POS2:
             while at < _ROW * i + _ROW:
                 if g.laws[at] == op:
                     return at

@@ -2,11 +2,12 @@
 ``merry_men`` (imported then): functions of the game, no state of their own.
 
 A player holds at most one Merry Man, hidden: the state keeps where each of the 18 cards is (the
-deck, or the seat holding it) and per seat whether a draw is owed (setup, or after smuggling a
-Merry Man through), whether they wait for a contraband smuggle (after one was found), and
-whether their Merry Man is in this round's bag. The referee checks that the two cards a draw
-names are in the deck; it cannot check their order in it. Rules and decisions:
-``docs/rules-merry-men.md`` ("Merry Men").
+deck's shuffled part, under the deck in the order put there, or the seat holding it) and per seat
+whether a draw is owed (setup and after smuggling a Merry Man through: two cards, keep one; after
+regaining the Merry Men's trust: one card), whether they wait for a contraband smuggle (after one
+was found), and whether their Merry Man is in this round's bag. A drawn card must be in the deck
+and able to be on top (``sheriff_decks``). Rules and decisions: ``docs/rules-merry-men.md``
+("Merry Men").
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -14,6 +15,7 @@ except ImportError:
     def const(x):
         return x
 
+from shared_rules import sheriff_decks as deck
 from shared_rules import sheriff_effects as fx
 from shared_rules.engine import OK
 
@@ -23,14 +25,17 @@ _OP_GOLD = const(7)
 _OP_STEAL = const(8)
 
 _MEN_CARDS = const(18)
-_MEN = const(574)            # per card: 0 in the deck, 1 + seat held by that seat
+_MEN = const(574)            # per card: its place, below
+_MEN_IN_DECK = const(0)          # somewhere in the deck's shuffled part
+_MEN_UNDER = const(8)            # + k: put under the deck, k-th from the top of the cards put there
 _MSEAT = const(592)          # per seat: status bits below
-OWED = const(1)              # may draw 2 and keep 1 now
+OWED = const(1)              # may draw now: 2 and keep 1, or with ONE 1 card
 WAIT = const(2)              # holds none until they next smuggle contraband through
 IN_BAG = const(4)            # their Merry Man travels in this round's bag
+ONE = const(8)               # the draw owed is one card (the Merry Men's trust regained)
 _ROW = const(18)             # merry table row: value, penalty, 4 primitives
 _F_KEEP = const(2)
-_F_BOTTOM = const(3)
+_F_BOTTOM = const(4)         # optional: its presence byte before it
 _F_GIVE = const(46)          # pass `give`: count, then one amount per seat
 
 # Reason codes (``sheriff_cards.REASONS``).
@@ -38,6 +43,8 @@ _NO_MERRY_MAN = const(53)
 _NO_DRAW_OWED = const(54)
 _MERRY_NOT_IN_DECK = const(55)
 _BAD_GIVE = const(56)
+_NOT_ON_TOP = const(61)
+_DRAW_COUNT = const(62)
 
 
 def held(g, seat):
@@ -46,6 +53,12 @@ def held(g, seat):
         if g.s[_MEN + i] == 1 + seat:
             return i
     return -1
+
+
+def holder(g, card):
+    """The seat holding Merry Man ``card``, or -1 (in the deck)."""
+    place = g.s[_MEN + card]
+    return place - 1 if 0 < place < _MEN_UNDER else -1
 
 
 def status(g, seat):
@@ -59,20 +72,48 @@ def start(g):
 
 
 def check_draw(g, rec):
+    """Two cards from the top, one kept and one put back (``bottom``), or after regaining the
+    Merry Men's trust one card (no ``bottom``)."""
     s = g.s
-    if not s[_MSEAT + rec[1]] & OWED:
+    status = s[_MSEAT + rec[1]]
+    if not status & OWED:
         return _NO_DRAW_OWED
+    two = rec[_F_BOTTOM - 1]
+    if (two != 0) == (status & ONE != 0):
+        return _DRAW_COUNT   # two cards named for a one-card draw, or one for a two-card draw
     k = rec[_F_KEEP]
-    b = rec[_F_BOTTOM]
-    if k >= _MEN_CARDS or b >= _MEN_CARDS or k == b or s[_MEN + k] or s[_MEN + b]:
+    b = rec[_F_BOTTOM] if two else k
+    if k >= _MEN_CARDS or b >= _MEN_CARDS or two and k == b:
         return _MERRY_NOT_IN_DECK
+    if not deck.in_deck(s, _MEN, k, _MEN_IN_DECK, _MEN_UNDER) or not deck.in_deck(s, _MEN, b, _MEN_IN_DECK, _MEN_UNDER):
+        return _MERRY_NOT_IN_DECK
+    drawn = 2 if two else 1
+    if not deck.can_draw(s, _MEN, _MEN_CARDS, _MEN_IN_DECK, _MEN_UNDER, k, drawn) or \
+            not deck.can_draw(s, _MEN, _MEN_CARDS, _MEN_IN_DECK, _MEN_UNDER, b, drawn):
+        return _NOT_ON_TOP
     return OK
 
 
 def apply_draw(g, rec):
-    """Keep one card; the other stays in the deck (at its bottom)."""
-    g.s[_MEN + rec[_F_KEEP]] = 1 + rec[1]
-    g.s[_MSEAT + rec[1]] &= ~OWED & 255
+    """Keep one card; the other, if two were drawn, goes under the deck."""
+    s = g.s
+    deck.take(s, _MEN, _MEN_CARDS, _MEN_UNDER, rec[_F_KEEP], 1 + rec[1])
+    if rec[_F_BOTTOM - 1]:
+        deck.take(s, _MEN, _MEN_CARDS, _MEN_UNDER, rec[_F_BOTTOM], _MEN_IN_DECK)
+        deck.put_under(s, _MEN, _MEN_CARDS, _MEN_UNDER, rec[_F_BOTTOM])
+    s[_MSEAT + rec[1]] &= ~(OWED | ONE) & 255
+
+
+def valid(state, seats):
+    """Every card in the deck or held by a seat of the game, the cards under the deck in order."""
+    for i in range(_MEN_CARDS):
+        place = state[_MEN + i]
+        if seats < place < _MEN_UNDER or place >= _MEN_UNDER + _MEN_CARDS:
+            return False
+    for i in range(seats):
+        if state[_MSEAT + i] > (OWED | WAIT | IN_BAG | ONE):
+            return False
+    return deck.valid(state, _MEN, _MEN_CARDS, _MEN_UNDER)
 
 
 def check_load(g, p):
@@ -124,7 +165,7 @@ def smuggled(g, rec, t, sheriff):
             fx.move_gold(g, g.merry[at + 1], g.merry[at + 2], g.merry[at + 3], t, sheriff)
         elif op == _OP_STEAL:
             _steal(g, rec, t, sheriff, g.merry[at + 2], g.merry[at + 3])
-    s[_MEN + i] = 0
+    deck.put_under(s, _MEN, _MEN_CARDS, _MEN_UNDER, i)
     s[_MSEAT + t] = OWED
 
 
@@ -150,11 +191,12 @@ def _steal(g, rec, t, sheriff, gold, keep):
 def found(g, t):
     """An inspection found it: (its penalty is paid by the caller) it goes to the bottom and the
     owner holds none until they next smuggle contraband through."""
-    g.s[_MEN + held(g, t)] = 0
+    deck.put_under(g.s, _MEN, _MEN_CARDS, _MEN_UNDER, held(g, t))
     g.s[_MSEAT + t] = WAIT
 
 
 def contraband_through(g, t):
-    """A wait ends when contraband gets through: a draw is owed at once."""
+    """A wait ends when contraband gets through: the Merry Men's trust is regained, and a draw of
+    one card ("rút một thẻ") is owed at once."""
     if g.s[_MSEAT + t] & WAIT:
-        g.s[_MSEAT + t] = OWED
+        g.s[_MSEAT + t] = OWED | ONE

@@ -406,9 +406,7 @@ class SheriffMM(sh.Sheriff):
             return _MODULE_OFF
         if s[_R_PHASE] != _INSPECT:
             return _WRONG_PHASE
-        p = rec[1]
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
+        p = rec[1]   # any player: the Sheriff and deputies too (docs/rules-merry-men.md, Black Market 1)
         g = rec[_F_CLAIM_GOOD]
         for i in range(3):
             if _BM_GOODS[i] == g:

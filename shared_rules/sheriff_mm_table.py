@@ -105,9 +105,7 @@ class Table(base.Table):
 
     def _claims(self, out):
         g = self.game
-        for m in range(g.seats()):
-            if not g._is_merchant(m):
-                continue
+        for m in range(g.seats()):   # any player, the Sheriff and deputies too
             for i in range(3):
                 good = KM.BM_GOODS[i]
                 if g.stand(m, good) >= 3 and g.black_market_left(i):

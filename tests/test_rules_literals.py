@@ -183,7 +183,8 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_CARDS, ["shared_rules/sheriff.py", _MM]),
     ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
     (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
-    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", _MAT, "shared_rules/engine.py",
+    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", "shared_rules/sheriff_merry.py", _MAT,
+                  "shared_rules/engine.py",
                   "firmware/mat.py"]),
     ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py", "shared_rules/sheriff.py", "shared_rules/engine.py"]),
     ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
@@ -481,7 +482,7 @@ def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
     base = sheriff.Sheriff.REASONS.split()
     more = mm.SheriffMM.REASONS.split()
     cards = sc.SheriffCards.REASONS.split()
-    assert len(base) == 21 and more[:21] == base and len(more) == 30 and cards[:30] == more and len(cards) == 45
+    assert len(base) == 21 and more[:21] == base and len(more) == 30 and cards[:30] == more and len(cards) == 47
     assert all(" ".join(n.split()) == n for n in (sheriff.Sheriff.REASONS, mm.SheriffMM.REASONS, sc.REASONS))
     for g, names in ((sheriff.Sheriff(), base), (mm.SheriffMM(), more), (sc.SheriffCards(), cards)):
         assert [g.reason(c) for c in range(16, 16 + len(names))] == names

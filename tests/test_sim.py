@@ -267,7 +267,7 @@ def test_sim_plays_black_market_claims_with_physical_players(board: Path, tmp_pa
     assert sim["sim"]["mode"] == "physical"
     refused = [line for line in err.splitlines() if line.startswith("refused as it must be") and
                ("Black Market" in line or "claims" in line or "lower" in line)]
-    assert {"(wrong_phase)", "(not_now)", "(not_a_merchant)"} <= {line.split()[-1] for line in refused}, err
+    assert {"(wrong_phase)", "(not_now)", "(need_three)"} <= {line.split()[-1] for line in refused}, err
 
 
 def test_sim_plays_all_five_modules_with_deputies_physically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

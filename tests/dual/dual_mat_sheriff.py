@@ -760,12 +760,12 @@ def test_black_market_claims_and_their_refusals():
     third = ps.hand_card("pepper")
     t.put(t.stand[1], third)
     t.tap(t.stand[1], lower)                                # the top card goes first
-    t.tap(t.stand[0], top)                                  # the Sheriff's stand
+    t.tap(t.stand[0], top)                                  # the Sheriff may claim too: nothing shown
     t.tap(t.pile_pad[0], top)                               # not a stand pad
     digest = g.digest()
     got = t.news()
     assert got == [["rejected", "need_three", t.stand[1]], ["rejected", "need_three", t.stand[1]],
-                   ["rejected", "not_now", t.stand[1]], ["rejected", "not_a_merchant", t.stand[0]],
+                   ["rejected", "not_now", t.stand[1]], ["rejected", "need_three", t.stand[0]],
                    ["rejected", "not_now", t.pile_pad[0]]], got
     t.tap(t.stand[1], top)                                  # seat 1 claims the top pepper card
     for u in shown + [third]:
@@ -928,11 +928,14 @@ def test_special_order_claims_and_merry_men_in_bags():
     ps.perform({"a": "inspect", "p": 0, "target": 2})   # an honest bag, opened: the claim lapses
     t.tap(t.stand[2], order(4))
     t.tap(t.stand[1], order(4))                    # seat 1's bag went through already
-    t.tap(t.stand[1], merry(4))                    # smuggled: seat 1 draws again at once
+    t.tap(t.stand[1], merry(4))                    # smuggled: seat 1 draws again at once, two new cards:
+    t.tap(t.stand[1], merry(10))                   # not the one just put under the deck
     t.tap(t.stand[1], merry(10))
+    t.tap(t.stand[1], merry(11))
     got = t.news()
     assert got == [{"a": "inspect", "p": 0, "target": 2}, ["rejected", "bag_opened", t.stand[2]],
-                   ["rejected", "already_resolved", t.stand[1]], {"a": "merry", "p": 1, "keep": 4, "bottom": 10}], got
+                   ["rejected", "already_resolved", t.stand[1]], ["refused", "not_on_top"],
+                   {"a": "merry", "p": 1, "keep": 10, "bottom": 11}], got
     assert t.game.order_held(1) == [0]
     return [got, t.game.digest()]
 

@@ -269,7 +269,11 @@ def test_merry_men_setup_draws_and_refusals():
     assert [men.held(g, s) for s in range(4)] == [1, 0, 4, 6] and [men.status(g, s) for s in range(4)] == [0] * 4
     r3 = play(H(4), [act("merry", 0, keep=0, bottom=1)])
     assert errors(r3) == [[2, "module_off"]], errors(r3)
-    return errors(r) + errors(r2)
+    # The deal: two each, one put back under the deck; nobody can keep a card put back.
+    r4 = play(HM(), [act("merry", 0, keep=1), act("merry", 0, keep=1, bottom=2), act("merry", 1, keep=2, bottom=3),
+                     act("merry", 1, keep=4, bottom=2)])
+    assert errors(r4) == [[2, "draw_count"], [4, "not_on_top"], [5, "not_on_top"]], errors(r4)
+    return errors(r) + errors(r2) + errors(r4)
 
 
 def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
@@ -284,9 +288,14 @@ def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
     g = r.game
     from shared_rules import sheriff_merry as men
     assert [g.gold(s) for s in range(4)] == [50 + 8 - 6, 50 - 8 + 10 + 3, 52, 51]
-    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[KM.STATE_END + 15] == 0
-    r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8)])   # Robin Hood again: it is in the deck
-    assert errors(r2) == [] and men.held(r2.game, MINH) == 0
+    # Robin Hood (card 0) lies under the deck, below the four cards the deal put back.
+    assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[KM.STATE_END + 15] == 8 + 4   # sheriff_merry _MEN_UNDER + its rank
+    # Robin Hood went under the deck: the two new cards come from the top, not Robin Hood again.
+    n = len(log)
+    r2 = play(HM(), log + [act("merry", MINH, keep=0, bottom=8), act("merry", MINH, keep=9, bottom=0),
+                           act("merry", MINH, keep=9), act("merry", MINH, keep=9, bottom=8)])
+    assert errors(r2) == [[n + 2, "not_on_top"], [n + 3, "not_on_top"], [n + 4, "draw_count"]], errors(r2)
+    assert men.held(r2.game, MINH) == 9
     # Without `give`: one coin at a time clockwise from Minh's left (Yến, Trung, Đông).
     r3 = play(HM(), log[:-1] + [act("pass", DONG, target=MINH, bribe={"gold": 8})])
     assert [r3.game.gold(s) for s in range(4)] == [53, 55, 51, 51], [r3.game.gold(s) for s in range(4)]
@@ -347,8 +356,17 @@ def test_contraband_through_ends_the_wait():
     r3 += [act("pass", YEN, target=MINH)]
     r = play(HM(), log + r2 + r3)
     assert [e[1] for e in errors(r)] == ["no_merry_man"], errors(r)   # he holds none while he waits
-    assert men.status(r.game, MINH) == men.OWED
-    return r.game.digest()
+    assert men.status(r.game, MINH) == men.OWED | men.ONE
+    # Trust regained: he "may at once draw one new card" (rút một thẻ), none put back.
+    n = len(log + r2 + r3)
+    r4 = play(HM(), log + r2 + r3 + [act("merry", MINH, keep=8, bottom=9), act("merry", MINH, keep=0),
+                                     act("merry", MINH, keep=8)])
+    assert errors(r4)[1:] == [[n + 2, "draw_count"], [n + 3, "not_on_top"]], errors(r4)
+    assert men.held(r4.game, MINH) == 8 and men.status(r4.game, MINH) == 0
+    v = bytearray(r.game.PUBLIC_SIZE)
+    r.game.public(v)
+    assert v[KC.PUB_MEN + MINH] == 2 | 8   # owed a draw, of one card: public (trust regained in the open)
+    return [r.game.digest(), r4.game.digest()]
 
 
 def test_declared_count_includes_the_merry_man_and_bag_limit():
@@ -454,12 +472,12 @@ def test_first_sheriff_keeps_two_later_sheriffs_one():
            law(0, (10,), 12),                               # the first Sheriff keeps two
            law(0, (10, 10), 12), law(0, (10, 11), 11), law(0, (10, 11), 24),
            ] + skip_round(0, 3, bags, {1: "cheese", 2: "cheese"}, law(0, (10, 11), 12)) + [
-           law(1, (12, 13), 14)] + skip_round(1, 3, bags, {0: "cheese", 2: "cheese"}, law(1, (13,), 12))
+           law(1, (14, 13), 15)] + skip_round(1, 3, bags, {0: "cheese", 2: "cheese"}, law(1, (13,), 14))
     r = play(HL(), log)
     assert errors(r) == [[3, "wrong_phase"], [4, "not_the_sheriff"], [5, "keep_count"], [6, "law_not_in_deck"],
                          [7, "law_not_in_deck"], [8, "no_such_law"], [18, "keep_count"]], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [LW.POS2, LW.OUT, LW.DECK, LW.POS1]
+    assert [lw.where(g, i) for i in (10, 11, 12, 13)] == [LW.POS2, LW.OUT, LW.LAW_UNDER, LW.POS1]
     assert g.s[K.R_PHASE] == KC.LAWS_PHASE and g.s[K.R_SHERIFF] == 2   # round 3 opens with its law
     v = bytearray(g.PUBLIC_SIZE)
     g.public(v)
@@ -524,7 +542,31 @@ def test_laws_phase_skipped_when_the_deck_runs_short():
     r = play(H(3, ("laws",), prof), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    assert [lw.where(g, i) for i in (1, 2, 23)] == [LW.POS1, LW.POS2, LW.DECK] and g.s[K.R_PHASE] == K.MARKET
+    assert [lw.where(g, i) for i in (1, 2, 23)] == [LW.POS1, LW.POS2, LW.LAW_UNDER] and g.s[K.R_PHASE] == K.MARKET
+    return g.digest()
+
+
+def test_a_law_put_back_comes_up_only_when_the_laws_above_it_are_used():
+    """A deck of 6 laws at 3 players (the others marked 4+). Put back, a law goes under the deck:
+    "Lá bài bị loại bỏ được đặt úp xuống vào vị trí cuối cùng của chồng bài"; the next Sheriff draws
+    the top two ("rút 2 lá bài trên cùng"), so it comes up only once the laws above it are used."""
+    from shared_rules import sheriff_laws as lw
+    from shared_rules import sheriff_laws_layout as LW
+    prof = dict(LPROFILE)
+    prof["laws"] = [c if 10 <= i <= 14 or i == 23 else dict(c, mark="4+") for i, c in enumerate(LAWS_T)]
+    bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
+    cheese = {0: "cheese", 1: "cheese", 2: "cheese"}
+    log = [SETUP] + skip_round(0, 3, bags, cheese, law(0, (10, 11), 12))       # 12 under: 13 14 23 on top
+    log += [law(1, (12,), 13)] + skip_round(1, 3, bags, cheese, law(1, (13,), 14))   # 14 under 12: 23 on top
+    log += [law(2, (14,), 23)] + skip_round(2, 3, bags, cheese, law(2, (12,), 23))   # 23, then 12 come up
+    log += [law(0, (23,), 14)]                                                  # only 14 and 23 are left
+    r = play(H(3, ("laws",), prof), log)
+    n1 = 1 + len(skip_round(0, 3, bags, cheese, law(0, (10, 11), 12)))
+    n2 = n1 + 1 + len(skip_round(1, 3, bags, cheese, law(1, (13,), 14)))
+    assert errors(r) == [[n1 + 2, "not_on_top"], [n2 + 2, "not_on_top"]], errors(r)
+    g = r.game
+    assert [lw.where(g, i) for i in (10, 11, 12, 13, 14, 23)] == [
+        LW.OUT, LW.OUT, LW.POS2, LW.OUT, LW.LAW_UNDER, LW.POS1], [lw.where(g, i) for i in (10, 11, 12, 13, 14, 23)]
     return g.digest()
 
 

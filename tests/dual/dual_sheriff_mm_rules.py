@@ -327,11 +327,11 @@ def three_peppers(n=4, seats=(1, 2)):
 def test_black_market_claims_top_card_then_lower():
     log = three_peppers(4, (1, 2))
     r = play(HB(), log + [act("claim", 3, good="pepper"), act("claim", 1, good="pepper"),
-                          act("claim", 2, good="pepper"), act("claim", 0, good="mead"),
+                          act("claim", 2, good="pepper"), act("claim", 0, good="mead"),   # the Sheriff has none
                           act("claim", 2, good="apple"), act("claim", 2, good="pepper")])
     g = r.game
     n = len(log)
-    assert errors(r) == [[n + 2, "need_three"], [n + 5, "not_a_merchant"], [n + 6, "not_black_market"],
+    assert errors(r) == [[n + 2, "need_three"], [n + 5, "need_three"], [n + 6, "not_black_market"],
                          [n + 7, "market_exhausted"]], errors(r)
     pepper = CODES.index("pepper")
     assert g.black_market(1) == [(pepper, 12)] and g.black_market(2) == [(pepper, 10)]
@@ -339,6 +339,22 @@ def test_black_market_claims_top_card_then_lower():
     assert r.result()["scores"][:3] == [50, 62, 60], r.result()
     d = g.describe(_view(g))
     assert d["black_market"]["pepper"] == [] and d["seats"][1]["black_market"] == [["pepper", 12]]
+    return r.result()
+
+
+def test_the_sheriff_may_claim_during_the_inspection():
+    """"Trong giai đoạn kiểm tra, người chơi có thể nhận và lấy thẻ chợ đen": players, not only
+    merchants (docs/rules-merry-men.md, Black Market 1). Seat 1 smuggled 3 pepper in round 1 and
+    claims as round 2's Sheriff."""
+    log = three_peppers(4, (1, 2, 3))
+    ms = (2, 3, 0)
+    log += [act("market", m, discard=[], take=[]) for m in ms]
+    log += [act("load", m, cards=["apple"]) for m in ms]
+    log += [act("declare", m, good="apple", count=1) for m in ms]
+    r = play(HB(), log + [act("claim", 1, good="pepper")])
+    assert errors(r) == [], errors(r)
+    pepper = CODES.index("pepper")
+    assert r.game.black_market(1) == [(pepper, 12)] and r.game.stand(1, pepper) == 0
     return r.result()
 
 
