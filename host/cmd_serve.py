@@ -43,10 +43,21 @@ async def _serve(hub: Hub, http: int, lan: bool) -> None:
     await site.start()
     print("table view: %s/   (join page with the seats' QR codes: %s/join)" % (site.base_url(), site.base_url()),
           flush=True)
+    print(exposure(lan, site.base_url()), flush=True)
     try:
         await asyncio.Event().wait()
     finally:
         await site.stop()
+
+
+def exposure(lan: bool, url: str) -> str:
+    """What the web page exposes, said plainly when the hub starts."""
+    if not lan:
+        return "web page: this computer only (127.0.0.1); phones need --lan"
+    return ("web page OPEN TO THE LOCAL NETWORK at %s: anyone on this Wi-Fi can watch the public "
+            "table view and open the join page; a seat acts only with its own link (QR code), so "
+            "keep the join page on the TV. Requests naming another host or coming from another "
+            "site's page are refused." % url)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from aiohttp import WSMsgType, web
 from host import matsvg
 from host.hub import Hub
 from host.scoreboard import PLAIN, Picture, model, picture_of
+from host.websecurity import MAX_BODY, allowed_hosts, guard, parse_json, same_token, small_int
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "web"
@@ -45,7 +46,8 @@ class Web:
         self.lan = lan
         self.port = port
         self.tokens = [secrets.token_urlsafe(9) for _ in range(MAX_SEATS)]
-        self.app = web.Application()
+        self.hosts: frozenset[str] = frozenset()
+        self.app = web.Application(client_max_size=MAX_BODY, middlewares=[guard(lambda: self.hosts)])
         self.app.add_routes([
             web.get("/", self.page("tv.html")),
             web.get("/join", self.join),
@@ -79,6 +81,13 @@ class Web:
     def seat_url(self, seat: int) -> str:
         return "%s/seat/%d?t=%s" % (self.base_url(), seat, self.tokens[seat])
 
+    def served_names(self) -> list[str]:
+        """The host names a request may carry: localhost, and the LAN address with --lan."""
+        names = ["127.0.0.1", "localhost"]
+        if self.lan:
+            names += [self.host_name(), socket.gethostname()]
+        return names
+
     async def start(self) -> None:
         self.runner = web.AppRunner(self.app, access_log=None)
         await self.runner.setup()
@@ -86,6 +95,7 @@ class Web:
         await site.start()
         if not self.port:  # 0: any free port (tests)
             self.port = int(self.runner.addresses[0][1])
+        self.hosts = allowed_hosts(self.served_names(), self.port)
 
     async def stop(self) -> None:
         if self.runner is not None:
@@ -111,8 +121,7 @@ class Web:
             seat = int(request.match_info.get("seat") or request.query.get("seat", ""))
         except ValueError:
             raise web.HTTPNotFound(text="no such seat") from None
-        if not 0 <= seat < MAX_SEATS or not secrets.compare_digest(request.query.get("t", ""),
-                                                                   self.tokens[seat]):
+        if not 0 <= seat < MAX_SEATS or not same_token(request.query.get("t", ""), self.tokens[seat]):
             raise web.HTTPForbidden(text="this link is not valid for seat %d: scan the seat's QR "
                                          "code on the table view's join page again" % seat)
         return seat
@@ -140,7 +149,8 @@ class Web:
         return web.Response(text=body, content_type="text/html")
 
     async def qr(self, request: web.Request) -> web.Response:
-        seat = int(request.match_info["seat"]) if request.match_info["seat"].isdigit() else -1
+        text = request.match_info["seat"]
+        seat = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else -1
         if not 0 <= seat < MAX_SEATS:
             raise web.HTTPNotFound(text="no such seat")
         out = io.BytesIO()
@@ -186,6 +196,9 @@ class Web:
                     msg = reader.result()
                     if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.ERROR):
                         break
+                    if msg.type == WSMsgType.BINARY:  # the views send nothing: a stranger's probe
+                        await ws.close(code=1003, message=b"this socket takes no binary frames")
+                        break
                     reader = asyncio.ensure_future(ws.receive())
         finally:
             reader.cancel()
@@ -193,19 +206,22 @@ class Web:
 
     async def action(self, request: web.Request) -> web.Response:
         try:
-            data = await request.json()
-            seat = int(data["seat"])
-            action = dict(data["action"])
-        except (ValueError, KeyError, TypeError):
-            return web.json_response({"ok": False, "text": "the page sent no action"}, status=400)
-        if not 0 <= seat < MAX_SEATS or not secrets.compare_digest(str(data.get("t", "")), self.tokens[seat]):
+            data = parse_json(await request.read())
+            seat = small_int(data.get("seat"), "seat", MAX_SEATS)
+            action = data.get("action")
+            if not isinstance(action, dict) or not isinstance(action.get("a"), str):
+                raise ValueError("the page sent no action")
+        except ValueError as e:
+            return web.json_response({"ok": False, "text": str(e)}, status=400)
+        if not same_token(data.get("t"), self.tokens[seat]):
             return web.json_response({"ok": False, "text": "not this seat's link"}, status=403)
         action["p"] = seat  # a phone acts for its own seat only
         loop = asyncio.get_running_loop()
         try:
             ev = await loop.run_in_executor(None, self.hub.send_action, action)
-        except ValueError as e:
-            return web.json_response({"ok": False, "text": "not an action the game knows: %s" % e})
+        except (ValueError, TypeError, OverflowError, KeyError) as e:
+            return web.json_response({"ok": False, "text": "not an action the game knows: %s" % e},
+                                     status=400)
         except (TimeoutError, ConnectionError) as e:
             return web.json_response({"ok": False, "text": str(e)})
         if ev.kind == "accepted":
