@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import secrets
 import socket
 from pathlib import Path
@@ -31,6 +30,7 @@ from aiohttp import WSMsgType, web
 from host import matsvg
 from host.hub import Hub
 from host.scoreboard import PLAIN, Picture, model, picture_of
+from host.webfanout import Fanout
 from host.websecurity import MAX_BODY, allowed_hosts, guard, parse_json, same_token, small_int
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +61,7 @@ class Web:
             web.get("/{name}.svg", self.doc_svg),
         ])
         self.runner: web.AppRunner | None = None
+        self.fanout = Fanout(lambda: self.hub.version, self.public_view, you)
 
     # -- addresses -------------------------------------------------------------------------
     def host_name(self) -> str:
@@ -109,11 +110,16 @@ class Web:
             return picture_of(m, port=hub.port, connected=hub.link.conn is not None and m.connected,
                               final=hub.final())
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def public_view(self) -> dict[str, Any]:
+        """What everybody may see: built once per change (``Fanout``) for every client."""
         out = model(self.picture(), wide=True)
         out["events"] = out["events"][-12:]
-        out["you"] = None if seat is None else you(out, seat)
         out["stations"] = matsvg.stations(out)
+        return out
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        out = self.public_view()
+        out["you"] = None if seat is None else you(out, seat)
         return out
 
     def _seat(self, request: web.Request) -> int:
@@ -187,10 +193,9 @@ class Web:
         reader = asyncio.ensure_future(ws.receive())
         try:
             while not ws.closed:
-                version = self.hub.version
-                if version != last:
-                    last = version
-                    await ws.send_str(json.dumps(self.view(seat)))
+                if self.hub.version != last:
+                    last, frame = self.fanout.current(seat)
+                    await ws.send_frame(frame, WSMsgType.TEXT)
                 done, _ = await asyncio.wait([reader], timeout=PUSH_S)
                 if done:
                     msg = reader.result()
