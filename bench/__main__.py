@@ -276,6 +276,23 @@ def bench_host() -> dict:
     return {"physical": measure(), "host_actions": measure(host_only=True)}
 
 
+def bench_fanout() -> dict:
+    """The web page's fan-out: 50 WebSocket clients for 60 s of Sheriff play (bench/fanout.py)."""
+    from bench import fanout
+    console.print("[bold]web fan-out[/]: %d clients, %.0f s of play" % (fanout.CLIENTS, fanout.SECONDS))
+    return fanout.run()
+
+
+def fanout_only() -> int:
+    """``python -m bench fanout``: measure the fan-out alone and update its section of
+    bench/results.json (the rest is kept)."""
+    results = json.loads(RESULTS.read_text())
+    results["fanout"] = bench_fanout()
+    RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    console.print_json(json.dumps(results["fanout"]))
+    return 0
+
+
 def bench_sizes(compiled) -> dict:
     sizes = {str(c.source.with_suffix(".mpy")): c.size for c in compiled}
     rules = sum(v for k, v in sizes.items() if k.startswith("shared_rules/"))
@@ -423,6 +440,8 @@ def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["fanout"]:
+        return fanout_only()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         console.print("compiling .mpy ...")
@@ -440,6 +459,7 @@ def main() -> int:
                 "scan": bench_scan(),
                 "timing": bench_timing(),
                 "host": bench_host(),
+                "fanout": bench_fanout(),
                 "sizes": bench_sizes(compiled),
             }
     results["budgets"] = budgets(results)

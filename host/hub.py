@@ -29,7 +29,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Deque
+from typing import Any, Callable, Deque
 
 from host import contract, portlock
 from host.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
@@ -80,6 +80,8 @@ class Hub:
         self.pingers: Deque[Client | None] = collections.deque()
         self.handover: Client | None = None
         self.version = 0  # bumped on every frame from the board (the web page redraws on it)
+        # called with the new version after each change (the fan-out bench stamps changes)
+        self.listeners: list[Callable[[int], None]] = []
         self._reader = codec.FrameReader()
         self._hello: bytes | None = None   # the board's last HELLO and PROMPT bodies, for
         self._prompt: bytes | None = None  # answering a client's public SUBSCRIBE
@@ -238,6 +240,8 @@ class Hub:
             for c in targets:
                 if c is not None:
                     self._send(c, ftype, body)
+        for listener in self.listeners:
+            listener(self.version)
 
     def _send(self, c: Client, ftype: int, body: bytes) -> None:
         try:

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "web"
 GUIDE = ROOT / "docs" / "players.md"
 MAX_SEATS = 16
-PUSH_S = 0.05  # how often a WebSocket looks for a new picture
+PUSH_S = 1.0  # a WebSocket looks for a new picture at least this often (a change wakes it at once)
 
 
 class Web:
@@ -90,6 +90,8 @@ class Web:
         return names
 
     async def start(self) -> None:
+        self.fanout.attach(asyncio.get_running_loop())
+        self.hub.listeners.append(self.fanout.notify)
         self.runner = web.AppRunner(self.app, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, "0.0.0.0" if self.lan else "127.0.0.1", self.port)
@@ -99,6 +101,8 @@ class Web:
         self.hosts = allowed_hosts(self.served_names(), self.port)
 
     async def stop(self) -> None:
+        if self.fanout.notify in self.hub.listeners:
+            self.hub.listeners.remove(self.fanout.notify)
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -193,11 +197,13 @@ class Web:
         reader = asyncio.ensure_future(ws.receive())
         try:
             while not ws.closed:
+                changed = self.fanout.next_change()
                 if self.hub.version != last:
                     last, frame = self.fanout.current(seat)
                     await ws.send_frame(frame, WSMsgType.TEXT)
-                done, _ = await asyncio.wait([reader], timeout=PUSH_S)
-                if done:
+                done, _ = await asyncio.wait([reader, changed], timeout=PUSH_S,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
                     msg = reader.result()
                     if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.ERROR):
                         break

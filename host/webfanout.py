@@ -8,6 +8,7 @@ client that falls behind skips to the newest frame: it never sends an older one 
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Callable
 
@@ -26,6 +27,31 @@ class Fanout:
         self._base: dict[str, Any] = {}
         self._frames: dict[Audience, bytes] = {}
         self.builds = 0  # how many times the view was built (the tests and the bench read it)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Future[None] | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Serve clients on ``loop``: ``notify`` (any thread) wakes them there."""
+        self._loop = loop
+
+    def notify(self, _version: int = 0) -> None:
+        """A change happened (called from the hub's thread): wake every waiting client now
+        rather than at its next look."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake_all(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+        self._wake = None
+
+    def next_change(self) -> asyncio.Future[None]:
+        """A future done at the next ``notify``, shared by every client (take it before looking
+        at the version, so a change in between is not missed)."""
+        if self._wake is None:
+            assert self._loop is not None, "attach() the loop first"
+            self._wake = self._loop.create_future()
+        return self._wake
 
     def current(self, audience: Audience) -> tuple[int, bytes]:
         """The newest version and its frame for ``audience`` (built now if nobody has yet).
@@ -42,5 +68,6 @@ class Fanout:
         if frame is None:
             view = dict(self._base)
             view["you"] = None if audience is None else self._personal(self._base, audience)
+            view["version"] = version  # a client (and the bench) can tell newer from older
             frame = self._frames[audience] = json.dumps(view).encode("utf-8")
         return version, frame

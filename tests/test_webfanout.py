@@ -32,8 +32,8 @@ def test_one_build_per_change_and_the_same_bytes_for_each_audience():
     frames = [fan.current(None) for _ in range(50)] + [fan.current(2) for _ in range(50)]
     assert fan.builds == 1
     assert len({id(f) for _, f in frames[:50]}) == 1 and len({id(f) for _, f in frames[50:]}) == 1
-    assert json.loads(frames[0][1]) == {"shows": 0, "you": None}
-    assert json.loads(frames[50][1]) == {"shows": 0, "you": {"seat": 2, "of": 0}}
+    assert json.loads(frames[0][1]) == {"shows": 0, "you": None, "version": 0}
+    assert json.loads(frames[50][1]) == {"shows": 0, "you": {"seat": 2, "of": 0}, "version": 0}
 
 
 def test_a_late_client_skips_to_the_newest_state():
