@@ -68,46 +68,34 @@ async def client(url: str, end: float, seen: list[tuple[float, int]]) -> None:
 def run(clients: int = CLIENTS, seconds: float = SECONDS) -> dict[str, Any]:
     from host.hub import Hub
     from host.sim import local_board
-    from host.web import Web
+    from host.web import Web, serving
 
     with local_board() as folder:
         port = str(folder / "tty")
         hub = Hub(port).start()
         stamps: dict[int, float] = {}
         hub.listeners.append(lambda version: stamps.__setitem__(version, time.monotonic()))
-        page = Web(hub, port=0)
-        loop = asyncio.new_event_loop()
-        started = threading.Event()
-
-        def serve() -> None:
-            loop.run_until_complete(page.start())
-            started.set()
-            loop.run_forever()
-        server = threading.Thread(target=serve, daemon=True)
-        server.start()
         stop = threading.Event()
         try:
-            assert started.wait(10), "the web page did not start"
-            base = "ws://127.0.0.1:%d/ws" % page.port
-            urls = [base if i % 5 == 0 else "%s?seat=%d&t=%s" % (base, i % 5, page.tokens[i % 5])
-                    for i in range(clients)]
-            seen: list[list[tuple[float, int]]] = [[] for _ in urls]
-            begin = time.monotonic()
-            end = begin + seconds
-            sent: list[int] = []
-            player = threading.Thread(target=lambda: sent.append(play(hub, port, end - 1.0, stop)))
-            player.start()
+            with serving(Web(hub, port=0)) as page:
+                base = "ws://127.0.0.1:%d/ws" % page.port
+                urls = [base if i % 5 == 0 else "%s?seat=%d&t=%s" % (base, i % 5, page.tokens[i % 5])
+                        for i in range(clients)]
+                seen: list[list[tuple[float, int]]] = [[] for _ in urls]
+                end = time.monotonic() + seconds
+                sent: list[int] = []
+                player = threading.Thread(target=lambda: sent.append(play(hub, port, end - 1.0, stop)))
+                player.start()
 
-            async def everyone() -> None:
-                await asyncio.gather(*(client(u, end, s) for u, s in zip(urls, seen)))
-            asyncio.run(everyone())
-            player.join(30)
-            final = hub.version
+                async def everyone() -> None:
+                    await asyncio.gather(*(client(u, end, s) for u, s in zip(urls, seen)))
+                try:
+                    asyncio.run(everyone())
+                finally:
+                    stop.set()
+                    player.join(30)
+                final = hub.version
         finally:
-            stop.set()
-            asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            server.join(10)
             hub.close()
     return summary(stamps, seen, final, sent[0] if sent else 0, page.fanout.builds, seconds)
 

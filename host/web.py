@@ -18,11 +18,13 @@ table's Wi-Fi).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import secrets
 import socket
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import segno
 from aiohttp import WSMsgType, web
@@ -201,7 +203,8 @@ class Web:
                 if self.hub.version != last:
                     last, frame = self.fanout.current(seat)
                     await ws.send_frame(frame, WSMsgType.TEXT)
-                done, _ = await asyncio.wait([reader, changed], timeout=PUSH_S,
+                waiting: list[asyncio.Future[Any]] = [reader, changed]
+                done, _ = await asyncio.wait(waiting, timeout=PUSH_S,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
                     msg = reader.result()
@@ -239,6 +242,30 @@ class Web:
             return web.json_response({"ok": True, "text": "accepted by the referee"})
         reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
         return web.json_response({"ok": False, "text": "refused: " + reason, "reason": ev.reason})
+
+
+@contextlib.contextmanager
+def serving(page: Web) -> Iterator[Web]:
+    """``page`` served by an event loop in a thread of its own (tests, the bench), stopped and
+    the thread joined afterwards whatever happens."""
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+
+    def serve() -> None:
+        loop.run_until_complete(page.start())
+        started.set()
+        loop.run_forever()
+    thread = threading.Thread(target=serve, name="web", daemon=True)
+    thread.start()
+    try:
+        if not started.wait(10):
+            raise TimeoutError("the web page did not start in 10 s")
+        yield page
+    finally:
+        if started.is_set():
+            asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
 
 
 def you(view: dict[str, Any], seat: int) -> dict[str, Any]:

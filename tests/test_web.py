@@ -2,11 +2,9 @@
 selenium through the Debian chromedriver (no browser download)."""
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -18,7 +16,7 @@ import pytest
 from host.hub import Hub
 from host.monitor import Session
 from host.sim import local_board
-from host.web import Web
+from host.web import Web, serving
 from shared_rules.playout import Playout
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -96,22 +94,10 @@ def site():
         while not any(o["a"] == "pass" for o in game.table.legal()):
             ev = hub.send_action(game.step())
             assert ev.kind == "accepted", ev.text
-        page = Web(hub, port=0)
-        loop = asyncio.new_event_loop()
-        started = threading.Event()
-
-        def serve() -> None:
-            loop.run_until_complete(page.start())
-            started.set()
-            loop.run_forever()
-
-        threading.Thread(target=serve, daemon=True).start()
-        assert started.wait(10)
         try:
-            yield page, game
+            with serving(Web(hub, port=0)) as page:
+                yield page, game
         finally:
-            asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
             hub.close()
 
 
