@@ -46,9 +46,9 @@ import os
 import struct
 import sys
 
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.crc import crc16
-from shared_rules.engine import crc32
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.wire.crc import crc16
+from shared_rules.core.engine import crc32
 
 # Private: firmware.recover has its own copies and tests/test_rules_literals.py checks they agree.
 _FORMAT = const(1)
@@ -60,7 +60,7 @@ _JRN_HEADER = const(13)      # magic 2, format 1, snapshot name 8, CRC-16 2 (= t
 _REC_OVERHEAD = const(5)     # length 1, seqno 2, CRC-16 2
 _END_MARK = const(0xFF)      # the end mark: 0xFF, then the seqno the next record will have (u16)
 _END_SIZE = const(3)
-# The engine's snapshot tag (shared_rules.engine: magic "TM", version): ``checkpoint`` writes a
+# The engine's snapshot tag (shared_rules.core.engine: magic "TM", version): ``checkpoint`` writes a
 # game's snapshot from its state without building it (tests/test_rules_literals.py).
 _STATE_TAG = const(b"TM\x01")
 _NAMES = const(("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played"))

@@ -8,7 +8,9 @@ damaged or incomplete upload leaves ``profile.bin`` as it was.
 import json
 import os
 
-from shared_rules import codec, games, profile
+from shared_rules import games
+from shared_rules.wire import codec
+from shared_rules.sheriff.modules import profile
 
 NEW = "profile.new"
 _HEAD = 4   # offset:u16, total:u16

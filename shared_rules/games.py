@@ -5,7 +5,7 @@ except ImportError:
     def const(x):
         return x
 
-PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
+PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/sheriff/modules/profile.py)
 board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 _NAMES = const("skull deadmans sheriff")
@@ -14,7 +14,7 @@ _TEXTS = const("the header must be a JSON object|unknown game %r|game %r is not 
 
 
 def names():
-    """The header names of the games; each one's rules are the module ``shared_rules.<name>``."""
+    """The header names of the games; each one's rules are the module ``shared_rules.<name>.rules``."""
     return _NAMES.split()
 
 
@@ -23,7 +23,7 @@ def game_class(name):
     if name in names():
         try:
             # A true fromlist returns the module itself (a constant tuple would be a heap object).
-            return __import__("shared_rules." + name, None, None, True).GAME  # type: ignore[arg-type]
+            return __import__("shared_rules." + name + ".rules", None, None, True).GAME  # type: ignore[arg-type]
         except ImportError:
             raise ValueError(_TEXTS.split("|")[2] % (name,))
     raise ValueError(_TEXTS.split("|")[1] % (name,))

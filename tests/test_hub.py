@@ -1,4 +1,4 @@
-"""The hub owns the port; clients attach; everyone else is told who owns it (host/hub.py)."""
+"""The hub owns the port; clients attach; everyone else is told who owns it (host/hub/hub.py)."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from host import portlock
-from host.hub import Claim, Hub, running
-from host.mirror import REFEREE, open_serial
-from host.monitor import Session
-from host.sim import Sim, local_board
+from host.hub import portlock
+from host.hub.hub import Claim, Hub, running
+from host.hub.mirror import REFEREE, open_serial
+from host.screen.monitor import Session
+from host.sim.runner import Sim, local_board
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,7 +28,7 @@ def board():
 
 
 def tapmat(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "host.cli.main", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -118,7 +118,7 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
         http = s.getsockname()[1]
     with running_board(tmp_path / "b") as b:
         port = str(b.dir / "tty")
-        serve = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", port, "--http", str(http)],
+        serve = subprocess.Popen([sys.executable, "-m", "host.cli.main", "serve", "--port", port, "--http", str(http)],
                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             deadline = time.monotonic() + 20
@@ -143,7 +143,7 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
 def test_the_hub_knows_sheriffs_final_standings(board):
     """Sheriff's public view hides the contraband that scores at the end: the hub takes one
     referee snapshot for the standings and goes back to the public view."""
-    from shared_rules.playout import Playout
+    from host.sim.playout import Playout
 
     port = str(board / "tty")
     hub = Hub(port).start()
@@ -178,7 +178,7 @@ def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
 
     port = str(board / "tty")
     screen = open(tmp_path / "screen.txt", "w")
-    monitor = subprocess.Popen([sys.executable, "-m", "host.cli", "monitor", "--port", port, "--no-screen"],
+    monitor = subprocess.Popen([sys.executable, "-m", "host.cli.main", "monitor", "--port", port, "--no-screen"],
                                cwd=ROOT, stdout=screen, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 20

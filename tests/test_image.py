@@ -1,4 +1,4 @@
-"""The board image (host/image.py): what each target gets, and how a sync brings a folder to it."""
+"""The board image (host/board/image.py): what each target gets, and how a sync brings a folder to it."""
 from __future__ import annotations
 
 import json
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from firmware import persist
-from host import image
-from host.image import DirFilesystem, Image, ImageError, board_image, install_dir, plan, sha256
-from host.virtual_deck import VirtualDeck
-from shared_rules import deck
+from host.board import image
+from host.board.image import DirFilesystem, Image, ImageError, board_image, install_dir, plan, sha256
+from host.vboard.virtual_deck import VirtualDeck
+from shared_rules.core import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,11 @@ import pytest
 
 from firmware.app import with_profile
 from host.cli import main
-from host.cmd_profile import SAMPLE, load
-from host.image import ImageError, board_image
-from shared_rules import games, profile
-from shared_rules import sheriff_mm
+from host.cli.profile import SAMPLE, load
+from host.board.image import ImageError, board_image
+from shared_rules import games
+from shared_rules.sheriff.modules import profile
+from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
 
 HEADER = {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"]}
 
@@ -104,7 +105,7 @@ def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch
 
 def test_profile_push_writes_a_boards_profile_bin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """tapmat profile push: PROFILE frames over the link, answered by STORED; no reflash."""
-    from host.sim import local_board
+    from host.sim.runner import local_board
     assert main(["profile", "push", str(SAMPLE)]) == 2
     assert "push needs --port" in capsys.readouterr().err
     with local_board() as folder:

@@ -15,14 +15,14 @@ from typing import Any, Iterator
 import pytest
 
 from host.cli import main
-from host.monitor import Session
-from host.sim import (CLOSING_SCANS, Hands, Sim, board_layout, local_board, measure, physical_player,
+from host.screen.monitor import Session
+from host.sim.runner import (CLOSING_SCANS, Hands, Sim, board_layout, local_board, measure, physical_player,
                       play)
-from host.vboard_client import VirtualBoardClient
-from host.virtual_deck import VirtualDeck
-from shared_rules import codec
-from shared_rules import profile as deck_profile
-from shared_rules.playout import Playout
+from host.vboard.client import VirtualBoardClient
+from host.vboard.virtual_deck import VirtualDeck
+from shared_rules.wire import codec
+from shared_rules.sheriff.modules import profile as deck_profile
+from host.sim.playout import Playout
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from typing import Iterator
 
 import pytest
 
-from host import ndef
-from host.flash import BoardError
-from host.tags import BoardReader, Piece, ProvisionError, TagEvent, load_registry, piece_of
+from host.board import ndef
+from host.board.flash import BoardError
+from host.board.tags import BoardReader, Piece, ProvisionError, TagEvent, load_registry, piece_of
 from test_flash import ROOT, Board, running_board
 
 PAD = 15
@@ -39,7 +39,7 @@ class Cli:
     """``tapmat tags ...`` as a child process: read its lines, type into it."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "host.cli", "tags", *args], cwd=ROOT,
+        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "host.cli.main", "tags", *args], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []

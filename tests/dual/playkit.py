@@ -1,8 +1,8 @@
 """Scaffolding of the seeded-playout tests (``dual_<game>_playout.py``), on both interpreters:
 refused variations that must change nothing, snapshot round trips at random points, whole games
 accepted with the heap locked, and one number folding many games' digests."""
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 try:
     import micropython
