@@ -17,6 +17,7 @@ import os
 import sys
 
 from shared_rules import games
+from shared_rules.core import board_files
 from shared_rules.wire import codec
 from shared_rules.core.actions import ACTION_SIZE
 
@@ -70,7 +71,7 @@ def with_profile(root, header):
         from shared_rules.sheriff.modules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = join(root, games.PROFILE_FILE)
+        path = join(root, board_files.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
@@ -106,7 +107,7 @@ class App:
                 # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
                 # one block on the unix port) found no room: 100 KB on a mat for every game.
                 from firmware import recover   # noqa: F401
-        games.board_profile = join(self.root, games.PROFILE_FILE)   # headers name it by digest
+        board_files.profile_path = join(self.root, board_files.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)

@@ -1,4 +1,4 @@
-"""Generate ``shared_rules/<module>_layout.py``: a board module's ``const()`` values, by name.
+"""Generate a board module's layout twin (``shared_rules/<game>/layout.py``, ``<module>_layout.py``): its ``const()`` values, by name.
 
 A board module keeps its registers, phases, action kinds and reasons as private ``const()``s
 (``_R_PHASE = const(3)``): MicroPython inlines them and keeps neither a name nor a dictionary

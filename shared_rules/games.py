@@ -5,8 +5,6 @@ except ImportError:
     def const(x):
         return x
 
-PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/sheriff/modules/profile.py)
-board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 _NAMES = const("skull deadmans sheriff")
 # The errors, "|" between them: one string constant (separate ones would each be a heap object).
@@ -33,4 +31,9 @@ def from_header(header):
     """A new game from a parsed log header (``ValueError`` with a message if it is bad)."""
     if not isinstance(header, dict):
         raise ValueError(_TEXTS.split("|")[0])
-    return game_class(header.get("game")).from_header(header)
+    cls = game_class(header.get("game"))
+    if cls.NAME == "sheriff" and (header.get("modules") or "profile" in header):
+        # The Merry Men modules: code loaded only for such a header (base Sheriff's heap does not grow).
+        from shared_rules.sheriff.modules import setup
+        return setup.from_header(header)
+    return cls.from_header(header)

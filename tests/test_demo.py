@@ -141,7 +141,7 @@ def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path
     """Ctrl-C ends the live view; the last picture is drawn again below it and stays (the
     live region is erased on exit: the picture must come after the last erase)."""
     port = str(tmp_path / "tty")  # no board there yet: the monitor waits for it
-    code, raw, interrupted = run_in_terminal([sys.executable, "-m", "host.cli.main", "monitor", "--port", port, *screen],
+    code, raw, interrupted = run_in_terminal([sys.executable, "-m", "host.cli", "monitor", "--port", port, *screen],
                                              rows=30, cols=100, timeout=60, interrupt_at=b"no board: waiting")
     assert interrupted and code == 0, raw[-2000:]
     erased = max(raw.rfind("\x1b[2K"), raw.rfind("\x1b[?1049l"))  # erase line / leave the full screen

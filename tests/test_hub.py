@@ -11,7 +11,8 @@ import pytest
 
 from host.hub import portlock
 from host.hub.hub import Claim, Hub, running
-from host.hub.mirror import REFEREE, open_serial
+from host.hub.hub import open_serial
+from host.hub.mirror import REFEREE
 from host.screen.monitor import Session
 from host.sim.runner import Sim, local_board
 
@@ -28,7 +29,7 @@ def board():
 
 
 def tapmat(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "host.cli.main", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -118,7 +119,7 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
         http = s.getsockname()[1]
     with running_board(tmp_path / "b") as b:
         port = str(b.dir / "tty")
-        serve = subprocess.Popen([sys.executable, "-m", "host.cli.main", "serve", "--port", port, "--http", str(http)],
+        serve = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", port, "--http", str(http)],
                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             deadline = time.monotonic() + 20
@@ -178,7 +179,7 @@ def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
 
     port = str(board / "tty")
     screen = open(tmp_path / "screen.txt", "w")
-    monitor = subprocess.Popen([sys.executable, "-m", "host.cli.main", "monitor", "--port", port, "--no-screen"],
+    monitor = subprocess.Popen([sys.executable, "-m", "host.cli", "monitor", "--port", port, "--no-screen"],
                                cwd=ROOT, stdout=screen, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 20

@@ -148,7 +148,7 @@ def test_a_card_module_game_is_mirrored_with_its_profile_put_back_inline() -> No
     it puts the profile back (the log replays anywhere). A mirror that never saw the profile says
     so, still mirrors the public view by the HELLO's game id, and shows no referee picture; told
     the profile (monitor --profile, a push through the hub), it names it again."""
-    from host.cli.profile import SAMPLE, load
+    from host.board.deck_profile import SAMPLE, load
     from shared_rules.sheriff.modules import profile
     mods = ["laws", "special_orders", "merry_men"]
     owners = load(SAMPLE)
@@ -186,7 +186,7 @@ def test_a_card_module_game_is_mirrored_with_its_profile_put_back_inline() -> No
 
 
 def test_profile_pushes_passing_the_hub_are_followed() -> None:
-    from host.cli.profile import SAMPLE, load
+    from host.board.deck_profile import SAMPLE, load
     from host.hub.mirror import profile_of_push
     from shared_rules.wire import codec
     from shared_rules.sheriff.modules import profile

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tapmat(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "host.cli.main", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "host.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=60)
 
 

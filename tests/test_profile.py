@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from firmware.app import with_profile
-from host.cli import main
-from host.cli.profile import SAMPLE, load
+from host.cli.main import main
+from host.board.deck_profile import SAMPLE, load
 from host.board.image import ImageError, board_image
 from shared_rules import games
+from shared_rules.core import board_files
 from shared_rules.sheriff.modules import profile
 from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
 
@@ -96,7 +97,7 @@ def test_digest_covers_only_the_sections_a_header_uses() -> None:
 
 
 def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games, "board_profile", None)   # a host, a replay: no board's profile.bin
+    monkeypatch.setattr(board_files, "profile_path", None)   # a host, a replay: no board's profile.bin
     header = profile.link_header(dict(HEADER, profile=load(SAMPLE)))
     assert header["profile"].startswith("crc32:") and len(json.dumps(header)) < 200
     with pytest.raises(ValueError, match="a log carries the profile itself"):

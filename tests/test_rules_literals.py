@@ -89,7 +89,7 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
     from shared_rules.core import engine
     from shared_rules.core import tokens
     mine = constants(Path(ROOT, "firmware", "mat_deadmans.py"))
-    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans", "rules.py"))
     foreign = {"NOTHING": (mat, "NOTHING"), "READY": (mat, "READY"), "NO_ZONE": (mat, "NO_ZONE"),
                "NO_SEAT": (engine, "NO_SEAT"), "NOT_NOW": (engine, "NOT_NOW"), "KIND_CARD": (deck, "CARD"),
                "KIND_TRAIT": (deck, "TRAIT"), "COLLECT_TOKEN": (tokens, "COLLECT"), "SEAT0": (tokens, "SEAT0"),
@@ -115,8 +115,8 @@ def test_dead_mans_views_take_the_rules_values() -> None:
     from pathlib import Path
 
     from host.layout import ROOT, constants
-    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
-    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    mine = constants(Path(ROOT, "shared_rules", "deadmans", "view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans", "rules.py"))
     assert mine and all(value == rules[name] for name, value in mine.items())
 
 
@@ -243,11 +243,12 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
 
 
 def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
-    from firmware import persist, recover
-    names = ("_FORMAT", "_SNAP_MAGIC", "_PREFIX", "_SNAP_FIXED", "_JRN_HEADER", "_REC_OVERHEAD", "_END_MARK",
-             "_END_SIZE")
+    from firmware import journal_format, persist, recover
+    names = ("_JRN_HEADER", "_REC_OVERHEAD", "_END_MARK", "_END_SIZE")
     assert [getattr(recover, n) for n in names] == [getattr(persist, n) for n in names]
-    assert struct.calcsize(persist._PREFIX) == persist._SNAP_FIXED
+    names = ("_FORMAT", "_SNAP_MAGIC", "_PREFIX", "_SNAP_FIXED", "_END_MARK")
+    assert [getattr(recover, n) for n in names] == [getattr(journal_format, n) for n in names]
+    assert struct.calcsize(journal_format._PREFIX) == journal_format._SNAP_FIXED
     # The journal and record layouts the power-cut tests (tests/dual/dual_persist.py) walk files by.
     sys.path.insert(0, str(Path(__file__).parent / "dual"))
     import dual_persist
@@ -361,7 +362,11 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
     assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
     assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
-    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
+    assert (mm._DEPUTIES, mm._BLACK_MARKET) == (1, 2)
+    from shared_rules.sheriff.modules import setup
+    assert [setup._DEPUTIES, setup._BLACK_MARKET, setup._LAWS, setup._CARD_MODULES, setup._MERRY_MEN] == [
+        1 << mm.MODULES.index(m) for m in ("deputies", "black_market", "laws")] + [4 + 8 + 16, 16]
+    assert (setup._SEATS6, setup._MAX_SEATS) == (mm._SEATS6, sheriff._MAX_SEATS)
     from shared_rules.sheriff.modules import cards as sheriff_cards
     from shared_rules.sheriff import view as sheriff_view
     assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (

@@ -80,7 +80,7 @@ def stutter(runs: list[subprocess.Popen], seed: int = 15) -> Iterator[None]:
 
 
 def sim_command(game: str, players: int, seed: int) -> list[str]:
-    return [sys.executable, "-m", "host.cli.main", "sim", "--game", game, "--players", str(players),
+    return [sys.executable, "-m", "host.cli", "sim", "--game", game, "--players", str(players),
             "--seed", str(seed), "--actions", str(ACTIONS), "--mistakes", "0.15", "--json"]
 
 

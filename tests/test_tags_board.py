@@ -39,7 +39,7 @@ class Cli:
     """``tapmat tags ...`` as a child process: read its lines, type into it."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "host.cli.main", "tags", *args], cwd=ROOT,
+        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "host.cli", "tags", *args], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []

@@ -202,7 +202,7 @@ def test_garbage_on_the_port(board: Board) -> None:
 
 def test_one_bridge_per_board_dir(board: Board) -> None:
     config = (board.fs / "board.json").read_text()
-    out = subprocess.run([sys.executable, "-m", "host.cli.main", "board", "--dir", str(board.dir),
+    out = subprocess.run([sys.executable, "-m", "host.cli", "board", "--dir", str(board.dir),
                           "--readers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "already runs" in out.stderr
     assert (board.fs / "board.json").read_text() == config
@@ -212,7 +212,7 @@ def test_one_bridge_per_board_dir(board: Board) -> None:
 def test_interpreter_ends_when_the_bridge_dies(tmp_path: Path) -> None:
     (tmp_path / "fs").mkdir()
     (tmp_path / "fs" / "main.py").write_text(MAIN_LOOP)
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli.main", "board", "--dir", str(tmp_path)],
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(tmp_path)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 10

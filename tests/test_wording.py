@@ -72,7 +72,7 @@ def test_unknown_actions_still_shown_field_by_field():
 def test_sheriff_expansion_events_in_words_never_name_a_merry_man() -> None:
     """Every action of the five modules is phrased (no field dump); a Merry Man draw says how
     many, never which, even from the full record; a pass that moves gold says who gained what."""
-    from host.cli.profile import SAMPLE, load
+    from host.board.deck_profile import SAMPLE, load
     from shared_rules.sheriff.modules import profile
     mods = ["deputies", "black_market", "laws", "special_orders", "merry_men"]
     lines = said({"game": "sheriff", "players": 6, "modules": mods, "profile": profile.for_modules(load(SAMPLE), mods)}, 2)

@@ -49,7 +49,7 @@ class Board:
 def running_board(path: Path, *args: str) -> Iterator[Board]:
     """``tapmat board --dir path args...`` for the duration of the block."""
     log = open(path.parent / (path.name + ".log"), "w")
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli.main", "board", "--dir", str(path), *args],
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "board", "--dir", str(path), *args],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         # Generous waits: a loaded machine (tests beside heap bisections) can take many seconds

@@ -28,7 +28,6 @@ from typing import Any, Callable, Protocol
 
 from host.board import build
 from host.hub.mirror import header_text
-from host.vboard.process import FS_DIR
 from host.vboard.virtual_deck import VirtualDeck
 from shared_rules.core import deck as deck_file
 from shared_rules import games
@@ -36,6 +35,7 @@ from shared_rules.sheriff.modules import profile as deck_profile
 
 PICO = "pico"
 VIRTUAL = "virtual"
+FS_DIR = "fs"          # a virtual board's folder keeps the board's filesystem in BOARD_DIR/fs
 TARGETS = (PICO, VIRTUAL)
 
 # The running game's journal and snapshots (firmware/persist.py NAMES; tests/test_image.py checks).

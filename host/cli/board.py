@@ -12,7 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from host.vboard.process import DEFAULT_HEAP, FS_DIR, ROM_FILE, VirtualBoard, rom_is_current
+from host.board.image import FS_DIR
+from host.vboard.process import DEFAULT_HEAP, ROM_FILE, VirtualBoard, rom_is_current
 from host.vboard.world import LIMITS, BoardConfig, WorldError, check_count
 
 NAME = "board"

@@ -77,7 +77,7 @@ def read_deck(path: Path) -> bytes:
 
 def read_profile(path: Path) -> bytes:
     """The binary form of a deck profile file (JSON or profile.bin), checked."""
-    from host.cli.profile import load
+    from host.board.deck_profile import load
     from shared_rules.sheriff.modules import profile
     try:
         return profile.encode(load(path))

@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from host.cli.profile import load
+from host.board.deck_profile import load
 from host.screen.monitor import watch
 
 NAME = "monitor"

@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from host.board.deck_profile import SAMPLE, load  # noqa: F401  (SAMPLE: the shipped placeholders)
 from shared_rules.sheriff.modules import profile
 
 NAME = "profile"
 HELP = "check a deck profile (Merry Men card data) or build its binary form"
-SAMPLE = Path(__file__).resolve().parents[1] / "profiles" / "sample.json"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,24 +29,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help="a deck profile (JSON, or a profile.bin to check)")
     p.add_argument("-o", "--output", type=Path, metavar="OUT", help="where build writes (default: FILE with .bin)")
     p.add_argument("--port", metavar="PORT", help="push: the board's serial port (a virtual board's BOARD_DIR/tty)")
-
-
-def load(path: Path) -> dict[str, Any]:
-    """A checked profile from a JSON file or a binary ``profile.bin``; ``ValueError`` naming the
-    file (and the line for JSON syntax, the field for content)."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}") from None
-    if data[:4] == profile.MAGIC:
-        return profile.decode(data, str(path))
-    try:
-        obj = json.loads(data)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
-    except UnicodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-    return profile.check(obj, str(path))
 
 
 def describe(obj: dict[str, Any]) -> str:

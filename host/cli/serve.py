@@ -17,7 +17,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from host.cli.profile import load
+from host.board.deck_profile import load
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
 

@@ -79,7 +79,7 @@ def add_module_arguments(p: argparse.ArgumentParser) -> None:
 def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
     """``--modules a,b`` and the deck profile sections the modules need (the sample one by default)."""
     from pathlib import Path
-    from host.cli.profile import SAMPLE, load
+    from host.board.deck_profile import SAMPLE, load
     from shared_rules.sheriff.modules import profile as deck_profile
     if modules:
         header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]

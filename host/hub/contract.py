@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from host.screen import views
+from shared_rules import games
 
 PUBLIC = 0
 REFEREE = 1
@@ -24,7 +25,7 @@ REFEREE = 1
 
 def load_state(game_cls: Any, header: dict[str, Any], state: bytes) -> Any:
     """A game object holding ``state`` (a referee view: the rules' state bytes)."""
-    game = game_cls.from_header(header)
+    game = games.from_header({**header, "game": game_cls.NAME})
     if len(state) != len(game.s):
         raise ValueError("a %s state has %d bytes, not %d" % (game_cls.NAME, len(game.s), len(state)))
     game.s[:] = state

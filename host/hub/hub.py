@@ -472,3 +472,16 @@ class Claim:
             self.sock.close()
             self.sock = None
 
+
+def open_serial(port: str) -> Transport:
+    """The board on ``port``: through the hub that owns it (``tapmat serve``, a monitor), or
+    the port itself, claimed for this process (``PortBusy`` naming the owner otherwise)."""
+    attached = attach(port)
+    if attached is not None:
+        return attached
+    claim = portlock.claim(port)
+    try:
+        return open_port(port, claim)
+    except BaseException:
+        claim.release()
+        raise

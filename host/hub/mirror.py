@@ -76,7 +76,7 @@ def class_for(header: Any, default: Any) -> Any:
 @functools.lru_cache(maxsize=1)
 def sample_profile() -> dict[str, Any]:
     """The shipped sample deck profile (placeholder values): every host knows it."""
-    from host.cli.profile import SAMPLE, load
+    from host.board.deck_profile import SAMPLE, load
     return load(SAMPLE)
 
 
@@ -389,7 +389,7 @@ class Mirror:
             return None   # (or still the other view: the switched subscription's snapshot is on its way)
         if self.view_kind == REFEREE:
             try:
-                game = self.game_cls.from_header(self.header or {"game": self.game_cls.NAME})
+                game = games.from_header(self.header or {"game": self.game_cls.NAME})
             except ValueError:
                 return None   # a header naming a deck profile this host does not know
             game.s[:] = self.view[:len(game.s)]
@@ -416,12 +416,12 @@ def describe_action(action: dict[str, Any] | None) -> str:
 class SerialLink:
     """Runs a ``Mirror`` over a serial port, reconnecting when the port goes away."""
 
-    def __init__(self, port: str, mirror: Mirror, opener: Callable[[str], Transport] | None = None,
+    def __init__(self, port: str, mirror: Mirror, opener: Callable[[str], Transport],
                  retry_s: float = 0.5) -> None:
         self.port = port
         self.name = port  # how messages name the board (the demo: "the demo's virtual board")
         self.mirror = mirror
-        self.opener = opener or open_serial
+        self.opener = opener
         self.retry_s = retry_s
         self.conn: Transport | None = None
         self._next_try = 0.0
@@ -571,20 +571,3 @@ def open_port(port: str, claim: Any = None) -> Transport:
     except OSError as e:  # termios on a character device that is no terminal (/dev/null)
         raise NotAPort("%s: not a serial port (%s)" % (port, e.strerror or e)) from None
     return _Port(conn, claim)
-
-
-def open_serial(port: str) -> Transport:
-    """The board on ``port``: through the hub that owns it (``tapmat serve``, a monitor), or
-    the port itself, claimed for this process (``PortBusy`` naming the owner otherwise)."""
-    from host.hub import hub
-    from host.hub import portlock
-
-    attached = hub.attach(port)
-    if attached is not None:
-        return attached
-    claim = portlock.claim(port)
-    try:
-        return open_port(port, claim)
-    except BaseException:
-        claim.release()
-        raise

@@ -17,7 +17,8 @@ import time
 from typing import Any, Callable
 
 from host.hub import contract
-from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, open_serial
+from host.hub.hub import open_serial
+from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport
 from host.screen.scoreboard import Picture, picture_of, render
 from shared_rules.wire import codec
 from shared_rules.sheriff.modules import profile as deck_profile

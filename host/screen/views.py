@@ -1,6 +1,6 @@
 """A game's views for the host: the scoreboard's public dict and the referee's debug dict.
 
-They live in ``shared_rules/<game>_view.py`` (``describe(view)``, ``referee(game)``), found by the
+They live in ``shared_rules/<game>/view.py`` (``describe(view)``, ``referee(game)``), found by the
 game class's ``NAME``: the rules modules a board loads hold no trace of them.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the physical players (``host/players_<game>.py``) share: the hands on the virtual board,
+"""What the physical players (``host/sim/players_<game>.py``) share: the hands on the virtual board,
 the command pad and its tokens, taps paced by the board's answers, mistakes made by putting a
 tag where it does not belong. A game's ``Player`` subclasses ``PhysicalPlayer`` and adds the
 ``Player`` interface of ``host/sim/runner.py``: ``perform``, ``settle``, ``attempts``."""

@@ -5,7 +5,7 @@ The moves are ``host.sim.playout``'s: the game's ``Table`` lists every legal act
 ``playout.pick`` chooses with ``Rng(seed)``, so ``tapmat sim --seed S`` plays exactly the actions
 of ``Playout(header, S)``. How an action reaches the board is a *player*'s business:
 
-- a physical player (``host/players_<game>.py``, class ``Player``) puts tags on the virtual
+- a physical player (``host/sim/players_<game>.py``, class ``Player``) puts tags on the virtual
   board's readers and lifts them, closes bag clasps and taps command tokens, following the
   game's gesture table (docs/mat.md, docs/mat-deadmans.md, docs/mat-sheriff.md); it needs the
   board's gesture module (``firmware/mat_<game>.py``) and a virtual board's control socket;
@@ -289,7 +289,7 @@ class HostPlayer:
 
 
 def physical_player(game: str) -> Any:
-    """The physical player class of a game (``host/players_<game>.py``), or None."""
+    """The physical player class of a game (``host/sim/players_<game>.py``), or None."""
     if gestures(game) is None:
         return None
     try:

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from host.board import build
+from host.board.image import EXCLUDE, FS_DIR, VIRTUAL
 from host.vboard.world import BoardConfig, World, WorldError, check_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,6 @@ EXIT_SOFT_RESET = 80
 EXIT_SOFT_RESET_RAW = 81
 EXIT_HARD_RESET = 82
 
-FS_DIR = "fs"          # BOARD_DIR/fs: the board's filesystem
 ROM_FILE = "rom.bin"   # BOARD_DIR/rom.bin: the board's ROM partition (firmware/boards/vrom.py)
 ROM_SIZE = 256 * 1024
 ROM_ERASED = 0xFF
@@ -76,7 +76,6 @@ ROM_CACHE = build.ROOT / "build" / "romfs"  # ROMFS images of the modules, one p
 
 def board_romfs() -> Path:
     """The virtual target's modules as a ROMFS image (what a new board's partition holds)."""
-    from host.board.image import EXCLUDE, VIRTUAL  # host.board.image imports this module
     return build.cached_romfs(EXCLUDE[VIRTUAL], ROM_CACHE)
 
 

@@ -6,12 +6,7 @@ action kind, so a game reads ``rec[OFFSET]`` without allocating. The same record
 serial link carries for host actions, and what a delta frame carries (with hidden fields masked).
 
 Record layout: ``rec[0]`` action kind (index in the vocabulary), ``rec[1]`` seat ``p``, then each
-field at its offset. Field kinds:
-
-* ``U8``/``U16``: an integer (U16 little-endian); optional fields get a presence byte first.
-* ``NAME``: a string looked up in a tuple of names; stored as its index.
-* ``LIST``: a list of names (or of small ints when the table is ``None``): count byte + capacity.
-* ``OBJ``: a nested object with its own fields (Sheriff's bribe), stored inline.
+field at its offset (field kinds and sizes: ``fields``).
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -19,40 +14,13 @@ except ImportError:
     def const(x):
         return x
 
-U8 = const(0)
-U16 = const(1)
-NAME = const(2)
-LIST = const(3)
-OBJ = const(4)
+from shared_rules.core.fields import U8, U16, NAME, LIST, OBJ, field, _size  # noqa: F401  (re-exported: the games' vocabularies)
 
 ACTION_SIZE = const(128)
 
 OK = const(0)
 MALFORMED = const(1)
 UNKNOWN_CODE = const(2)
-
-
-def field(name, kind, table=None, optional=False, cap=1, hidden=False):
-    """Describe one action field (``table``: names for NAME/LIST, sub-fields for OBJ; ``hidden``
-    true: masked from the public, 2: masked, and a LIST may be written as its one name alone, as
-    the contract writes Dead Man's Draw's one-card Oracle peek)."""
-    return (name, kind, table, optional, cap, hidden)
-
-
-def _size(f):
-    """Bytes a field takes in a record, its presence byte included."""
-    kind = f[1]
-    if kind == U8 or kind == NAME:
-        n = 1
-    elif kind == U16:
-        n = 2
-    elif kind == LIST:
-        n = 1 + f[4]
-    else:
-        n = 0
-        for sub in f[2]:
-            n += _size(sub)
-    return n + (1 if f[3] else 0)
 
 
 class Vocabulary:

@@ -5,7 +5,7 @@ tools and the replay's explanations.
 ``decode`` (``Vocabulary.__getattr__``), and loads this module the first time one is asked for:
 a board that only accepts records never holds them, nor does a replay.
 """
-from shared_rules.core.actions import LIST, NAME, OBJ, U16, U8, _size
+from shared_rules.core.fields import LIST, NAME, OBJ, U16, U8, _size
 
 
 def attribute(vocab, name):

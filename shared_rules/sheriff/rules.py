@@ -206,13 +206,6 @@ class Sheriff(engine.Game):
         royal = header.get("royal", True)
         if not isinstance(royal, bool):
             raise ValueError("royal must be true or false")
-        modules = header.get("modules", [])
-        if not isinstance(modules, list):
-            raise ValueError("modules must be a list")
-        if modules or "profile" in header:
-            # Merry Men modules are code loaded only now: base Sheriff's heap does not grow. By
-            # its full name, a string: a base game's board interns no ``sheriff_mm``.
-            return __import__("shared_rules.sheriff.modules.deputies_black_market", None, None, True).from_header(header)  # type: ignore[arg-type]
         engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules"])   # built per call
         seats = engine.int_option(header, "players", 0, _MIN_SEATS, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)

@@ -2,7 +2,8 @@
 
 Works on any object with ``seats()``, ``gold(seat)`` and ``stand(seat, good)``, so tests can
 score a hand-built position; a game with modules may add ``extra_value(seat)`` (Black Market
-cards) and ``extra_contraband(seat)`` (cards counted as contraband for tie-breaks). Only ``summary`` calls it: allocation is fine here.
+cards) and ``extra_contraband(seat)`` (cards counted as contraband for tie-breaks). Only
+``summary`` calls it: allocation is fine here.
 Rules: ``rules/sheriff.md`` "Game end and scoring"; decisions in ``docs/rules-sheriff.md``.
 """
 try:
@@ -16,7 +17,6 @@ except ImportError:
 # ``_COLUMNS[_VALUE + g]``. Value (15 goods), King and Queen bonus (4 legal goods), the legal good
 # a royal good counts as (0xff: none) and how many of it (15 goods each).
 # tests/test_rules_literals.py checks them.
-from shared_rules.sheriff.rules import Sheriff
 
 _KINDS = const(15)
 _LEGAL_KINDS = const(4)    # goods 0..3 are the legal goods: King and Queen bonuses are theirs
@@ -71,8 +71,7 @@ def bonuses(game):
 def scores(game):
     """Gold + every good on the stand + King/Queen bonuses (the running score while playing)."""
     out = bonuses(game)
-    # The base game has no hooks: its board never names them (a name looked up is interned).
-    extra = None if type(game) is Sheriff else getattr(game, "extra_value", None)
+    extra = getattr(game, "extra_value", None)   # modules' hooks (Black Market cards, orders)
     for seat in range(game.seats()):
         out[seat] += game.gold(seat) + (extra(seat) if extra else 0)
         for g in range(_KINDS):
@@ -85,7 +84,7 @@ def winners(game, values=None):
     contraband cards); else shared. Compared seat by seat: no key list per seat. ``values``: the
     seats' ``scores``, if the caller has them already."""
     sc = scores(game) if values is None else values
-    extra = None if type(game) is Sheriff else getattr(game, "extra_contraband", None)
+    extra = getattr(game, "extra_contraband", None)
     out = []  # type: list[int]
     best = legal_best = other_best = 0
     for seat in range(game.seats()):

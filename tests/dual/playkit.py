@@ -87,5 +87,5 @@ def locked_game(header, seed, bad):
     errs, refused, view = accept_locked(g, recs, refuse)
     assert errs == 0 and refused == len(recs) * len(refuse)
     assert g.over() and g.digest() == po.game.digest()
-    assert __import__("shared_rules.%s_view" % g.NAME, None, None, True).describe(view)["phase"] == "over"
+    assert __import__("shared_rules.%s.view" % g.NAME, None, None, True).describe(view)["phase"] == "over"
     return [len(recs), g.digest()]

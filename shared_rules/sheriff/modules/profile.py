@@ -18,11 +18,11 @@ except ImportError:
 
 import binascii
 
-from shared_rules import games
+from shared_rules.core import board_files
 
 _FORMAT = const(1)
 MAGIC = b"TPRF"
-FILE = games.PROFILE_FILE   # on the board, beside game.json
+FILE = board_files.PROFILE_FILE   # on the board, beside game.json
 BLACK_MARKET_GOODS = ("pepper", "mead", "silk")
 FIELDS = ("format", "name", "placeholders", "black_market", "laws", "special_orders", "merry_men")
 _NAME_MAX = const(64)
@@ -234,7 +234,7 @@ def load(prof, modules, where="header profile"):
         return Stored(encode(for_modules(prof, modules)), modules, where)
     if not isinstance(prof, str) or not prof.startswith(DIGEST) or len(prof) != len(DIGEST) + 8:
         _bad(where, "profile", "the deck profile object (or, on the link to a board, its \"crc32:xxxxxxxx\" digest)")
-    path = games.board_profile
+    path = board_files.profile_path
     if path is None:
         raise ValueError("%s: profile: %s names a board's profile.bin by its digest; a log carries the profile itself" % (
             where, prof))
