@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host.cli.main import main as cli
+from host.cli import main as cli
 from host.board.flash import console_frame, hand_console_over
 from host.board.image import board_image, install_dir
 from host.hub.mirror import Mirror

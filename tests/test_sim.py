@@ -72,7 +72,7 @@ def test_sim_json_equals_the_replay_of_its_log(board: Path, tmp_path: Path, caps
 @pytest.mark.parametrize("game", ["deadmans", "sheriff"])
 def test_every_physical_player_plays(board: Path, game: str) -> None:
     if physical_player(game) is None:
-        pytest.skip("no physical %s player yet (host/players_%s.py)" % (game, game))
+        pytest.skip("no physical %s player yet (host/sim/players_%s.py)" % (game, game))
     result = play({"game": game, "players": 3}, 11, port=str(board / "tty"), max_actions=30)
     assert result.mode == "physical" and len(result.actions) == 30
     assert result.checked == len(result.actions) + len(result.rejected) + 1

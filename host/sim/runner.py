@@ -293,7 +293,7 @@ def physical_player(game: str) -> Any:
     if gestures(game) is None:
         return None
     try:
-        return importlib.import_module("host.players_" + game).Player
+        return importlib.import_module("host.sim.players_" + game).Player
     except ImportError:
         return None
 
@@ -309,13 +309,13 @@ def choose_player(game: str, seats: int, board_dir: Path | str | None,
                             "(firmware/mat_%s.py)" % (game, game))
     cls = physical_player(game)
     if cls is None:
-        return None, None, "host ACTION frames: no physical player host/players_%s.py" % game
+        return None, None, "host ACTION frames: no physical player host/sim/players_%s.py" % game
     if board_dir is None:
         return None, None, "host ACTION frames: not a virtual board (no control socket to move tags)"
     layout = board_layout(Path(board_dir), game, seats)
     if layout is None:
         return None, None, "host ACTION frames: mat_layout.json has no %s layout for %d seats" % (game, seats)
-    return cls, layout, "physical gestures on the virtual board (host/players_%s.py)" % game
+    return cls, layout, "physical gestures on the virtual board (host/sim/players_%s.py)" % game
 
 
 # -- the simulation -----------------------------------------------------------------------------
