@@ -37,7 +37,7 @@ clean:
 	rm -rf $(VENV) build .pytest_cache
 
 mpy size: $(STAMP)
-	$(BIN)/python -m host.build build/mpy
+	$(BIN)/python -m host.board.build build/mpy
 
 # Game header for make demo and make flash: GAME and PLAYERS plus OPTIONS (space-separated
 # KEY=VALUE, VALUE as JSON: OPTIONS='decks=2'), or the whole header as JSON in HEADER.

@@ -3,14 +3,14 @@
 #     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/tapmat/manifest.py
 #
 # Frozen bytecode runs from flash like a ROMFS image, so the modules take no heap for their
-# code. The files are those `tapmat flash` puts on a Pico (host/image.py, target "pico";
+# code. The files are those `tapmat flash` puts on a Pico (host/board/image.py, target "pico";
 # tests/test_flash_romfs.py checks that both lists agree). MicroPython's manifest tools run this
 # file from its own folder, so the paths are relative to the repository.
 import os
 
 include("$(PORT_DIR)/boards/manifest.py")
 
-HOST_ONLY = ("_table.py", "_layout.py", "playout.py", "rng.py")  # host/build.py HOST_ONLY
+HOST_ONLY = ("layout.py", "rng.py")  # host/board/build.py HOST_ONLY
 LEAVE_OUT = ("firmware/main.py", "firmware/boards/vrom.py", "firmware/boards/virtual.py", "firmware/emu/")
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from host.build import ROOT, compile_tree
+from host.board.build import ROOT, compile_tree
 from bench.heap import Heap
-from host.build import board_sources, module_name
-from shared_rules.profile import encode as encode_profile, for_modules
+from host.board.build import board_sources, module_name
+from shared_rules.sheriff.modules.profile import encode as encode_profile, for_modules
 
 sys.path.insert(0, str(ROOT / "tests"))
 from replay_logs import write_log  # noqa: E402
@@ -73,7 +73,7 @@ SWITCH = ("switch", ("skull-6", "sheriff-5", "deadmans-4"))
 def placed_tags(header: dict) -> str:
     """The tags lying on the mat for ``header``'s game (``PIECES_PER_ZONE``), as bench/mat_board.py
     reads them: ``reader uid-hex`` lines, every UID a registered piece of that game, none twice."""
-    from host.virtual_deck import VirtualDeck
+    from host.vboard.virtual_deck import VirtualDeck
     game, seats = header["game"], header["players"]
     layout = json.loads((ROOT / "hardware" / "mat_layout.json").read_text())
     zones = next(e["zones"] for e in layout["games"][game] if e["seats"][0] <= seats <= e["seats"][1])
@@ -96,7 +96,7 @@ def placed_tags(header: dict) -> str:
 def mat_files(header: dict | None = None) -> dict[str, bytes]:
     """A mat's filesystem before its first game: the layouts, the deck registry (every piece) and,
     for ``header``'s game, the tags lying on the emulated readers (none without)."""
-    from host.virtual_deck import VirtualDeck
+    from host.vboard.virtual_deck import VirtualDeck
     return {"mat_layout.json": (ROOT / "hardware" / "mat_layout.json").read_bytes(),
             "deck.bin": VirtualDeck().pack(),
             "bench_tags.txt": placed_tags(header).encode() if header else b""}
@@ -138,10 +138,11 @@ def bench_games(heap: Heap, tmp: Path) -> dict:
 def frames_file(path: Path, header: dict, seed: int, with_actions: bool = True) -> int:
     """What a host sends for a whole game: a deck profile's PROFILE push (the board's journal
     folder starts empty), NEWGAME, one ACTION per action, RESYNC; the action count."""
-    from host.mirror import Mirror, newgame_body
-    from shared_rules import codec, games
-    from shared_rules.actions import ACTION_SIZE
-    from shared_rules.playout import Playout
+    from host.hub.mirror import Mirror, newgame_body
+    from shared_rules import games
+    from shared_rules.wire import codec
+    from shared_rules.core.actions import ACTION_SIZE
+    from host.sim.playout import Playout
     host = Mirror()
     out = bytearray()
     if isinstance(header.get("profile"), dict):
@@ -271,7 +272,7 @@ def bench_host() -> dict:
     """Mirror lag (board event -> mirrored state) and bytes on the wire, per game, on a virtual
     board: with physical players (tags placed, the board's poll round included) and with every
     action sent as a host ACTION frame (the link and the board's processing alone)."""
-    from host.sim import measure
+    from host.sim.runner import measure
     console.print("[bold]host mirror[/]: lag and bytes on the wire, physical players and host actions")
     return {"physical": measure(), "host_actions": measure(host_only=True)}
 

@@ -29,8 +29,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def play(hub: Any, port: str, until: float, stop: threading.Event) -> int:
     """Random Sheriff games through the hub until ``until``; the number of actions sent."""
-    from host.monitor import Session
-    from shared_rules.playout import Playout
+    from host.screen.monitor import Session
+    from host.sim.playout import Playout
 
     sent, seed = 0, 1
     while time.monotonic() < until and not stop.is_set():
@@ -66,9 +66,9 @@ async def client(url: str, end: float, seen: list[tuple[float, int]]) -> None:
 
 
 def run(clients: int = CLIENTS, seconds: float = SECONDS) -> dict[str, Any]:
-    from host.hub import Hub
-    from host.sim import local_board
-    from host.web import Web, serving
+    from host.hub.hub import Hub
+    from host.sim.runner import local_board
+    from host.web.server import Web, serving
 
     with local_board() as folder:
         port = str(folder / "tty")

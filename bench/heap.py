@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
-from host import build
+from host.board import build
 
 MODES = ("romfs", "mpy")
 

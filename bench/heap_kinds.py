@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.heap import Heap
-from host.build import compile_tree
+from host.board.build import compile_tree
 
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
 KINDS = {"D": "dict", "h": "other (raw code, hash table, class, instance)",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import bench.__main__ as B
 from bench.heap import MODES
-from host.build import compile_tree
+from host.board.build import compile_tree
 
 # What is printed: the figure's name, its key in bench/results.json less the mode.
 FIGURES = (("replay", "min_heap_replay_"), ("firmware without readers", "min_heap_firmware_"),

@@ -11,8 +11,8 @@ import json
 sys.path.insert(0, "")
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 from clock import ticks_us, ticks_diff
 

@@ -307,14 +307,14 @@ class Rig:
 
 def _no_roll_call(reader, uids, known, keep=False, twins=None, turn=0) -> int:
     """The round-robin loop's stand-in for ``Mfrc522.roll_call``: nothing told, scan."""
-    from host.mfrc522_layout import COLLISION
+    from host.board.mfrc522_layout import COLLISION
     type(reader).uid_len = 0  # what the mat reads after a roll call: no newcomer
     return COLLISION
 
 
 def play(game, actions: list) -> None:
     """Bring ``game`` to a state of the table by playing ``actions`` (each must be legal)."""
-    from shared_rules.actions import ACTION_SIZE
+    from shared_rules.core.actions import ACTION_SIZE
     rec = bytearray(ACTION_SIZE)
     for action in actions:
         if type(game).VOCAB.encode(action, rec) or game.check(rec):
@@ -329,7 +329,7 @@ PHASES = 48
 
 def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = PHASES,
             pile: str = "batch") -> dict:
-    from host.presence_layout import ARRIVE, LEAVE
+    from host.board.presence_layout import ARRIVE, LEAVE
     rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
@@ -370,7 +370,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
 
 def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
     """How many of ``phases`` taps held ``hold_us`` on ``pad`` (phase-shifted) were never seen."""
-    from host.presence_layout import ARRIVE
+    from host.board.presence_layout import ARRIVE
     missed = 0
     for i in range(phases):
         uid = bytes((4, 0x7D, pad, i, 1, 2, 3))
@@ -386,7 +386,8 @@ def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
 def registry_file(tmp: Path) -> str:
     """An empty-ish deck registry (tags stay unknown: the timing of an unknown tag's refusal is
     the timing of any tap)."""
-    from shared_rules import deck, tokens
+    from shared_rules.core import deck
+    from shared_rules.core import tokens
     recs = [{"uid": deck.uid_hex(bytes((4, 0x70, t, 0, 0, 0x99, 1))), "kind": "token",
              "code": tokens.CODES[t]} for t in range(len(tokens.CODES))]
     path = tmp / "deck.bin"

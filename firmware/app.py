@@ -16,8 +16,10 @@ import json
 import os
 import sys
 
-from shared_rules import codec, games
-from shared_rules.actions import ACTION_SIZE
+from shared_rules import games
+from shared_rules.core import board_files
+from shared_rules.wire import codec
+from shared_rules.core.actions import ACTION_SIZE
 
 from firmware.link import BoardLink
 from firmware.persist import Persist, trouble
@@ -29,7 +31,7 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 _RESTART_FILE = const("restart.txt")  # why the firmware restarted itself, told to the host at the next boot
 _STEADY_STEPS = const(500)  # loop steps after a restart before its note is dropped
 _AGAIN = const("again: ")  # a restart note's prefix when the start after a restart failed too
-_OK = const(0)        # shared_rules.engine's (tests/test_rules_literals.py)
+_OK = const(0)        # shared_rules.core.engine's (tests/test_rules_literals.py)
 _NO_GAME = const(12)
 _FROM_HOST = const(255)  # firmware.referee's: the reader of a host action
 _NOTHING = const(0)  # firmware.mat's poll results (tests/test_rules_literals.py): the mat module
@@ -66,10 +68,10 @@ def with_profile(root, header):
     (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
     docs/protocol.md); unchanged without the file. The profile code is imported only then."""
     if isinstance(header, dict) and header.get("modules") and "profile" not in header:
-        from shared_rules import profile
+        from shared_rules.sheriff.modules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = join(root, games.PROFILE_FILE)
+        path = join(root, board_files.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
@@ -105,7 +107,7 @@ class App:
                 # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
                 # one block on the unix port) found no room: 100 KB on a mat for every game.
                 from firmware import recover   # noqa: F401
-        games.board_profile = join(self.root, games.PROFILE_FILE)   # headers name it by digest
+        board_files.profile_path = join(self.root, board_files.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
@@ -236,7 +238,7 @@ class App:
             if self.persist:
                 self.persist.close()
                 self.persist.game = None
-            for prefix in ("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.profile"):
+            for prefix in ("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.sheriff.modules.profile"):
                 for mod in [m for m in sys.modules if m.startswith(prefix)]:
                     del sys.modules[mod]
                     package, _, leaf = mod.rpartition(".")

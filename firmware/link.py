@@ -1,6 +1,6 @@
 """The board's end of the serial link: frame in, frame out, with preallocated buffers.
 
-Framing and CRC are ``shared_rules/codec.py`` (the host imports the same file); this module
+Framing and CRC are ``shared_rules/wire/codec.py`` (the host imports the same file); this module
 owns the board's sequence counter, its receive and send buffers and the body layouts of the
 board's messages (docs/protocol.md, section 6). Nothing here allocates once constructed.
 """
@@ -10,7 +10,7 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules import codec
+from shared_rules.wire import codec
 
 _RX_CHUNK = const(64)
 _MAX_CHUNKS = const(8)   # at most 512 bytes read per poll(): a frame may take several loop steps

@@ -9,7 +9,7 @@ which fills ``mat.rec`` with an action. The caller submits ``mat.rec`` to ``game
 the mat never changes the game itself. Gesture tables and the interface: ``docs/mat.md``.
 
 Every handler returns ``NOTHING`` (0: nothing to do, nothing to signal), ``READY`` (1: an action
-is in ``mat.rec``) or a reason code from ``shared_rules.engine`` (> 1) to signal as a rejection.
+is in ``mat.rec``) or a reason code from ``shared_rules.core.engine`` (> 1) to signal as a rejection.
 No handler allocates.
 """
 try:
@@ -17,8 +17,8 @@ try:
 except ImportError:
     def const(x):
         return x
-from shared_rules import deck
-from shared_rules.actions import ACTION_SIZE
+from shared_rules.core import deck
+from shared_rules.core.actions import ACTION_SIZE
 
 NOTHING = const(0)
 READY = const(1)
@@ -28,14 +28,14 @@ _MAX_NUMBER = const(254)  # numbers travel in U8 action fields
 _ARRIVE = const(1)  # event kinds, as firmware.presence
 _LEAVE = const(2)
 PROMPT_OVER = const(0)  # every gesture module's PROMPTS[0] is "over"
-# Restated from shared_rules.deck and .tokens (tests/test_rules_literals.py): the board then keeps
+# Restated from shared_rules.core.deck and .tokens (tests/test_rules_literals.py): the board then keeps
 # no name for them, and a game whose gestures read no token does not load ``tokens``.
 _ANY_GAME = const(0)
 _TOKEN = const(2)
 _T_DIGIT0 = const(0)
 _T_CONFIRM = const(22)
 _T_CANCEL = const(23)
-# shared_rules.engine's reasons (restated likewise).
+# shared_rules.core.engine's reasons (restated likewise).
 _UNKNOWN_TAG = const(8)
 _FOREIGN_TAG = const(9)
 _DUPLICATE_TAG = const(10)

@@ -28,7 +28,7 @@ except ImportError:
         return x
 from array import array
 
-from shared_rules import deadmans as d
+from shared_rules.deadmans import rules as d
 from firmware.mat import BaseGestures
 
 # The pads (ZONES) and what the mat waits for (PROMPTS).
@@ -56,7 +56,7 @@ _AMBIGUOUS = const(254)  # two seats could be the target: a seat token must say 
 _PILE = const(50)        # cards a deck puts in the draw pile (NCODES - SUITS)
 _LIST_CAP = const(30)    # the longest multi-card choice: a Treasure Hunter's bonus (MAX_BONUS)
 
-# firmware.mat, shared_rules.engine, deck and tokens.
+# firmware.mat, shared_rules.core.engine, deck and tokens.
 _NOTHING = const(0)
 _READY = const(1)
 _NO_ZONE = const(255)

@@ -30,8 +30,8 @@ except ImportError:
 
 from array import array
 
-from shared_rules import deck
-from shared_rules.sheriff import _count   # copies of a code in a bag the rules hold
+from shared_rules.core import deck
+from shared_rules.sheriff.rules import _count   # copies of a code in a bag the rules hold
 from firmware.mat import BaseGestures
 
 # The base referee's registers, phases and flags (private there: restated, checked by
@@ -78,9 +78,9 @@ _P_REVEAL = const(7)
 _P_LOOT = const(8)
 _P_LAWS = const(9)
 _SEATS = const(6)             # 3-5 players, 6 with the Merry Men deputies
-_REVEAL = const(6)            # the deputies module's phases (shared_rules.sheriff_mm)
+_REVEAL = const(6)            # the deputies module's phases (shared_rules.sheriff.modules.deputies_black_market)
 _LOOT_PHASE = const(7)
-_LAWS_PHASE = const(8)        # the laws module's phase (shared_rules.sheriff_cards)
+_LAWS_PHASE = const(8)        # the laws module's phase (shared_rules.sheriff.modules.cards)
 
 # The rules' reasons, action kinds, record offsets and per-seat bytes this module reads or
 # writes, and the engine's and mat's codes: the same names as there (tests/test_rules_literals.py).
@@ -133,7 +133,7 @@ _NOTHING = const(0)
 _READY = const(1)
 _NO_ZONE = const(255)
 
-# Command tokens' numbers (shared_rules.tokens, restated: the board then loads no ``tokens``;
+# Command tokens' numbers (shared_rules.core.tokens, restated: the board then loads no ``tokens``;
 # tests/test_rules_literals.py).
 _T_SEAT0 = const(10)
 _T_SEATS = const(12)
@@ -581,7 +581,7 @@ class Gestures(BaseGestures):
         phase = s[_R_PHASE]
         if phase == _OVER:
             if self.winners < 0:
-                from shared_rules import sheriff_score   # once, at the end: allocates
+                from shared_rules.sheriff import score as sheriff_score   # once, at the end: allocates
                 mask = 0
                 for seat in sheriff_score.winners(g):
                     mask |= 1 << seat

@@ -27,8 +27,8 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules import deck
-from shared_rules import sheriff_mm as mm
+from shared_rules.core import deck
+from shared_rules.sheriff.modules import deputies_black_market as mm
 
 # The base referee's registers, phases and flags (private there: restated, checked by
 # tests/test_rules_literals.py).
@@ -36,7 +36,7 @@ _R_PHASE = const(1)
 _INSPECT = const(4)
 _R_SHERIFF = const(2)
 _DONE = const(4)
-_FLAGS = const(3)         # a seat's flags byte (shared_rules.sheriff)
+_FLAGS = const(3)         # a seat's flags byte (shared_rules.sheriff.rules)
 
 # catalogue.SHERIFF_MODULE_OF: where each module's cards start (tests/dual/dual_mat_sheriff.py)
 BM_CARDS = const(6)

@@ -16,7 +16,7 @@ refused action's entry is simply overwritten by the next one.
 The rules' registers, phases, action kinds and field offsets, the mat's answers and the token
 numbers are private literal ``const()``s here (no name kept on the board, no layout imported):
 ``tests/test_rules_literals.py`` checks them against ``skull_layout.py``, ``firmware.mat``,
-``shared_rules.deck`` and ``shared_rules.tokens``.
+``shared_rules.core.deck`` and ``shared_rules.core.tokens``.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -26,7 +26,7 @@ except ImportError:
 from array import array
 
 from firmware.mat import BaseGestures
-from shared_rules.skull import on_mats
+from shared_rules.skull.rules import on_mats
 
 # The mat's answers (firmware.mat), the engine's codes, a disc's kind (deck) and tokens.
 _NOTHING = const(0)
@@ -38,7 +38,7 @@ _KIND_DISC = const(1)
 _T_PASS = const(24)
 _T_SEAT0 = const(10)
 _T_SEATS = const(12)
-# The rules (shared_rules.skull, by name in skull_layout.py).
+# The rules (shared_rules.skull.rules, by name in skull_layout.py).
 _A_PLACE = const(0)
 _A_BID = const(1)
 _A_PASS = const(2)

@@ -52,7 +52,7 @@ except ImportError:
         return x
 
 # Status codes (private: inlined, no name on the board; tests and host tools read them by name
-# from the generated twin host/mfrc522_layout.py, ``python -m host.layout``).
+# from the generated twin host/board/mfrc522_layout.py, ``python -m host.layout``).
 _OK = const(0)
 _NO_TAG = const(1)        # nothing answered a request
 _TIMEOUT = const(2)       # a tag stopped answering in the middle of an exchange

@@ -43,24 +43,19 @@ import binascii
 import gc
 import json
 import os
-import struct
 import sys
 
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.crc import crc16
-from shared_rules.engine import crc32
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.wire.crc import crc16
+from firmware import journal_format as fmt
 
-# Private: firmware.recover has its own copies and tests/test_rules_literals.py checks they agree.
-_FORMAT = const(1)
-_SNAP_MAGIC = const(b"TP")
-_JRN_MAGIC = const(b"TJ")
-_PREFIX = const("<2sBHIH")  # magic, format, gen, count (actions since the new game), header length
-_SNAP_FIXED = const(11)      # struct.calcsize(_PREFIX); the header JSON follows
+# Private: firmware.recover has its own copies and tests/test_rules_literals.py checks they agree
+# (the file formats: firmware.journal_format).
 _JRN_HEADER = const(13)      # magic 2, format 1, snapshot name 8, CRC-16 2 (= the record CRC seed)
 _REC_OVERHEAD = const(5)     # length 1, seqno 2, CRC-16 2
 _END_MARK = const(0xFF)      # the end mark: 0xFF, then the seqno the next record will have (u16)
 _END_SIZE = const(3)
-# The engine's snapshot tag (shared_rules.engine: magic "TM", version): ``checkpoint`` writes a
+# The engine's snapshot tag (shared_rules.core.engine: magic "TM", version): ``checkpoint`` writes a
 # game's snapshot from its state without building it (tests/test_rules_literals.py).
 _STATE_TAG = const(b"TM\x01")
 _NAMES = const(("snap.bin", "snap.old", "snap.new", "jrn.bin", "jrn.old", "jrn.new", "played"))
@@ -72,54 +67,6 @@ if sys.implementation.name == "micropython":
 else:
     def _write(f, buf, n):
         f.write(memoryview(buf)[:n])
-
-
-def _u16(b, at):
-    return b[at] | (b[at + 1] << 8)
-
-
-def snapshot_file(gen, count, header, game):
-    """The bytes of a snapshot file (also recomputed at boot to follow a journal chain).
-
-    No CRC over the whole file: the engine's snapshot ends in a CRC-32 of itself, and a CRC-32
-    over a prefix plus such data depends only on the prefix and the length (CRC residue), so it
-    could not tell two states apart. The prefix gets its own CRC-32 instead."""
-    return _snapshot_head(gen, count, header) + game.snapshot()
-
-
-def _snapshot_head(gen, count, header):
-    """A snapshot file up to the game's snapshot: the prefix and its CRC-32."""
-    prefix = struct.pack(_PREFIX, _SNAP_MAGIC, _FORMAT, gen, count, len(header)) + header
-    return prefix + struct.pack("<I", crc32(prefix))
-
-
-def snapshot_name(data):
-    """What a journal names its snapshot by: the prefix CRC-32 and the state's own CRC-32."""
-    state_at = _SNAP_FIXED + _u16(data, 9) + 4
-    return bytes(data[state_at - 4:state_at]) + bytes(data[len(data) - 4:])
-
-
-def journal_header(name):
-    h = _JRN_MAGIC + bytes((_FORMAT,)) + name
-    return h + struct.pack("<H", crc16(h))
-
-
-def end_mark(seq):
-    """The journal's last 3 bytes: the end mark and the seqno of the record that would follow."""
-    return bytes((_END_MARK, seq & 255, (seq >> 8) & 255))
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _remove(path):
-    if _exists(path):
-        os.remove(path)
 
 
 class Persist:
@@ -162,15 +109,15 @@ class Persist:
         self.header = raw
         self.count = 0
         self.checkpoint()
-        if not _exists(self.path["played"]):
+        if not fmt.exists(self.path["played"]):
             # A game was stored here: if every file of it vanishes, boot says so instead of
             # silently starting afresh (tapmat flash removes this with the journal).
             with open(self.path["played"], "wb") as f:
                 f.write(b"1")
         # The previous game is no fallback for this one: a damaged snap.bin is rebuilt from its
         # intact header instead (a new game), then its journal is replayed.
-        _remove(self.path["snap.old"])
-        _remove(self.path["jrn.old"])
+        fmt.remove(self.path["snap.old"])
+        fmt.remove(self.path["jrn.old"])
 
     def accepted(self, rec):
         """Append one accepted action record to the journal and flush it (allocation-free).
@@ -223,32 +170,32 @@ class Persist:
             raise ValueError("no game")
         p = self.path
         gen = (self.gen + 1) & 0xFFFF
-        # snapshot_file(), written piece by piece: the game's snapshot (``Game.snapshot``: tag,
+        # fmt.snapshot_file(), written piece by piece: the game's snapshot (``Game.snapshot``: tag,
         # game id, state, CRC-32) comes from its state in place, so that a checkpoint takes no
         # block of the state's size while a game runs (Sheriff's is ~0.5 KB).
-        head = _snapshot_head(gen, self.count, self.header)
+        head = fmt.snapshot_head(gen, self.count, self.header)
         state = self.game.s
         tag = _STATE_TAG + bytes((self.game.GAME_ID,))
         c = binascii.crc32(state, binascii.crc32(tag))
         crc = bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255))
-        name = head[len(head) - 4:] + crc   # as snapshot_name(snapshot_file(...))
+        name = head[len(head) - 4:] + crc   # as fmt.snapshot_name(fmt.snapshot_file(...))
         with open(p["snap.new"], "wb") as f:
             f.write(head)
             f.write(tag)
             f.write(state)
             f.write(crc)
         with open(p["jrn.new"], "wb") as f:
-            f.write(journal_header(name) + end_mark(self.count))
+            f.write(fmt.journal_header(name) + fmt.end_mark(self.count))
         self.close()
-        if _exists(p["snap.bin"]):
-            _remove(p["snap.old"])
-            _remove(p["jrn.old"])
-            if _exists(p["jrn.bin"]):
+        if fmt.exists(p["snap.bin"]):
+            fmt.remove(p["snap.old"])
+            fmt.remove(p["jrn.old"])
+            if fmt.exists(p["jrn.bin"]):
                 os.rename(p["snap.bin"], p["snap.old"])
                 os.rename(p["jrn.bin"], p["jrn.old"])
             else:
                 os.remove(p["snap.bin"])  # no journal of its own: no fallback pair
-        _remove(p["jrn.bin"])
+        fmt.remove(p["jrn.bin"])
         os.rename(p["jrn.new"], p["jrn.bin"])
         os.rename(p["snap.new"], p["snap.bin"])
         self.gen = gen
@@ -259,7 +206,7 @@ class Persist:
     def _open_journal(self, name, records, end):
         """Keep ``jrn.bin`` (``records`` long, continuing snapshot ``name``, its end mark at
         ``end``) open to append."""
-        self._seed = _u16(journal_header(name), _JRN_HEADER - 2)
+        self._seed = fmt.u16(fmt.journal_header(name), _JRN_HEADER - 2)
         self.in_journal = records
         self._end = end
         self._jf = open(self.path["jrn.bin"], "r+b")
@@ -269,7 +216,7 @@ class Persist:
         self.close()
         self.game = None
         for name in _NAMES:
-            _remove(self.path[name])
+            fmt.remove(self.path[name])
 
     def close(self):
         if self._jf is not None:

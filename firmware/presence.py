@@ -20,7 +20,7 @@ except ImportError:
         return x
 
 # Event kinds (private: no name on the board; tests and host tools read them from the generated
-# twin host/presence_layout.py).
+# twin host/board/presence_layout.py).
 _NONE = const(0)
 _ARRIVE = const(1)
 _LEAVE = const(2)

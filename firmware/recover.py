@@ -13,10 +13,10 @@ import os
 import struct
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.crc import crc16
-from shared_rules.engine import OK, crc32
-from firmware.persist import _exists, _u16, journal_header, snapshot_file, snapshot_name
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.wire.crc import crc16
+from shared_rules.core.engine import OK, crc32
+from firmware.journal_format import exists as _exists, journal_header, snapshot_file, snapshot_name, u16 as _u16
 
 # persist's private constants (tests/test_rules_literals.py checks they are the same).
 _FORMAT = const(1)

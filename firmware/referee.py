@@ -11,12 +11,12 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules import codec
+from shared_rules.wire import codec
 
 _PUBLIC = const(0)      # the views a host may subscribe to
 _REFEREE = const(1)
 _FROM_HOST = const(255)  # the "reader" of a host action (firmware.app restates it)
-_OK = const(0)           # shared_rules.engine's (tests/test_rules_literals.py)
+_OK = const(0)           # shared_rules.core.engine's (tests/test_rules_literals.py)
 _UNKNOWN_TAG = const(8)
 
 

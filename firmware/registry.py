@@ -1,6 +1,6 @@
 """Tag lookup on the board: UID -> piece, by binary search in the deck registry file.
 
-The file (format: ``shared_rules/deck.py``) stays on flash; only one 12-byte record buffer
+The file (format: ``shared_rules/core/deck.py``) stays on flash; only one 12-byte record buffer
 lives in RAM. Opening checks the whole file once (header, size, record fields, UID order,
 CRC-32), reading it in small chunks, so a damaged or foreign file is refused with a clear
 ``DeckError`` at boot instead of giving wrong answers during a game. ``lookup`` then only does
@@ -16,11 +16,11 @@ except ImportError:
         return x
 import binascii
 
-from shared_rules import deck
-from shared_rules.deck import DeckError
+from shared_rules.core import deck
+from shared_rules.core.deck import DeckError
 
 _CHUNK = const(16)  # records per read while verifying at open
-# The file's layout (shared_rules.deck's private literals, restated: tests/test_rules_literals.py).
+# The file's layout (shared_rules.core.deck's private literals, restated: tests/test_rules_literals.py).
 _HEADER_SIZE = const(8)
 _RECORD_SIZE = const(12)
 _CRC_SIZE = const(4)

@@ -61,7 +61,7 @@ from firmware.mat import Mat, NOTHING, NO_ZONE, NO_SEAT
 from firmware.presence import Presence
 from firmware.registry import Registry
 
-# Private: inlined, no names on the board (tests read them from the twin host/sensors_layout.py).
+# Private: inlined, no names on the board (tests read them from the twin host/board/sensors_layout.py).
 _UID_SLOTS = const(6)  # a bag holds 5: a sixth card must be seen to be refused
 _HOT_MAX = const(6)  # more awaited pads than this share the round like the others
 _SWEEP_TAGS = const(2)  # awaited pads all swept every step while they hold at most SWEEP_TAGS tags

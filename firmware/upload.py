@@ -8,7 +8,9 @@ damaged or incomplete upload leaves ``profile.bin`` as it was.
 import json
 import os
 
-from shared_rules import codec, games, profile
+from shared_rules.core import board_files
+from shared_rules.wire import codec
+from shared_rules.sheriff.modules import profile
 
 NEW = "profile.new"
 _HEAD = 4   # offset:u16, total:u16
@@ -47,7 +49,7 @@ class Upload:
     def __init__(self, root):
         prefix = "" if root in ("", ".") else root.rstrip("/") + "/"
         self.new = prefix + NEW
-        self.path = prefix + games.PROFILE_FILE
+        self.path = prefix + board_files.PROFILE_FILE
         self.at = -1   # bytes written so far; -1: no upload under way
 
     def chunk(self, body, n, header):

@@ -1,10 +1,10 @@
-"""Generate ``shared_rules/<module>_layout.py``: a board module's ``const()`` values, by name.
+"""Generate a board module's layout twin (``shared_rules/<game>/layout.py``, ``<module>_layout.py``): its ``const()`` values, by name.
 
 A board module keeps its registers, phases, action kinds and reasons as private ``const()``s
 (``_R_PHASE = const(3)``): MicroPython inlines them and keeps neither a name nor a dictionary
 slot for them (docs/performance.md). Tests, simulation tables and host tools still want those
 values by name, on both interpreters. So each listed module gets a generated twin that is never
-part of a board image (``host/build.py`` ``HOST_ONLY``): every top-level ``NAME = const(literal)``
+part of a board image (``host/board/build.py`` ``HOST_ONLY``): every top-level ``NAME = const(literal)``
 and ``_NAME = const(literal)`` of the module, as ``NAME = literal``. ``tests/test_layout.py``
 checks the committed files against the sources.
 
@@ -23,12 +23,12 @@ MODULES: tuple[str, ...] = (
     "firmware.mfrc522",
     "firmware.presence",
     "firmware.sensors",
-    "shared_rules.deadmans",
-    "shared_rules.sheriff",
-    "shared_rules.sheriff_cards",
-    "shared_rules.sheriff_laws",
-    "shared_rules.sheriff_mm",
-    "shared_rules.skull",
+    "shared_rules.deadmans.rules",
+    "shared_rules.sheriff.rules",
+    "shared_rules.sheriff.modules.cards",
+    "shared_rules.sheriff.modules.laws",
+    "shared_rules.sheriff.modules.deputies_black_market",
+    "shared_rules.skull.rules",
 )
 _NAME = re.compile(r"^_?([A-Z][A-Z0-9_]*)$")
 
@@ -38,12 +38,13 @@ def source(module: str) -> Path:
 
 
 def target(module: str) -> Path:
-    """Beside a ``shared_rules`` module; in ``host/`` for a ``firmware`` one (host tools read
-    those too, and the host package does not ship ``firmware/``)."""
+    """``layout.py`` beside a game's ``rules.py``, ``<name>_layout.py`` beside another
+    ``shared_rules`` module; in ``host/board/`` for a ``firmware`` one (host tools read those too,
+    and the host package does not ship ``firmware/``)."""
     path = source(module)
     if module.startswith("firmware."):
-        return ROOT / "host" / (path.stem + "_layout.py")
-    return path.with_name(path.stem + "_layout.py")
+        return ROOT / "host" / "board" / (path.stem + "_layout.py")
+    return path.with_name("layout.py" if path.stem == "rules" else path.stem + "_layout.py")
 
 
 def constants(path: Path) -> dict[str, object]:

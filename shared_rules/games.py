@@ -5,8 +5,6 @@ except ImportError:
     def const(x):
         return x
 
-PROFILE_FILE = "profile.bin"   # the board's deck profile, beside game.json (shared_rules/profile.py)
-board_profile = None   # type: str | None  # its path on a board (firmware/app.py): headers name it by digest
 
 _NAMES = const("skull deadmans sheriff")
 # The errors, "|" between them: one string constant (separate ones would each be a heap object).
@@ -14,7 +12,7 @@ _TEXTS = const("the header must be a JSON object|unknown game %r|game %r is not 
 
 
 def names():
-    """The header names of the games; each one's rules are the module ``shared_rules.<name>``."""
+    """The header names of the games; each one's rules are the module ``shared_rules.<name>.rules``."""
     return _NAMES.split()
 
 
@@ -23,7 +21,7 @@ def game_class(name):
     if name in names():
         try:
             # A true fromlist returns the module itself (a constant tuple would be a heap object).
-            return __import__("shared_rules." + name, None, None, True).GAME  # type: ignore[arg-type]
+            return __import__("shared_rules." + name + ".rules", None, None, True).GAME  # type: ignore[arg-type]
         except ImportError:
             raise ValueError(_TEXTS.split("|")[2] % (name,))
     raise ValueError(_TEXTS.split("|")[1] % (name,))
@@ -33,4 +31,9 @@ def from_header(header):
     """A new game from a parsed log header (``ValueError`` with a message if it is bad)."""
     if not isinstance(header, dict):
         raise ValueError(_TEXTS.split("|")[0])
-    return game_class(header.get("game")).from_header(header)
+    cls = game_class(header.get("game"))
+    if cls.NAME == "sheriff" and (header.get("modules") or "profile" in header):
+        # The Merry Men modules: code loaded only for such a header (base Sheriff's heap does not grow).
+        from shared_rules.sheriff.modules import setup
+        return setup.from_header(header)
+    return cls.from_header(header)

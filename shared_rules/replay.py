@@ -23,7 +23,9 @@ if _TYPING:  # for mypy only: a const false test, so MicroPython compiles no tra
 # The rules core loads before the header names a game, not with the game's modules: measured,
 # that order decides where the holes fall; it needs 1.8 KB less for Sheriff (the largest replay),
 # 1.1 KB more for Skull, the same for Dead Man's Draw (docs/performance.md, rules core).
-from shared_rules import actions, engine, games  # noqa: F401
+from shared_rules import games
+from shared_rules.core import actions
+from shared_rules.core import engine  # noqa: F401
 
 _MAX_LINE = const(4096)     # bytes in a line, newline excluded: the longest real action is under 400
 _MAX_LISTED = const(1000)   # refusals listed in ``rejected``; ``rejected_count`` counts every one

@@ -10,7 +10,7 @@ except ImportError:
         return x
 import json
 
-from shared_rules import actions  # one global, not five: the module's names stay in one table size
+from shared_rules.core import actions  # one global, not five: the module's names stay in one table size
 
 
 # The texts, "|" between them: one string constant, where separate ones would each be a heap object

@@ -7,8 +7,8 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 
 @lru_cache(maxsize=None)

@@ -23,7 +23,7 @@ sys.path.insert(0, sys.argv[3])
 gc.collect()
 BASE = gc.mem_alloc()
 
-from shared_rules import codec  # noqa: E402
+from shared_rules.wire import codec  # noqa: E402
 from firmware.app import App  # noqa: E402
 from bench.mat_board import equip  # noqa: E402
 from fakeboard import FakeBoard  # noqa: E402

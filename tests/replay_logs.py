@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 
 NOISE = ['{"a": "dance", "p": 0}', "not json at all", '{"a": "bid", "p": 0}', '{"a": "pass", "p": 99}']
 

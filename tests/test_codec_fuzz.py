@@ -4,8 +4,8 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shared_rules import codec
-from shared_rules.cobs import stuff_into
+from shared_rules.wire import codec
+from shared_rules.wire.cobs import stuff_into
 
 frame_types = st.integers(0, 0xFF)
 seqs = st.integers(0, 0xFFFF)

@@ -14,12 +14,12 @@ from typing import Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host import cli
-from host.flash import console_frame, hand_console_over
-from host.image import board_image, install_dir
-from host.mirror import Mirror
-from host.virtual_deck import VirtualDeck
-from shared_rules import codec
+from host.cli import main as cli
+from host.board.flash import console_frame, hand_console_over
+from host.board.image import board_image, install_dir
+from host.hub.mirror import Mirror
+from host.vboard.virtual_deck import VirtualDeck
+from shared_rules.wire import codec
 from vboards import Board, frames_until, running_board
 
 HEADER = {"game": "skull", "players": 4}

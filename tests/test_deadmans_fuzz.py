@@ -6,10 +6,11 @@ from typing import Any
 
 from hypothesis import given, settings, strategies as st
 
-from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.deadmans import rules as d
+from shared_rules.deadmans import layout as K
 from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 CODE = st.sampled_from([*CODES, "joker", "anchor1"])
 SEAT = st.integers(min_value=0, max_value=9)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from host.cli import build_parser, command_modules, main
+from host.cli.main import build_parser, command_modules, main
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
@@ -81,7 +81,7 @@ def test_make_demo_reaches_the_final_standings() -> None:
     assert "WINNER" in final and "mistakes refused" in final
     assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
     assert "tags moved on the mat" in screen  # physical gestures, not host actions (fits 80 columns)
-    assert "/tmp/" not in screen and "host/players_" not in screen  # no developer paths
+    assert "/tmp/" not in screen and "host/sim/players_" not in screen  # no developer paths
 
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:

@@ -6,7 +6,7 @@ from typing import Iterator
 
 import pytest
 
-from host.cli import main
+from host.cli.main import main
 from test_flash import Board, running_board
 
 PAD = 15

@@ -13,9 +13,9 @@ from typing import Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host.image import board_image, install_dir
-from host.mirror import Mirror
-from host.virtual_deck import VirtualDeck
+from host.board.image import board_image, install_dir
+from host.hub.mirror import Mirror
+from host.vboard.virtual_deck import VirtualDeck
 from vboards import Board, frames_until, running_board
 
 HEADER = {"game": "skull", "players": 4}

@@ -20,15 +20,16 @@ from typing import Callable, Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host import build, image
-from host.cmd_flash import header_from, read_deck
-from host.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
-from host.image import DirFilesystem, ImageError, board_image, install_dir, sha256
-from host.mirror import Mirror
-from host.vboard import ROM_ERASED, ROM_FILE, ROM_SIZE
-from host.virtual_deck import VirtualDeck
+from host.board import build
+from host.board import image
+from host.cli.flash import header_from, read_deck
+from host.board.flash import BoardError, BoardInfo, Connection, check_board, flash, mpy_cross_version
+from host.board.image import DirFilesystem, ImageError, board_image, install_dir, sha256
+from host.hub.mirror import Mirror
+from host.vboard.process import ROM_ERASED, ROM_FILE, ROM_SIZE
+from host.vboard.virtual_deck import VirtualDeck
 from vboards import Board, frames_until, running_board
-from shared_rules import deck
+from shared_rules.core import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 SKULL = {"game": "skull", "players": 4}

@@ -1,5 +1,5 @@
 """The ROMFS way of flashing: the image tapmat builds mounts with ``vfs.VfsRom`` and imports, and
-the board-side ROM query (host/flash.py ``ROM_QUERY``) reads a partition's size and digest.
+the board-side ROM query (host/board/flash.py ``ROM_QUERY``) reads a partition's size and digest.
 
 The unix port has no ROM partition, so the query runs against a stand-in ``vfs`` module whose
 ``rom_ioctl`` answers as a board's does (a partition as a buffer, mpremote's second kind).
@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host import build
-from host.flash import PRELUDE, ROM_QUERY
-from host.vboard import ROM_SIZE
+from host.board import build
+from host.board.flash import PRELUDE, ROM_QUERY
+from host.vboard.process import ROM_SIZE
 
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
 
@@ -68,20 +68,20 @@ def test_romfs_image_mounts_and_imports(tmp_path: Path) -> None:
 def test_manifest_freezes_what_a_pico_gets(monkeypatch) -> None:
     """manifest.py, run as MicroPython's manifest tools run it (from its folder, with their
     include/package functions), names exactly the Pico image's modules."""
-    from host.image import EXCLUDE, PICO
+    from host.board.image import EXCLUDE, PICO
     frozen: list[str] = []
     calls = {"include": lambda path, **kw: None,
              "package": lambda pkg, files, **kw: frozen.extend(pkg + "/" + f for f in files)}
     monkeypatch.chdir(build.ROOT)
     exec((build.ROOT / "manifest.py").read_text(), calls)
     pico = [p.as_posix() for p in build.board_sources() if not p.as_posix().startswith(EXCLUDE[PICO])]
-    assert sorted(frozen) == sorted(pico) and "shared_rules/engine.py" in frozen
+    assert sorted(frozen) == sorted(pico) and "shared_rules/core/engine.py" in frozen
 
 
 def test_virtual_board_runs_from_a_rom_partition_unless_asked_not_to(tmp_path: Path) -> None:
     """``tapmat board`` mounts a ROMFS image of the modules at /rom, as a board with a ROM
     partition does; ``--no-rom`` gives a stock board (filesystem, then the repository)."""
-    from host.flash import Connection
+    from host.board.flash import Connection
     from vboards import running_board
     probe = "import sys, firmware.app\nprint(firmware.app.__file__, '/rom' in sys.path)"
     with running_board(tmp_path / "rom") as board:
@@ -98,7 +98,7 @@ def test_virtual_board_runs_from_a_rom_partition_unless_asked_not_to(tmp_path: P
 def test_a_board_knows_when_its_rom_holds_other_modules_than_the_sources(tmp_path: Path) -> None:
     """A board keeps what was flashed: ``tapmat board`` notes a ROM partition whose image is not
     today's sources' (``rom_is_current``), e.g. a persistent ``build/vboard`` after a change."""
-    from host.vboard import ROM_FILE, rom_is_current, rom_partition
+    from host.vboard.process import ROM_FILE, rom_is_current, rom_partition
     rom = rom_partition(tmp_path)
     assert rom_is_current(tmp_path)
     data = bytearray(rom.read_bytes())

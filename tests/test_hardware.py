@@ -194,7 +194,7 @@ def test_an_unplugged_reader_reads_as_the_pull_downs_make_it():
     """pins.json pulls MISO and each gate input low; the emulator reads 00h with no reader on the
     line, and the driver takes that as no chip (not as a clone to configure)."""
     from firmware import mfrc522
-    from host import mfrc522_layout
+    from host.board import mfrc522_layout
     from firmware.emu.spi_bus import EmuPin, EmuSpiBus
     assert "pull-down at each gate input" in PINS["pins"]["SPI_MISO"]["notes"]
     bus = EmuSpiBus()

@@ -5,7 +5,7 @@ left after .bss and the stacks) shows ``gc.mem_free()`` of about 210 KB at a fre
 (micropython/micropython issue #12557: 209,936 bytes on 1.20). The test runs the unix port with
 ``-X heapsize=212k``: on this 64-bit port every object is bigger than on the 32-bit RP2040
 (8-byte pointers), so it is a harsher budget than the Pico's. Modules are the compiled ``.mpy``
-a board loads (host/image.py), not source that the unix port would compile into its heap.
+a board loads (host/board/image.py), not source that the unix port would compile into its heap.
 
 A switch lets go of the running game and its modules first (``App.new_game``). When the heap is
 still too fragmented for the new game's modules, the firmware journals the new game and
@@ -18,8 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host.image import compile_modules
-from host.virtual_deck import VirtualDeck
+from host.board.image import compile_modules
+from host.vboard.virtual_deck import VirtualDeck
 
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")

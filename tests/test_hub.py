@@ -1,4 +1,4 @@
-"""The hub owns the port; clients attach; everyone else is told who owns it (host/hub.py)."""
+"""The hub owns the port; clients attach; everyone else is told who owns it (host/hub/hub.py)."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from host import portlock
-from host.hub import Claim, Hub, running
-from host.mirror import REFEREE, open_serial
-from host.monitor import Session
-from host.sim import Sim, local_board
+from host.hub import portlock
+from host.hub.hub import Claim, Hub, running
+from host.hub.hub import open_serial
+from host.hub.mirror import REFEREE
+from host.screen.monitor import Session
+from host.sim.runner import Sim, local_board
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -143,7 +144,7 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
 def test_the_hub_knows_sheriffs_final_standings(board):
     """Sheriff's public view hides the contraband that scores at the end: the hub takes one
     referee snapshot for the standings and goes back to the public view."""
-    from shared_rules.playout import Playout
+    from host.sim.playout import Playout
 
     port = str(board / "tty")
     hub = Hub(port).start()

@@ -1,4 +1,4 @@
-"""The board image (host/image.py): what each target gets, and how a sync brings a folder to it."""
+"""The board image (host/board/image.py): what each target gets, and how a sync brings a folder to it."""
 from __future__ import annotations
 
 import json
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from firmware import persist
-from host import image
-from host.image import DirFilesystem, Image, ImageError, board_image, install_dir, plan, sha256
-from host.virtual_deck import VirtualDeck
-from shared_rules import deck
+from host.board import image
+from host.board.image import DirFilesystem, Image, ImageError, board_image, install_dir, plan, sha256
+from host.vboard.virtual_deck import VirtualDeck
+from shared_rules.core import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,9 +29,9 @@ def test_targets_get_their_own_profile_and_no_host_modules(modules: dict[str, di
     assert not any(p.startswith("firmware/emu/") for p in pico)
     for files in (pico, virtual):
         assert "firmware/boards/vrom.mpy" not in files and "firmware/main.mpy" not in files
-        assert not any(p.endswith(("_table.mpy", "playout.mpy", "rng.mpy")) for p in files)
-        assert {"firmware/app.mpy", "firmware/mfrc522.mpy", "shared_rules/skull.mpy",
-                "shared_rules/codec.mpy", "shared_rules/__init__.mpy"} <= files
+        assert not any(p.endswith(("layout.mpy", "rng.mpy")) or p.startswith("host/") for p in files)
+        assert {"firmware/app.mpy", "firmware/mfrc522.mpy", "shared_rules/skull/rules.mpy",
+                "shared_rules/wire/codec.mpy", "shared_rules/__init__.mpy"} <= files
     # every board source is in one image or the other, except the ROM and main.py
     sources = {p.with_suffix(".mpy").as_posix() for p in image.build.board_sources()}
     assert sources - pico - virtual == {"firmware/boards/vrom.mpy", "firmware/main.mpy"}

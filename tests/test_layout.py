@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from host import layout
-from host.build import board_sources
+from host.board.build import board_sources
 
 
 @pytest.mark.parametrize("module", layout.MODULES)

@@ -65,7 +65,7 @@ def test_after_regaining_trust_one_card_is_drawn() -> None:
     new card" ("có thể ngay lập tức rút một thẻ Merry Men mới"): ``{"a": "merry", "p": 1, "keep": 8}``
     is accepted and seat 1 holds Merry Man 8."""
     from dual.kit import Played
-    from shared_rules import sheriff_merry
+    from shared_rules.sheriff.modules import merry_men as sheriff_merry
     log = LOGS / "merry-regain-one-card.jsonl"
     got = both(log)
     assert got["rejected"] == [], got["rejected"]

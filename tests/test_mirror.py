@@ -9,8 +9,8 @@ sys.path.insert(0, str(Path(__file__).parent / "dual"))
 
 from fakeboard import FakeBoard  # noqa: E402
 from firmware.app import App  # noqa: E402
-from host.mirror import Mirror, PUBLIC, REFEREE  # noqa: E402
-from shared_rules.playout import Playout  # noqa: E402
+from host.hub.mirror import Mirror, PUBLIC, REFEREE  # noqa: E402
+from host.sim.playout import Playout  # noqa: E402
 
 
 def connect(view: int = PUBLIC, header: dict | None = None):
@@ -112,7 +112,7 @@ def test_garbage_from_the_board_causes_resync_not_a_wrong_picture():
 
 def test_snapshot_of_another_view_is_not_taken():
     """A board announces itself at boot with a public snapshot; a referee mirror waits for its own."""
-    from shared_rules import codec
+    from shared_rules.wire import codec
     m = Mirror(REFEREE)
     m.feed(codec.encode(codec.HELLO, 0, bytes([1, 0, 1, 0, 1, 5]) + b'{"game": "skull", "players": 5}'))
     m.feed(codec.encode(codec.SNAPSHOT, 1, bytes([PUBLIC, 1]) + bytes(69)))
@@ -120,7 +120,7 @@ def test_snapshot_of_another_view_is_not_taken():
 
 
 def test_board_messages_are_shown_as_events():
-    from shared_rules import codec
+    from shared_rules.wire import codec
     m = Mirror()
     m.feed(codec.encode(codec.DIAG, 0, bytes([codec.DIAG_MESSAGE]) + "deck.bin: CRC mismatch".encode()))
     assert m.events[-1].kind == "error" and m.events[-1].text == "board: deck.bin: CRC mismatch"
@@ -128,8 +128,8 @@ def test_board_messages_are_shown_as_events():
 
 def test_reader_health_is_mirrored_and_shown_with_its_pad_and_since_when():
     from rich.console import Console
-    from shared_rules import codec
-    from host.scoreboard import picture_of, render
+    from shared_rules.wire import codec
+    from host.screen.scoreboard import picture_of, render
     m = Mirror()
     m.feed(codec.encode(codec.DIAG, 0, bytes([codec.DIAG_READER, 4, 1, 0x92])))
     m.feed(codec.encode(codec.DIAG, 1, bytes([codec.DIAG_READER, 7, 2, 0xB2])))
@@ -148,8 +148,8 @@ def test_a_card_module_game_is_mirrored_with_its_profile_put_back_inline() -> No
     it puts the profile back (the log replays anywhere). A mirror that never saw the profile says
     so, still mirrors the public view by the HELLO's game id, and shows no referee picture; told
     the profile (monitor --profile, a push through the hub), it names it again."""
-    from host.cmd_profile import SAMPLE, load
-    from shared_rules import profile
+    from host.board.deck_profile import SAMPLE, load
+    from shared_rules.sheriff.modules import profile
     mods = ["laws", "special_orders", "merry_men"]
     owners = load(SAMPLE)
     owners["laws"][0]["name"] = "the owner's law"        # not the shipped sample, which every host knows
@@ -186,9 +186,10 @@ def test_a_card_module_game_is_mirrored_with_its_profile_put_back_inline() -> No
 
 
 def test_profile_pushes_passing_the_hub_are_followed() -> None:
-    from host.cmd_profile import SAMPLE, load
-    from host.mirror import profile_of_push
-    from shared_rules import codec, profile
+    from host.board.deck_profile import SAMPLE, load
+    from host.hub.mirror import profile_of_push
+    from shared_rules.wire import codec
+    from shared_rules.sheriff.modules import profile
     m = Mirror(PUBLIC)
     blob = profile.encode(load(SAMPLE))
     chunks = bytearray()
@@ -216,7 +217,7 @@ def test_a_switched_subscription_shows_nothing_until_its_own_snapshot() -> None:
 def test_a_view_the_game_cannot_read_is_asked_again_not_a_crash():
     """A mirrored view out of step with its game (here: a discard pile count past the deck) makes
     the scoreboard ask for a snapshot and say why; the next snapshot puts it right."""
-    from shared_rules.sheriff_layout import R_PILE1
+    from shared_rules.sheriff.layout import R_PILE1
     app, board, m = connect(header={"game": "sheriff", "players": 4})
     notes: list[str] = []
     m.listeners.append(lambda e: notes.append(e.text))

@@ -13,14 +13,14 @@ from typing import Iterator
 import pytest
 from rich.console import Console
 
-from host import image
-from host.mirror import PUBLIC
-from host.monitor import Session, watch
-from host.sim import _modules, local_board, play
-from host.vboard import VirtualBoard
-from host.vboard_client import VirtualBoardClient
+from host.board import image
+from host.hub.mirror import PUBLIC
+from host.screen.monitor import Session, watch
+from host.sim.runner import _modules, local_board, play
+from host.vboard.process import VirtualBoard
+from host.vboard.client import VirtualBoardClient
 from shared_rules import games
-from shared_rules.playout import Playout
+from host.sim.playout import Playout
 
 
 @pytest.fixture(scope="module")

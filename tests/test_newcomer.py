@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from host import cmd_flash
-from host.cli import build_parser, main
-from host.image import check_header
+from host.cli import flash as cmd_flash
+from host.cli.main import build_parser, main
+from host.board.image import check_header
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import serial  # type: ignore[import-untyped]
 
-from host.image import board_image, install_dir
-from host.mirror import Mirror, REFEREE
+from host.board.image import board_image, install_dir
+from host.hub.mirror import Mirror, REFEREE
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.engine import crc32
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.core.engine import crc32
+from host.sim.playout import Playout
 from vboards import frames_until, running_board
 
 KILLS = 200

@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from firmware.app import with_profile
-from host.cli import main
-from host.cmd_profile import SAMPLE, load
-from host.image import ImageError, board_image
-from shared_rules import games, profile
-from shared_rules import sheriff_mm
+from host.cli.main import main
+from host.board.deck_profile import SAMPLE, load
+from host.board.image import ImageError, board_image
+from shared_rules import games
+from shared_rules.core import board_files
+from shared_rules.sheriff.modules import profile
+from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
 
 HEADER = {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"]}
 
@@ -95,7 +97,7 @@ def test_digest_covers_only_the_sections_a_header_uses() -> None:
 
 
 def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games, "board_profile", None)   # a host, a replay: no board's profile.bin
+    monkeypatch.setattr(board_files, "profile_path", None)   # a host, a replay: no board's profile.bin
     header = profile.link_header(dict(HEADER, profile=load(SAMPLE)))
     assert header["profile"].startswith("crc32:") and len(json.dumps(header)) < 200
     with pytest.raises(ValueError, match="a log carries the profile itself"):
@@ -104,7 +106,7 @@ def test_a_link_form_header_is_refused_where_no_board_profile_exists(monkeypatch
 
 def test_profile_push_writes_a_boards_profile_bin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """tapmat profile push: PROFILE frames over the link, answered by STORED; no reflash."""
-    from host.sim import local_board
+    from host.sim.runner import local_board
     assert main(["profile", "push", str(SAMPLE)]) == 2
     assert "push needs --port" in capsys.readouterr().err
     with local_board() as folder:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from host.cli import main
+from host.cli.main import main
 from replay_logs import write_log
 
 ROOT = Path(__file__).resolve().parent.parent

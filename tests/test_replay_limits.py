@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from host.cli import main
+from host.cli.main import main
 from shared_rules.replay import _MAX_LINE as MAX_LINE, _MAX_LISTED as MAX_LISTED  # private const()s
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from shared_rules import sheriff
+from shared_rules.sheriff import rules as sheriff
 from shared_rules.catalogue import LEGAL, SHERIFF_CODES, SHERIFF_KIND, SHERIFF_VALUE
 
 
@@ -28,13 +28,14 @@ def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() ->
 
 
 def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
-    from shared_rules import deck
+    from shared_rules.core import deck
     assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
                                       for k in range(len(deck.KINDS)))
 
 
 def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
-    from shared_rules import cobs, codec
+    from shared_rules.wire import cobs
+    from shared_rules.wire import codec
     assert codec.MAX_RAW == codec.MAX_BODY + codec.FRAME_OVERHEAD
     assert codec.MAX_FRAME == cobs.max_stuffed_len(codec.MAX_RAW)
 
@@ -45,7 +46,9 @@ def _named(module: object, name: str) -> object:
 
 
 def test_dead_mans_draw_literals_are_the_vocabulary_catalogue_and_engine_values() -> None:
-    from shared_rules import actions, deadmans as d, engine
+    from shared_rules.core import actions
+    from shared_rules.deadmans import rules as d
+    from shared_rules.core import engine
     from shared_rules.catalogue import DMD_CODES, DMD_TRAITS
     vocab = d.GAME.VOCAB
     kinds = {name: i for i, name in enumerate(vocab.names)}
@@ -82,9 +85,11 @@ def test_dead_mans_gestures_take_the_rules_mat_deck_and_tokens_values() -> None:
 
     from firmware import mat, mat_deadmans as g
     from host.layout import ROOT, constants
-    from shared_rules import deck, engine, tokens
+    from shared_rules.core import deck
+    from shared_rules.core import engine
+    from shared_rules.core import tokens
     mine = constants(Path(ROOT, "firmware", "mat_deadmans.py"))
-    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans", "rules.py"))
     foreign = {"NOTHING": (mat, "NOTHING"), "READY": (mat, "READY"), "NO_ZONE": (mat, "NO_ZONE"),
                "NO_SEAT": (engine, "NO_SEAT"), "NOT_NOW": (engine, "NOT_NOW"), "KIND_CARD": (deck, "CARD"),
                "KIND_TRAIT": (deck, "TRAIT"), "COLLECT_TOKEN": (tokens, "COLLECT"), "SEAT0": (tokens, "SEAT0"),
@@ -110,13 +115,14 @@ def test_dead_mans_views_take_the_rules_values() -> None:
     from pathlib import Path
 
     from host.layout import ROOT, constants
-    mine = constants(Path(ROOT, "shared_rules", "deadmans_view.py"))
-    rules = constants(Path(ROOT, "shared_rules", "deadmans.py"))
+    mine = constants(Path(ROOT, "shared_rules", "deadmans", "view.py"))
+    rules = constants(Path(ROOT, "shared_rules", "deadmans", "rules.py"))
     assert mine and all(value == rules[name] for name, value in mine.items())
 
 
 def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> None:
-    from shared_rules import actions, engine
+    from shared_rules.core import actions
+    from shared_rules.core import engine
     from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
     assert (sheriff._OK, sheriff._MALFORMED, sheriff._UNKNOWN_CODE, sheriff._WRONG_PHASE, sheriff._NOT_YOUR_TURN,
             sheriff._NO_SEAT) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE, engine.WRONG_PHASE,
@@ -133,14 +139,14 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
     assert len(sheriff._GOODS) == 5 * sheriff._KINDS
     assert column(sheriff._G_COUNT) == bytes(g[2] for g in SHERIFF_GOODS) and column(sheriff._G_MARKED) == bytes(g[3] for g in SHERIFF_GOODS)
     assert column(sheriff._G_VALUE) == SHERIFF_VALUE and column(sheriff._G_PENALTY) == SHERIFF_PENALTY
-    from shared_rules import sheriff_laws   # restates the penalty column for itself
+    from shared_rules.sheriff.modules import laws as sheriff_laws   # restates the penalty column for itself
     assert sheriff_laws._PENALTY == SHERIFF_PENALTY
     assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
 
 
 def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> None:
-    from shared_rules import engine
-    from shared_rules.actions_lookup import field_offsets
+    from shared_rules.core import engine
+    from shared_rules.core.actions_lookup import field_offsets
     s = sheriff
     vocab = s.Sheriff.VOCAB
     assert vocab.names[s._A_SETUP:s._A_PASS + 1] == ("setup", "market", "load", "declare", "pass")
@@ -162,7 +168,7 @@ def test_sheriff_field_offsets_reasons_and_layout_follow_their_derivation() -> N
     assert s._SEAT_BYTES == s._STAND + s._KINDS and s._DECL_GOOD == s._BAG + s._BAG_MAX
     assert s._PILES == s._SEAT_BASE + s._SEAT_BYTES * s._MAX_SEATS and s._PILES_END == s._PILES + s._PILE_CAP
     assert s._PUB_PILES == s._PUB_REGS + s._PUB_SEAT * s._MAX_SEATS
-    from shared_rules import sheriff_view
+    from shared_rules.sheriff import view as sheriff_view
     assert sheriff_view.PHASES[:s._OVER + 1] == ("setup", "market", "load", "declare", "inspect", "over")
     assert [s._SETUP, s._MARKET, s._LOAD, s._DECLARE, s._INSPECT, s._OVER] == list(range(6))
 
@@ -172,32 +178,32 @@ def _consts(module: str) -> dict:
     return constants(ROOT / module)
 
 
-_MM = "shared_rules/sheriff_mm.py"
-_CARDS = "shared_rules/sheriff_cards.py"
+_MM = "shared_rules/sheriff/modules/deputies_black_market.py"
+_CARDS = "shared_rules/sheriff/modules/cards.py"
 _MAT = "firmware/mat_sheriff.py"
 _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 
 
 @pytest.mark.parametrize("module, sources", [
-    (_MM, ["shared_rules/sheriff.py"]),
-    (_CARDS, ["shared_rules/sheriff.py", _MM]),
-    ("shared_rules/sheriff_view.py", ["shared_rules/sheriff.py", _MM, _CARDS]),
-    (_MAT, ["shared_rules/sheriff.py", _MM, "shared_rules/engine.py", "firmware/mat.py"]),
-    (_MAT_CARDS, ["shared_rules/sheriff.py", _MM, "shared_rules/sheriff_laws.py", "shared_rules/sheriff_merry.py", _MAT,
-                  "shared_rules/engine.py",
+    (_MM, ["shared_rules/sheriff/rules.py"]),
+    (_CARDS, ["shared_rules/sheriff/rules.py", _MM]),
+    ("shared_rules/sheriff/view.py", ["shared_rules/sheriff/rules.py", _MM, _CARDS]),
+    (_MAT, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py", "firmware/mat.py"]),
+    (_MAT_CARDS, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/sheriff/modules/laws.py", "shared_rules/sheriff/modules/merry_men.py", _MAT,
+                  "shared_rules/core/engine.py",
                   "firmware/mat.py"]),
-    ("shared_rules/sheriff_laws.py", ["shared_rules/sheriff_effects.py", "shared_rules/sheriff.py", "shared_rules/engine.py"]),
-    ("shared_rules/sheriff_merry.py", ["shared_rules/sheriff_effects.py"]),
-    ("shared_rules/profile_effects.py", ["shared_rules/sheriff_effects.py"]),
+    ("shared_rules/sheriff/modules/laws.py", ["shared_rules/sheriff/modules/effects.py", "shared_rules/sheriff/rules.py", "shared_rules/core/engine.py"]),
+    ("shared_rules/sheriff/modules/merry_men.py", ["shared_rules/sheriff/modules/effects.py"]),
+    ("shared_rules/sheriff/modules/profile_effects.py", ["shared_rules/sheriff/modules/effects.py"]),
 ])
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
     """A board module beside the referee restates the registers, flags, offsets and codes it reads
     as its own private consts (no import of the layout on a board): same name, same value."""
-    from shared_rules import engine
+    from shared_rules.core import engine
     mine = _consts(module)
     for source in sources:
         theirs = _consts(source)
-        if source == "shared_rules/engine.py":   # its reason codes are the positions of their names
+        if source == "shared_rules/core/engine.py":   # its reason codes are the positions of their names
             theirs.update((name.upper(), code) for code, name in enumerate(engine.COMMON_REASONS))
         if module == _CARDS and source == _MM:   # the cards' own state and view go further
             theirs = {n: v for n, v in theirs.items() if n not in ("STATE_END", "PUB_SIZE")}
@@ -207,7 +213,8 @@ def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: 
 
 def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
     from firmware.mat_sheriff import Gestures
-    from shared_rules import sheriff_cards, sheriff_mm
+    from shared_rules.sheriff.modules import cards as sheriff_cards
+    from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
     for module in (_MAT, _MAT_CARDS):
         c = _consts(module)
         assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
@@ -222,7 +229,7 @@ def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> No
 
 
 def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
-    from shared_rules import sheriff_score as sc
+    from shared_rules.sheriff import score as sc
     from shared_rules.catalogue import (SHERIFF_AS_GOOD, SHERIFF_AS_MANY, SHERIFF_KING, SHERIFF_QUEEN,
                                         SHERIFF_LEGAL_KINDS)
     assert sc._KINDS == len(SHERIFF_CODES) and sc._LEGAL_KINDS == SHERIFF_LEGAL_KINDS
@@ -236,11 +243,12 @@ def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
 
 
 def test_boot_recovery_reads_the_files_with_the_constants_persist_writes_them_with() -> None:
-    from firmware import persist, recover
-    names = ("_FORMAT", "_SNAP_MAGIC", "_PREFIX", "_SNAP_FIXED", "_JRN_HEADER", "_REC_OVERHEAD", "_END_MARK",
-             "_END_SIZE")
+    from firmware import journal_format, persist, recover
+    names = ("_JRN_HEADER", "_REC_OVERHEAD", "_END_MARK", "_END_SIZE")
     assert [getattr(recover, n) for n in names] == [getattr(persist, n) for n in names]
-    assert struct.calcsize(persist._PREFIX) == persist._SNAP_FIXED
+    names = ("_FORMAT", "_SNAP_MAGIC", "_PREFIX", "_SNAP_FIXED", "_END_MARK")
+    assert [getattr(recover, n) for n in names] == [getattr(journal_format, n) for n in names]
+    assert struct.calcsize(journal_format._PREFIX) == journal_format._SNAP_FIXED
     # The journal and record layouts the power-cut tests (tests/dual/dual_persist.py) walk files by.
     sys.path.insert(0, str(Path(__file__).parent / "dual"))
     import dual_persist
@@ -256,7 +264,9 @@ def test_the_console_tests_use_the_firmwares_hand_over_time_and_steady_steps() -
 
 
 def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants() -> None:
-    from shared_rules import actions, engine, replay
+    from shared_rules import replay
+    from shared_rules.core import actions
+    from shared_rules.core import engine
     assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
     assert replay._ACTION_SIZE == actions.ACTION_SIZE
 
@@ -265,14 +275,16 @@ def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants(
 def _shared_with_skull_layout(path: str) -> dict[str, object]:
     """A module's literal ``const()``s whose names ``skull_layout`` also has, by name."""
     from host import layout
-    from shared_rules import skull_layout as K
+    from shared_rules.skull import layout as K
     return {n: v for n, v in layout.constants(layout.ROOT / path).items() if hasattr(K, n)}
 
 
 def test_skull_literals_are_the_vocabulary_engine_catalogue_and_reason_values() -> None:
-    from shared_rules import engine, skull_layout as K, skull_view
+    from shared_rules.core import engine
+    from shared_rules.skull import layout as K
+    from shared_rules.skull import view as skull_view
     from shared_rules.catalogue import SKULL_CODES
-    from shared_rules.skull import Skull
+    from shared_rules.skull.rules import Skull
     v = Skull.VOCAB
     assert [K.A_PLACE, K.A_BID, K.A_PASS, K.A_FLIP, K.A_LOSE, K.A_FIRST] == [
         v.kind(a) for a in ("place", "bid", "pass", "flip", "lose", "first")]
@@ -294,8 +306,8 @@ def test_skull_literals_are_the_vocabulary_engine_catalogue_and_reason_values() 
 
 
 def test_skull_view_literals_are_the_rules_values() -> None:
-    shared = _shared_with_skull_layout("shared_rules/skull_view.py")
-    from shared_rules import skull_layout as K
+    shared = _shared_with_skull_layout("shared_rules/skull/view.py")
+    from shared_rules.skull import layout as K
     assert set(shared) >= {"PUB_REGS", "PUB_SEAT", "ELIMINATED", "PASSED", "SEAT_BASE", "SEAT_BYTES",
                            "H_FLOWERS", "H_SKULL", "SKULL_AT", "NO_SEAT"}
     assert shared == {n: getattr(K, n) for n in shared}
@@ -304,7 +316,10 @@ def test_skull_view_literals_are_the_rules_values() -> None:
 def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> None:
     from array import array
     from firmware import mat, mat_skull as m
-    from shared_rules import deck, engine, skull_layout as K, tokens
+    from shared_rules.core import deck
+    from shared_rules.core import engine
+    from shared_rules.skull import layout as K
+    from shared_rules.core import tokens
     from shared_rules.catalogue import SKULL_PER_SEAT
     shared = _shared_with_skull_layout("firmware/mat_skull.py")
     assert set(shared) >= {"A_PLACE", "A_BID", "A_PASS", "A_FLIP", "A_LOSE", "A_FIRST", "F_DISC", "F_N",
@@ -326,7 +341,8 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
 
 
 def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
-    from shared_rules import profile, sheriff_mm as mm
+    from shared_rules.sheriff.modules import profile
+    from shared_rules.sheriff.modules import deputies_black_market as mm
     from shared_rules.catalogue import sheriff_deck_size
     vocab = mm.SheriffMM.VOCAB
     reasons = mm.SheriffMM.REASONS.split()
@@ -346,15 +362,21 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
     assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
     assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
-    assert (mm._DEPUTIES, mm._BLACK_MARKET, mm._CARD_MODULES) == (1, 2, 4 + 8 + 16)
-    from shared_rules import sheriff_cards, sheriff_view
+    assert (mm._DEPUTIES, mm._BLACK_MARKET) == (1, 2)
+    from shared_rules.sheriff.modules import setup
+    assert [setup._DEPUTIES, setup._BLACK_MARKET, setup._LAWS, setup._CARD_MODULES, setup._MERRY_MEN] == [
+        1 << mm.MODULES.index(m) for m in ("deputies", "black_market", "laws")] + [4 + 8 + 16, 16]
+    assert (setup._SEATS6, setup._MAX_SEATS) == (mm._SEATS6, sheriff._MAX_SEATS)
+    from shared_rules.sheriff.modules import cards as sheriff_cards
+    from shared_rules.sheriff import view as sheriff_view
     assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
         mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
 
 
 def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -> None:
-    from shared_rules import profile_cards, profile_effects as pe
-    fx = _consts("shared_rules/sheriff_effects.py")
+    from shared_rules.sheriff.modules import profile_cards
+    from shared_rules.sheriff.modules import profile_effects as pe
+    fx = _consts("shared_rules/sheriff/modules/effects.py")
     ops = {n[3:].lower(): v for n, v in fx.items() if n.startswith("OP_")}
     assert ops == {pe.NAMES[i]: i for i in range(1, len(pe.NAMES))}
     parties = {n.lower(): fx[n] for n in ("BANK", "SHERIFF", "SELF", "EACH_MERCHANT", "EACH_OTHER")}
@@ -364,7 +386,9 @@ def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -
 
 
 def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
-    from shared_rules import sheriff_cards as sc, sheriff_laws, sheriff_merry
+    from shared_rules.sheriff.modules import cards as sc
+    from shared_rules.sheriff.modules import laws as sheriff_laws
+    from shared_rules.sheriff.modules import merry_men as sheriff_merry
     vocab = sc.VOCAB
     assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
     assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
@@ -386,7 +410,7 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
 
 
 def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> None:
-    from shared_rules import sheriff_cards as sc
+    from shared_rules.sheriff.modules import cards as sc
     c = _consts(_MAT_CARDS)
     vocab = sc.VOCAB
     assert [c["A_CLAIM"], c["A_ORDER_UP"], c["A_MERRY"], c["A_LAW"]] == [
@@ -404,7 +428,8 @@ _DECK_NAMES = ("MAGIC", "VERSION", "HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "R_
 
 
 def test_the_deck_files_private_literals_are_the_host_sides_public_names() -> None:
-    from shared_rules import deck, deck_records as r
+    from shared_rules.core import deck
+    from shared_rules.core import deck_records as r
     for name in _DECK_NAMES:
         assert getattr(deck, "_" + name) == getattr(r, name), name
         assert getattr(deck, name) == getattr(r, name), name   # deck.NAME still reads on the host
@@ -417,7 +442,8 @@ def test_the_deck_files_private_literals_are_the_host_sides_public_names() -> No
 
 def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> None:
     from firmware import mat, registry
-    from shared_rules import deck_records as r, tokens
+    from shared_rules.core import deck_records as r
+    from shared_rules.core import tokens
     for name in ("HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "UID_LEN", "R_GAME", "R_KIND", "R_CODE", "R_SEAT",
                  "R_DECK", "NO_SEAT"):
         assert getattr(registry, "_" + name) == getattr(r, name), name
@@ -440,7 +466,8 @@ def test_the_feedback_and_the_loop_restate_the_buzzers_ids() -> None:
                                     {"game": "sheriff", "players": 5}])
 def test_a_checkpoint_writes_the_engines_snapshot_from_the_game_state(header: dict, tmp_path: Path) -> None:
     from firmware import persist
-    from shared_rules import engine, games
+    from shared_rules import games
+    from shared_rules.core import engine
     assert persist._STATE_TAG == bytes((engine._T, engine._M, engine._SNAPSHOT_VERSION))
     game = games.from_header(header)
     p = persist.Persist(str(tmp_path))
@@ -454,12 +481,12 @@ def test_a_checkpoint_writes_the_engines_snapshot_from_the_game_state(header: di
 
 def test_the_referee_the_loop_and_the_mat_restate_the_engines_reasons() -> None:
     from firmware import app, mat, referee
-    from shared_rules import engine
+    from shared_rules.core import engine
     assert (referee._OK, referee._UNKNOWN_TAG) == (engine.OK, engine.UNKNOWN_TAG)
     assert (app._OK, app._NO_GAME, app._FROM_HOST) == (engine.OK, engine.NO_GAME, referee._FROM_HOST)
     assert (mat._UNKNOWN_TAG, mat._FOREIGN_TAG, mat._DUPLICATE_TAG, mat._NOT_NOW) == (
         engine.UNKNOWN_TAG, engine.FOREIGN_TAG, engine.DUPLICATE_TAG, engine.NOT_NOW)
-    from host.mirror import PUBLIC, REFEREE
+    from host.hub.mirror import PUBLIC, REFEREE
     assert (referee._PUBLIC, referee._REFEREE) == (PUBLIC, REFEREE)
     assert (referee._FROM_HOST, referee._PUBLIC) == (255, 0)   # as tests/dual/dual_hidden.py names them
 
@@ -478,7 +505,9 @@ def test_the_sheriff_referees_first_four_action_kinds_are_their_phases() -> None
 def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
     """``REASONS`` is one string of names (one object on a board, not a tuple of strings):
     ``reason`` splits it, the engine names the common codes; each module adds its own after."""
-    from shared_rules import engine, sheriff_cards as sc, sheriff_mm as mm
+    from shared_rules.core import engine
+    from shared_rules.sheriff.modules import cards as sc
+    from shared_rules.sheriff.modules import deputies_black_market as mm
     base = sheriff.Sheriff.REASONS.split()
     more = mm.SheriffMM.REASONS.split()
     cards = sc.SheriffCards.REASONS.split()
@@ -507,9 +536,11 @@ def test_every_game_names_every_reason_code_from_its_one_string() -> None:
     engine's own string below ``FIRST_GAME_REASON``). The names are the ones the logs, the replay's
     JSON and the mirror have always printed: Skull's and Dead Man's Draw's are listed here as they
     were when they were tuples."""
-    from shared_rules import engine, sheriff_cards as sc, sheriff_mm as mm
-    from shared_rules.deadmans import DeadMans
-    from shared_rules.skull import Skull
+    from shared_rules.core import engine
+    from shared_rules.sheriff.modules import cards as sc
+    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.deadmans.rules import DeadMans
+    from shared_rules.skull.rules import Skull
     skull = ("eliminated_seat no_such_disc already_placed bid_out_of_range bid_too_low own_stack_first "
              "nothing_to_flip disc_mismatch bad_target").split()
     dmd = ("choice_pending wrong_choice must_draw kraken_demands draw_pile_empty not_in_draw_pile "
@@ -549,7 +580,7 @@ def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
         assert getattr(sensors, "_" + name) == getattr(mfrc522, "_" + name), name
     assert len(mfrc522._STATUS_NAMES) == mfrc522._PARTIAL + 1
     from firmware import presence
-    from shared_rules import deck
+    from shared_rules.core import deck
     assert (sensors._NO_EVENT, sensors._ARRIVE) == (presence._NONE, presence._ARRIVE)
     assert presence._UID_LEN == deck.UID_LEN and presence._EV == 2 + deck.UID_LEN
 
@@ -557,8 +588,11 @@ def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
 def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_the_first_game() -> None:
     """The base vocabulary is made on first use (not at import), so its size check runs here:
     every action of every Sheriff vocabulary fits ``ACTION_SIZE``."""
-    from shared_rules import actions, sheriff, sheriff_cards, sheriff_mm
-    from shared_rules.actions_lookup import field_offsets
+    from shared_rules.core import actions
+    from shared_rules.sheriff import rules as sheriff
+    from shared_rules.sheriff.modules import cards as sheriff_cards
+    from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
+    from shared_rules.core.actions_lookup import field_offsets
     sheriff.Sheriff(5)
     assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
     for cls in (sheriff.Sheriff, sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):
@@ -569,11 +603,12 @@ def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_t
 def test_every_vocabulary_record_fits_the_action_size() -> None:
     """Every action of every game, all its fields present, fits one ``ACTION_SIZE`` record (what
     ``Vocabulary.__init__`` asserted at import, checked here instead: the board never runs it)."""
-    from shared_rules import sheriff_cards as sc, sheriff_mm as mm
-    from shared_rules.actions import ACTION_SIZE
-    from shared_rules.actions_lookup import field_offsets
-    from shared_rules.deadmans import DeadMans
-    from shared_rules.skull import Skull
+    from shared_rules.sheriff.modules import cards as sc
+    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.core.actions import ACTION_SIZE
+    from shared_rules.core.actions_lookup import field_offsets
+    from shared_rules.deadmans.rules import DeadMans
+    from shared_rules.skull.rules import Skull
     ends = []
     for cls in (Skull, DeadMans, sheriff.Sheriff, mm.SheriffMM, sc.SheriffCards):
         assert cls.VOCAB.names
@@ -600,7 +635,7 @@ def test_the_sheriff_gestures_restate_the_tokens_and_lay_out_their_registers_and
     """``mat_sheriff`` loads no ``tokens``: its ``_T_*`` are the token numbers. Its registers
     (``Gestures.regs``, ``_G_*``) and tag ids (``Gestures.tags``, ``_TAG_*``) are laid out end to
     end, each region as long as what it holds; ``mat_sheriff_cards`` reads two of the registers."""
-    from shared_rules import tokens
+    from shared_rules.core import tokens
     c = _consts(_MAT)
     assert (c["T_SEAT0"], c["T_SEATS"], c["T_CONFIRM"], c["T_PASS"], c["T_INSPECT"], c["T_DECLARE0"],
             c["T_DECLARABLE"]) == (tokens.SEAT0, tokens.SEATS, tokens.CONFIRM, tokens.PASS, tokens.INSPECT,
@@ -625,7 +660,7 @@ def test_the_sheriff_gestures_restate_the_tokens_and_lay_out_their_registers_and
 def test_skulls_disc_names_are_the_catalogues() -> None:
     """Skull keeps its two disc names as a literal (its replay never loads the catalogue package):
     they are the catalogue's, in its order (a disc's code is its index)."""
-    from shared_rules import skull
+    from shared_rules.skull import rules as skull
     from shared_rules.catalogue import SKULL_CODES
     assert skull._CODES == SKULL_CODES
     discs = [f[2] for fields in skull.Skull.VOCAB.fields for f in fields if f[0] == "disc"]

@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).parent / "dual"))
 
 from fakeboard import FakeBoard  # noqa: E402
 from firmware.app import App  # noqa: E402
-from host import contract  # noqa: E402
-from host.mirror import PUBLIC, REFEREE, Event, Mirror, Prompt  # noqa: E402
-from host.scoreboard import picture_of, render  # noqa: E402
-from shared_rules import profile as deck_profile  # noqa: E402
-from shared_rules.playout import Playout  # noqa: E402
+from host.hub import contract  # noqa: E402
+from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, Prompt  # noqa: E402
+from host.screen.scoreboard import picture_of, render  # noqa: E402
+from shared_rules.sheriff.modules import profile as deck_profile  # noqa: E402
+from host.sim.playout import Playout  # noqa: E402
 
 SNAPSHOTS = Path(__file__).parent / "test_scoreboard_snapshots"
 T0 = 1_700_000_000.0
@@ -203,7 +203,7 @@ CARDS_PROFILE = json.loads((Path(__file__).parent.parent / "host" / "profiles" /
 def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None:
     """Rows for laws in force, orders face up and filled, Merry Men held (a count): the lines
     come from the public view, which is equal whichever Merry Men the seats hold."""
-    from host.scoreboard import card_module_lines
+    from host.screen.scoreboard import card_module_lines
     from shared_rules import games
 
     header = {"game": "sheriff", "players": 3, "modules": ["laws", "special_orders", "merry_men"],
@@ -236,7 +236,7 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
                           "special orders face up: #0 · #1 · #3 · #4",
                           "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
     # on the screens the header's profile names the laws and orders, never a Merry Man
-    from host.scoreboard import Picture, model
+    from host.screen.scoreboard import Picture, model
     m = model(Picture(connected=True, in_sync=True, header=header, state=g.describe(view)))
     info = "\n".join(m["info"])
     assert "1. #8 placeholder law 09 · 2. #12 placeholder law 13" in info, info
@@ -247,7 +247,7 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
 def test_standings_follow_the_rules_order() -> None:
     """Winners first, then score (Dead Man's Draw: then bank cards), eliminated Skull seats
     last whatever their score; equal seats share a rank."""
-    from host.scoreboard import standings_rows
+    from host.screen.scoreboard import standings_rows
 
     skull = {"game": "skull", "players": 4, "winners": [2], "scores": [1, 1, 2, 0], "eliminated": [0]}
     rows = standings_rows(skull)

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fuzzkit
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
-from shared_rules import sheriff_mm_layout as KM
-from shared_rules.actions import ACTION_SIZE
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
+from shared_rules.sheriff.modules import deputies_black_market_layout as KM
+from shared_rules.core.actions import ACTION_SIZE
 from test_sheriff_fuzz import action
 from test_sheriff_mm_fuzz import MM_ACTIONS
 

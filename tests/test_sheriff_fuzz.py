@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared_rules import games
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
-from shared_rules.actions import ACTION_SIZE
+from shared_rules.sheriff import rules as sh
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
+from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.catalogue import SHERIFF_CODES
-from shared_rules.playout import Playout
+from host.sim.playout import Playout
 
 codes = st.sampled_from(SHERIFF_CODES)
 seats = st.integers(0, 5)
@@ -137,8 +137,8 @@ def clamp(rec: bytearray) -> None:
 
 
 def clamp_field(rec: bytearray, f: tuple[Any, ...], at: int) -> None:
-    from shared_rules.actions import LIST, NAME, OBJ
-    from shared_rules.actions_lookup import field_offsets
+    from shared_rules.core.actions import LIST, NAME, OBJ
+    from shared_rules.core.actions_lookup import field_offsets
     name, kind, table, optional, cap, _ = f
     if optional:
         rec[at] &= 1

@@ -14,15 +14,16 @@ from typing import Any, Iterator
 
 import pytest
 
-from host.cli import main
-from host.monitor import Session
-from host.sim import (CLOSING_SCANS, Hands, Sim, board_layout, local_board, measure, physical_player,
+from host.cli.main import main
+from host.screen.monitor import Session
+from host.sim.runner import (CLOSING_SCANS, Hands, Sim, board_layout, local_board, measure, physical_player,
                       play)
-from host.vboard_client import VirtualBoardClient
-from host.virtual_deck import VirtualDeck
-from shared_rules import codec
-from shared_rules import profile as deck_profile
-from shared_rules.playout import Playout
+from host.vboard.client import VirtualBoardClient
+from host.vboard.virtual_deck import VirtualDeck
+from shared_rules.core import board_files
+from shared_rules.wire import codec
+from shared_rules.sheriff.modules import profile as deck_profile
+from host.sim.playout import Playout
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_sim_json_equals_the_replay_of_its_log(board: Path, tmp_path: Path, caps
 @pytest.mark.parametrize("game", ["deadmans", "sheriff"])
 def test_every_physical_player_plays(board: Path, game: str) -> None:
     if physical_player(game) is None:
-        pytest.skip("no physical %s player yet (host/players_%s.py)" % (game, game))
+        pytest.skip("no physical %s player yet (host/sim/players_%s.py)" % (game, game))
     result = play({"game": game, "players": 3}, 11, port=str(board / "tty"), max_actions=30)
     assert result.mode == "physical" and len(result.actions) == 30
     assert result.checked == len(result.actions) + len(result.rejected) + 1
@@ -344,7 +345,7 @@ def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(
     assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
     header = json.loads(log.read_text().splitlines()[0])
     assert (tmp_path / "fs" / "profile.bin").read_bytes() == deck_profile.encode(header["profile"])
-    monkeypatch.setattr(games, "board_profile", str(tmp_path / "fs" / "profile.bin"))
+    monkeypatch.setattr(board_files, "profile_path", str(tmp_path / "fs" / "profile.bin"))
     journal = Persist(str(tmp_path / "fs"))
     game, info = journal.boot()
     assert game is not None and not info["damage"], info

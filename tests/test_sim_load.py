@@ -1,6 +1,6 @@
 """Physical play on a loaded machine (issue 15, item 7): several simulations at once, each on a
 virtual board of its own, while busy-loop processes keep every core busy. The simulated hands
-wait for the board to have seen each move (host/sim.py ``Hands``), so the games must come out
+wait for the board to have seen each move (host/sim/runner.py ``Hands``), so the games must come out
 exactly as when the machine is idle: every legal move is the playout's, read as made, every
 mistake refused, the mirror equal to the rules' public view after every answer. No time is
 measured; the hogs are bounded (killed when the test ends, and they stop by themselves).
@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from shared_rules.playout import Playout
+from host.sim.playout import Playout
 
 ROOT = Path(__file__).resolve().parent.parent
 HOG_S = 900  # a hog left behind by a killed test run stops by itself after this long

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from host import ndef
-from host.cmd_tags import parse_modules, tap_loop
-from host.tags import (CODES, Piece, ProvisionError, Session, TagEvent, load_registry, merge,
+from host.board import ndef
+from host.cli.tags import parse_modules, tap_loop
+from host.board.tags import (CODES, Piece, ProvisionError, Session, TagEvent, load_registry, merge,
                        parse_name, piece_of, pieces_for, read_uid_list, resolve, write_registry)
-from shared_rules import catalogue, deck, tokens
+from shared_rules import catalogue
+from shared_rules.core import deck
+from shared_rules.core import tokens
 
 A, B, C, D, E = ("04a10000000001", "04a10000000002", "04a10000000003", "04a10000000004",
                  "04a10000000005")

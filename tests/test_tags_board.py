@@ -15,9 +15,9 @@ from typing import Iterator
 
 import pytest
 
-from host import ndef
-from host.flash import BoardError
-from host.tags import BoardReader, Piece, ProvisionError, TagEvent, load_registry, piece_of
+from host.board import ndef
+from host.board.flash import BoardError
+from host.board.tags import BoardReader, Piece, ProvisionError, TagEvent, load_registry, piece_of
 from test_flash import ROOT, Board, running_board
 
 PAD = 15

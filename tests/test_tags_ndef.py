@@ -1,4 +1,4 @@
-"""The signed tapmat NDEF record (host/ndef.py): byte layout, verification, forgeries."""
+"""The signed tapmat NDEF record (host/board/ndef.py): byte layout, verification, forgeries."""
 from __future__ import annotations
 
 import hashlib
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from host import ndef
-from host.ndef import DeckKey, NdefError, Signed, decode, encode, verify
+from host.board import ndef
+from host.board.ndef import DeckKey, NdefError, Signed, decode, encode, verify
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 KEY = DeckKey(0x01020304, bytes(range(32)))

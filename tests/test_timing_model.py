@@ -4,7 +4,7 @@ it once (docs/nfc.md, "Scan schedule"). Virtual clock only: no wall-clock time i
 from __future__ import annotations
 
 from bench.timing import COSTS, Board, Clock
-from host import mfrc522_layout as L
+from host.board import mfrc522_layout as L
 from firmware.emu.ntag import NtagTag
 
 GUARD_US = 205 * 25.0  # the driver's guard: TReload 204 + 1 ticks of 25 us
@@ -65,7 +65,7 @@ def test_never_more_than_three_fields_on_in_any_state() -> None:
     from pathlib import Path
 
     from bench import timing
-    from host.sensors_layout import SWEEP_FIELDS
+    from host.board.sensors_layout import SWEEP_FIELDS
     with tempfile.TemporaryDirectory() as d:
         reg = timing.registry_file(Path(d))
         for state in timing.STATES:

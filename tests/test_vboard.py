@@ -18,7 +18,7 @@ from typing import Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from host.vboard_client import VirtualBoardClient, VirtualBoardError
+from host.vboard.client import VirtualBoardClient, VirtualBoardError
 from vboards import Board, running_board
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from host import vboard
-from host.vboard import VirtualBoard
-from host.vboard_world import BoardConfig, World, WorldError
+from host.vboard import process as vboard
+from host.vboard.process import VirtualBoard
+from host.vboard.world import BoardConfig, World, WorldError
 
 ROOT = Path(__file__).resolve().parent.parent
 UID = "04a1b2c3d4e5f6"
@@ -42,7 +42,7 @@ def test_defaults_and_limits_agree_with_profile() -> None:
     found = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
              and node.targets[0].id in ("DEFAULTS", "LIMITS")}
-    from host import vboard_world
+    from host.vboard import world as vboard_world
     assert found == {"DEFAULTS": vboard_world.DEFAULTS, "LIMITS": vboard_world.LIMITS}
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from host.hub import Hub
-from host.monitor import Session
-from host.sim import local_board
-from host.web import Web, serving
-from shared_rules.playout import Playout
+from host.hub.hub import Hub
+from host.screen.monitor import Session
+from host.sim.runner import local_board
+from host.web.server import Web, serving
+from host.sim.playout import Playout
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
@@ -193,14 +193,14 @@ def test_players_guide_and_join_page(site):
 
 
 def test_the_guides_mat_drawings_are_generated_from_the_hardware_data():
-    """docs/mat-layout-*.svg are what host/matsvg.py draws from hardware/mat_layout.json now
-    (regenerate: python -m host.matsvg docs), and the guide shows each of them."""
-    from host import matsvg
+    """docs/mat-layout-*.svg are what host/web/matsvg.py draws from hardware/mat_layout.json now
+    (regenerate: python -m host.web.matsvg docs), and the guide shows each of them."""
+    from host.web import matsvg
 
     docs = Path(__file__).resolve().parent.parent / "docs"
     guide = (docs / "players.md").read_text()
     for name, text in matsvg.guide_files().items():
-        assert (docs / name).read_text() == text, "%s is stale: python -m host.matsvg docs" % name
+        assert (docs / name).read_text() == text, "%s is stale: python -m host.web.matsvg docs" % name
         assert "](%s)" % name in guide
     layout = matsvg.layout("sheriff", 4)
     drawn = matsvg.guide_files()["mat-layout-sheriff.svg"]

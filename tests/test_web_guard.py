@@ -10,8 +10,8 @@ import json
 import aiohttp
 import pytest
 
-from host.cmd_serve import exposure
-from host.websecurity import MAX_BODY, allowed_hosts
+from host.cli.serve import exposure
+from host.web.security import MAX_BODY, allowed_hosts
 from test_web import site  # noqa: F401  (the module fixture: a virtual board, its hub and web page)
 
 

@@ -1,10 +1,10 @@
-"""Fan-out semantics (host/webfanout.py): one build per change, the same bytes to every client
+"""Fan-out semantics (host/web/fanout.py): one build per change, the same bytes to every client
 of an audience, and a client that looks late gets the newest state, never an older one."""
 from __future__ import annotations
 
 import json
 
-from host.webfanout import Fanout
+from host.web.fanout import Fanout
 
 
 class Board:

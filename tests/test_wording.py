@@ -1,8 +1,9 @@
-"""Events in words (host/wording.py), checked against whole random games of the rules core."""
+"""Events in words (host/screen/wording.py), checked against whole random games of the rules core."""
 from __future__ import annotations
 
-from shared_rules.playout import Playout
-from host import views, wording
+from host.sim.playout import Playout
+from host.screen import views
+from host.screen import wording
 
 
 def public(game) -> dict:
@@ -71,8 +72,8 @@ def test_unknown_actions_still_shown_field_by_field():
 def test_sheriff_expansion_events_in_words_never_name_a_merry_man() -> None:
     """Every action of the five modules is phrased (no field dump); a Merry Man draw says how
     many, never which, even from the full record; a pass that moves gold says who gained what."""
-    from host.cmd_profile import SAMPLE, load
-    from shared_rules import profile
+    from host.board.deck_profile import SAMPLE, load
+    from shared_rules.sheriff.modules import profile
     mods = ["deputies", "black_market", "laws", "special_orders", "merry_men"]
     lines = said({"game": "sheriff", "players": 6, "modules": mods, "profile": profile.for_modules(load(SAMPLE), mods)}, 2)
     kinds = {a["a"] for a, *_ in lines}

@@ -11,8 +11,8 @@ from typing import Callable, Iterator
 
 import serial  # type: ignore[import-untyped]
 
-from host.mirror import Mirror
-from host.vboard_client import VirtualBoardClient
+from host.hub.mirror import Mirror
+from host.vboard.client import VirtualBoardClient
 
 ROOT = Path(__file__).resolve().parent.parent
 MPREMOTE = str(Path(sys.executable).parent / "mpremote")

@@ -6,7 +6,7 @@ only while poll says one waits. Allocation-free once built.
 
 Ctrl-C: on a board, MicroPython's ``kbd_intr(3)`` turns 0x03 into KeyboardInterrupt before it
 reaches stdin. Where stdin is a plain pipe (the virtual board) ``interrupt=True`` does the same
-here (the virtual profile's ``kbd_intr`` sets it). The frame codec (shared_rules/cobs.py) escapes
+here (the virtual profile's ``kbd_intr`` sets it). The frame codec (shared_rules/wire/cobs.py) escapes
 0x03, so no frame carries one; while it referees, the firmware turns the interrupt off anyway
 (line noise or another program must not stop a game) and turns it back on for a while when the
 host sends CONSOLE (docs/flashing.md).

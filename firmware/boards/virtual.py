@@ -19,10 +19,10 @@ Bad arguments raise ValueError and change nothing.
 
 Here the SPI bus is ``firmware.emu.spi_bus.EmuSpiBus`` with one register-level MFRC522
 emulator per reader, so the real driver runs unchanged; the link is stdin/stdout, which
-host/vboard.py bridges to a pseudo-terminal. How many readers, switches and LEDs there are
+host/vboard/process.py bridges to a pseudo-terminal. How many readers, switches and LEDs there are
 comes from ``board.json`` in the board folder (defaults: the reference hardware, 16/6/16).
 
-The physical world comes over a control pipe from host/vboard.py (file descriptor in
+The physical world comes over a control pipe from host/vboard/process.py (file descriptor in
 TAPMAT_VBOARD_CTL_IN), one ASCII command per line, applied by ``idle()``:
 
     P <reader> <uid hex> [<user memory hex>]   place a tag (4/10-byte UIDs are foreign cards)
@@ -37,7 +37,7 @@ the profile is up, ``L <rgb hex>`` when show() changes the LEDs, ``P <id>`` for 
 ``T <hz> <ms>`` for tone() (hex), ``N <steps> <scans> <reads>`` for N (decimal: loop steps,
 then per reader the scans begun (``Mfrc522.inventories``: each sees every tag in the field at
 its start; a field kept on makes scans without switching it on again), per clasp switch the times value() was read, each
-list comma-separated; a simulated hand waits on these before its next move: host/sim.py
+list comma-separated; a simulated hand waits on these before its next move: host/sim/runner.py
 ``Hands``), ``K 3``/``K -1`` for kbd_intr() (the bridge sends SIGINT for
 an unread 0x03 only while it is 3), ``X <line>`` for a command it could not apply. Without those
 variables (the board started by hand) the world stays empty and nothing is reported.

@@ -4,7 +4,7 @@
 
 A real board boots, mounts its filesystem, runs ``boot.py`` then ``main.py`` and ends in the REPL
 on its USB serial port. This module does the same with stdin/stdout as that serial port
-(``host/vboard.py`` bridges them to a pseudo-terminal): it changes into BOARD_DIR (the board's
+(``host/vboard/process.py`` bridges them to a pseudo-terminal): it changes into BOARD_DIR (the board's
 filesystem), sets ``sys.path`` as on a board ('', the ROM partition's ``/rom`` and ``/rom/lib``
 when ``--rom`` gives one, 'lib'; the repository comes last, standing in for frozen modules), runs ``boot.py``, ``main.py`` (friendly mode only, as ports/rp2/main.c
 does) and then the REPL, byte for byte as ``shared/runtime/pyexec.c`` answers it, because

@@ -1,3 +1,3 @@
 """Dead Man's Draw: the cards and traits (``DMD_CODES``, ``DMD_TRAITS``), kept in
-``shared_rules/dmd_cards.py`` (outside this package: the rules module loads them without it)."""
-from shared_rules.dmd_cards import DMD_CODES, DMD_TRAITS, Names  # noqa: F401
+``shared_rules/deadmans/cards.py`` (outside this package: the rules module loads them without it)."""
+from shared_rules.deadmans.cards import DMD_CODES, DMD_TRAITS, Names  # noqa: F401

@@ -2,7 +2,7 @@
 one tag per card). A section of its own, so a board loads these names only when its registry
 holds module cards or a host tool asks.
 
-Their printed data is not public: values come from the deck profile (shared_rules/profile.py),
+Their printed data is not public: values come from the deck profile (shared_rules/sheriff/modules/profile.py),
 whose order they follow. A card's number is its index in ``SHERIFF_MODULE_CARDS``, so the table
 only grows at the end. Black Market: per type (pepper, mead, silk) the top card (higher value),
 then the lower one. Laws, special orders, Merry Men: numbered as the profile's lists (``law_01``

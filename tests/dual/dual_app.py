@@ -2,10 +2,11 @@
 import json
 
 from fakeboard import FakeBoard
-from shared_rules import codec, games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from shared_rules import games
+from shared_rules.wire import codec
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 
 from firmware.app import App
 

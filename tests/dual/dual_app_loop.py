@@ -9,13 +9,15 @@ import json
 import sys
 
 from fakeboard import FakeBoard, FakePort, scratch_dir
-from shared_rules import codec, deck, tokens
+from shared_rules.wire import codec
+from shared_rules.core import deck
+from shared_rules.core import tokens
 from firmware.app import App
 from firmware.mfrc522 import Mfrc522
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
-from host.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
+from host.board.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -156,7 +158,7 @@ def test_after_a_power_cut_the_discs_on_the_pads_are_not_new_places():
 
 def messages(board):
     """The DIAG lines the board sent (and forget what it sent)."""
-    from shared_rules import codec
+    from shared_rules.wire import codec
     out = []
     for t, _, body in board.link.frames():
         if t == codec.DIAG and body[0] == codec.DIAG_MESSAGE:
@@ -295,7 +297,7 @@ def _recording(s, seen):
 
 
 def test_an_awaited_pad_is_scanned_every_step_and_a_moved_disc_is_no_duplicate():
-    from shared_rules.engine import DUPLICATE_TAG
+    from shared_rules.core.engine import DUPLICATE_TAG
     board, app = board_with_game()
     s = app.sensors
     mat = s.mat
@@ -393,7 +395,7 @@ class FloodPort(FakePort):
 
     def __init__(self, body_len):
         FakePort.__init__(self)
-        from shared_rules import codec
+        from shared_rules.wire import codec
         self.wire = codec.encode(codec.PING, 7, bytes([i & 255 for i in range(body_len)]))
         self.at = 0
         self.step_bytes = 0
@@ -442,7 +444,7 @@ def test_a_ping_flood_does_not_starve_the_readers():
 def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
     """NEWGAME while discs of the last game lie on the pads: they are not places, the board asks
     for the table to be cleared (DIAG + buzz); a disc lifted and put down again is a place."""
-    from shared_rules import codec
+    from shared_rules.wire import codec
     board, app = board_with_game()
     for seat in range(2):
         board.emus[SEAT_PADS[seat]].add_tag(NtagTag(disc_uid(seat, 0, 0)))

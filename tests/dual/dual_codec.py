@@ -6,9 +6,9 @@ harness also checks that both interpreters produce the same bytes.
 import binascii
 import sys
 
-from shared_rules import codec
-from shared_rules.cobs import Unstuffer, max_stuffed_len, stuff_into
-from shared_rules.crc import crc16
+from shared_rules.wire import codec
+from shared_rules.wire.cobs import Unstuffer, max_stuffed_len, stuff_into
+from shared_rules.wire.crc import crc16
 
 try:
     import micropython

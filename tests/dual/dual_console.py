@@ -4,7 +4,7 @@ import json
 import sys
 
 from fakeboard import FakeBoard, scratch_dir
-from shared_rules import codec
+from shared_rules.wire import codec
 
 from firmware import app as app_mod
 from firmware.app import App

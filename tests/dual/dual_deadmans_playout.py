@@ -2,12 +2,13 @@
 variations that change nothing, nothing accepted after the end, snapshot round trips, zero
 allocation while accepting, and equal digests for seeded games with random traits."""
 import playkit
-from shared_rules import deadmans as d, deadmans_layout as K
-from shared_rules.actions import ACTION_SIZE
+from shared_rules.deadmans import rules as d
+from shared_rules.deadmans import layout as K
+from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
-from shared_rules.engine import GAME_OVER
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from shared_rules.core.engine import GAME_OVER
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 
 GAMES = 200
 KINDS = ("trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus")

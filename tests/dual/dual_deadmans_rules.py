@@ -5,7 +5,9 @@ import json
 
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import deadmans as d, deadmans_layout as K, deadmans_view
+from shared_rules.deadmans import rules as d
+from shared_rules.deadmans import layout as K
+from shared_rules.deadmans import view as deadmans_view
 from shared_rules.catalogue import DMD_CODES as CODES
 
 
@@ -703,7 +705,7 @@ def test_snapshot_round_trip_and_corruption():
 
 def test_restore_refuses_inconsistent_states():
     """A snapshot with a valid CRC but impossible contents is refused (apply could misbehave)."""
-    from shared_rules.engine import crc32
+    from shared_rules.core.engine import crc32
     r = play(H(2), [draw(0, "key3"), draw(0, "chest3")])
     refused = 0
     for at_, value in ((K.R_DRAW_N, 40), (K.R_PLAY_N, 1), (K.R_PLAY + 1, 14), (K.LOC + 30, 14),

@@ -7,12 +7,12 @@ sequence number, and the public frames it sends are compared byte for byte. Same
 accepted, or both refused for the same reason): identical frames, length included. Different
 reasons: the REJECT echo after the reason byte is identical.
 """
-from shared_rules import codec
-from shared_rules.actions import ACTION_SIZE, LIST, NAME, OBJ, U16, U8, _size
-from shared_rules.actions_lookup import field_offsets
-from shared_rules.engine import OK
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from shared_rules.wire import codec
+from shared_rules.core.actions import ACTION_SIZE, LIST, NAME, OBJ, U16, U8, _size
+from shared_rules.core.actions_lookup import field_offsets
+from shared_rules.core.engine import OK
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 
 from firmware.link import BoardLink
 from firmware.referee import Referee
@@ -184,7 +184,7 @@ def test_sheriff_five_players_no_royal():
 def _cards_header(players, modules):
     """A header with Sheriff's card modules and the sample profile inline (only their sections)."""
     import json
-    from shared_rules import profile
+    from shared_rules.sheriff.modules import profile
     with open("host/profiles/sample.json") as f:
         whole = json.load(f)
     return {"game": "sheriff", "players": players, "modules": modules, "profile": profile.for_modules(whole, modules)}

@@ -2,8 +2,10 @@
 interface (with a recording gesture module), numbers, refusals, station lights and buzzer."""
 import padsim
 from padsim import LAYOUT_DOC as DOC, micropython, token_uid
-from shared_rules import deck, tokens, games
-from shared_rules.engine import UNKNOWN_TAG, FOREIGN_TAG, NOT_NOW
+from shared_rules import games
+from shared_rules.core import deck
+from shared_rules.core import tokens
+from shared_rules.core.engine import UNKNOWN_TAG, FOREIGN_TAG, NOT_NOW
 from firmware import feedback as fb, sounds
 from firmware.mat import Mat, pick_layout, gestures_for, READY, NOTHING, NO_ZONE, PROMPT_OVER
 

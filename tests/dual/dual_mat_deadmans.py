@@ -5,10 +5,12 @@ signalled with a clear reason and change nothing; the whole sensor-to-rules path
 nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID
-from shared_rules import deck, tokens
-from shared_rules import deadmans as d, deadmans_layout as K
+from shared_rules.core import deck
+from shared_rules.core import tokens
+from shared_rules.deadmans import rules as d
+from shared_rules.deadmans import layout as K
 from shared_rules.catalogue import DMD_CODES as CODES, DMD_TRAITS as TRAITS
-from shared_rules.playout import Playout
+from host.sim.playout import Playout
 
 HAND = 99  # a card in a player's hand, on its way to where the rules send it
 

@@ -5,11 +5,12 @@ state; refused gestures change nothing; hidden cards are never signalled; the wh
 sensor-to-rules path allocates nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
-from shared_rules import deck, tokens
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
+from shared_rules.core import deck
+from shared_rules.core import tokens
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
 from shared_rules.catalogue import SHERIFF_CODES as CODES, SHERIFF_GOODS, SHERIFF_MODULE_CARDS
-from shared_rules.playout import Playout
+from host.sim.playout import Playout
 from firmware import mat_sheriff as ms
 
 

@@ -4,11 +4,13 @@ then the rules) end in the same state as the playout; refused and meaningless ge
 nothing; the whole sensor-to-rules path allocates nothing."""
 import padsim
 from padsim import token_uid, UNKNOWN_UID, FOREIGN_UID
-from shared_rules import deck, tokens
-from shared_rules import skull_layout as K, skull_view
-from shared_rules.skull import on_mats
-from shared_rules.skull_table import at
-from shared_rules.playout import Playout
+from shared_rules.core import deck
+from shared_rules.core import tokens
+from shared_rules.skull import layout as K
+from shared_rules.skull import view as skull_view
+from shared_rules.skull.rules import on_mats
+from host.sim.tables.skull import at
+from host.sim.playout import Playout
 
 SKULL_DISC = 3  # disc i of a seat: 0..2 flowers, 3 the skull
 

@@ -12,7 +12,7 @@ except ImportError:
     micropython = None
 
 from firmware import mfrc522 as drv
-from host import mfrc522_layout as L
+from host.board import mfrc522_layout as L
 from firmware.emu import mfrc522_emu as emu
 from firmware.emu.ntag import ACTIVE, NTAG213, NTAG215, NTAG216, WRITE_FC, NtagTag, Picc
 from firmware.emu.ntag import crc_a as emu_crc_a

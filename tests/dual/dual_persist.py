@@ -11,11 +11,11 @@ import sys
 from firmware import persist
 from firmware.persist import Persist
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.crc import crc16
-from shared_rules.engine import crc32
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.wire.crc import crc16
+from shared_rules.core.engine import crc32
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 import scratch
 
 # The journal layout (docs/persistence.md; firmware/persist.py keeps these as private consts,

@@ -1,7 +1,7 @@
 """Presence debouncing on both interpreters: arrive at the first read, leave after M misses,
 flicker and failed scans never cause a leave, five tags in a bag, no allocation."""
 from firmware.presence import Presence
-from host.presence_layout import ARRIVE, LEAVE, NONE
+from host.board.presence_layout import ARRIVE, LEAVE, NONE
 
 try:
     import micropython

@@ -5,9 +5,10 @@ import json
 import os
 
 from fakeboard import FakeBoard
-from shared_rules import codec, profile
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.wire import codec
+from shared_rules.sheriff.modules import profile
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 from firmware.app import App
 

@@ -4,9 +4,11 @@ Covers hits and misses (first, last, between, outside), 1 and 1000 records, ever
 host record and every damaged file, and a lookup that allocates nothing."""
 import sys
 
-from shared_rules import deck, tokens, catalogue, games
-from shared_rules.deck import DeckError
-from shared_rules.rng import Rng
+from shared_rules import catalogue, games
+from shared_rules.core import deck
+from shared_rules.core import tokens
+from shared_rules.core.deck import DeckError
+from shared_rules.core.rng import Rng
 from firmware.registry import Registry
 import scratch
 

@@ -12,11 +12,11 @@ Then: logs replay to the same digest, snapshots restore mid-game, whole games ar
 import playkit
 from dual_sheriff_playout import check_cards
 from shared_rules import games
-from shared_rules.actions import ACTION_SIZE
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_cards_layout as KC
-from shared_rules import sheriff_mm_layout as KM
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff.modules import cards_layout as KC
+from shared_rules.sheriff.modules import deputies_black_market_layout as KM
+from host.sim.playout import Playout
 from dual_sheriff_cards_rules import PROFILE, LPROFILE
 
 BM = {"black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}
@@ -54,14 +54,14 @@ def check(po, log, probed):
         assert g.VOCAB.encode(draw, rec) == 0 and g.check(rec) == NOT_ON_TOP, (draw, g.check(rec))
         probed[draw["a"] + " under the deck"] = probed.get(draw["a"] + " under the deck", 0) + 1
     if mods & KC.MERRY_MEN:
-        from shared_rules import sheriff_merry as men
+        from shared_rules.sheriff.modules import merry_men as men
         assert [men.held(g, s) for s in range(g.seats())] == t.men_held
         assert len(t.men_deck) + len([h for h in t.men_held if h >= 0]) == 18
     if mods & KC.ORDERS and g.s[K.R_PHASE] in (K.LOAD, K.DECLARE):
         assert len(g.orders_up()) == min(4, 4 + len(t.order_deck) - len(g.orders_up())) or not t.order_deck
     if mods & KC.LAWS:
-        from shared_rules import sheriff_laws as lw
-        from shared_rules import sheriff_laws_layout as LW
+        from shared_rules.sheriff.modules import laws as lw
+        from shared_rules.sheriff.modules import laws_layout as LW
         places = [lw.where(g, i) for i in range(LW.LAWS)]
         if places.count(LW.POS1) or g.s[K.R_PHASE] in (K.MARKET, K.LOAD, K.DECLARE, K.INSPECT):
             assert places.count(LW.POS1) == 1 and places.count(LW.POS2) == 1, places
@@ -137,8 +137,8 @@ def test_whole_games_accepted_under_heap_lock():
 
 
 def test_snapshots_restore_at_random_points_and_refuse_other_games():
-    from shared_rules.engine import CORRUPT
-    from shared_rules.rng import Rng
+    from shared_rules.core.engine import CORRUPT
+    from shared_rules.core.rng import Rng
     rng = Rng(9)
     out = []
     for header, seed in ((FIVE, 4), (H(3, CARDS), 1), (H(5, ["laws", "merry_men"]), 2)):

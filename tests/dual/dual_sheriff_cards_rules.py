@@ -3,11 +3,14 @@ effect primitives, one test per rule and per refusal of ``docs/rules-merry-men.m
 interpreters through the real replay path."""
 from kit import play, errors, act
 
-from shared_rules import games, profile, profile_cards, profile_effects as pe
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_cards as sc
-from shared_rules import sheriff_cards_layout as KC
-from shared_rules import sheriff_mm_layout as KM
+from shared_rules import games
+from shared_rules.sheriff.modules import profile
+from shared_rules.sheriff.modules import profile_cards
+from shared_rules.sheriff.modules import profile_effects as pe
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff.modules import cards as sc
+from shared_rules.sheriff.modules import cards_layout as KC
+from shared_rules.sheriff.modules import deputies_black_market_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 LEGAL = ("apple", "cheese", "bread", "chicken")
@@ -264,7 +267,7 @@ def test_merry_men_setup_draws_and_refusals():
     r2 = play(HM(), [act("merry", 0, keep=0, bottom=0), act("merry", 0, keep=18, bottom=1),
                      act("merry", 0, keep=0, bottom=1), act("merry", 1, keep=0, bottom=2)])   # card 0 is held
     assert errors(r2) == [[2, "merry_not_in_deck"], [3, "merry_not_in_deck"], [5, "merry_not_in_deck"]], errors(r2)
-    from shared_rules import sheriff_merry as men
+    from shared_rules.sheriff.modules import merry_men as men
     g = r.game
     assert [men.held(g, s) for s in range(4)] == [1, 0, 4, 6] and [men.status(g, s) for s in range(4)] == [0] * 4
     r3 = play(H(4), [act("merry", 0, keep=0, bottom=1)])
@@ -286,7 +289,7 @@ def test_seed_robin_hood_smuggled_past_a_bribe_of_8():
     r = play(HM(), log)
     assert errors(r) == [], errors(r)
     g = r.game
-    from shared_rules import sheriff_merry as men
+    from shared_rules.sheriff.modules import merry_men as men
     assert [g.gold(s) for s in range(4)] == [50 + 8 - 6, 50 - 8 + 10 + 3, 52, 51]
     # Robin Hood (card 0) lies under the deck, below the four cards the deal put back.
     assert men.held(g, MINH) == -1 and men.status(g, MINH) == men.OWED and g.s[KM.STATE_END + 15] == 8 + 4   # sheriff_merry _MEN_UNDER + its rank
@@ -320,7 +323,7 @@ def test_merry_man_give_refusals():
 def test_merry_man_found_pays_its_penalty_then_waits_for_contraband():
     """Robin Hood (penalty 5) found among truthful apples: the apples reach the stand, Minh pays
     5 to the Sheriff and holds none; his next contraband through lets him draw at once."""
-    from shared_rules import sheriff_merry as men
+    from shared_rules.sheriff.modules import merry_men as men
     bags = {MINH: ["apple", "apple"], YEN: ["cheese"], TRUNG: ["apple"]}
     log = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,)) + [
         act("inspect", DONG, target=MINH), act("pass", DONG, target=YEN), act("pass", DONG, target=TRUNG)]
@@ -340,7 +343,7 @@ def test_merry_man_found_pays_its_penalty_then_waits_for_contraband():
 
 
 def test_contraband_through_ends_the_wait():
-    from shared_rules import sheriff_merry as men
+    from shared_rules.sheriff.modules import merry_men as men
     bags = {MINH: ["apple"], YEN: ["cheese"], TRUNG: ["apple"]}
     log = [SETUP4] + draws(PAIRS) + round4(bags, {YEN: "cheese"}, merry=(MINH,)) + [
         act("inspect", DONG, target=MINH), act("pass", DONG, target=YEN), act("pass", DONG, target=TRUNG)]
@@ -451,8 +454,8 @@ def law(p, keep, bottom):
 
 
 def test_laws_removed_by_player_count():
-    from shared_rules import sheriff_laws as lw
-    from shared_rules import sheriff_laws_layout as LW
+    from shared_rules.sheriff.modules import laws as lw
+    from shared_rules.sheriff.modules import laws_layout as LW
     got = []
     for n in (3, 4, 5):
         g = games.from_header(HL(n))
@@ -464,8 +467,8 @@ def test_laws_removed_by_player_count():
 
 
 def test_first_sheriff_keeps_two_later_sheriffs_one():
-    from shared_rules import sheriff_laws as lw
-    from shared_rules import sheriff_laws_layout as LW
+    from shared_rules.sheriff.modules import laws as lw
+    from shared_rules.sheriff.modules import laws_layout as LW
     bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}
     log = [SETUP, act("market", 1, discard=[], take=[]),   # the laws come first
            law(1, (10, 11), 12),                            # not the Sheriff
@@ -531,8 +534,8 @@ def test_law_penalties_rewards_bribes_and_bag_size():
 def test_laws_phase_skipped_when_the_deck_runs_short():
     """A profile marking 21 laws 4+ leaves 3 at 3 players: the first Sheriff keeps 2, one stays;
     no later choice is possible (2 cards needed), so the laws in force stay for the game."""
-    from shared_rules import sheriff_laws as lw
-    from shared_rules import sheriff_laws_layout as LW
+    from shared_rules.sheriff.modules import laws as lw
+    from shared_rules.sheriff.modules import laws_layout as LW
     prof = dict(LPROFILE)
     prof["laws"] = [dict(c, mark="4+") if 2 < i < 23 and "mark" not in c else c for i, c in enumerate(LAWS_T)]
     prof["laws"][0] = dict(LAWS_T[0], mark="4+")
@@ -550,8 +553,8 @@ def test_a_law_put_back_comes_up_only_when_the_laws_above_it_are_used():
     """A deck of 6 laws at 3 players (the others marked 4+). Put back, a law goes under the deck:
     "Lá bài bị loại bỏ được đặt úp xuống vào vị trí cuối cùng của chồng bài"; the next Sheriff draws
     the top two ("rút 2 lá bài trên cùng"), so it comes up only once the laws above it are used."""
-    from shared_rules import sheriff_laws as lw
-    from shared_rules import sheriff_laws_layout as LW
+    from shared_rules.sheriff.modules import laws as lw
+    from shared_rules.sheriff.modules import laws_layout as LW
     prof = dict(LPROFILE)
     prof["laws"] = [c if 10 <= i <= 14 or i == 23 else dict(c, mark="4+") for i, c in enumerate(LAWS_T)]
     bags = {0: ["cheese"], 1: ["cheese"], 2: ["cheese"]}

@@ -2,16 +2,16 @@
 accept path, on both interpreters.
 
 After every action the referee's bytes are compared with the table's physical model
-(``shared_rules.sheriff_mm_table``): cards are conserved over draw pile, discard piles, hands,
+(``host.sim.tables.sheriff_modules``): cards are conserved over draw pile, discard piles, hands,
 bags, stands, the loot chest and the contraband a Black Market claim removed; gold is conserved
 over seats, the chest and the odd coins discarded at a loot split; each seat is deputy once per
 cycle of three rounds. The last test accepts whole games under ``micropython.heap_lock()``.
 """
 import playkit
 from dual_sheriff_playout import check_cards
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_mm_layout as KM
-from shared_rules.playout import Playout
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff.modules import deputies_black_market_layout as KM
+from host.sim.playout import Playout
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,
            "black_market": {"pepper": [12, 10], "mead": [13, 11], "silk": [15, 13]}}
@@ -98,7 +98,7 @@ def test_whole_games_accepted_under_heap_lock():
 
 def test_snapshots_restore_mid_game_and_refuse_a_base_game_snapshot():
     from shared_rules import games
-    from shared_rules.engine import CORRUPT
+    from shared_rules.core.engine import CORRUPT
     po = Playout(BOTH, 4)
     for _ in range(120):
         po.step()

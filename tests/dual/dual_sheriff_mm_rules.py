@@ -3,12 +3,13 @@
 interpreters through the real replay path."""
 from kit import play, errors, act
 
-from shared_rules import games, profile
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
-from shared_rules import sheriff_mm as mm
-from shared_rules import sheriff_mm_layout as KM
+from shared_rules import games
+from shared_rules.sheriff.modules import profile
+from shared_rules.sheriff import rules as sh
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
+from shared_rules.sheriff.modules import deputies_black_market as mm
+from shared_rules.sheriff.modules import deputies_black_market_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,

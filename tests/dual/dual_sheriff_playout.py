@@ -1,7 +1,7 @@
 """Sheriff of Nottingham: seeded random games through the real accept path, on both interpreters.
 
 After every action the referee's bytes are compared with the table's independent physical model
-(``shared_rules.sheriff_table``): card conservation over draw pile, discard piles, hands, bags
+(``host.sim.tables.sheriff``): card conservation over draw pile, discard piles, hands, bags
 and stands; the referee's unidentified-copy counts; gold. The digests each test returns must be
 equal on CPython and MicroPython. The last test accepts whole games under
 ``micropython.heap_lock()``: zero allocation per action, refills, rejections and the public view
@@ -9,9 +9,9 @@ included.
 """
 import playkit
 from shared_rules import games
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
-from shared_rules.playout import Playout
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
+from host.sim.playout import Playout
 
 
 def check(po):

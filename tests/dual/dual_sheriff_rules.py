@@ -4,9 +4,9 @@ import json
 
 from kit import play, errors, last_error, act
 
-from shared_rules import sheriff as sh
-from shared_rules import sheriff_layout as K
-from shared_rules import sheriff_view as sv
+from shared_rules.sheriff import rules as sh
+from shared_rules.sheriff import layout as K
+from shared_rules.sheriff import view as sv
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 
@@ -536,7 +536,7 @@ class Stands:
 
 
 def test_rulebook_125_points():
-    from shared_rules import sheriff_score
+    from shared_rules.sheriff import score as sheriff_score
     tai = {"apple": 4, "cheese": 6, "bread": 1, "chicken": 4, "pepper": 2, "crossbow": 1}
     pos = Stands([42, 0, 0], [tai, {"apple": 10, "bread": 3, "chicken": 6}, {"apple": 8, "bread": 2, "chicken": 4}])
     b = sheriff_score.bonuses(pos)
@@ -546,7 +546,7 @@ def test_rulebook_125_points():
 
 
 def test_king_and_queen_ties_split_rounded_down():
-    from shared_rules import sheriff_score
+    from shared_rules.sheriff import score as sheriff_score
     kings = Stands([0, 0, 0], [{"apple": 5}, {"apple": 5}, {"apple": 3}])
     assert sheriff_score.bonuses(kings) == [15, 15, 0]          # (20 + 10) // 2, no Queen
     three = Stands([0, 0, 0], [{"cheese": 2}, {"cheese": 2}, {"cheese": 2}])
@@ -559,7 +559,7 @@ def test_king_and_queen_ties_split_rounded_down():
 
 
 def test_royal_goods_count_for_king_and_queen():
-    from shared_rules import sheriff_score
+    from shared_rules.sheriff import score as sheriff_score
     gouda = Stands([0, 0, 0], [{"cheese": 11}, {"cheese": 10, "gouda": 1}, {}])
     assert sheriff_score.bonuses(gouda) == [10, 15, 0]         # 10 + 2 = 12 beats 11
     royal = Stands([0, 0, 0], [{"golden_apples": 1}, {"apple": 2, "green_apples": 1}, {"royal_rooster": 1}])
@@ -569,7 +569,7 @@ def test_royal_goods_count_for_king_and_queen():
 
 
 def test_winner_tie_breaks():
-    from shared_rules import sheriff_score
+    from shared_rules.sheriff import score as sheriff_score
     # 34 each: seat 0 (2 apples, Apple King), seat 1 (1 chicken, Chicken King), seat 2 (gold only).
     legal = Stands([10, 20, 34], [{"apple": 2}, {"chicken": 1}, {}])
     assert sheriff_score.scores(legal) == [34, 34, 34] and sheriff_score.winners(legal) == [0]

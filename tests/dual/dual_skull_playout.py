@@ -1,12 +1,12 @@
 """Skull random playouts on both interpreters: invariants after every action, snapshot round
 trips, rejected moves that change nothing, zero allocation while accepting, equal digests."""
 import playkit
-from shared_rules import skull_layout as K
-from shared_rules.skull import Skull
-from shared_rules.skull_table import at, active
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
-from shared_rules.rng import Rng
+from shared_rules.skull import layout as K
+from shared_rules.skull.rules import Skull
+from host.sim.tables.skull import at, active
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
+from shared_rules.core.rng import Rng
 
 GAMES = 2000
 

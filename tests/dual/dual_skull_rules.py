@@ -1,8 +1,9 @@
 """Skull: one test per rule and per rejection of docs/rules-skull.md, on both interpreters."""
 from kit import play, errors, last_error, act, accepted_headers
 
-from shared_rules import skull_layout as K, skull_view
-from shared_rules.skull_table import at, active
+from shared_rules.skull import layout as K
+from shared_rules.skull import view as skull_view
+from host.sim.tables.skull import at, active
 
 
 def H(n=3, **opts):
@@ -299,7 +300,7 @@ def test_rejected_action_leaves_state_identical():
 
 
 def test_snapshot_round_trip_and_corruption():
-    from shared_rules.skull import Skull
+    from shared_rules.skull.rules import Skull
     r = play(H(5), prep(5) + [place(0), bid(1, 3)])
     blob = r.game.snapshot()
     g = Skull()  # a blank game to restore into

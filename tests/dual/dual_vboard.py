@@ -16,7 +16,7 @@ except ImportError:
 
 from firmware.boards import virtual
 from firmware import mfrc522 as drv
-from host import mfrc522_layout as L
+from host.board import mfrc522_layout as L
 from firmware.emu.spi_bus import EmuSpiBus
 import scratch
 

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from shared_rules import codec
+from shared_rules.wire import codec
 import scratch
 
 

@@ -7,10 +7,12 @@ with ``registry()``; every token is registered for it (``token_uid``)."""
 import json
 import sys
 
-from shared_rules import deck, games, tokens
+from shared_rules import games
+from shared_rules.core import deck
+from shared_rules.core import tokens
 from firmware.mat import Mat, pick_layout, READY, NOTHING
 from firmware.presence import Presence
-from host.presence_layout import NONE
+from host.board.presence_layout import NONE
 from firmware.registry import Registry
 import scratch
 

@@ -1,8 +1,8 @@
 """Scaffolding of the seeded-playout tests (``dual_<game>_playout.py``), on both interpreters:
 refused variations that must change nothing, snapshot round trips at random points, whole games
 accepted with the heap locked, and one number folding many games' digests."""
-from shared_rules.actions import ACTION_SIZE
-from shared_rules.playout import Playout
+from shared_rules.core.actions import ACTION_SIZE
+from host.sim.playout import Playout
 
 try:
     import micropython
@@ -87,5 +87,5 @@ def locked_game(header, seed, bad):
     errs, refused, view = accept_locked(g, recs, refuse)
     assert errs == 0 and refused == len(recs) * len(refuse)
     assert g.over() and g.digest() == po.game.digest()
-    assert __import__("shared_rules.%s_view" % g.NAME, None, None, True).describe(view)["phase"] == "over"
+    assert __import__("shared_rules.%s.view" % g.NAME, None, None, True).describe(view)["phase"] == "over"
     return [len(recs), g.digest()]

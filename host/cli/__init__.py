@@ -1,0 +1,1 @@
+"""The ``tapmat`` command line: ``main`` builds the parser, one module per sub-command."""

@@ -1,0 +1,93 @@
+"""The hub: own the board's serial port, mirror its game, and let every view attach.
+
+One process holds the port (any other program that opens it is told "PORT is busy: tapmat
+serve (pid N)" at once). ``tapmat monitor``, ``tapmat sim --port`` and ``tapmat tags`` on the
+same port attach to the hub over a local socket; ``tapmat flash`` (``make flash``) asks it to
+hand the board over and it takes the board back afterwards. The hub also serves a web page:
+the table view for a TV, and a phone view per seat, opened by QR code from the join page, where
+the Sheriff enters bribes and debts paid in chosen goods (docs/host.md). It listens on
+localhost only, unless --lan lets phones on the table's network in. Ctrl-C stops it.
+
+    tapmat serve --port /dev/ttyACM0 --lan
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from host.board.deck_profile import load
+from host.hub.hub import Hub
+from host.hub.portlock import PortBusy
+
+NAME = "serve"
+HELP = "the hub: own the board's port, serve the web page (TV and phones), let views attach"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", default="build/vboard/tty", metavar="PORT",
+                   help="the board's serial port (default: %(default)s, the virtual board's)")
+    p.add_argument("--http", type=int, default=8765, metavar="N",
+                   help="the web page's TCP port (default: %(default)s; 0: no web page)")
+    p.add_argument("--profile", action="append", default=[], type=Path, metavar="FILE",
+                   help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
+    p.add_argument("--lan", action="store_true",
+                   help="serve the web page to the local network (phones), not only this computer")
+
+
+async def _serve(hub: Hub, http: int, lan: bool) -> None:
+    from host.web.server import Web
+
+    site = Web(hub, lan=lan, port=http)
+    await site.start()
+    print("table view: %s/   (join page with the seats' QR codes: %s/join)" % (site.base_url(), site.base_url()),
+          flush=True)
+    print(exposure(lan, site.base_url()), flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await site.stop()
+
+
+def exposure(lan: bool, url: str) -> str:
+    """What the web page exposes, said plainly when the hub starts."""
+    if not lan:
+        return "web page: this computer only (127.0.0.1); phones need --lan"
+    return ("web page OPEN TO THE LOCAL NETWORK at %s: anyone on this Wi-Fi can watch the public "
+            "table view and open the join page; a seat acts only with its own link (QR code), so "
+            "keep the join page on the TV. Requests naming another host or coming from another "
+            "site's page are refused." % url)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        profiles = [load(f) for f in args.profile]
+    except ValueError as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        hub = Hub(args.port, who="tapmat serve")
+    except PortBusy as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    for prof in profiles:
+        hub.mirror.know_profile(prof)
+    print("tapmat serve: holding %s; views attach with --port %s" % (args.port, args.port), flush=True)
+    hub.start()
+    try:
+        if args.http:
+            asyncio.run(_serve(hub, args.http, args.lan))
+        else:
+            hub.wait()
+    except OSError as e:
+        print("tapmat serve: web page on port %d: %s" % (args.http, e.strerror or e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hub.close()
+    return 0

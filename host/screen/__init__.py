@@ -1,0 +1,1 @@
+"""The terminal views: the live scoreboard, the monitor, events in words."""

@@ -1,0 +1,1 @@
+"""The machinery every game shares: engine, action records, tokens, the deck registry."""

@@ -1,0 +1,1 @@
+"""Dead Man's Draw: rules, cards, views and the generated layout."""

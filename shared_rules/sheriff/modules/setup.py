@@ -1,0 +1,70 @@
+"""A Sheriff game for a header that names Merry Men modules or a deck profile: the header checked,
+the profile read in its binary form, and the game class that plays those modules (loaded only for
+such a header: base Sheriff's board never imports this)."""
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules.core import engine
+from shared_rules.sheriff import rules as sh
+from shared_rules.sheriff.modules import profile
+from shared_rules.sheriff.modules.deputies_black_market import MODULES, SheriffMM
+
+# Module bits, in header order of ``MODULES`` (deputies_black_market's).
+_DEPUTIES = const(1)
+_BLACK_MARKET = const(2)
+_LAWS = const(4)
+_CARD_MODULES = const(28)     # laws 4, special orders 8, Merry Men 16: ``cards`` (issue 11)
+_MERRY_MEN = const(16)
+_SEATS6 = const(6)
+_MAX_SEATS = const(5)
+
+
+def from_header(header):
+    """A game for a header with ``modules`` and/or ``profile`` (``ValueError`` naming the key)."""
+    engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules", "profile"])
+    if not isinstance(header.get("modules", []), list):
+        raise ValueError("modules must be a list")
+    royal = header.get("royal", True)
+    if not isinstance(royal, bool):
+        raise ValueError("royal must be true or false")
+    mods = 0
+    for m in header.get("modules", []):
+        if m not in MODULES:
+            raise ValueError("unknown module %r (known: %s)" % (m, ", ".join(MODULES)))
+        bit = 1 << MODULES.index(m)
+        if mods & bit:
+            raise ValueError("module %r is listed twice" % (m,))
+        mods |= bit
+    if mods & _CARD_MODULES and not isinstance(header.get("profile"), dict):
+        # On a board (the profile named by digest: profile.bin read whole) the laws' and Merry
+        # Men's code first: loaded after the profile and the card code, their names crossed the
+        # qstr pool doubling (~620 names, one block) in a heap cut up by then. Not for a log's
+        # inline profile, whose check and encoding leave garbage best freed before code loads.
+        if mods & _LAWS:
+            from shared_rules.sheriff.modules import laws as sheriff_laws   # noqa: F401
+        if mods & _MERRY_MEN:
+            from shared_rules.sheriff.modules import merry_men as sheriff_merry   # noqa: F401
+    # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
+    # binary form either way, so the board and a replay build the game from the same bytes.
+    prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
+    values = prof.black_market_values() if prof else None
+    if mods & _BLACK_MARKET and values is None:
+        raise ValueError("black_market needs the Black Market values: a header 'profile' with 'black_market'")
+    if mods & _DEPUTIES:
+        if header.get("players") != _SEATS6:
+            raise ValueError("deputies needs exactly 6 players")
+        if "first_sheriff" in header:
+            raise ValueError("first_sheriff: with deputies the deputy deck chooses")
+        seats, first = _SEATS6, 0
+    else:
+        seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
+        first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
+    if not mods:
+        return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
+    if mods & _CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
+        from shared_rules.sheriff.modules import cards as sheriff_cards
+        return sheriff_cards.make(seats, first, royal, mods, values, prof)
+    return SheriffMM(seats, first, royal, mods, values)

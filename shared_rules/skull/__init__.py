@@ -1,0 +1,1 @@
+"""Skull: rules, views and the generated layout."""
