@@ -39,6 +39,8 @@ _READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
+_REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may end (docs/protocol.md)
+_IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 # ``App.regs``, one list (no attribute names to intern on the board): the prompt last sent (what,
 # seats, zone), ticks_ms of the last CONSOLE while Ctrl-C may interrupt (-1: none), and whether
@@ -215,12 +217,23 @@ class App:
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
 
+        A game under way (actions accepted, not over) is ended only when the host confirms it:
+        the header then carries ``"replace": true`` (taken out before the header is checked and
+        stored), so a stray or repeated NEWGAME never wipes a game the players are in.
+
         Switching to another game first lets go of the running one and of its modules (rules,
         gestures), so the two never share the heap; if the new header is then refused, the
         running game comes back from the journal."""
         try:
-            header = with_profile(self.root, json.loads(text))
-            name = header.get("game") if isinstance(header, dict) else None
+            header = json.loads(text)
+            if not isinstance(header, dict):
+                raise ValueError("the header is not a JSON object")
+            confirmed = header.pop(_REPLACE, False) is True
+            under_way = self.under_way()
+            if under_way and not confirmed:
+                raise ValueError("%s (%d actions): confirm to end it" % (_IN_PROGRESS, under_way))
+            header = with_profile(self.root, header)
+            name = header.get("game")
             if name not in games.names():
                 raise ValueError("unknown game")
         except ValueError as e:
@@ -287,6 +300,16 @@ class App:
         if self.persist and not persisted:
             self.persist.forget()
         self.board.soft_reset()
+
+    def under_way(self):
+        """Actions accepted in the running game if it is not over, else 0 (a NEWGAME may then
+        replace it without confirmation). Without a journal, a running game counts as one."""
+        game = self.referee.game
+        if game is None or game.over():
+            return 0
+        if self.persist:
+            return self.persist.count
+        return 1
 
     def refuse(self, why):
         """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then

@@ -127,7 +127,7 @@ def test_twelve_skull_seats_still_fit_80_by_24() -> None:
     pic = game_picture(header, 2, 40, [], Prompt(2, 1 << 3, 0, 255))
     lines = text(pic, 80).splitlines()
     assert len(lines) <= 24
-    assert sum(1 for line in lines if line.lstrip().startswith(("10 ", "11 "))) == 2  # every seat row
+    assert sum(1 for line in lines if line.lstrip().startswith(("seat 10 ", "seat 11 "))) == 2  # every seat row
     assert "last events" in text(pic, 80)
 
 

@@ -23,7 +23,8 @@ def said(header: dict, seed: int) -> list[tuple[dict, str, str, dict, dict]]:
             return out
         after = public(play.game)
         name = header["game"]
-        out.append((action, wording.sentence(name, action), wording.outcome(name, action, before, after),
+        said_after = wording.outcome(name, action, before, after)
+        out.append((action, wording.sentence(name, action), said_after.text() if said_after else "",
                     before, after))
 
 
@@ -97,3 +98,18 @@ def test_sheriff_expansion_events_in_words_never_name_a_merry_man() -> None:
         for i, (sb, sa) in enumerate(zip(before["seats"], after["seats"])):
             if sa["gold"] != sb["gold"]:
                 assert "%+d" % (sa["gold"] - sb["gold"]) in outcome, (action, outcome)
+
+
+def test_names_and_vietnamese_in_the_same_sentence() -> None:
+    """A named seat is said by its name; the Vietnamese catalogue phrases the same move with the
+    rulebooks' words; an unnamed seat is "seat N" / "ghế N"."""
+    en = wording.Voice("en", ("Ann", "Bob", ""))
+    vi = wording.Voice("vi", ("Ann", "Bob", ""))
+    bribe = {"a": "pass", "p": 0, "target": 1, "bribe": {"gold": 3, "stand": ["green_apples"]}}
+    assert wording.sentence("sheriff", bribe, en) == \
+        "Sheriff Ann lets Bob pass for a bribe of 3 gold and 1 green apple from the stand"
+    said = wording.sentence("sheriff", bribe, vi)
+    assert "Ann" in said and "Bob" in said and "3 vàng" in said and "hối lộ" in said, said
+    assert wording.sentence("skull", {"a": "bid", "p": 2, "n": 4}, en) == "seat 2 bids 4"
+    assert wording.sentence("skull", {"a": "bid", "p": 2, "n": 4}, vi).startswith("ghế 2 ")
+    assert en.good("green_apples", 2) == "2 green apples" and en.good("silk", 1) == "1 silk"

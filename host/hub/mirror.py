@@ -121,7 +121,7 @@ class Event:
     at: float = field(default_factory=time.time)
     reason: str | None = None  # a refusal's reason code name
     reader: int | None = None  # the pad a refusal happened at (None: a host action)
-    outcome: str = ""          # what an accepted move did beyond itself (host/screen/wording.py)
+    outcome: wording.Outcome | None = None  # what an accepted move did beyond itself (host/screen/wording.py)
 
 
 @dataclass(frozen=True)
@@ -375,7 +375,8 @@ class Mirror:
         self.in_sync = False
 
     def _note(self, kind: str, text: str, action: dict[str, Any] | None = None,
-              reason: str | None = None, reader: int | None = None, outcome: str = "") -> None:
+              reason: str | None = None, reader: int | None = None,
+              outcome: wording.Outcome | None = None) -> None:
         seat = action.get("p") if action else None
         ev = Event(kind, text, seat, action, reason=reason, reader=reader, outcome=outcome)
         self.events.append(ev)

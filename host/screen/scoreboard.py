@@ -29,31 +29,14 @@ from rich.text import Text
 
 from host.screen import views
 from host.screen import wording
+from host.screen.table_words import own_pad, prompt_said, reason_text, shared_pad, title
+from host.screen.wording import ENGLISH, Voice
+from host.i18n import N_
 from host.hub.mirror import REFEREE, Event, Mirror, Prompt
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
-TITLES = {"skull": "Skull", "deadmans": "Dead Man's Draw", "sheriff": "Sheriff of Nottingham"}
 WIDE = 110  # from this width on, full names instead of abbreviations
-# Zone names of hardware/mat_layout.json as players call the pads (others: "<zone> pad").
-PADS = {"seat": "pad", "dock": "bag dock", "discard1": "discard pile 1 pad",
-        "discard2": "discard pile 2 pad"}
-
-# Reasons worth more than their code name (the rest: underscores become spaces).
-PLAIN = {
-    "not_now": "not now (that move means nothing at this point of the game)",
-    "unknown_tag": "unknown tag (not in this mat's deck registry)",
-    "foreign_tag": "a piece of another game",
-    "duplicate_tag": "the same tag on two pads",
-    "not_your_turn": "not that seat's turn",
-    "wrong_phase": "not in this phase of the game",
-    "game_over": "the game is over",
-    "malformed": "malformed action",
-    "bad_seat": "no such seat",
-    "not_on_top": "that card lies under the deck: a draw takes the top cards",
-    "draw_count": "a Merry Man draw is two cards (keep one, put one back), after regaining their trust one",
-}
-
 
 @dataclass
 class Picture:
@@ -75,6 +58,8 @@ class Picture:
     tx_bytes: int = 0
     note: str = ""
     reader_faults: dict[int, tuple[int, float, int]] = field(default_factory=dict)
+    voice: Voice = ENGLISH   # the players' language and names
+    since: float = 0.0       # events before this (an earlier game's) are not this game's
 
 
 def picture_of(m: Mirror, **extra: Any) -> Picture:
@@ -101,8 +86,8 @@ def gestures(game: str) -> Any:
         return None
 
 
-def pad_names(game: str, seats: int) -> dict[int, str]:
-    """Reader -> "seat 2's bank pad", "the command pad" ... for the game's zone layout."""
+def pad_names(game: str, seats: int, v: Voice = ENGLISH) -> dict[int, str]:
+    """Reader -> "Bob's stand pad", "the command pad" ... for the game's zone layout."""
     try:
         doc = json.loads(LAYOUT_FILE.read_text())
         layout = firmware_module("firmware.mat").pick_layout(doc, game, seats)
@@ -110,45 +95,32 @@ def pad_names(game: str, seats: int) -> dict[int, str]:
         return {}
     names: dict[int, str] = {}
     for zone, where in layout["zones"].items():
-        what = pad_label(zone)
         if isinstance(where, int):
-            names[where] = "the " + what
+            names[where] = shared_pad(v, zone)
             continue
         for seat, pad in enumerate(where[:seats]):
             reader = pad if isinstance(pad, int) else pad[0]
-            names[reader] = "seat %d's %s" % (seat, what)
+            names[reader] = own_pad(v, zone, seat)
     return names
 
 
-def pad_label(zone: str) -> str:
-    return PADS.get(zone, zone.replace("_", " ") + " pad")
-
-
-def seat_list(mask: int) -> str:
-    seats = [s for s in range(16) if mask >> s & 1]
-    if not seats:
-        return "nobody"
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
-
-
-def prompt_text(game: str, prompt: Prompt | None, seats: int) -> str:
-    """``seat 1: bid or pass (command pad)`` from a PROMPT."""
+def prompt_text(game: str, prompt: Prompt | None, seats: int, v: Voice = ENGLISH) -> str:
+    """``Bob: bid higher or pass on the command pad`` from a PROMPT: who does what where."""
     if prompt is None:
         return ""
     cls = gestures(game)
     names = getattr(cls, "PROMPTS", ())
     what = names[prompt.what] if prompt.what < len(names) else "prompt %d" % prompt.what
     if prompt.what == 0:
-        return "game over: %s won" % seat_list(prompt.seats)
+        what = "over"
     zones = getattr(cls, "ZONES", ())
     if prompt.reader != 255:
-        where = pad_names(game, seats).get(prompt.reader, "reader %d" % prompt.reader)
+        where = pad_names(game, seats, v).get(prompt.reader, v.tr("pad {n}", n=prompt.reader))
     elif prompt.zone < len(zones):
-        where = "own " + pad_label(zones[prompt.zone])
+        where = own_pad(v, zones[prompt.zone])
     else:
         where = ""
-    text = "%s: %s" % (seat_list(prompt.seats), what.replace("_", " "))
-    return text + (" (%s)" % where if where else "")
+    return prompt_said(v, game, what, prompt.seats, where)
 
 
 # -- the seats, per game ------------------------------------------------------------------------
@@ -159,28 +131,36 @@ def _mark(on: bool, text: str) -> str:
     return text if on else ""
 
 
-def skull_rows(d: dict[str, Any], wide: bool) -> Rows:
+def skull_rows(d: dict[str, Any], wide: bool, v: Voice = ENGLISH) -> Rows:
     seats = d["seats"]
     rows = []
     for i, s in enumerate(seats):
-        notes = [_mark(i == d["turn"] and d["phase"] in ("add", "bidding"), "on turn"),
-                 _mark(i == d["challenger"], "challenger"), _mark(s["passed"], "passed"),
-                 _mark(i == d["lead"] and d["phase"] == "prep", "starts"),
-                 _mark(s["eliminated"], "eliminated"), _mark(i == d["winner"], "WINNER")]
+        notes = [_mark(i == d["turn"] and d["phase"] in ("add", "bidding"), v.tr("on turn")),
+                 _mark(i == d["challenger"], v.tr("challenger")), _mark(s["passed"], v.tr("passed")),
+                 _mark(i == d["lead"] and d["phase"] == "prep", v.tr("starts")),
+                 _mark(s["eliminated"], v.tr("eliminated")), _mark(i == d["winner"], v.tr("WINNER"))]
         down = s["stack"] - s["flipped"]
-        mat = "▮" * down + "▯" * s["flipped"] if s["stack"] <= 8 else "%d down" % down
-        rows.append([i, "★" * s["score"] + "☆" * (2 - s["score"]), mat or "-", s["hand"],
+        mat = "▮" * down + "▯" * s["flipped"] if s["stack"] <= 8 else v.tr("{n} down", n=down)
+        rows.append([v.who(i), "★" * s["score"] + "☆" * (2 - s["score"]), mat or "-", s["hand"],
                      ", ".join(n for n in notes if n)])
-    info = ["phase: %s" % d["phase"].replace("_", " ")]
+    info = [v.tr("phase: {phase}", phase=v.tr(PHASES.get(d["phase"], d["phase"])))]
     if d["bid"]:
-        info.append("bid %d by seat %s" % (d["bid"], d["challenger"]))
+        info.append(v.tr("bid {n} by {who}", n=d["bid"], who=v.who(d["challenger"])))
     on_mats = sum(s["stack"] - s["flipped"] for s in seats)
-    info.append("%d disc%s face down" % (on_mats, "" if on_mats == 1 else "s"))
+    info.append(v.trn("{n} disc face down", "{n} discs face down", on_mats))
     if d["skull_owner"] is not None:
-        info.append("skull of seat %d found" % d["skull_owner"])
+        info.append(v.tr("{who}'s skull found", who=v.who(d["skull_owner"])))
     if d["players"]:
-        info.append("two tribes: seat s plays for player s %% %d" % d["players"])
-    return ["Seat", "Wins", "Mat (▮ down ▯ up)", "Hand", ""], rows, [" · ".join(info)]
+        info.append(v.tr("two tribes: seat s plays for player s % {n}", n=d["players"]))
+    return [v.tr("Player"), v.tr("Wins"), v.tr("Mat (▮ down ▯ up)"), v.tr("Hand"), ""], rows, [" · ".join(info)]
+
+
+# Phase names of the games' public dicts, as players say them.
+PHASES = {"prep": N_("preparation"), "add": N_("adding discs"), "bidding": N_("bidding"), "flip": N_("flipping"),
+          "lose": N_("losing a disc"), "first": N_("choosing who starts"), "over": N_("over"), "play": N_("playing"),
+          "trait": N_("choosing traits"), "setup": N_("set-up"), "market": N_("market"), "load": N_("loading bags"),
+          "declare": N_("declaring"), "inspect": N_("inspection"), "laws": N_("laws"), "merry": N_("Merry Men draw"),
+          "deputies": N_("deputies")}
 
 
 def _suit(code: str) -> tuple[str, int]:
@@ -188,78 +168,91 @@ def _suit(code: str) -> tuple[str, int]:
     return name, int(code[len(name):] or 0)
 
 
-def deadmans_rows(d: dict[str, Any], wide: bool) -> Rows:
+def deadmans_rows(d: dict[str, Any], wide: bool, v: Voice = ENGLISH) -> Rows:
     rows = []
     for i, s in enumerate(d["seats"]):
         tops: dict[str, int] = {}
         for code in s["bank"]:
             suit, value = _suit(code)
             tops[suit] = max(value, tops.get(suit, 0))
-        label = (lambda n: n) if wide else (lambda n: n[:3])
-        bank = " ".join("%s%d" % (label(k), v) for k, v in sorted(tops.items())) or "-"
-        trait = (s["trait"] or "-").replace("_", " ")
+        label = (lambda n: v.good_name(n)) if wide else (lambda n: v.good_name(n)[:3])
+        bank = " ".join("%s%s%d" % (label(k), " " if wide else "", val) for k, val in sorted(tops.items())) or "-"
+        trait = v.good_name(s["trait"]) if s["trait"] else "-"
         if s["davy_jones"] is not None:
-            trait += " → %d" % s["davy_jones"]
-        turn = "now" if i == d["turn"] and d["phase"] == "play" else ""
-        rows.append([i, s["score"], len(s["bank"]), bank, trait, turn])
-    play = " ".join(d["play"]) or "empty"
-    turn = "" if d["phase"] == "over" else " · seat %d on turn" % d["turn"]
-    info = ["phase: %s%s%s" % (d["phase"], turn, " · must choose: " + d["pending"] if d["pending"] else ""),
-            "play area: %s · draw pile %d · discard pile %d%s" % (
-                play, d["draw_pile"], d["discard_pile"],
-                " · Kraken: %d to draw" % d["kraken"] if d["kraken"] else "")]
-    return ["Seat", "Score", "Cards", "Bank (top of each suit)", "Trait", "Turn"], rows, info
+            trait += " → %s" % v.who(s["davy_jones"])
+        turn = v.tr("now") if i == d["turn"] and d["phase"] == "play" else ""
+        rows.append([v.who(i), s["score"], len(s["bank"]), bank, trait, turn])
+    play = " ".join(wording.card(v, c) for c in d["play"]) or v.tr("empty")
+    info = [v.tr("phase: {phase}", phase=v.tr(PHASES.get(d["phase"], d["phase"])))
+            + ("" if d["phase"] == "over" else " · " + v.tr("{who} on turn", who=v.who(d["turn"])))
+            + (" · " + v.tr("must choose: {what}", what=d["pending"]) if d["pending"] else ""),
+            v.tr("play area: {play} · draw pile {draw} · discard pile {discard}", play=play, draw=d["draw_pile"],
+                 discard=d["discard_pile"])
+            + (" · " + v.tr("Kraken: {n} to draw", n=d["kraken"]) if d["kraken"] else "")]
+    return [v.tr("Player"), v.tr("Score"), v.tr("Cards"), v.tr("Bank (top of each suit)"), v.tr("Trait"),
+            v.tr("Turn")], rows, info
 
 
 GOODS = {"apple": "apl", "cheese": "chs", "bread": "brd", "chicken": "chk"}
 
 
-def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
+def role_of(d: dict[str, Any], seat: int, v: Voice = ENGLISH) -> str:
+    if seat == d["sheriff"]:
+        return v.tr("Sheriff")
+    if seat in d.get("deputies", ()):
+        return v.tr("Deputy")
+    return v.tr("on turn") if seat == d["turn"] else v.tr("merchant")
+
+
+def sheriff_rows(d: dict[str, Any], wide: bool, v: Voice = ENGLISH) -> Rows:
     rows = []
     for i, s in enumerate(d["seats"]):
-        name = (lambda g: g + " ") if wide else (lambda g: GOODS.get(g, g[:3]))
-        stand = " ".join("%s%d" % (name(g), n) for g, n in s["stand"].items() if n) or "-"
+        if wide:
+            stand = ", ".join(v.good(g, n) for g, n in s["stand"].items() if n) or "-"
+        else:
+            stand = " ".join("%s%d" % (GOODS.get(g, g[:3]), n) for g, n in s["stand"].items() if n) or "-"
         if s["sits_out"]:
-            bag = "sits out"
+            bag = v.tr("sits out")
         elif s["resolved"]:
-            bag = "done"
+            bag = v.tr("done")
         elif s["declared"]:
-            bag = "declared %d %s" % (s["declared"][1], s["declared"][0])
+            bag = v.tr("declared {goods}", goods=v.good(s["declared"][0], s["declared"][1]))
         elif s["loaded"]:
-            bag = "bag closed"
+            bag = v.tr("bag closed")
         else:
             bag = ""
-        role = "Sheriff" if i == d["sheriff"] else ("Deputy" if i in d.get("deputies", ()) else (
-            "on turn" if i == d["turn"] else "merchant"))
-        rows.append([i, role, s["gold"], stand, s["contraband"], s["hand"], bag])
-    piles = ", ".join("%d (top %s)" % (len(p), p[-1]) if p else "empty" for p in d["piles"])
-    played = "%d rounds played" % d["rounds"] if d["phase"] == "over" else "round %d of %d" % (
-        d["round"] + 1, d["rounds"])
-    who = "Sheriff: seat %d" % d["sheriff"] if d["sheriff"] is not None else "deputies: %s" % (
-        " and ".join("seat %d" % x for x in d.get("deputies", ())) or "to be revealed")
-    info = ["%s · phase: %s · %s" % (played, d["phase"], who),
-            "draw pile %d · discard piles: %s" % (d["draw"], piles)] + merry_men_lines(d)
-    return ["Seat", "Role", "Gold", "Stand (legal goods)", "Contraband", "Hand", "Bag"], rows, info
+        rows.append([v.who(i), role_of(d, i, v), s["gold"], stand, s["contraband"], s["hand"], bag])
+    piles = ", ".join(v.tr("{n} (top {card})", n=len(p), card=v.good_name(p[-1])) if p else v.tr("empty")
+                      for p in d["piles"])
+    played = v.tr("{n} rounds played", n=d["rounds"]) if d["phase"] == "over" else v.tr(
+        "round {n} of {rounds}", n=d["round"] + 1, rounds=d["rounds"])
+    who = v.tr("Sheriff: {who}", who=v.who(d["sheriff"])) if d["sheriff"] is not None else v.tr(
+        "deputies: {who}", who=v.tr(" and ").join(v.who(x) for x in d.get("deputies", ())) or v.tr("to be revealed"))
+    info = [" · ".join((played, v.tr("phase: {phase}", phase=v.tr(PHASES.get(d["phase"], d["phase"]))), who)),
+            v.tr("draw pile {n} · discard piles: {piles}", n=d["draw"], piles=piles)] + merry_men_lines(d, v)
+    return [v.tr("Player"), v.tr("Role"), v.tr("Gold"), v.tr("Stand (legal goods)"), v.tr("Contraband"),
+            v.tr("Hand"), v.tr("Bag")], rows, info
 
 
-def merry_men_lines(d: dict[str, Any]) -> list[str]:
+def merry_men_lines(d: dict[str, Any], v: Voice = ENGLISH) -> list[str]:
     """Sheriff modules: the loot chest (with deputies), the Black Market piles and who holds
     which card. Nothing for a base game."""
     lines = []
     if "loot_chest" in d:
         c = d["loot_chest"]
-        goods = " ".join("%s %d" % (g, n) for g, n in c["stand"].items() if n)
-        lines.append("loot chest: %d gold%s%s" % (c["gold"], " · " + goods if goods else "",
-                                                   " · %d contraband" % c["contraband"] if c["contraband"] else ""))
+        goods = ", ".join(v.good(g, n) for g, n in c["stand"].items() if n)
+        lines.append(v.tr("loot chest: {gold} gold", gold=c["gold"]) + (" · " + goods if goods else "")
+                     + (" · " + v.tr("{n} contraband", n=c["contraband"]) if c["contraband"] else ""))
     if "black_market" in d:
-        left = " · ".join("%s %s" % (g, "/".join(map(str, v)) or "gone") for g, v in d["black_market"].items())
-        held = ", ".join("seat %d %s" % (i, " ".join("%s %d" % (g, v) for g, v in s["black_market"]))
+        left = " · ".join("%s %s" % (v.good_name(g), "/".join(map(str, vals)) or v.tr("gone"))
+                          for g, vals in d["black_market"].items())
+        held = ", ".join("%s %s" % (v.who(i), " ".join("%s %d" % (v.good_name(g), val) for g, val in s["black_market"]))
                          for i, s in enumerate(d["seats"]) if s.get("black_market"))
-        lines.append("Black Market left: %s%s" % (left, " · held: " + held if held else ""))
-    return lines + card_module_lines(d)
+        lines.append(v.tr("Black Market left: {left}", left=left) + (" · " + v.tr("held: {held}", held=held) if held else ""))
+    return lines + card_module_lines(d, v)
 
 
-def card_module_lines(d: dict[str, Any]) -> list[str]:
+def card_module_lines(d: dict[str, Any], v: Voice = ENGLISH) -> list[str]:
     """Laws in force, special orders face up and filled (by profile number, and by name when the
     state carries the header's ``card_names``), and how many Merry Men each seat holds: a count,
     never which one (the public view does not carry it)."""
@@ -275,18 +268,19 @@ def card_module_lines(d: dict[str, Any]) -> list[str]:
 
     lines = []
     if "laws" in d:
-        lines.append("laws in force: %s" % (" · ".join("%d. %s" % (i + 1, law_text(n)) for i, n in enumerate(d["laws"]))
-                                           or "none yet"))
+        lines.append(v.tr("laws in force: {laws}", laws=" · ".join(
+            "%d. %s" % (i + 1, law_text(n)) for i, n in enumerate(d["laws"])) or v.tr("none yet")))
     seats = d["seats"]
     if "orders_up" in d:
-        filled = ", ".join("seat %d %s" % (i, " ".join(order_text(o) for o in s["orders"]))
+        filled = ", ".join("%s %s" % (v.who(i), " ".join(order_text(o) for o in s["orders"]))
                            for i, s in enumerate(seats) if s.get("orders"))
-        lines.append("special orders face up: %s%s" % (" · ".join(order_text(o) for o in d["orders_up"]) or "none",
-                                                       " · filled: " + filled if filled else ""))
+        lines.append(v.tr("special orders face up: {orders}",
+                          orders=" · ".join(order_text(o) for o in d["orders_up"]) or v.tr("none"))
+                     + (" · " + v.tr("filled: {filled}", filled=filled) if filled else ""))
     if seats and "merry_men" in seats[0]:
-        lines.append("Merry Men held: " + ", ".join(
-            "seat %d %d%s" % (i, s["merry_men"], " (draw %s)" % s["merry_draw"] if s["merry_draw"] else "")
-            for i, s in enumerate(seats)))
+        lines.append(v.tr("Merry Men held: {held}", held=", ".join(
+            "%s %d%s" % (v.who(i), s["merry_men"], " (" + v.tr("draw {n}", n=s["merry_draw"]) + ")" if s["merry_draw"] else "")
+            for i, s in enumerate(seats))))
     return lines
 
 
@@ -315,14 +309,14 @@ def state_of(p: "Picture") -> dict[str, Any] | None:
     return dict(d, card_names=names) if names else d
 
 
-def generic_rows(d: dict[str, Any], wide: bool) -> Rows:
+def generic_rows(d: dict[str, Any], wide: bool, v: Voice = ENGLISH) -> Rows:
     seats = d.get("seats") or []
     keys: list[str] = []
     for s in seats:
         keys += [k for k in s if k not in keys]
-    rows = [[i] + [_short(s.get(k)) for k in keys] for i, s in enumerate(seats)]
-    info = ["%s: %s" % (k, _short(v)) for k, v in d.items() if k not in ("seats", "game")]
-    return ["Seat"] + keys, rows, [" · ".join(info)]
+    rows = [[v.who(i)] + [_short(s.get(k)) for k in keys] for i, s in enumerate(seats)]
+    info = ["%s: %s" % (k, _short(x)) for k, x in d.items() if k not in ("seats", "game")]
+    return [v.tr("Player")] + keys, rows, [" · ".join(info)]
 
 
 def _short(v: Any) -> str:
@@ -333,7 +327,7 @@ def _short(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
-ROWS: dict[str, Callable[[dict[str, Any], bool], Rows]] = {
+ROWS: dict[str, Callable[[dict[str, Any], bool, Voice], Rows]] = {
     "skull": skull_rows, "deadmans": deadmans_rows, "sheriff": sheriff_rows,
 }
 
@@ -364,54 +358,60 @@ def referee_lines(d: dict[str, Any]) -> list[str]:
 
 
 # -- events -------------------------------------------------------------------------------------
-def action_text(action: dict[str, Any] | None, game: str = "") -> str:
-    """``seat 1 traded 4 cards, took 2 from pile 2`` (public fields only, as the delta carried
+def action_text(action: dict[str, Any] | None, game: str = "", v: Voice = ENGLISH) -> str:
+    """``Bob traded 4 cards, took 2 from pile 2`` (public fields only, as the delta carried
     them; host/screen/wording.py)."""
-    return wording.sentence(game, action)
+    return wording.sentence(game, action, v)
 
 
-def event_line(ev: Event, pads: dict[int, str], game: str = "") -> Text:
+def event_line(ev: Event, pads: dict[int, str], game: str = "", v: Voice = ENGLISH) -> Text:
     stamp = time.strftime("%H:%M:%S ", time.localtime(ev.at))
-    return Text.assemble((stamp, "dim"), event_text(ev, pads, game))
+    return Text.assemble((stamp, "dim"), event_text(ev, pads, game, v))
 
 
-def event_text(ev: Event, pads: dict[int, str], game: str = "") -> Text:
-    """One event as players say it: ``✓ seat 2 bids 3``, ``✗ ... refused at seat 1's pad: ...``."""
+def event_text(ev: Event, pads: dict[int, str], game: str = "", v: Voice = ENGLISH) -> Text:
+    """One event as players say it: ``✓ Bob bids 3``, ``✗ ... refused at Ann's seat pad: ...``."""
     if ev.kind == "accepted":
-        text = Text.assemble(("✓ ", "green"), action_text(ev.action, game))
+        text = Text.assemble(("✓ ", "green"), action_text(ev.action, game, v))
         if ev.outcome:
-            text.append(" — " + ev.outcome, style="bold yellow" if "BUST" in ev.outcome else "bold")
+            text.append(" — " + ev.outcome.text(v), style="bold yellow" if ev.outcome.bust else "bold")
         return text
     if ev.kind == "rejected":
-        what = action_text(ev.action, game) if ev.action else "a tag"
-        reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
-        where = ""
+        what = action_text(ev.action, game, v) if ev.action else v.tr("a tag")
+        reason = reason_text(v, ev.reason)
         if ev.reader is not None:
-            where = " at " + pads.get(ev.reader, "reader %d" % ev.reader)
-        return Text.assemble(("✗ ", "bold red"), what, (" refused%s: " % where, "red"), (reason, "bold red"))
+            where = pads.get(ev.reader, v.tr("pad {n}", n=ev.reader))
+            refused = " " + v.tr("refused at {where}: ", where=where)
+        else:
+            refused = " " + v.tr("refused: ")
+        return Text.assemble(("✗ ", "bold red"), what, (refused, "red"), (reason, "bold red"))
     return Text.assemble(("! ", "yellow"), (ev.text, "yellow"))
 
 
+def is_play(ev: Event) -> bool:
+    """A move on the table (accepted or refused), not a note about the link or the board."""
+    return ev.kind in ("accepted", "rejected")
+
+
 # -- standings ----------------------------------------------------------------------------------
-EXTRAS = {"eliminated": "out", "bank_cards": "cards", "gold": "gold"}
 # How the rules break ties (docs/rules-*.md), shown under the final standings.
 TIE_BREAKS = {
-    "skull": "Two won challenges win, or being the last with discs; eliminated players rank last.",
-    "deadmans": "Ties: most cards in the bank; still tied: a shared win.",
-    "sheriff": "Ties: most legal goods on the stand, then most contraband; still tied: a shared "
-               "victory.",
+    "skull": N_("Two won challenges win, or being the last with discs; eliminated players rank last."),
+    "deadmans": N_("Ties: most cards in the bank; still tied: a shared win."),
+    "sheriff": N_("Ties: most legal goods on the stand, then most contraband; still tied: a shared victory."),
 }
 
 
-def standings_rows(final: dict[str, Any]) -> list[dict[str, Any]]:
+def standings_rows(final: dict[str, Any], v: Voice = ENGLISH) -> list[dict[str, Any]]:
     """The final standings in the rules' order: winners first, then by score (Dead Man's Draw:
     then bank cards), eliminated Skull seats last whatever their score; equal seats share a
-    rank. Each row: rank, seat, score, won, notes."""
+    rank. Each row: rank, seat, name, score, won, notes (and Sheriff's ``breakdown`` parts)."""
     scores = final["scores"]
     winners = set(final["winners"])
     tribes = final.get("game") == "skull" and final["players"] != len(scores)
     out = set(final.get("eliminated") or [])
     cards = final.get("bank_cards") or [0] * len(scores)
+    breakdown = final.get("breakdown") or []
 
     def won(seat: int) -> bool:
         return (seat % final["players"] if tribes else seat) in winners
@@ -423,62 +423,87 @@ def standings_rows(final: dict[str, Any]) -> list[dict[str, Any]]:
     for seat in sorted(range(len(scores)), key=lambda s: key(s) + (s,)):
         rank = rows[-1]["rank"] if rows and key(rows[-1]["seat"]) == key(seat) else len(rows) + 1
         notes = []
-        for name, label in EXTRAS.items():
-            if name == "eliminated":
-                if seat in out:
-                    notes.append("eliminated")
-            elif isinstance(final.get(name), list):
-                notes.append("%d %s" % (final[name][seat], label))
-        rows.append({"rank": rank, "seat": seat, "score": scores[seat], "won": won(seat), "notes": notes})
+        if seat in out:
+            notes.append(v.tr("eliminated"))
+        if isinstance(final.get("bank_cards"), list):
+            notes.append(v.trn("{n} card", "{n} cards", final["bank_cards"][seat]))
+        row = {"rank": rank, "seat": seat, "name": v.who(seat), "score": scores[seat], "won": won(seat),
+               "notes": notes}
+        if seat < len(breakdown):
+            row["parts"] = breakdown_parts(breakdown[seat], v)
+        elif isinstance(final.get("gold"), list):
+            notes.append(v.tr("{n} gold", n=final["gold"][seat]))
+        rows.append(row)
     return rows
 
 
-def tie_break_text(final: dict[str, Any]) -> str:
-    return TIE_BREAKS.get(final.get("game", ""), "")
+def breakdown_parts(b: dict[str, Any], v: Voice = ENGLISH) -> list[str]:
+    """``3 apples 6``, ``King of cheese 12``, ``gold 30``, ``Black Market 8``, ``orders 5``."""
+    parts = ["%s %d" % (v.good(g, n), value) for g, (n, value) in b["goods"].items()]
+    parts += [v.tr("King/Queen of {good} {gold}", good=v.good_name(g), gold=gold) for g, gold in b["bonuses"].items()]
+    parts.append(v.tr("gold {n}", n=b["gold"]))
+    if b["black_market"]:
+        parts.append(v.tr("Black Market {n}", n=b["black_market"]))
+    if b["orders"]:
+        parts.append(v.tr("special orders {n}", n=b["orders"]))
+    return parts
 
 
-def standings_table(final: dict[str, Any]) -> Table:
-    t = Table(title="Final standings", box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
+def tie_break_text(final: dict[str, Any], v: Voice = ENGLISH) -> str:
+    game = final.get("game", "")
+    return v.tr(TIE_BREAKS[game]) if game in TIE_BREAKS else ""
+
+
+def standings_table(final: dict[str, Any], v: Voice = ENGLISH) -> Table:
+    t = Table(title=v.tr("Final standings"), box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
               title_justify="left", show_edge=False)
-    for name in ("Rank", "Seat", "Score", ""):
+    for name in (v.tr("Rank"), v.tr("Player"), v.tr("Score"), ""):
         t.add_column(name)
-    for row in standings_rows(final):
-        t.add_row(str(row["rank"]), str(row["seat"]), str(row["score"]),
-                  Text(("WINNER  " if row["won"] else "") + ", ".join(row["notes"]),
+    for row in standings_rows(final, v):
+        t.add_row(str(row["rank"]), row["name"], str(row["score"]),
+                  Text((v.tr("WINNER") + "  " if row["won"] else "") + ", ".join(row["notes"] + row.get("parts", [])),
                        style="bold green" if row["won"] else ""))
     return t
 
 
 # -- one view model for every screen ---------------------------------------------------------------
 def model(p: Picture, wide: bool = True) -> dict[str, Any]:
-    """What every view shows, as plain JSON-able data: the terminal scoreboard draws it with
-    rich (``render``), the web page's table and phone views with HTML (``host/web/server.py``). A new
-    row or column of a game (Sheriff's deputies, loot chest, Black Market) goes into that
-    game's ``ROWS`` function and so reaches every view at once."""
+    """What every view shows, as plain JSON-able data in the picture's language and names: the
+    terminal scoreboard draws it with rich (``render``), the web page's table and phone views
+    with HTML (``host/web/server.py``). A new row or column of a game (Sheriff's deputies, loot
+    chest, Black Market) goes into that game's ``ROWS`` function and so reaches every view at
+    once. ``events`` are the moves of this game; notes about the link and the board go to
+    ``diagnostics`` (the host's panel)."""
+    v = p.voice
     d = state_of(p)
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
-    out: dict[str, Any] = {"game": game, "title": TITLES.get(game, game or "no game"), "seats": seats,
-                           "state": d, "referee": p.referee, "waits": "", "info": [], "columns": [],
+    out: dict[str, Any] = {"game": game, "title": title(v, game), "seats": seats, "lang": v.lang,
+                           "names": [v.who(i) for i in range(seats)],
+                           "state": d, "referee": p.referee, "waits": "", "over": False, "info": [], "columns": [],
                            "rows": [], "final": None, "events": [], "link": link_line(p).plain,
                            "connected": p.connected}
     if d is not None:
-        out["columns"], out["rows"], out["info"] = ROWS.get(game, generic_rows)(d, wide)
+        out["columns"], out["rows"], out["info"] = ROWS.get(game, generic_rows)(d, wide, v)
         out["rows"] = [[str(c) for c in row] for row in out["rows"]]
-        out["waits"] = prompt_text(game, p.prompt, seats)
+        out["waits"] = prompt_text(game, p.prompt, seats, v)
+        out["over"] = p.prompt is not None and p.prompt.what == 0
         out["prompt"] = None if p.prompt is None else {"what": p.prompt.what, "seats": p.prompt.seats,
                                                         "zone": p.prompt.zone, "reader": p.prompt.reader}
     if p.final is not None:
-        out["final"] = {"rows": standings_rows(p.final), "explained": tie_break_text(p.final)}
-    pads = pad_names(game, seats) if game else {}
-    out["events"] = [{"kind": ev.kind, "text": event_text(ev, pads, game).plain} for ev in p.events]
-    out["faults"] = [line.plain for line in reader_fault_lines(p.reader_faults, pads)]
+        out["final"] = {"rows": standings_rows(p.final, v), "explained": tie_break_text(p.final, v)}
+    pads = pad_names(game, seats, v) if game else {}
+    out["events"] = [{"kind": ev.kind, "text": event_text(ev, pads, game, v).plain}
+                     for ev in p.events if is_play(ev) and ev.at >= p.since]
+    out["diagnostics"] = [time.strftime("%H:%M:%S ", time.localtime(ev.at)) + ev.text
+                          for ev in p.events if not is_play(ev)][-8:]
+    out["faults"] = [line.plain for line in reader_fault_lines(p.reader_faults, pads, v)]
     return out
 
 
 # -- the screen ---------------------------------------------------------------------------------
-def seats_table(game: str, d: dict[str, Any], wide: bool) -> tuple[Table, list[str]]:
-    columns, rows, info = ROWS.get(game, generic_rows)(d, wide)
+def seats_table(game: str, d: dict[str, Any], wide: bool, v: Voice = ENGLISH) -> tuple[Table, list[str]]:
+    columns, rows, info = ROWS.get(game, generic_rows)(d, wide, v)
     t = Table(box=box.SIMPLE_HEAD, expand=True, padding=(0, 1), show_edge=False)
     for name in columns:
         t.add_column(name, overflow="ellipsis", no_wrap=True, min_width=min(len(name), 6))
@@ -488,15 +513,17 @@ def seats_table(game: str, d: dict[str, Any], wide: bool) -> tuple[Table, list[s
 
 
 def link_line(p: Picture) -> Text:
+    v = p.voice
     if not p.connected:
-        state, style = "no board: waiting for %s" % p.port, "bold red"
+        state, style = v.tr("no board: waiting for {port}", port=p.port), "bold red"
     elif not p.in_sync:
-        state, style = "connected, catching up", "yellow"
+        state, style = v.tr("connected, catching up"), "yellow"
     else:
-        state, style = "connected", "green"
-    return Text.assemble(("link ", "dim"), (state, style),
-                         (" · %s · %d frames · %d resyncs · %d bad · %d B in %d B out"
-                          % (p.port, p.frames, p.resyncs, p.bad_frames, p.rx_bytes, p.tx_bytes), "dim"),
+        state, style = v.tr("connected"), "green"
+    return Text.assemble((v.tr("link") + " ", "dim"), (state, style),
+                         (" · %s · " % p.port + v.tr("{frames} frames · {resyncs} resyncs · {bad} bad · {rx} B in {tx} B out",
+                                                     frames=p.frames, resyncs=p.resyncs, bad=p.bad_frames,
+                                                     rx=p.rx_bytes, tx=p.tx_bytes), "dim"),
                          overflow="ellipsis", no_wrap=True)
 
 
@@ -504,61 +531,64 @@ def _lines(console: Console, renderable: RenderableType) -> int:
     return len(console.render_lines(renderable, console.options, pad=False))
 
 
-def reader_fault_lines(faults: dict[int, tuple[int, float, int]], pads: dict[int, str]) -> list[Text]:
+def reader_fault_lines(faults: dict[int, tuple[int, float, int]], pads: dict[int, str],
+                       v: Voice = ENGLISH) -> list[Text]:
     """One line per reader the board reports down or stuck: which pad, since when."""
     out = []
     for reader, (state, since, _version) in sorted(faults.items()):
-        where = pads.get(reader, "pad %d" % reader)
-        what = "reader down" if state == 1 else "scans failing (a damaged tag?)"
-        out.append(Text("%s: %s since %s" % (where, what, time.strftime("%H:%M:%S", time.localtime(since))),
-                        style="bold red"))
+        where = pads.get(reader, v.tr("pad {n}", n=reader))
+        what = v.tr("reader down") if state == 1 else v.tr("scans failing (a damaged tag?)")
+        out.append(Text(v.tr("{where}: {what} since {time}", where=where, what=what,
+                             time=time.strftime("%H:%M:%S", time.localtime(since))), style="bold red"))
     return out
 
 
 def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
     """The whole screen in ``width`` x ``height`` (callers drawing in a terminal pass one line
     less than it has: the line after the last keeps the title from scrolling off)."""
+    v = p.voice
     width = max(width, 40)
     measure = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     wide = width >= WIDE
     d = state_of(p)
     game = (d or {}).get("game") or (p.header or {}).get("game") or ""
     seats = len((d or {}).get("seats") or [])
-    title = Text.assemble(("tapmat ", "bold"), (TITLES.get(game, game or "no game"), "bold cyan"),
-                          no_wrap=True, overflow="ellipsis")
+    heading = Text.assemble(("tapmat ", "bold"), (title(v, game), "bold cyan"), no_wrap=True, overflow="ellipsis")
     if d is not None:
-        title.append(" · %d seats" % seats)
+        heading.append(" · " + v.trn("{n} seat", "{n} seats", seats))
     if p.referee:
-        title.append(" · REFEREE VIEW (hidden information shown)", style="bold magenta")
+        heading.append(" · " + v.tr("REFEREE VIEW (hidden information shown)"), style="bold magenta")
     if p.note:
-        title.append(" · " + p.note, style="dim")
-    top: list[RenderableType] = [title]
+        heading.append(" · " + p.note, style="dim")
+    top: list[RenderableType] = [heading]
+    standings: Table | None = None
     if d is None:
-        top.append(Text("waiting for the board's game…" if p.connected else "", style="dim"))
+        top.append(Text(v.tr("waiting for the board's game…") if p.connected else "", style="dim"))
     else:
-        table, info = seats_table(game, d, wide)
-        waits = prompt_text(game, p.prompt, seats)
-        if waits.startswith("game over"):
-            top.append(Text(waits.capitalize(), style="bold green"))
+        table, info = seats_table(game, d, wide, v)
+        waits = prompt_text(game, p.prompt, seats, v)
+        if p.prompt is not None and p.prompt.what == 0:
+            top.append(Text(waits, style="bold green"))
         elif waits:
-            top.append(Text.assemble(("mat waits for ", "dim"), (waits, "bold")))
+            top.append(Text(waits, style="bold"))
         top += [Text(line, style="cyan") for line in info]
         top.append(table)
         if p.referee:
             top += [Text(line, style="magenta") for line in referee_lines(d)]
         if p.final is not None:
-            top.append(standings_table(p.final))
-            if tie_break_text(p.final):
-                top.append(Text(tie_break_text(p.final), style="dim"))
-    pads = pad_names(game, seats) if game else {}
-    top += reader_fault_lines(p.reader_faults, pads)
+            standings = standings_table(p.final, v)
+            top.append(standings)
+            if tie_break_text(p.final, v):
+                top.append(Text(tie_break_text(p.final, v), style="dim"))
+    pads = pad_names(game, seats, v) if game else {}
+    top += reader_fault_lines(p.reader_faults, pads, v)
     used = sum(_lines(measure, r) for r in top) + 2  # + the events title and the link line
-    if used > height and p.final is not None and d is not None:
+    if used > height and standings is not None:
         # the final standings say it all: drop the seats' table, so the title stays on screen
-        top = [r for r in top if not isinstance(r, Table) or r.title == "Final standings"]
+        top = [r for r in top if not isinstance(r, Table) or r is standings]
         used = sum(_lines(measure, r) for r in top) + 2
     room = max(height - used, 1)
-    lines = [event_line(ev, pads, game) for ev in p.events]
+    lines = [event_line(ev, pads, game, v) for ev in p.events]
     shown: list[Text] = []
     for line in reversed(lines):  # newest last; a long line may take two rows
         rows = _lines(measure, line)
@@ -566,5 +596,5 @@ def render(p: Picture, width: int = 80, height: int = 24) -> RenderableType:
             break
         room -= rows
         shown.insert(0, line)
-    events_title = Text("last events" if p.events else "no events yet", style="bold dim")
+    events_title = Text(v.tr("last events") if p.events else v.tr("no events yet"), style="bold dim")
     return Group(*top, events_title, *shown, link_line(p))

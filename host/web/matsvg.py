@@ -16,9 +16,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.screen.scoreboard import LAYOUT_FILE, firmware_module, gestures, pad_label
+from host.screen.scoreboard import LAYOUT_FILE, firmware_module, gestures
+from host.screen.table_words import pad_label
+from host.screen.wording import ENGLISH, Voice
 
-W, H = 780, 440
+# Drawn big enough to be read from 3 m on a TV: the page shows it at about 1000 px wide, where
+# a label's 34 units are 27 px or more (tests/test_web_layout.py measures it).
+W, H = 1240, 720
+PAD_W, PAD_H = 220, 100
+FONT = 34
 # Fill colours of a pad by state (the web page's legend uses the same words).
 COLOURS = {"idle": "#e8e4d8", "turn": "#9fd5ff", "waits": "#ffd54a", "out": "#bbbbbb"}
 GUIDE_GAMES = (("skull", 4), ("deadmans", 4), ("sheriff", 4))
@@ -33,24 +39,25 @@ def layout(game: str, seats: int) -> dict[str, Any] | None:
         return None
 
 
-def pads(game: str, seats: int) -> list[dict[str, Any]]:
-    """Every pad of the game's layout: reader, zone, seat (None for a shared pad), label."""
+def pads(game: str, seats: int, v: Voice = ENGLISH) -> list[dict[str, Any]]:
+    """Every pad of the game's layout: reader, zone, seat (None for a shared pad), label (its
+    player's name and what the pad is, never a reader number)."""
     lay = layout(game, seats)
     if lay is None:
         return []
     out = []
     for zone, where in lay["zones"].items():
         if isinstance(where, int):
-            out.append({"reader": where, "zone": zone, "seat": None, "label": pad_label(zone)})
+            out.append({"reader": where, "zone": zone, "seat": None, "label": pad_label(v, zone), "who": ""})
             continue
         for seat, pad in enumerate(where[:seats]):
             reader = pad if isinstance(pad, int) else pad[0]
-            out.append({"reader": reader, "zone": zone, "seat": seat,
-                        "label": "seat %d %s" % (seat, pad_label(zone))})
+            out.append({"reader": reader, "zone": zone, "seat": seat, "label": pad_label(v, zone),
+                        "who": v.who(seat)})
     return sorted(out, key=lambda p: p["reader"])
 
 
-def stations(view: dict[str, Any]) -> list[dict[str, Any]]:
+def stations(view: dict[str, Any], v: Voice = ENGLISH) -> list[dict[str, Any]]:
     """The pads of a view model (``host.scoreboard.model``) with their state: ``waits`` (the
     mat waits for a move there), ``turn`` (the seat on turn), ``out`` (eliminated, sitting
     out) or ``idle``."""
@@ -58,7 +65,7 @@ def stations(view: dict[str, Any]) -> list[dict[str, Any]]:
     seats = d.get("seats") or []
     zones = getattr(gestures(game), "ZONES", ())
     out = []
-    for pad in pads(game, len(seats)):
+    for pad in pads(game, len(seats), v):
         seat = pad["seat"]
         state = "idle"
         if seat is not None and seat < len(seats):
@@ -78,37 +85,46 @@ def stations(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _place(pads_: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float, float]]:
-    ring = [p for p in pads_ if p["seat"] is not None]
+    """Each seat's pads stacked at its place round an ellipse (seat 0 at the bottom, clockwise),
+    the shared pads in rows of three in the middle."""
+    seats = sorted({p["seat"] for p in pads_ if p["seat"] is not None})
     middle = [p for p in pads_ if p["seat"] is None]
     placed = []
-    for i, p in enumerate(ring):
-        angle = math.pi / 2 + 2 * math.pi * i / max(len(ring), 1)
-        placed.append((p, W / 2 + 330 * math.cos(angle), H / 2 + 165 * math.sin(angle)))
-    for i, p in enumerate(middle):
-        placed.append((p, W / 2 + (i - (len(middle) - 1) / 2) * 100, H / 2))
+    for i, seat in enumerate(seats):
+        angle = math.pi / 2 + 2 * math.pi * i / len(seats)
+        x, y = W / 2 + (W / 2 - PAD_W / 2 - 12) * math.cos(angle), H / 2 + (H / 2 - 120) * math.sin(angle)
+        own = [p for p in pads_ if p["seat"] == seat]
+        for k, p in enumerate(own):
+            placed.append((p, x, y + (k - (len(own) - 1) / 2) * (PAD_H + 6)))
+    rows = [middle[i:i + 3] for i in range(0, len(middle), 3)]
+    for r, row in enumerate(rows):
+        for i, p in enumerate(row):
+            placed.append((p, W / 2 + (i - (len(row) - 1) / 2) * (PAD_W + 10),
+                           H / 2 + (r - (len(rows) - 1) / 2) * (PAD_H + 10)))
     return placed
 
 
-def svg(game: str, seats: int, stations_: list[dict[str, Any]] | None = None) -> str:
+def svg(game: str, seats: int, stations_: list[dict[str, Any]] | None = None, v: Voice = ENGLISH) -> str:
     """The mat of ``game`` for ``seats`` as an SVG document; ``stations_`` (from ``stations``)
-    colours the pads, else all are drawn idle."""
-    shown = stations_ if stations_ is not None else [dict(p, state="idle") for p in pads(game, seats)]
+    colours the pads, else all are drawn idle. It scales to its box (the web page sizes it)."""
+    shown = stations_ if stations_ is not None else [dict(p, state="idle") for p in pads(game, seats, v)]
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" '
-             'font-family="sans-serif" font-size="12">' % (W, H, W, H),
+             'font-family="sans-serif" font-size="%d">' % (W, H, W, H, FONT),
              '<rect x="4" y="4" width="%d" height="%d" rx="40" fill="#2f5d3a"/>' % (W - 8, H - 8)]
     if not shown:
-        parts.append('<text x="%d" y="%d" fill="white" text-anchor="middle">no mat layout for %s, '
-                     '%d seats</text>' % (W / 2, H / 2, html.escape(game or "no game"), seats))
+        parts.append('<text x="%d" y="%d" fill="white" text-anchor="middle">%s</text>' % (
+            W / 2, H / 2, html.escape(v.tr("no mat layout for {game}, {n} seats", game=game or "-", n=seats))))
     for pad, x, y in _place(shown):
         colour = COLOURS.get(pad.get("state", "idle"), COLOURS["idle"])
-        words = pad["label"].split(" ")
-        top, bottom = (" ".join(words[:2]), " ".join(words[2:])) if pad["seat"] is not None else (pad["label"], "")
-        parts.append('<g class="pad %s" data-reader="%d"><rect x="%.0f" y="%.0f" width="92" height="56" '
-                     'rx="8" fill="%s" stroke="#222"/>' % (pad.get("state", "idle"), pad["reader"],
-                                                             x - 46, y - 28, colour))
-        for k, line in enumerate(l for l in (top, bottom, "reader %d" % pad["reader"]) if l):
-            parts.append('<text x="%.0f" y="%.0f" text-anchor="middle">%s</text>'
-                         % (x, y - 10 + 15 * k, html.escape(line)))
+        lines = [line for line in (pad.get("who", ""), pad["label"]) if line]
+        parts.append('<g class="pad %s" data-reader="%d"><rect x="%.0f" y="%.0f" width="%d" height="%d" '
+                     'rx="10" fill="%s" stroke="#222" stroke-width="2"/>' % (
+                         pad.get("state", "idle"), pad["reader"], x - PAD_W / 2, y - PAD_H / 2, PAD_W, PAD_H, colour))
+        for k, line in enumerate(lines):
+            size = FONT if len(line) <= 11 else max(26, int(FONT * 11 / len(line)))  # long names shrink
+            parts.append('<text x="%.0f" y="%.0f" text-anchor="middle" font-size="%d"%s>%s</text>'
+                         % (x, y + 12 + (k - (len(lines) - 1) / 2) * 40, size,
+                            ' font-weight="bold"' if k == 0 and len(lines) > 1 else "", html.escape(line)))
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -103,6 +103,49 @@ def test_bad_newgame_is_an_error_and_keeps_the_game():
     assert app.referee.game.digest() == digest
 
 
+def test_a_newgame_mid_game_needs_the_hosts_confirmation():
+    """A game under way is never wiped by a stray NEWGAME: refused with the reason (DIAG, then
+    ERROR body), the game unchanged; with ``"replace": true`` the new game starts, its header
+    stored without that key, and a power cut right after brings the new game back."""
+    board, app, m = started()
+    log = Playout(HEADER, 5).run()
+    for i, a in enumerate(log[:3]):
+        board.link.push(action_frame(a, i + 1))
+        app.step()
+    board.link.frames()
+    digest = app.referee.game.digest()
+    other = {"game": "deadmans", "players": 3}
+    board.link.push(codec.encode(codec.NEWGAME, 4, json.dumps(other).encode()))
+    app.step()
+    frames = board.link.frames()
+    said = [bytes(b[1:]).decode() for t, _, b in frames if t == codec.DIAG and b[0] == 1]
+    assert said == ["new game refused: a game is in progress (3 actions): confirm to end it"], said
+    assert [b[0] for t, _, b in frames if t == codec.ERROR] == [codec.ERR_BODY]
+    assert app.referee.game.digest() == digest
+    board.link.push(codec.encode(codec.NEWGAME, 5, json.dumps(dict(other, replace=True)).encode()))
+    app.step()
+    m.take(board.link.frames())
+    assert app.referee.game.NAME == "deadmans" and m.hello[4] == 2
+    assert json.loads(bytes(m.hello[6:]).decode()) == other
+    again = App(board, sensors=None)   # the power cut: the board starts from its files
+    board.link.frames()
+    assert again.boot() and again.referee.game.NAME == "deadmans"
+    return [digest, again.referee.game.digest()]
+
+
+def test_a_finished_game_gives_way_to_a_newgame_without_confirmation():
+    board, app, m = started()
+    for i, a in enumerate(Playout(HEADER, 5).run()):
+        board.link.push(action_frame(a, i + 1))
+        app.step()
+    assert app.referee.game.over()
+    board.link.push(codec.encode(codec.NEWGAME, 999, json.dumps(HEADER).encode()))
+    app.step()
+    m.take(board.link.frames())
+    assert not app.referee.game.over() and m.errors == []
+    return app.referee.game.digest()
+
+
 def test_host_actions_are_mirrored_by_deltas():
     board, app, m = started()
     log = Playout(HEADER, 5).run()

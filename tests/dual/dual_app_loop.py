@@ -452,7 +452,7 @@ def test_a_new_game_with_pieces_on_the_pads_asks_for_a_clear_table():
     assert app.referee.accepted == 2
     board.link.frames()
     calls = board.buzzer.calls
-    board.link.push(codec.encode(codec.NEWGAME, 1, json.dumps({"game": "skull", "players": 4}).encode()))
+    board.link.push(codec.encode(codec.NEWGAME, 1, json.dumps({"game": "skull", "players": 4, "replace": True}).encode()))
     run(app, 3 * READERS, False)
     got = messages(board)
     assert got == ["clear the table: 2 pieces lie on the pads and do not count; lift them and play them again"], got
