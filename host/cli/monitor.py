@@ -20,6 +20,7 @@ from pathlib import Path
 
 from host.board.deck_profile import load
 from host.screen.monitor import watch
+from host import i18n
 
 NAME = "monitor"
 HELP = "live scoreboard of the game on a board (mirrored over its serial port)"
@@ -29,6 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", default="build/vboard/tty", metavar="PORT",
                    help="the board's serial port, e.g. /dev/ttyACM0, or a virtual board's "
                         "BOARD_DIR/tty (default: %(default)s)")
+    p.add_argument("--lang", choices=i18n.LANGS, default=None,
+                   help="the scoreboard's language (default: from LANG, else English)")
     p.add_argument("--referee", action="store_true",
                    help="mirror the referee view: hidden information too (debugging only)")
     p.add_argument("--exit-at-end", action="store_true",
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen,
-              profiles=profiles)
+              profiles=profiles, lang=args.lang or i18n.from_environment())
     except OSError as e:  # the port is busy, or is no serial port
         print("tapmat monitor: %s" % e, file=sys.stderr)
         return 2

@@ -16,10 +16,12 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from host.board.deck_profile import load
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
+from host import i18n
 
 NAME = "serve"
 HELP = "the hub: own the board's port, serve the web page (TV and phones), let views attach"
@@ -32,16 +34,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the web page's TCP port (default: %(default)s; 0: no web page)")
     p.add_argument("--profile", action="append", default=[], type=Path, metavar="FILE",
                    help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
+    p.add_argument("--lang", choices=i18n.LANGS, default=None,
+                   help="every page's language (default: each browser's own, from its language setting)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
 
 
-async def _serve(hub: Hub, http: int, lan: bool) -> None:
+async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict[str, Any] | None) -> None:
     from host.web.server import Web
 
-    site = Web(hub, lan=lan, port=http)
+    site = Web(hub, lan=lan, port=http, lang=lang, profile=profile)
     await site.start()
-    print("table view: %s/   (join page with the seats' QR codes: %s/join)" % (site.base_url(), site.base_url()),
+    print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
+    print("  watching only: %s/   join page with the seats' QR codes: %s/join" % (site.base_url(), site.base_url()),
           flush=True)
     print(exposure(lan, site.base_url()), flush=True)
     try:
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     hub.start()
     try:
         if args.http:
-            asyncio.run(_serve(hub, args.http, args.lan))
+            asyncio.run(_serve(hub, args.http, args.lan, args.lang, profiles[0] if profiles else None))
         else:
             hub.wait()
     except OSError as e:

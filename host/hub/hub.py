@@ -33,6 +33,8 @@ from typing import Any, Callable, Deque
 
 from host.hub import contract
 from host.hub import portlock
+from host.hub.standings import sheriff_breakdown
+from host.hub.table import Archived, Table
 from host.hub.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
                          profile_of_push)
 from shared_rules.wire import codec
@@ -42,8 +44,21 @@ TAKE_BACK_S = 30.0
 SEND_S = 2.0         # a client whose socket stays full this long is dropped   # after a hand-over, how long the hub waits for the port to be free again
 
 
+NEWGAME_REFUSED = "board: new game refused: "
+IN_PROGRESS = "a game is in progress"   # the board's words for a game under way (firmware/app.py)
+
+
 class HubError(OSError):
     """The hub did not answer as a hub does."""
+
+
+class GameRefused(ValueError):
+    """The board refused a new game; the message is its reason."""
+
+    @property
+    def in_progress(self) -> bool:
+        """A game is under way: the host may confirm (``replace``) to end it."""
+        return str(self).startswith(IN_PROGRESS)
 
 
 @dataclass
@@ -80,6 +95,7 @@ class Hub:
         self.clients: list[Client] = []
         self.pingers: Deque[Client | None] = collections.deque()
         self.handover: Client | None = None
+        self.table = Table()   # the players' names, this game's events, the games before
         self.version = 0  # bumped on every frame from the board (the web page redraws on it)
         # called with the new version after each change (the fan-out bench stamps changes)
         self.listeners: list[Callable[[int], None]] = []
@@ -191,8 +207,10 @@ class Hub:
         m = self.mirror
         self._asking = False
         try:
-            self._final = contract.summary(m.game_cls, m.header or {"game": m.game_cls.NAME}, REFEREE,
-                                           body[2:])
+            header = m.header or {"game": m.game_cls.NAME}
+            self._final = contract.summary(m.game_cls, header, REFEREE, body[2:])
+            if m.game_cls.NAME == "sheriff":
+                self._final["breakdown"] = sheriff_breakdown(contract.load_state(m.game_cls, header, body[2:]))
             self._final_key = bytes(m.view or b"")
         except (ValueError, AttributeError):
             self._final = None
@@ -218,6 +236,40 @@ class Hub:
                         return ev
             time.sleep(0.02)
         raise TimeoutError("the board gave no verdict in %.0f s" % timeout)
+
+    def changed(self) -> None:
+        """Something the views show changed outside the board (a name, a new game): redraw."""
+        self.version += 1
+        for listener in self.listeners:
+            listener(self.version)
+
+    def new_game(self, header: dict[str, Any], replace: bool = False, timeout: float = 10.0) -> Archived | None:
+        """Start ``header``'s game on the board (NEWGAME; ``replace``: end a game under way) and
+        wait for it; the game that ends is archived (returned, None if it had no move) and the
+        events shown from now on are the new game's. ``ValueError`` for a header the rules
+        refuse, ``GameRefused`` with the board's reason, ``TimeoutError`` without an answer."""
+        with self.lock:
+            data = self.mirror.newgame_bytes(header, replace)   # ValueError: not a game
+            if self.link.conn is None:
+                raise ConnectionError("no board on %s" % self.port)
+            hellos, mark, sent = self.mirror.hellos, len(self.events), time.time()
+            old_header = self.mirror.header   # the game that ends, for the archive
+            old_seats = len((self.mirror.state() or {}).get("seats") or [])
+            self.link.send(data)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                for ev in self.events[mark:]:
+                    if ev.kind == "error" and ev.text.startswith(NEWGAME_REFUSED):
+                        raise GameRefused(ev.text[len(NEWGAME_REFUSED):])
+                m = self.mirror
+                if m.hellos > hellos and m.in_sync and m.view is not None:
+                    before = [ev for ev in self.events[:mark] if ev.at < sent]
+                    done = self.table.close_game(old_header, before, old_seats)
+                    self.changed()
+                    return done
+            time.sleep(0.02)
+        raise TimeoutError("the board did not start the game in %.0f s" % timeout)
 
     # -- board -> clients ------------------------------------------------------------------
     def _from_board(self, data: bytes) -> None:

@@ -43,11 +43,13 @@ for _cls in (sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):   # Sheriff with
     GAME_CLASSES[_cls.GAME_ID] = _cls
 
 
-def newgame_body(header: dict[str, Any]) -> bytes:
+def newgame_body(header: dict[str, Any], replace: bool = False) -> bytes:
     """A NEWGAME body: the header in its link form (an inline deck profile replaced by its digest:
-    the board reads the card data from its own profile.bin, docs/protocol.md); ``ValueError`` if
+    the board reads the card data from its own profile.bin, docs/protocol.md); ``replace``: the
+    host confirms that a game under way may end (the board refuses otherwise). ``ValueError`` if
     even that does not fit one frame."""
-    body = json.dumps(deck_profile.link_header(header)).encode()
+    link = deck_profile.link_header(header)
+    body = json.dumps(dict(link, replace=True) if replace else link).encode()
     if len(body) > codec.MAX_BODY:
         raise ValueError("the header is %d bytes, a frame to the board carries at most %d" % (len(body), codec.MAX_BODY))
     return body
@@ -204,11 +206,11 @@ class Mirror:
         if profile not in self.profiles:
             self.profiles.append(profile)
 
-    def newgame_bytes(self, header: dict[str, Any]) -> bytes:
+    def newgame_bytes(self, header: dict[str, Any], replace: bool = False) -> bytes:
         games.from_header(header)  # refuse locally what the board would refuse
         if isinstance(header.get("profile"), dict):
             self.know_profile(header["profile"])
-        return self.frame(codec.NEWGAME, newgame_body(header))
+        return self.frame(codec.NEWGAME, newgame_body(header, replace))
 
     def profile_frames(self, blob: bytes) -> list[bytes]:
         """PROFILE frames that push a deck profile's binary form to the board's profile.bin."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,15 @@ def catalogue(lang: str | None) -> dict[str, Any]:
         else:
             messages[m.id] = m.string or m.id
     return {"lang": language(lang), "plural_forms": cat.num_plurals, "messages": messages}
+
+
+def from_environment() -> str:
+    """The terminal's language (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English."""
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(key, "")
+        if value:
+            return choose(value.split(".")[0].replace("_", "-").replace(":", ","))
+    return DEFAULT
 
 
 def choose(accept_language: str | None) -> str:

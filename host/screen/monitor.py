@@ -20,6 +20,7 @@ from host.hub import contract
 from host.hub.hub import open_serial
 from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport
 from host.screen.scoreboard import Picture, picture_of, render
+from host.screen.wording import Voice
 from shared_rules.wire import codec
 from shared_rules.sheriff.modules import profile as deck_profile
 
@@ -245,17 +246,19 @@ class Session:
         m = self.mirror
         return json.dumps(m.header, sort_keys=True), bytes(m.view or b"")
 
-    def picture(self, note: str = "") -> Picture:
-        """What the scoreboard shows now (taken under the lock)."""
+    def picture(self, note: str = "", lang: str = "en") -> Picture:
+        """What the scoreboard shows now (taken under the lock), in ``lang``."""
         with self.lock:
             m = self.mirror
             final = self.final if self._final_key == self._game_key() else None
             return picture_of(m, port=self.name, connected=self.link.conn is not None and m.connected,
-                              final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note)
+                              final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note,
+                              voice=Voice(lang))
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
-          console: Any = None, fps: float = 10.0, profiles: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+          console: Any = None, fps: float = 10.0, profiles: list[dict[str, Any]] | None = None,
+          lang: str = "en") -> dict[str, Any] | None:
     """``tapmat monitor``: the live scoreboard of the board on ``port`` until Ctrl-C, or until the
     game is over with ``exit_at_end``; returns the final standings if the game ended; ``profiles``:
     deck profiles a card-module game may name (the shipped sample is always known). It attaches
@@ -287,7 +290,7 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
                 now = time.monotonic()
                 if now >= next_draw:
                     size = console.size
-                    live.update(render(session.picture(), size.width, size.height - 1), refresh=True)
+                    live.update(render(session.picture(lang=lang), size.width, size.height - 1), refresh=True)
                     next_draw = now + 1.0 / fps
                 if exit_at_end and final is not None:
                     break
@@ -298,5 +301,5 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
         if own is not None:
             own.close()
     size = console.size
-    console.print(render(session.picture(), size.width, size.height - 1))
+    console.print(render(session.picture(lang=lang), size.width, size.height - 1))
     return final

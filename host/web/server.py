@@ -10,7 +10,14 @@
   the Sheriff (or a deputy) enters an accepted bribe or a debt paid in chosen goods, or any
   other action the mat has no sensor for; each goes to the board as a host ACTION frame
   (``Hub.send_action``) and the phone shows the referee's verdict.
-- ``/players``: the players' guide (docs/players.md), ``/mat.svg``: the current mat.
+- ``/players``: the players' guide (docs/players.md, or docs/players.vi.md in Vietnamese),
+  ``/mat.svg``: the current mat.
+- ``/i18n/<lang>.json``: every string of the pages in that language (``host/i18n``); the view
+  model comes in the language the page asks for (``/ws?lang=vi``), names included.
+- ``POST /newgame`` (host): a new game, or a rematch, on the board without reflashing
+  (``Hub.new_game``); the game that ends is archived: ``/games`` lists them, ``/games/N.jsonl``
+  is one as an action log. ``POST /name``: a seat's name (the host for any seat, a phone for its
+  own).
 
 The server binds to 127.0.0.1 unless ``lan`` is set (then every interface: phones on the
 table's Wi-Fi).
@@ -20,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import secrets
+import html
 import socket
 import threading
 from pathlib import Path
@@ -29,29 +36,41 @@ from typing import Any, Iterator
 import segno
 from aiohttp import WSMsgType, web
 
+from host import i18n
 from host.web import matsvg
-from host.hub.hub import Hub
-from host.screen.scoreboard import PLAIN, Picture, model, picture_of
+from host.hub.hub import GameRefused, Hub
+from host.hub.table import NameRefused
+from host.screen.scoreboard import Picture, model, picture_of
+from host.screen.table_words import reason_text
+from host.screen.wording import Voice
+from host.web.auth import HOST_COOKIE, Keys, is_host, seat_for_request
 from host.web.fanout import Fanout
-from host.web.security import MAX_BODY, allowed_hosts, guard, parse_json, same_token, small_int
+from host.web.security import MAX_BODY, allowed_hosts, guard, parse_json, small_int
+from shared_rules import games
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = Path(__file__).resolve().parent   # the pages beside this module
 GUIDE = ROOT / "docs" / "players.md"
+GUIDES = {"en": GUIDE, "vi": ROOT / "docs" / "players.vi.md"}
+MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 MAX_SEATS = 16
 PUSH_S = 1.0  # a WebSocket looks for a new picture at least this often (a change wakes it at once)
 
 
 class Web:
-    def __init__(self, hub: Hub, lan: bool = False, port: int = 8765) -> None:
+    def __init__(self, hub: Hub, lan: bool = False, port: int = 8765, lang: str | None = None,
+                 profile: dict[str, Any] | None = None) -> None:
         self.hub = hub
         self.lan = lan
         self.port = port
-        self.tokens = [secrets.token_urlsafe(9) for _ in range(MAX_SEATS)]
+        self.lang = lang   # --lang: every page's language; None: each browser's own
+        self.profile = profile   # the deck profile a Merry Men card module game takes (--profile)
+        self.keys = Keys(MAX_SEATS)
+        self.tokens = self.keys.seats
         self.hosts: frozenset[str] = frozenset()
         self.app = web.Application(client_max_size=MAX_BODY, middlewares=[guard(lambda: self.hosts)])
         self.app.add_routes([
-            web.get("/", self.page("tv.html")),
+            web.get("/", self.tv_page),
             web.get("/join", self.join),
             web.get("/seat/{seat}", self.seat_page),
             web.get("/qr/{seat}.svg", self.qr),
@@ -59,6 +78,12 @@ class Web:
             web.get("/players", self.guide),
             web.get("/ws", self.socket),
             web.post("/action", self.action),
+            web.post("/newgame", self.newgame),
+            web.post("/name", self.name),
+            web.get("/games", self.games),
+            web.get("/whoami", self.whoami),
+            web.get("/games/{number}.jsonl", self.game_log),
+            web.get("/i18n/{lang}.json", self.catalogue),
             web.static("/static", STATIC),
             web.get("/{name}.svg", self.doc_svg),
         ])
@@ -83,6 +108,10 @@ class Web:
 
     def seat_url(self, seat: int) -> str:
         return "%s/seat/%d?t=%s" % (self.base_url(), seat, self.tokens[seat])
+
+    def tv_url(self) -> str:
+        """The table view with the host credential (printed by ``tapmat serve`` for the TV)."""
+        return "%s/?host=%s" % (self.base_url(), self.keys.host)
 
     def served_names(self) -> list[str]:
         """The host names a request may carry: localhost, and the LAN address with --lan."""
@@ -109,31 +138,40 @@ class Web:
             await self.runner.cleanup()
 
     # -- what is shown ---------------------------------------------------------------------
-    def picture(self) -> Picture:
+    def picture(self, lang: str = i18n.DEFAULT) -> Picture:
         hub = self.hub
         with hub.lock:
             m = hub.mirror
+            seats = len((m.state() or {}).get("seats") or [])
             return picture_of(m, port=hub.port, connected=hub.link.conn is not None and m.connected,
-                              final=hub.final())
+                              final=hub.final(), voice=Voice(lang, hub.table.names_for(seats)),
+                              since=hub.table.since)
 
-    def public_view(self) -> dict[str, Any]:
-        """What everybody may see: built once per change (``Fanout``) for every client."""
-        out = model(self.picture(), wide=True)
+    def public_view(self, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+        """What everybody may see, in ``lang``: built once per change and language (``Fanout``)."""
+        out = model(self.picture(lang), wide=True)
         out["events"] = out["events"][-12:]
-        out["stations"] = matsvg.stations(out)
+        out["stations"] = matsvg.stations(out, Voice(lang, tuple(out["names"])))
         return out
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        out = self.public_view()
+    def view(self, seat: int | None = None, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+        out = self.public_view(lang)
         out["you"] = None if seat is None else you(out, seat)
         return out
+
+    def language(self, request: web.Request) -> str:
+        """The page's language: ``?lang=``, else ``--lang``, else the browser's Accept-Language."""
+        asked = request.query.get("lang", "")
+        if asked in i18n.LANGS:
+            return asked
+        return self.lang or i18n.choose(request.headers.get("Accept-Language"))
 
     def _seat(self, request: web.Request) -> int:
         try:
             seat = int(request.match_info.get("seat") or request.query.get("seat", ""))
         except ValueError:
             raise web.HTTPNotFound(text="no such seat") from None
-        if not 0 <= seat < MAX_SEATS or not same_token(request.query.get("t", ""), self.tokens[seat]):
+        if not 0 <= seat < MAX_SEATS or not seat_for_request(request, self.keys, seat):
             raise web.HTTPForbidden(text="this link is not valid for seat %d: scan the seat's QR "
                                          "code on the table view's join page again" % seat)
         return seat
@@ -144,20 +182,32 @@ class Web:
             return web.FileResponse(STATIC / name)
         return handler
 
+    async def tv_page(self, request: web.Request) -> web.StreamResponse:
+        """The table view; ``?host=TOKEN`` (the address ``tapmat serve`` prints) becomes the
+        TV's cookie, and the address bar forgets the token."""
+        if "host" in request.query:
+            if not is_host(request, self.keys):
+                raise web.HTTPForbidden(text="this host link is not valid: use the address tapmat serve printed")
+            found = web.HTTPFound("/")
+            found.set_cookie(HOST_COOKIE, self.keys.host, httponly=True, samesite="Strict")
+            raise found
+        return web.FileResponse(STATIC / "tv.html")
+
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
         self._seat(request)
         return web.FileResponse(STATIC / "seat.html")
 
-    async def join(self, _request: web.Request) -> web.Response:
-        seats = self.view()["seats"] or 0
+    async def join(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        v = self.view(lang=lang)
         cards = "".join(
-            '<figure><img src="/qr/%d.svg" alt="QR code of seat %d"><figcaption>seat %d</figcaption>'
-            '</figure>' % (s, s, s) for s in range(seats))
-        body = ('<!doctype html><html><head><meta charset="utf-8"><title>tapmat: join</title>'
-                '<link rel="stylesheet" href="/static/style.css"></head><body class="tv">'
-                '<h1>Scan your seat</h1><div class="qrs">%s</div>'
-                '<p><a href="/">back to the table</a></p></body></html>'
-                % (cards or "<p>no game on the board yet</p>"))
+            '<figure><img src="/qr/%d.svg" alt="QR %s"><figcaption>%s</figcaption></figure>'
+            % (s, html.escape(name), html.escape(name)) for s, name in enumerate(v["names"]))
+        body = ('<!doctype html><html lang="%s"><head><meta charset="utf-8"><title>tapmat</title>'
+                '<link rel="stylesheet" href="/static/style.css"></head><body class="tv join">'
+                '<h1>%s</h1><div class="qrs">%s</div><p><a href="/">%s</a></p></body></html>'
+                % (lang, i18n.say(lang, "Scan your seat's code"), cards or "<p>%s</p>" % i18n.say(lang, "no game on the board yet"),
+                   i18n.say(lang, "back to the table")))
         return web.Response(text=body, content_type="text/html")
 
     async def qr(self, request: web.Request) -> web.Response:
@@ -169,19 +219,22 @@ class Web:
         segno.make(self.seat_url(seat), error="m").save(out, kind="svg", scale=6, border=2)
         return web.Response(body=out.getvalue(), content_type="image/svg+xml")
 
-    async def mat(self, _request: web.Request) -> web.Response:
-        v = self.view()
-        return web.Response(text=matsvg.svg(v["game"], v["seats"], v["stations"]),
+    async def mat(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
+        v = self.view(lang=lang)
+        return web.Response(text=matsvg.svg(v["game"], v["seats"], v["stations"], Voice(lang, tuple(v["names"]))),
                             content_type="image/svg+xml")
 
-    async def guide(self, _request: web.Request) -> web.Response:
+    async def guide(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
         try:
-            text = GUIDE.read_text()
+            text = GUIDES[lang].read_text()
         except OSError:
-            raise web.HTTPNotFound(text="docs/players.md is missing") from None
-        body = ('<!doctype html><html><head><meta charset="utf-8"><title>tapmat: players\' guide'
-                '</title><link rel="stylesheet" href="/static/style.css"></head><body class="guide">'
-                '<p><a href="/">back to the table</a></p>%s</body></html>' % markdown_html(text))
+            raise web.HTTPNotFound(text="%s is missing" % GUIDES[lang].relative_to(ROOT)) from None
+        body = ('<!doctype html><html lang="%s"><head><meta charset="utf-8"><meta name="viewport" '
+                'content="width=device-width, initial-scale=1"><title>tapmat: %s</title><link rel="stylesheet" '
+                'href="/static/style.css"></head><body class="guide"><p><a href="/">%s</a></p>%s</body></html>'
+                % (lang, i18n.say(lang, "Players' guide"), i18n.say(lang, "back to the table"), markdown_html(text)))
         return web.Response(text=body, content_type="text/html")
 
     async def doc_svg(self, request: web.Request) -> web.StreamResponse:
@@ -193,6 +246,7 @@ class Web:
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._seat(request) if "seat" in request.query else None
+        audience = (self.language(request), seat)
         ws = web.WebSocketResponse(heartbeat=10)
         await ws.prepare(request)
         last = None
@@ -201,7 +255,7 @@ class Web:
             while not ws.closed:
                 changed = self.fanout.next_change()
                 if self.hub.version != last:
-                    last, frame = self.fanout.current(seat)
+                    last, frame = self.fanout.current(audience)
                     await ws.send_frame(frame, WSMsgType.TEXT)
                 waiting: list[asyncio.Future[Any]] = [reader, changed]
                 done, _ = await asyncio.wait(waiting, timeout=PUSH_S,
@@ -219,6 +273,7 @@ class Web:
         return ws
 
     async def action(self, request: web.Request) -> web.Response:
+        lang = self.language(request)
         try:
             data = parse_json(await request.read())
             seat = small_int(data.get("seat"), "seat", MAX_SEATS)
@@ -227,8 +282,8 @@ class Web:
                 raise ValueError("the page sent no action")
         except ValueError as e:
             return web.json_response({"ok": False, "text": str(e)}, status=400)
-        if not same_token(data.get("t"), self.tokens[seat]):
-            return web.json_response({"ok": False, "text": "not this seat's link"}, status=403)
+        if not seat_for_request(request, self.keys, seat, data.get("t")):
+            return web.json_response({"ok": False, "text": i18n.say(lang, "not this seat's link")}, status=403)
         action["p"] = seat  # a phone acts for its own seat only
         loop = asyncio.get_running_loop()
         try:
@@ -239,9 +294,110 @@ class Web:
         except (TimeoutError, ConnectionError) as e:
             return web.json_response({"ok": False, "text": str(e)})
         if ev.kind == "accepted":
-            return web.json_response({"ok": True, "text": "accepted by the referee"})
-        reason = PLAIN.get(ev.reason or "", (ev.reason or "refused").replace("_", " "))
-        return web.json_response({"ok": False, "text": "refused: " + reason, "reason": ev.reason})
+            return web.json_response({"ok": True, "text": i18n.say(lang, "accepted by the referee")})
+        reason = reason_text(Voice(lang), ev.reason)
+        return web.json_response({"ok": False, "text": i18n.say(lang, "refused: ") + reason, "reason": ev.reason})
+
+    # -- the table: names, new games, the archive ---------------------------------------------
+    async def name(self, request: web.Request) -> web.Response:
+        """A seat's name: the host names any seat, a phone its own."""
+        lang = self.language(request)
+        try:
+            data = parse_json(await request.read())
+            seat = small_int(data.get("seat"), "seat", MAX_SEATS)
+        except ValueError as e:
+            return web.json_response({"ok": False, "text": str(e)}, status=400)
+        if not (is_host(request, self.keys) or seat_for_request(request, self.keys, seat, data.get("t"))):
+            return web.json_response({"ok": False, "text": i18n.say(lang, "not this seat's link")}, status=403)
+        try:
+            name = self.hub.table.name(seat, data.get("name"))
+        except NameRefused as e:
+            return web.json_response({"ok": False, "text": i18n.say(lang, str(e), max=20)}, status=400)
+        self.hub.changed()
+        return web.json_response({"ok": True, "name": name})
+
+    async def newgame(self, request: web.Request) -> web.Response:
+        """The host starts a game: ``{"game", "players", "modules", "names", "replace"}``, or
+        ``{"rematch": true}`` for the same game and players again."""
+        lang = self.language(request)
+        if not is_host(request, self.keys):
+            return web.json_response({"ok": False, "text": i18n.say(lang, "only the table view (host) starts a game")},
+                                     status=403)
+        try:
+            data = parse_json(await request.read())
+            header = self.new_header(data)
+            names = data.get("names") or []
+            if not isinstance(names, list) or len(names) > MAX_SEATS:
+                raise ValueError("names: a list, one per seat")
+            for seat, text in enumerate(names):
+                if text is not None:
+                    self.hub.table.name(seat, text)
+        except NameRefused as e:
+            return web.json_response({"ok": False, "text": i18n.say(lang, str(e), max=20)}, status=400)
+        except ValueError as e:
+            return web.json_response({"ok": False, "text": i18n.say(lang, "not a game: {why}", why=e)}, status=400)
+        loop = asyncio.get_running_loop()
+        try:
+            done = await loop.run_in_executor(None, lambda: self.hub.new_game(header, data.get("replace") is True))
+        except GameRefused as e:
+            if e.in_progress:
+                return web.json_response({"ok": False, "confirm": True, "text": i18n.say(
+                    lang, "A game is in progress. Start the new game anyway? The current game ends and is archived.")},
+                    status=409)
+            return web.json_response({"ok": False, "text": i18n.say(lang, "the mat refused the new game: {why}", why=e)},
+                                     status=409)
+        except (TimeoutError, ConnectionError) as e:
+            return web.json_response({"ok": False, "text": str(e)}, status=503)
+        return web.json_response({"ok": True, "archived": done.number if done else None,
+                                  "text": i18n.say(lang, "new game started")})
+
+    def new_header(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The header a new-game request asks for (``ValueError`` naming what is wrong)."""
+        if data.get("rematch") is True:
+            header = self.hub.mirror.header
+            if not header:
+                raise ValueError("no game to play again")
+            return dict(header)
+        game = data.get("game")
+        if game not in games.names():
+            raise ValueError("choose a game")
+        header: dict[str, Any] = {"game": game, "players": small_int(data.get("players"), "players", MAX_SEATS)}
+        modules = data.get("modules") or []
+        if not isinstance(modules, list) or any(m not in MODULES for m in modules):
+            raise ValueError("modules: some of %s" % ", ".join(MODULES))
+        if modules:
+            if game != "sheriff":
+                raise ValueError("the Merry Men modules are Sheriff's")
+            header["modules"] = [m for m in MODULES if m in modules]
+            if self.profile is not None:
+                from shared_rules.sheriff.modules import profile as deck_profile
+                header["profile"] = deck_profile.for_modules(self.profile, header["modules"])
+        games.from_header(header)   # ValueError with the rules' reason
+        return header
+
+    async def whoami(self, request: web.Request) -> web.Response:
+        """Whether this page holds the host credential (the TV shows the host's panels then)."""
+        return web.json_response({"host": is_host(request, self.keys)})
+
+    async def games(self, _request: web.Request) -> web.Response:
+        with self.hub.table.lock:
+            listed = [a.summary() for a in self.hub.table.archive]
+        return web.json_response({"games": listed})
+
+    async def game_log(self, request: web.Request) -> web.Response:
+        text = request.match_info["number"]
+        number = int(text) if text.isascii() and text.isdigit() and len(text) < 7 else -1
+        found = self.hub.table.archived(number)
+        if found is None:
+            raise web.HTTPNotFound(text="no archived game %s" % text)
+        return web.Response(text=found.log(), content_type="application/x-ndjson", headers={
+            "Content-Disposition": 'attachment; filename="tapmat-game-%d.jsonl"' % number})
+
+    async def catalogue(self, request: web.Request) -> web.Response:
+        lang = request.match_info["lang"]
+        if lang not in i18n.LANGS:
+            raise web.HTTPNotFound(text="no catalogue for that language")
+        return web.json_response(i18n.catalogue(lang))
 
 
 @contextlib.contextmanager
@@ -272,12 +428,14 @@ def you(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """The phone's own part: its seat, its role, and the decisions it may enter."""
     d = view.get("state") or {}
     seats = d.get("seats") or []
-    out: dict[str, Any] = {"seat": seat, "role": "player", "targets": [], "goods": []}
+    names = view.get("names") or []
+    v = Voice(view.get("lang") or i18n.DEFAULT, tuple(names))
+    out: dict[str, Any] = {"seat": seat, "name": v.who(seat), "role": v.tr("player"), "decides": False,
+                           "targets": [], "goods": {}}
     if seat >= len(seats):
-        out["role"] = "no such seat in this game"
+        out["role"] = v.tr("no such seat in this game")
         return out
     try:
-        from shared_rules import games
         vocab = games.game_class(d.get("game", "")).VOCAB
         out["actions"] = [{"a": name, "fields": [f[0] for f in fields]}
                           for name, fields in zip(vocab.names, vocab.fields)]
@@ -285,11 +443,13 @@ def you(view: dict[str, Any], seat: int) -> dict[str, Any]:
         out["actions"] = []
     if d.get("game") == "sheriff":
         from shared_rules.sheriff.rules import CODES
-        out["goods"] = list(CODES)
-        if d.get("sheriff") == seat:
-            out["role"] = "Sheriff"
+        out["goods"] = {code: v.good_name(code) for code in CODES}
+        if d.get("sheriff") == seat or seat in d.get("deputies", ()):
+            out["role"] = v.tr("Sheriff") if d.get("sheriff") == seat else v.tr("Deputy")
+            out["decides"] = True
         out["targets"] = [
-            {"seat": i, "declared": s["declared"], "stand": {g: n for g, n in s["stand"].items() if n},
+            {"seat": i, "name": v.who(i), "declared": v.good(s["declared"][0], s["declared"][1]),
+             "stand": {g: n for g, n in s["stand"].items() if n},
              "gold": s["gold"]}
             for i, s in enumerate(seats) if s["declared"] and not s["resolved"] and i != seat]
     return out
