@@ -126,7 +126,7 @@ def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
     try:
         tv.get(page.base_url() + "/")
         wait_text(tv, "title", "Sheriff of Nottingham · 4 seats", 10)
-        wait_text(tv, "waits", "seat %d: decide" % sheriff, 5)
+        wait_text(tv, "waits", "seat %d: let the bag pass or inspect it" % sheriff, 5)
         seats = tv.find_element("id", "seats").text
         assert "Sheriff" in seats and "declared" in seats
         wait_for(lambda: tv.find_elements("css selector", "#mat svg g.pad.waits"), 5, "the pad the mat waits at")
@@ -137,7 +137,7 @@ def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
         assert variety > 100, "the table view's screenshot looks blank"
 
         phone.get(page.seat_url(sheriff))
-        wait_text(phone, "you", "You are seat %d: Sheriff" % sheriff, 10)
+        wait_text(phone, "you", "You are seat %d · Sheriff" % sheriff, 10)
         from selenium.webdriver.support.ui import Select
         Select(phone.find_element("id", "target")).select_by_value(str(target))
         gold = phone.find_element("id", "gold")
@@ -168,7 +168,7 @@ def test_tv_and_phone_a_bribe_reaches_the_referee_and_the_tv(site, tmp_path):
         phone.find_element("id", "send-any").click()
         wait_for(lambda: page.view()["state"]["seats"][other]["resolved"], 10, "the inspection")
         wait_text(phone, "verdict", "accepted by the referee", 5)
-        wait_text(tv, "events", "Sheriff (seat %d) opens seat %d's bag" % (sheriff, other), 5)
+        wait_text(tv, "events", "Sheriff seat %d opens seat %d's bag" % (sheriff, other), 5)
     finally:
         close(tv)
         close(phone)
@@ -186,6 +186,8 @@ def test_players_guide_and_join_page(site):
                  5, "QR code pictures")
         driver.get(page.base_url() + "/players")
         assert "Players' guide" in driver.find_element("tag name", "h1").text
+        driver.get(page.base_url() + "/players?lang=vi")
+        assert "Hướng dẫn người chơi" in driver.find_element("tag name", "h1").text
         images = driver.find_elements("css selector", "img")
         assert images and all(driver.execute_script("return arguments[0].naturalWidth", i) > 0 for i in images)
     finally:

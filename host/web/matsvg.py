@@ -23,7 +23,7 @@ from host.screen.wording import ENGLISH, Voice
 # Drawn big enough to be read from 3 m on a TV: the page shows it at about 1000 px wide, where
 # a label's 34 units are 27 px or more (tests/test_web_layout.py measures it).
 W, H = 1240, 720
-PAD_W, PAD_H = 220, 100
+PAD_W, PAD_H = 240, 100
 FONT = 34
 # Fill colours of a pad by state (the web page's legend uses the same words).
 COLOURS = {"idle": "#e8e4d8", "turn": "#9fd5ff", "waits": "#ffd54a", "out": "#bbbbbb"}
@@ -121,7 +121,7 @@ def svg(game: str, seats: int, stations_: list[dict[str, Any]] | None = None, v:
                      'rx="10" fill="%s" stroke="#222" stroke-width="2"/>' % (
                          pad.get("state", "idle"), pad["reader"], x - PAD_W / 2, y - PAD_H / 2, PAD_W, PAD_H, colour))
         for k, line in enumerate(lines):
-            size = FONT if len(line) <= 11 else max(26, int(FONT * 11 / len(line)))  # long names shrink
+            size = FONT if k == len(lines) - 1 or len(line) <= 12 else max(31, int(FONT * 12 / len(line)))  # long names shrink
             parts.append('<text x="%.0f" y="%.0f" text-anchor="middle" font-size="%d"%s>%s</text>'
                          % (x, y + 12 + (k - (len(lines) - 1) / 2) * 40, size,
                             ' font-weight="bold"' if k == 0 and len(lines) > 1 else "", html.escape(line)))
