@@ -99,7 +99,7 @@ def _place(pads_: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float, flo
     rows = [middle[i:i + 3] for i in range(0, len(middle), 3)]
     for r, row in enumerate(rows):
         for i, p in enumerate(row):
-            placed.append((p, W / 2 + (i - (len(row) - 1) / 2) * (PAD_W + 10),
+            placed.append((p, W / 2 + (i - (len(row) - 1) / 2) * (PAD_W + 4),
                            H / 2 + (r - (len(rows) - 1) / 2) * (PAD_H + 10)))
     return placed
 
