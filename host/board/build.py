@@ -126,15 +126,18 @@ def romfs(files: dict[str, bytes]) -> bytes:
     return bytes(writer.finalise())
 
 
-def cached_romfs(exclude: tuple[str, ...], cache: Path) -> Path:
+def cached_romfs(exclude: tuple[str, ...], cache: Path, building: Callable[[], None] | None = None) -> Path:
     """The ROMFS image of the board sources not under ``exclude`` (host/board/image.py EXCLUDE of a
-    target), compiled once per content of the sources and kept in ``cache``."""
+    target), compiled once per content of the sources and kept in ``cache``; ``building()`` is
+    called first when it has to be made (the slow case: say so)."""
     sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
     key = hashlib.sha256(mpy_cross_version())
     for rel in sources:
         key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
     path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
     if not path.exists():
+        if building is not None:
+            building()
         cache.mkdir(parents=True, exist_ok=True)
         files = {rel.with_suffix(".mpy").as_posix(): compiled_module(rel) for rel in sources}
         part = path.with_name("%s.%d.new" % (path.name, os.getpid()))  # writers never share one

@@ -44,6 +44,7 @@ from mpremote.transport_serial import SerialTransport
 from host.board import build
 from host.hub.hub import Claim
 from shared_rules.wire import codec
+from host.vboard.readiness import no_such_port
 from host.board.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compile_modules, sha256,
                         sync)
 
@@ -251,8 +252,7 @@ class Connection:
 
     def _open(self) -> SerialTransport:
         if not os.path.exists(self.port):
-            raise BoardError(f"{self.port}: no such serial port (is the board plugged in? a Pico "
-                             f"shows up as /dev/ttyACM0; tapmat board prints its port)")
+            raise BoardError(no_such_port(self.port))
         try:
             return SerialTransport(self.port, exclusive=True, timeout=READ_TIMEOUT_S)
         except TransportError:

@@ -17,6 +17,7 @@ from typing import Any
 from host.board.flash import BoardError, PortUnavailable, flash
 from host.cli.sim import add_header_arguments, parse_header
 from host.board.image import JOURNAL_FILES, ImageError
+from host.vboard.readiness import port_ready
 from shared_rules.core import deck as deck_file
 
 NAME = "flash"
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {marks[action]} {path}" + (f"  {size} B" if action == "write" else ""), flush=True)
 
     print(f"tapmat flash: {args.port}", flush=True)
+    if not port_ready("tapmat flash", args.port):
+        return 2
     try:
         result = flash(args.port, game=header, deck=deck, profile=profile, reset=not args.no_reset,
                        progress=progress, timeout=args.timeout)

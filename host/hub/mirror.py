@@ -464,7 +464,7 @@ class SerialLink:
         except (OSError, IOError):
             self.conn = None
             return False
-        self.mirror._note("link", "connected to %s" % self.name)
+        self.mirror._note("link", "connected to %s%s" % (getattr(self.conn, "via", ""), self.name))
         self.conn.write(self.mirror.hello_bytes())
         return True
 
