@@ -6,10 +6,11 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 PORT    ?=
 
-.PHONY: help venv test demo bench flash check mpy size clean firmware
+.PHONY: help venv test soak demo bench flash check mpy size clean firmware
 
 help:
-	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
+	@echo "make test   - create .venv and run every test (CPython + MicroPython), in parallel [TEST_WORKERS=3]"
+	@echo "make soak   - the long random soaks at full length (2000 Skull, 200 Dead Man's Draw games)"
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "             [GAME=deadmans PLAYERS=6 OPTIONS='decks=2'] or [HEADER='{\"game\": \"skull\", \"players\": 5}']"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
@@ -27,8 +28,18 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# Every test, in parallel (pytest-xdist: a whole file per worker, so a dual module runs once and a
+# module's boards are shared); the 15 slowest are listed (docs/interpreters.md). TEST_WORKERS=1: serial.
+TEST_WORKERS ?= 3
+TEST_ARGS    = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile) --durations=15
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_ARGS)
+
+# The long random soaks at full length (TAPMAT_SOAK=1: 2000 Skull and 200 Dead Man's Draw games on
+# both interpreters instead of make test's sample; docs/interpreters.md).
+SOAK_TESTS = tests/dual/dual_skull_playout.py tests/dual/dual_deadmans_playout.py
+soak: $(STAMP)
+	TAPMAT_SOAK=1 $(BIN)/python -m pytest $(TEST_ARGS) $(SOAK_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -103,6 +103,15 @@ class DualItem(pytest.Item):
         return self.path, None, f"{self.path.name}::{self.name} [cpython+micropython]"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The virtual boards' ROMFS image of today's sources, made once per test run before any
+    xdist worker starts (and the compiled modules with it, build/mpy-cache): every virtual board
+    of the run boots from that image and every flash reuses those modules, none compiles."""
+    if not hasattr(config, "workerinput"):
+        from host.vboard.process import board_romfs
+        board_romfs()
+
+
 def pytest_pycollect_makemodule(module_path, parent):
     """``dual_*.py`` (listed in ``python_files``) are run by the harness, not imported here."""
     if module_path.name.startswith("dual_") and module_path.parent.name == "dual":

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.board.flash import BoardError, PortUnavailable, flash
+from host.board.flash import BoardError, Interrupted, PortUnavailable, flash
 from host.cli.sim import add_header_arguments, parse_header
 from host.board.image import JOURNAL_FILES, ImageError
 from host.vboard.readiness import port_ready
@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     except PortUnavailable as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 2
+    except Interrupted as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 130
     except (BoardError, ImageError) as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 1

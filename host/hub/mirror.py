@@ -519,6 +519,7 @@ class Tapped:
         self.inner = inner
         self.on_read = on_read
         self.on_write = on_write
+        self.via = getattr(inner, "via", "")  # "the hub of ": what the link is connected to
 
     def read(self, size: int) -> bytes:
         data = self.inner.read(size)

@@ -320,9 +320,9 @@ class EventLines:
         state = link.plain.split(" · ")[0]
         if state != self.link:
             self.link = state
-            self.console.print(link)
+            self.console.print(link, soft_wrap=True)
         game = (p.header or {}).get("game", "")
         pads = pad_names(game, int((p.header or {}).get("players", 0))) if game else {}
         for ev in session.events[self.shown:]:
-            self.console.print(event_line(ev, pads, game))
+            self.console.print(event_line(ev, pads, game), soft_wrap=True)
         self.shown = len(session.events)
