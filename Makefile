@@ -10,7 +10,7 @@ PORT    ?=
 
 help:
 	@echo "make test   - create .venv and run every test (CPython + MicroPython), in parallel [TEST_WORKERS=3]"
-	@echo "make soak   - the long random soaks at full length (2000 Skull, 200 Dead Man's Draw games)"
+	@echo "make soak   - the long soaks at full length (2000 Skull, 200 Dead Man's Draw games, every bit flip)"
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "             [GAME=deadmans PLAYERS=6 OPTIONS='decks=2'] or [HEADER='{\"game\": \"skull\", \"players\": 5}']"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
@@ -35,9 +35,10 @@ TEST_ARGS    = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadf
 test: $(STAMP)
 	$(BIN)/python -m pytest $(TEST_ARGS)
 
-# The long random soaks at full length (TAPMAT_SOAK=1: 2000 Skull and 200 Dead Man's Draw games on
-# both interpreters instead of make test's sample; docs/interpreters.md).
-SOAK_TESTS = tests/dual/dual_skull_playout.py tests/dual/dual_deadmans_playout.py
+# The long soaks at full length (TAPMAT_SOAK=1: 2000 Skull and 200 Dead Man's Draw random games,
+# every bit flip of the journal files), on both interpreters, where make test takes a sample
+# (docs/interpreters.md).
+SOAK_TESTS = tests/dual/dual_skull_playout.py tests/dual/dual_deadmans_playout.py tests/dual/dual_persist.py
 soak: $(STAMP)
 	TAPMAT_SOAK=1 $(BIN)/python -m pytest $(TEST_ARGS) $(SOAK_TESTS)
 

@@ -10,6 +10,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """The virtual boards' ROMFS image of today's sources, made once per test run before any
     xdist worker starts (and the compiled modules with it, build/mpy-cache): every virtual board
     of the run boots from that image and every flash reuses those modules, none compiles."""
+    # Tests Ctrl-C (SIGINT) tapmat children. A run started in the background of a script (CI,
+    # `make test &`) inherits SIGINT ignored, and so would every child: Python then never raises
+    # KeyboardInterrupt and the child never stops. Give SIGINT its meaning back, for the children.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):
         from host.vboard.process import board_romfs
         board_romfs()

@@ -82,7 +82,7 @@ def test_flash_waits_for_a_board_getting_ready_with_a_progress_line(tmp_path: Pa
 
 
 def test_a_port_nobody_provides_fails_at_once(tmp_path: Path) -> None:
-    """No port, or a board that died while getting ready: a message within the 2 s grace, no
+    """No port, or a board that died while getting ready: a message after the short grace, no
     waiting on (the time itself is measured by make bench, not here)."""
     (tmp_path / STARTING).write_text("%d\nbuilding its ROM image\n" % 2 ** 22)  # above any pid
     for port in (str(tmp_path / "tty"), "/nonexistent/tty"):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 STARTING = "starting"  # BOARD_DIR/starting: "<pid>\n<what the board is doing>\n"
-PORT_GRACE_S = 2.0     # a missing port that no board is getting ready for: how long to wait for one
+PORT_GRACE_S = 1.0     # a missing port that no board is getting ready for: how long to wait for one
 READY_LIMIT_S = 600.0  # the longest wait for a board that says it is getting ready
 POLL_S = 0.1
 
