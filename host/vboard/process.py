@@ -253,8 +253,11 @@ class VirtualBoard:
         if path.exists() or path.is_symlink():
             path.unlink()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(str(path))
+        part = path.with_name(".%s.%d" % (SOCKET_NAME, os.getpid()))
+        part.unlink(missing_ok=True)
+        sock.bind(str(part))
         sock.listen(8)
+        part.replace(path)  # the socket appears listening: a client never finds it refusing
         sock.setblocking(False)
         return sock
 
