@@ -113,3 +113,22 @@ def test_names_and_vietnamese_in_the_same_sentence() -> None:
     assert wording.sentence("skull", {"a": "bid", "p": 2, "n": 4}, en) == "seat 2 bids 4"
     assert wording.sentence("skull", {"a": "bid", "p": 2, "n": 4}, vi).startswith("ghế 2 ")
     assert en.good("green_apples", 2) == "2 green apples" and en.good("silk", 1) == "1 silk"
+
+
+def test_goods_are_counted_as_players_say_them() -> None:
+    en = wording.ENGLISH
+    assert [en.good("apple", n) for n in (1, 2)] == ["1 apple", "2 apples"]
+    assert [en.good("chicken", n) for n in (1, 3)] == ["1 chicken", "3 chickens"]
+    assert [en.good("green_apples", n) for n in (1, 2)] == ["1 green apple", "2 green apples"]
+    assert en.good("royal_rooster", 1) == "1 royal rooster"
+
+
+def test_no_sentence_of_a_sheriff_game_counts_goods_wrongly() -> None:
+    """Declarations and bribes of whole games: never "1 apples", never "1 green apples"."""
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        for action, text, outcome, _before, _after in said({"game": "sheriff", "players": players}, seed):
+            for words in (text, outcome):
+                assert "1 apples" not in words and "1 green apples" not in words, words
+                assert "_" not in words, words
+            if action["a"] == "declare":
+                assert text.endswith(wording.ENGLISH.good(action["good"], action["count"])), text
