@@ -22,6 +22,7 @@ from typing import Any
 from host.board.deck_profile import load
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
+from host.hub.store import Store, default_path
 from host import i18n
 from host.vboard.readiness import port_ready
 
@@ -39,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
     p.add_argument("--lang", choices=i18n.LANGS, default=None,
                    help="every page's language (default: each browser's own, from its language setting)")
+    p.add_argument("--state", type=Path, default=None, metavar="FILE",
+                   help="where the hub keeps pairings, names, events and earlier games across a restart "
+                        "(default: hub.sqlite beside the port, or ~/.local/state/tapmat/ for a device)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
 
@@ -49,7 +53,7 @@ async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict
     site = Web(hub, lan=lan, port=http, lang=lang, profile=profile)
     await site.start()
     print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
-    print("  watching only: %s/   join page with the seats' QR codes: %s/join" % (site.base_url(), site.base_url()),
+    print("  watching only: %s/   (the seats' codes are on the TV's join page, for the host)" % site.base_url(),
           flush=True)
     print(exposure(lan, site.base_url()), flush=True)
     try:
@@ -63,9 +67,9 @@ def exposure(lan: bool, url: str) -> str:
     if not lan:
         return "web page: this computer only (127.0.0.1); phones need --lan"
     return ("web page OPEN TO THE LOCAL NETWORK at %s: anyone on this Wi-Fi can watch the public "
-            "table view and open the join page; a seat acts only with its own link (QR code), so "
-            "keep the join page on the TV. Requests naming another host or coming from another "
-            "site's page are refused." % url)
+            "table view; a seat acts only from the phone the host paired with it on the TV "
+            "(QR code, then a 4-digit code confirmed on the TV). Requests naming another host or "
+            "coming from another site's page are refused." % url)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     if not port_ready("tapmat serve", args.port):
         return 2
     try:
-        hub = Hub(args.port, who="tapmat serve")
+        store = Store(args.state or default_path(args.port))
+    except (ValueError, OSError) as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        hub = Hub(args.port, who="tapmat serve", store=store)
     except PortBusy as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
@@ -104,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         silent.cancel()
         hub.close()
+        store.close()
     return 0
 
 

@@ -34,6 +34,7 @@ from typing import Any, Callable, Deque
 from host.hub import contract
 from host.hub import portlock
 from host.hub.standings import sheriff_breakdown
+from host.hub.store import Store
 from host.hub.table import Archived, Table
 from host.hub.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
                          profile_of_push)
@@ -81,7 +82,7 @@ class Hub:
     """Owns ``port`` from construction until ``close()``; ``step()`` moves bytes once (call it
     in a loop, or ``start()`` a thread that does)."""
 
-    def __init__(self, port: str, who: str = "tapmat serve", history: int = 200) -> None:
+    def __init__(self, port: str, who: str = "tapmat serve", history: int = 200, store: Store | None = None) -> None:
         check_port(port)  # NotAPort at once: waiting for /dev/null helps nobody
         self.port = port
         self.who = who
@@ -95,7 +96,14 @@ class Hub:
         self.clients: list[Client] = []
         self.pingers: Deque[Client | None] = collections.deque()
         self.handover: Client | None = None
-        self.table = Table()   # the players' names, this game's events, the games before
+        # what outlives the hub process (names, pairings, events, archive): ``tapmat serve``
+        # keeps it in a file beside the port, other hubs in memory
+        self.store = store if store is not None else Store(":memory:")
+        self.table = Table(self.store)   # the players' names, this game's events, the games before
+        restored = self.store.events_since(self.table.since)
+        self.mirror.events.extend(restored)
+        self.events.extend(restored)
+        self.mirror.listeners.append(self.store.add_event)
         self.version = 0  # bumped on every frame from the board (the web page redraws on it)
         # called with the new version after each change (the fan-out bench stamps changes)
         self.listeners: list[Callable[[int], None]] = []
