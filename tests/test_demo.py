@@ -82,7 +82,7 @@ def test_make_demo_reaches_the_final_standings() -> None:
     assert code == 0, screen[-2000:]
     final = screen[screen.rindex("Final standings"):]
     assert "WINNER" in final and "mistakes refused" in final
-    assert "tapmat Skull" in screen and "mat waits for" in screen  # the live scoreboard was drawn
+    assert "tapmat Skull" in screen and ": put a disc face down on your seat pad" in screen  # the live scoreboard was drawn, its prompt in plain words
     assert "tags moved on the mat" in screen  # physical gestures, not host actions (fits 80 columns)
     assert "/tmp/" not in screen and "host/sim/players_" not in screen  # no developer paths
 

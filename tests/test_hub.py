@@ -151,7 +151,7 @@ def test_the_hub_knows_sheriffs_final_standings(board):
     try:
         watcher = Session(port)
         watcher.connect()
-        watcher.new_game(SHERIFF)
+        watcher.new_game(SHERIFF, replace=True)
         game = Playout(SHERIFF, 2)
         while True:
             action = game.step()

@@ -53,7 +53,7 @@ def test_power_cut_at_200_random_points_restores_the_last_accepted_state(tmp_pat
         while kills < KILLS:
             if done == len(actions):
                 seed += 1
-                port.write(mirror.newgame_bytes(HEADER))
+                port.write(mirror.newgame_bytes(HEADER, replace=True))
                 actions = Playout(HEADER, seed).run()
                 digests = prefix_digests(actions)
                 done = 0

@@ -85,7 +85,7 @@ def test_the_hands_wait_for_a_bag_at_its_closing_not_for_the_cards_put_in(board:
     session = Session(str(board / "tty"))
     try:
         session.connect()
-        session.new_game({"game": "sheriff", "players": 3})
+        session.new_game({"game": "sheriff", "players": 3}, replace=True)
         with VirtualBoardClient(board) as client:
             layout = board_layout(board, "sheriff", 3)
             assert layout is not None

@@ -88,7 +88,7 @@ def site():
         hub = Hub(port).start()
         session = Session(port)
         session.connect()
-        session.new_game(SHERIFF)
+        session.new_game(SHERIFF, replace=True)
         session.close()
         game = Playout(SHERIFF, 5)
         while not any(o["a"] == "pass" for o in game.table.legal()):

@@ -50,7 +50,7 @@ def extract_html(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
 def used() -> dict[Any, list[str]]:
     """msgid (a (singular, plural) tuple for a plural) -> where it is used."""
     out: dict[Any, list[str]] = {}
-    maps = [
+    maps: list[tuple[str, list[tuple[str, Any]], dict[str, Any]]] = [
         ("python", [("screen/**.py", "python"), ("web/**.py", "python"), ("hub/**.py", "python")], PY_KEYWORDS),
         ("javascript", [("web/**.js", "javascript")], JS_KEYWORDS),
         ("html", [("web/**.html", extract_html)], {}),
@@ -89,15 +89,20 @@ def update() -> dict[str, int]:
         for m in cat:
             if not m.id:
                 continue
-            if lang == "en" and not (all(m.string) if isinstance(m.id, tuple) else m.string):
+            if lang == "en" and not translated(m):
                 m.string = m.id if isinstance(m.id, str) else tuple(m.id)
             if m.fuzzy and lang == "en":
                 m.flags.discard("fuzzy")
         cat.obsolete.clear()
         with path.open("wb") as f:
             write_po(f, cat, width=100, omit_header=False, sort_output=True)
-        missing[lang] = sum(1 for m in cat if m.id and not (all(m.string) if isinstance(m.id, tuple) else m.string))
+        missing[lang] = sum(1 for m in cat if m.id and not translated(m))
     return missing
+
+
+def translated(m: Any) -> bool:
+    """Whether a catalogue message has its translation (every plural form of a plural)."""
+    return bool(all(m.string) if isinstance(m.id, tuple) else m.string)
 
 
 def main() -> int:

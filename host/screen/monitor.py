@@ -157,13 +157,15 @@ class Session:
                         raise SessionTimeout("the board stopped answering PING on %s" % self.port)
                     self.pump()
 
-    def new_game(self, header: dict[str, Any], timeout: float = 10.0, push_profile: bool = False) -> bool:
+    def new_game(self, header: dict[str, Any], timeout: float = 10.0, push_profile: bool = False,
+                 replace: bool = False) -> bool:
         """Start a game (NEWGAME) and wait until its first snapshot is mirrored; ``BoardRefused``
-        with the board's reason. A board lacking the header's deck profile (or holding another)
-        gets it pushed first when ``push_profile``; returns whether that happened."""
+        with the board's reason (a game under way is ended only with ``replace``). A board lacking
+        the header's deck profile (or holding another) gets it pushed first when ``push_profile``;
+        returns whether that happened."""
         hellos = self.mirror.hellos
         since = len(self.events)
-        self.send(self.mirror.newgame_bytes(header))
+        self.send(self.mirror.newgame_bytes(header, replace))
         try:
             self.wait(lambda: not self._refused(since, NEWGAME_REFUSED) and self.mirror.hellos > hellos
                       and self.mirror.header == header and self.mirror.in_sync and self.mirror.view is not None,
@@ -174,7 +176,7 @@ class Session:
             if not (push_profile and "deck profile:" in str(e) and isinstance(prof, dict)):
                 raise
         self.push_profile(deck_profile.encode(prof), timeout)
-        self.new_game(header, timeout)
+        self.new_game(header, timeout, replace=replace)
         return True
 
     def push_profile(self, blob: bytes, timeout: float = 10.0) -> None:

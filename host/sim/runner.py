@@ -484,7 +484,8 @@ class Sim:
     def start(self) -> None:
         if self.hands is not None:
             self.hands.clear()
-        if self.session.new_game(self.header, push_profile=True):
+        # a simulation is asked for by whoever runs it: it ends a game under way on the board
+        if self.session.new_game(self.header, push_profile=True, replace=True):
             self.say("the board lacked this game's deck profile: pushed it to its profile.bin")
         self.mark()
         self.in_step()

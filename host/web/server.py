@@ -516,10 +516,10 @@ class Web:
     def new_header(self, data: dict[str, Any]) -> dict[str, Any]:
         """The header a new-game request asks for (``ValueError`` naming what is wrong)."""
         if data.get("rematch") is True:
-            header = self.hub.mirror.header
-            if not header:
+            played = self.hub.mirror.header
+            if not played:
                 raise ValueError("no game to play again")
-            return dict(header)
+            return dict(played)
         game = data.get("game")
         if game not in games.names():
             raise ValueError("choose a game")
