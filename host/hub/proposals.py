@@ -78,7 +78,7 @@ class Proposals:
         """``seat`` agrees (the payer only) or withdraws (the payer or the proposer): the proposal
         leaves the list either way and is returned (to be sent to the board when agreed)."""
         with self.lock:
-            found = self.waiting.get(number) if isinstance(number, int) else None
+            found = self.waiting.get(number) if type(number) is int else None   # not True, not 1.0
             if found is None:
                 raise ProposalRefused(N_("that proposal is no longer waiting"))
             if agree and seat != found.payer:

@@ -38,6 +38,7 @@ import segno
 from aiohttp import WSMsgType, web
 
 from host import i18n
+from host.i18n import N_
 from host.web import matsvg
 from host.hub.hub import GameRefused, Hub
 from host.hub.proposals import ProposalRefused, Proposals, needs_consent
@@ -226,7 +227,7 @@ class Web:
         waits (confirm / reject), re-pair for a seat that has a phone. It redraws every 2 s."""
         self.host_only(request)
         lang = self.language(request)
-        say = lambda msgid, **values: html.escape(i18n.say(lang, msgid, **values))  # noqa: E731
+        esc = html.escape
         v = self.view(lang=lang)
         waiting = self.pairing.waiting()
 
@@ -240,19 +241,21 @@ class Web:
             if seat in waiting:
                 code = waiting[seat]
                 body = ('<p class="code">%s <b>%s</b></p>%s%s' % (
-                    say("a phone asks for this seat with the code"), code,
-                    form("confirm", seat, say("Confirm {code}", code=code), code), form("reject", seat, say("Reject"))))
+                    esc(i18n.say(lang, "a phone asks for this seat with the code")), code,
+                    form("confirm", seat, esc(i18n.say(lang, "Confirm {code}", code=code)), code), form("reject", seat, esc(i18n.say(lang, "Reject")))))
             elif self.pairing.paired(seat):
-                body = '<p>%s</p>%s' % (say("paired"), form("unpair", seat, say("Re-pair (a new phone)")))
+                body = '<p>%s</p>%s' % (esc(i18n.say(lang, "paired")), form("unpair", seat, esc(i18n.say(lang, "Re-pair (a new phone)"))))
             else:
-                body = '<img src="/qr/%d.svg" alt="QR %s">' % (seat, html.escape(name))
+                body = ('<img src="/qr/%d.svg" alt="QR %s"><a class="pair-link" href="%s">%s</a>'
+                        % (seat, html.escape(name), html.escape(self.pair_url(seat)),
+                           esc(i18n.say(lang, "or open this link on the phone"))))
             cards.append('<figure>%s<figcaption>%s</figcaption></figure>' % (body, html.escape(name)))
         page = ('<!doctype html><html lang="%s"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2">'
                 '<title>tapmat</title><link rel="stylesheet" href="/static/style.css"></head><body class="tv join">'
                 '<h1>%s</h1><p>%s</p><div class="qrs">%s</div><p><a href="/">%s</a></p></body></html>'
-                % (lang, say("Scan your seat's code"),
-                   say("Your phone then shows four digits: the host confirms them here."),
-                   "".join(cards) or "<p>%s</p>" % say("no game on the board yet"), say("back to the table")))
+                % (lang, esc(i18n.say(lang, "Scan your seat's code")),
+                   esc(i18n.say(lang, "Your phone then shows four digits: the host confirms them here.")),
+                   "".join(cards) or "<p>%s</p>" % esc(i18n.say(lang, "no game on the board yet")), esc(i18n.say(lang, "back to the table"))))
         return web.Response(text=page, content_type="text/html")
 
     async def qr(self, request: web.Request) -> web.Response:
@@ -434,16 +437,16 @@ class Web:
             self.hub.changed()
             return web.json_response({"ok": False, "text": i18n.say(lang, str(e))}, status=409)
         if not agree:
-            self.record(found.action, "withdrawn by {who}: {what}", seat)
+            self.record(found.action, N_("withdrawn by {who}: {what}"), seat)
             return web.json_response({"ok": True, "text": i18n.say(lang, "withdrawn")})
         ev = await self.send(found.action)
         if isinstance(ev, web.Response):
-            self.record(found.action, "not recorded (the board did not answer): {what}", seat)
+            self.record(found.action, N_("not recorded (the board did not answer): {what}"), seat)
             return ev
         if ev.kind == "accepted":
-            self.record(found.action, "agreed by {who} and recorded: {what}", seat)
+            self.record(found.action, N_("agreed by {who} and recorded: {what}"), seat)
         else:
-            self.record(found.action, "refused by the referee ({why}): {what}", seat, ev.reason or "")
+            self.record(found.action, N_("refused by the referee ({why}): {what}"), seat, ev.reason or "")
         return self.verdict_of(ev, lang)
 
     def verdict_of(self, ev: Any, lang: str) -> web.Response:
