@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from host.board.deck_profile import load
+from host.hall import table_side
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
 
@@ -34,19 +35,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="publish the table's public state to the hall's MQTT broker (docs/hall.md)")
+    p.add_argument("--table", metavar="NAME", help="this table's name in the hall (with --mqtt)")
+    p.add_argument("--mqtt-secret", type=Path, metavar="FILE",
+                   help="this table's broker password, written by tapmat hall (with --mqtt)")
 
 
-async def _serve(hub: Hub, http: int, lan: bool) -> None:
+async def _serve(hub: Hub, http: int, lan: bool, mqtt: table_side.Options | None = None) -> None:
     from host.web.server import Web
 
     site = Web(hub, lan=lan, port=http)
-    await site.start()
-    print("table view: %s/   (join page with the seats' QR codes: %s/join)" % (site.base_url(), site.base_url()),
-          flush=True)
-    print(exposure(lan, site.base_url()), flush=True)
+    if http:
+        await site.start()
+        print("table view: %s/   (join page with the seats' QR codes: %s/join)" % (site.base_url(), site.base_url()),
+              flush=True)
+        print(exposure(lan, site.base_url()), flush=True)
+    publishing = table_side.start(hub, site, mqtt, site.base_url() + "/" if http else "")
     try:
         await asyncio.Event().wait()
     finally:
+        if publishing is not None:
+            publishing.cancel()
         await site.stop()
 
 
@@ -63,6 +73,7 @@ def exposure(lan: bool, url: str) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         profiles = [load(f) for f in args.profile]
+        mqtt = table_side.options(args.mqtt, args.table, args.mqtt_secret)
     except ValueError as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
@@ -79,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     print("tapmat serve: holding %s; views attach with --port %s" % (args.port, args.port), flush=True)
     hub.start()
     try:
-        if args.http:
-            asyncio.run(_serve(hub, args.http, args.lan))
+        if args.http or mqtt:
+            asyncio.run(_serve(hub, args.http, args.lan, mqtt))
         else:
             hub.wait()
     except OSError as e:
