@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import functools
 import json
 import secrets
@@ -87,7 +88,12 @@ class Publisher:
                     self.connected, wait = True, RETRY_S[0]
                     self.say("mqtt: table %s publishing to %s:%d" % (self.table, host, port))
                     self._sent_version = None   # the broker may have lost the retained picture
-                    await self._publish(client)
+                    try:
+                        await self._publish(client)
+                    except asyncio.CancelledError:   # the hub stops: say so now, not by the will
+                        with contextlib.suppress(aiomqtt.MqttError):
+                            await client.publish(online, b"0", qos=1, retain=True, timeout=1.0)
+                        raise
             except aiomqtt.MqttError as e:
                 if self.connected:
                     self.say("mqtt: lost the broker (%s); buffering events" % e)
