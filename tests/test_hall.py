@@ -213,3 +213,54 @@ def test_a_hub_that_vanishes_shows_offline_by_its_last_will(setup, tmp_path):
     finally:
         proc.kill()
         proc.wait(10)
+
+
+def test_tapmat_serve_publishes_the_board_it_holds(setup):
+    """The whole path: a virtual board, ``tapmat serve --mqtt`` holding it (no web page), a
+    game started and a disc placed through the hub; Ctrl-C says offline."""
+    from host.screen.monitor import Session
+    from host.sim.runner import local_board
+
+    root = Path(__file__).resolve().parent.parent
+    with local_board() as folder:
+        tty = str(folder / "tty")
+        serve = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", tty, "--http", "0",
+                                  "--mqtt", "127.0.0.1:%d" % setup.port, "--table", "A",
+                                  "--mqtt-secret", str(setup.folder / "secrets" / "A")],
+                                 cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            assert serve.stdout is not None
+            lines = [serve.stdout.readline() for _ in range(2)]
+            assert "publishing" in lines[-1], lines
+
+            def play() -> None:
+                session = Session(tty)
+                try:
+                    session.connect()
+                    session.new_game(SKULL)
+                    session.send(session.mirror.action_bytes({"a": "place", "p": 1, "disc": "skull"}))
+                    session.wait(lambda: any(e.kind == "accepted" for e in session.mirror.events), 10, "the place")
+                finally:
+                    session.close()
+
+            async def watch() -> list[tuple[str, bytes]]:
+                rec = Recorder()
+                listening = asyncio.create_task(rec.run(setup))
+                try:
+                    await asyncio.get_running_loop().run_in_executor(None, play)
+                    await rec.until(lambda got: any("places a disc" in e["text"] for e in events(got, "A")),
+                                    "the placed disc")
+                    await rec.until(lambda got: any(s["view"]["game"] == "skull" and s["view"]["state"] and s["view"]["state"]["seats"][1]["stack"] == 1
+                                                    for s in states(got, "A")), "the picture with the disc")
+                    serve.send_signal(2)   # Ctrl-C
+                    await rec.until(lambda got: got[-1] == (topics.topic("A", "online"), b"0"), "A offline")
+                finally:
+                    await cancel(listening)
+                return rec.got
+
+            got = asyncio.run(watch())
+            assert not any(b"skull" in p for t, p in got if t.endswith("/events"))   # the disc stays hidden
+            assert serve.wait(10) == 0
+        finally:
+            serve.kill()
+            serve.wait(10)

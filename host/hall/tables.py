@@ -79,7 +79,11 @@ def picture(view: Any) -> dict[str, Any]:
     if not isinstance(seats, int) or not 0 <= seats <= MAX_ROWS:
         raise ValueError("seats is no small number")
     columns = view.get("columns")
-    return {"game": _text(view.get("game")), "title": _text(view.get("title")), "seats": seats,
+    state = view.get("state") if isinstance(view.get("state"), dict) else {}
+    turn = state.get("turn")
+    return {"phase": _text(state.get("phase")),
+            "turn": turn if isinstance(turn, int) and 0 <= turn < MAX_ROWS and not isinstance(turn, bool) else None,
+            "game": _text(view.get("game")), "title": _text(view.get("title")), "seats": seats,
             "columns": [_text(c) for c in columns[:MAX_ROWS]] if isinstance(columns, list) else [],
             "rows": _rows(view.get("rows") or []), "waits": _text(view.get("waits")),
             "info": [_text(i) for i in view.get("info") or []][:4] if isinstance(view.get("info"), list) else [],
