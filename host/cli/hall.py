@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from pathlib import Path
 
@@ -78,6 +79,10 @@ async def _hall(address: tuple[str, int], http: int, lan: bool, password: str | 
         await page.stop()
 
 
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         host, port = topics.address(args.mqtt)
@@ -85,15 +90,16 @@ def run(args: argparse.Namespace) -> int:
             conf = _configure(args.write_config, args, port)
             print("run it: mosquitto -c %s   (as a service: docs/hall.md)" % conf)
             return 0
-        conf = _configure(args.dir, args, port) if args.broker else None
+        local = broker.Broker(_configure(args.dir, args, port), port) if args.broker else None
         password = _password(args, args.dir)
-        local = broker.Broker(conf, port).start() if conf is not None else None
         if local is not None:
+            local.start()
             print("broker: Mosquitto on port %d (MQTT), %d (WebSockets); log %s" % (port, args.ws_port, local.log),
                   flush=True)
     except (ValueError, OSError) as e:
         print("tapmat hall: %s" % e, file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, _interrupt)   # a service manager's stop: our broker stops too
     try:
         asyncio.run(_hall((host, port), args.http, args.lan, password))
     except OSError as e:

@@ -79,7 +79,8 @@ def picture(view: Any) -> dict[str, Any]:
     if not isinstance(seats, int) or not 0 <= seats <= MAX_ROWS:
         raise ValueError("seats is no small number")
     columns = view.get("columns")
-    state = view.get("state") if isinstance(view.get("state"), dict) else {}
+    state = view.get("state")
+    state = state if isinstance(state, dict) else {}
     turn = state.get("turn")
     return {"phase": _text(state.get("phase")),
             "turn": turn if isinstance(turn, int) and 0 <= turn < MAX_ROWS and not isinstance(turn, bool) else None,
