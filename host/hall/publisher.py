@@ -24,7 +24,7 @@ from host.hall import topics
 BUFFER = 100_000     # events kept while the broker is away; older ones give way (the state stays whole)
 PUBLISH_S = 5.0      # an acknowledgement slower than this counts as a lost broker
 KEEPALIVE_S = 5      # how soon a silent broker (or a hub, for its last will) counts as gone
-RETRY_S = (0.1, 2.0)  # reconnect backoff: first wait, longest wait
+RETRY_S = (0.1, 1.0)  # reconnect backoff: first wait, longest wait (a café broker is back within seconds)
 
 View = Callable[[], tuple[int, bytes]]   # the newest version and its public frame (JSON bytes)
 
