@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from host.cli.main import main
 from host.hall import broker, topics
@@ -173,3 +174,18 @@ def test_write_config_makes_accounts_an_acl_and_both_listeners(tmp_path, capsys)
     assert stat.S_IMODE((folder / "secrets" / "t1").stat().st_mode) == 0o600
     run_cli("hall", "--write-config", str(folder), "--tables", "t1,t2,t3", capsys=capsys)
     assert (folder / "secrets" / "t1").read_text().strip() == secret   # a table keeps its password
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                        st.sampled_from(["n", "run", "url", "view", "seats", "rows", "columns", "final",
+                                         "state", "turn", "names", "info", "rank", "seat", "text"]), inner, max_size=6),
+                    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(topics.KINDS), message=JSON)
+def test_no_message_takes_the_hall_down(kind, message):
+    hall = Tables()
+    hall.apply(topics.topic("A", kind), json.dumps(message).encode())
+    json.dumps(hall.snapshot())   # whatever it kept, the page can still be sent

@@ -23,7 +23,7 @@ async def follow(broker: tuple[str, int], tables: Tables, on_update: Callable[[d
     cancelled; reconnects with backoff."""
     host, port = broker
     wait = RETRY_S[0]
-    up = False
+    up, refused = False, ""
     while True:
         try:
             async with aiomqtt.Client(host, port, identifier=identifier, clean_session=False,
@@ -39,6 +39,8 @@ async def follow(broker: tuple[str, int], tables: Tables, on_update: Callable[[d
         except aiomqtt.MqttError as e:
             if up:
                 say("hall: lost the broker (%s); reconnecting" % e)
-            up = False
+            elif str(e) != refused:   # once per new reason (wrong password, no broker ...)
+                say("hall: cannot follow %s:%d (%s); retrying" % (host, port, e))
+            up, refused = False, str(e)
             await asyncio.sleep(wait)
             wait = min(RETRY_S[1], wait * 2)

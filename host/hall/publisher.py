@@ -46,6 +46,7 @@ class Publisher:
         self.numbered = 0
         self.dropped = 0
         self.connected = False
+        self.refused = ""   # why the broker last could not be reached
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
@@ -85,7 +86,7 @@ class Publisher:
                                           password=self.password, keepalive=KEEPALIVE_S,
                                           will=aiomqtt.Will(online, b"0", qos=1, retain=True)) as client:
                     await client.publish(online, b"1", qos=1, retain=True, timeout=PUBLISH_S)
-                    self.connected, wait = True, RETRY_S[0]
+                    self.connected, self.refused, wait = True, "", RETRY_S[0]
                     self.say("mqtt: table %s publishing to %s:%d" % (self.table, host, port))
                     self._sent_version = None   # the broker may have lost the retained picture
                     try:
@@ -95,9 +96,12 @@ class Publisher:
                             await client.publish(online, b"0", qos=1, retain=True, timeout=1.0)
                         raise
             except aiomqtt.MqttError as e:
+                why = str(e)
                 if self.connected:
-                    self.say("mqtt: lost the broker (%s); buffering events" % e)
-                self.connected = False
+                    self.say("mqtt: lost the broker (%s); buffering events" % why)
+                elif why != self.refused:   # once per new reason (wrong password, no broker ...)
+                    self.say("mqtt: cannot publish to %s:%d (%s); retrying" % (host, port, why))
+                self.connected, self.refused = False, why
                 await asyncio.sleep(wait)
                 wait = min(RETRY_S[1], wait * 2)
 
