@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -73,7 +74,7 @@ async def _hall(address: tuple[str, int], http: int, lan: bool, password: str | 
     await page.start()
     print("hall page: %s/   (read-only; following %s:%d)" % (page.base_url(), *address), flush=True)
     try:
-        await follow(address, tables, page.update, password, "tapmat-hall-%d" % page.port,
+        await follow(address, tables, page.update, password, "tapmat-hall-%s-%d" % (socket.gethostname(), page.port),
                      say=lambda line: print(line, flush=True))
     finally:
         await page.stop()

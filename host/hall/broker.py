@@ -77,6 +77,7 @@ def config(folder: Path, mqtt_port: int, ws_port: int, bind: str) -> str:
         "persistence_location %s/" % (folder / "data"),
         "autosave_interval 5",
         "max_queued_messages 100000",   # a hall away for a while gets every table's events
+        "persistent_client_expiration 2d",   # ... but one gone for good is forgotten
         "max_inflight_messages 100",
         "set_tcp_nodelay true",          # an event is one small packet: do not hold it back
         "user %s" % getpass.getuser(),    # when started as root, stay the owner of these files
