@@ -6,14 +6,15 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 PORT    ?=
 
-.PHONY: help venv test demo bench flash check mpy size clean firmware
+.PHONY: help venv test soak demo bench flash check mpy size clean firmware
 
 help:
-	@echo "make test   - create .venv and run every test (CPython + MicroPython)"
+	@echo "make test   - create .venv and run every test (CPython + MicroPython), in parallel [TEST_WORKERS=3]"
+	@echo "make soak   - the long soaks at full length (2000 Skull, 200 Dead Man's Draw games, every bit flip)"
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "             [GAME=deadmans PLAYERS=6 OPTIONS='decks=2'] or [HEADER='{\"game\": \"skull\", \"players\": 5}']"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
-	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [DECK=deck.bin] [PROFILE=deck.json] - install firmware on a board (or the virtual board)"
+	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [MODULES=a,b] [DECK=deck.bin] [PROFILE=deck.json] - install firmware on a board (or the virtual board)"
 	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
@@ -27,8 +28,20 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# Every test, in parallel (pytest-xdist: a file per worker, so a dual module runs once and a
+# module's boards are shared, but the long independent tests of tests/conftest.py SPREAD one by
+# one); the 15 slowest are listed (docs/interpreters.md). TEST_WORKERS=1: one process.
+TEST_WORKERS ?= 3
+TEST_ARGS    = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup) --durations=15
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_ARGS)
+
+# The long soaks at full length (TAPMAT_SOAK=1: 2000 Skull and 200 Dead Man's Draw random games,
+# every bit flip of the journal files), on both interpreters, where make test takes a sample
+# (docs/interpreters.md).
+SOAK_TESTS = tests/dual/dual_skull_playout.py tests/dual/dual_deadmans_playout.py tests/dual/dual_persist.py
+soak: $(STAMP)
+	TAPMAT_SOAK=1 $(BIN)/python -m pytest $(TEST_ARGS) $(SOAK_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
@@ -52,7 +65,7 @@ DECK    ?=
 PROFILE ?=
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]" >&2; exit 2; }
-	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)")
+	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(MODULES),--modules "$(MODULES)") $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)")
 
 # Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
 check: $(STAMP)

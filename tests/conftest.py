@@ -10,6 +10,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -101,6 +102,34 @@ class DualItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"{self.path.name}::{self.name} [cpython+micropython]"
+
+
+# make test runs the suite on several xdist workers (--dist loadgroup). Each file runs whole on
+# one worker (a dual module runs once, a module's boards start once, its tests keep their order),
+# except these, whose tests share nothing but a board each sets up afresh and are long: their
+# tests are spread one by one, and start first, so that no worker is left with all of them.
+SPREAD = ("test_sim.py", "test_demo.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(ROOT))))
+    items.sort(key=lambda item: item.path.name not in SPREAD)  # stable: files keep their order
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The virtual boards' ROMFS image of today's sources, made once per test run before any
+    xdist worker starts (and the compiled modules with it, build/mpy-cache): every virtual board
+    of the run boots from that image and every flash reuses those modules, none compiles."""
+    # Tests Ctrl-C (SIGINT) tapmat children. A run started in the background of a script (CI,
+    # `make test &`) inherits SIGINT ignored, and so would every child: Python then never raises
+    # KeyboardInterrupt and the child never stops. Give SIGINT its meaning back, for the children.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not hasattr(config, "workerinput"):
+        from host.vboard.process import board_romfs
+        board_romfs()
 
 
 def pytest_pycollect_makemodule(module_path, parent):

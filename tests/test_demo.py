@@ -27,8 +27,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 
 
 def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: float = 120,
-                    interrupt_at: bytes | None = None) -> tuple[int, str, bool]:
-    """Run argv in a new pseudo-terminal, Ctrl-C (SIGINT) as soon as it drew ``interrupt_at``;
+                    interrupt_at: bytes | None = None, interrupt_after: float | None = None) -> tuple[int, str, bool]:
+    """Run argv in a new pseudo-terminal, Ctrl-C (SIGINT) as soon as it drew ``interrupt_at`` or
+    ``interrupt_after`` seconds after it started;
     its exit status, everything it drew (raw) and whether it was interrupted. The child never
     outlives the call: still running at ``timeout``, or if reading fails, it is killed and reaped."""
     pid, fd = pty.fork()
@@ -41,13 +42,15 @@ def run_in_terminal(argv: list[str], rows: int = 24, cols: int = 80, timeout: fl
         finally:
             os._exit(127)
     out = bytearray()
-    end = time.monotonic() + timeout
+    began = time.monotonic()
+    end = began + timeout
     interrupted = False
     status = None
     try:
         while time.monotonic() < end:
-            if interrupt_at is not None and not interrupted and interrupt_at in out:
-                os.kill(pid, signal.SIGINT)
+            due = interrupt_after is not None and time.monotonic() >= began + interrupt_after
+            if not interrupted and (due or interrupt_at is not None and interrupt_at in out):
+                os.killpg(pid, signal.SIGINT)  # as the terminal's Ctrl-C: the whole foreground group
                 interrupted = True
             ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
@@ -147,3 +150,13 @@ def test_monitor_keeps_its_last_picture_after_ctrl_c(screen: list[str], tmp_path
     erased = max(raw.rfind("\x1b[2K"), raw.rfind("\x1b[?1049l"))  # erase line / leave the full screen
     last = ANSI.sub("", raw[erased:])
     assert "tapmat no game" in last and "no board: waiting for" in last, last
+
+
+@pytest.mark.parametrize("after, drawn", [(0.4, None), (None, b"Skull")])
+def test_ctrl_c_in_the_first_seconds_of_make_demo_prints_no_traceback(after: float | None, drawn: bytes | None) -> None:
+    """Ctrl-C while the demo starts (loading its commands, building its board), or once the
+    scoreboard is drawn: it stops at once and says nothing of Python's insides."""
+    code, raw, interrupted = run_in_terminal(["make", "-s", "demo", "SPEED=1000", "SEED=3", "PLAYERS=3"],
+                                             timeout=120, interrupt_at=drawn, interrupt_after=after)
+    assert interrupted and code != 0, raw[-2000:]
+    assert "Traceback" not in raw and "KeyboardInterrupt" not in raw and "Exception ignored" not in raw, raw[-3000:]

@@ -19,6 +19,7 @@ from host.sim.runner import Sim, local_board
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vboards import running_board  # noqa: E402
+from children import stop  # noqa: E402
 SHERIFF = {"game": "sheriff", "players": 4}
 
 
@@ -110,7 +111,6 @@ def test_no_serial_port_is_said_at_once(command):
 
 def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
     """The README's evening: the hub holds the board; make flash and the sim go through it."""
-    import signal
     import socket
     import urllib.request
 
@@ -136,8 +136,8 @@ def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
             page = urllib.request.urlopen("http://127.0.0.1:%d/" % http, timeout=10).read().decode()
             assert "tapmat" in page
         finally:
-            serve.send_signal(signal.SIGINT)
-            assert serve.wait(timeout=20) == 0
+            code = stop(serve)
+        assert code == 0, "tapmat serve did not end on Ctrl-C (exit %s)" % code
         assert not running(port)
 
 
@@ -175,8 +175,6 @@ def test_the_hub_knows_sheriffs_final_standings(board):
 
 def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
     """The issue's evening: a monitor open, then the sim on the same port plays through it."""
-    import signal
-
     port = str(board / "tty")
     screen = open(tmp_path / "screen.txt", "w")
     monitor = subprocess.Popen([sys.executable, "-m", "host.cli", "monitor", "--port", port, "--no-screen"],
@@ -192,8 +190,8 @@ def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)["sim"]["actions"] == 8
     finally:
-        monitor.send_signal(signal.SIGINT)
-        assert monitor.wait(timeout=20) == 0
+        code = stop(monitor)
         screen.close()
+    assert code == 0, "tapmat monitor did not end on Ctrl-C (exit %s)" % code
     assert "seat" in (tmp_path / "screen.txt").read_text()  # it mirrored the sim's game
     assert not running(port)

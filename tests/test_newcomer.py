@@ -1,6 +1,7 @@
 """What a newcomer tripped over (issue 14, item 5): each a command as the README gives it."""
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -11,6 +12,7 @@ import pytest
 
 from host.cli import flash as cmd_flash
 from host.cli.main import build_parser, main
+from host.cli.sim import parse_header
 from host.board.image import check_header
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,10 +44,10 @@ def test_the_header_examples_in_flash_help_are_accepted() -> None:
 
 
 def test_make_passes_options_and_headers() -> None:
-    """Dead Man's Draw for 6 needs two decks: refused without them, accepted with OPTIONS or
-    HEADER (then the missing port is what stops it)."""
+    """Dead Man's Draw for 6 needs two decks: GAME/PLAYERS get them by themselves, OPTIONS or
+    HEADER name them (then the missing port is what stops it); a whole HEADER is taken as written."""
     out = make("flash", "PORT=/nonexistent/tty", "GAME=deadmans", "PLAYERS=6")
-    assert out.returncode != 0 and 'needs "decks": 2' in out.stderr
+    assert "no such serial port" in out.stderr, out.stderr
     out = make("flash", "PORT=/nonexistent/tty", "GAME=deadmans", "PLAYERS=6", "OPTIONS=decks=2")
     assert "no such serial port" in out.stderr, out.stderr
     out = make("flash", "PORT=/nonexistent/tty", 'HEADER={"game": "deadmans", "players": 6, "decks": 2}')
@@ -119,3 +121,30 @@ def test_flash_gives_up_on_a_device_that_never_stops_sending() -> None:
         stop.set()
         os.close(slave)
         os.close(master)
+
+
+@pytest.mark.parametrize("players, decks", [(2, None), (4, None), (5, 2), (8, 2)])
+def test_dead_mans_draw_picks_its_decks(players: int, decks: int | None) -> None:
+    args = build_parser().parse_args(["sim", "--game", "deadmans", "--players", str(players)])
+    header = parse_header(args)
+    assert header is not None and header.get("decks") == decks
+    args = build_parser().parse_args(["sim", "--game", "deadmans", "--players", "8", "--option", "decks=1"])
+    with pytest.raises(ValueError, match='decks must be a whole number from 2 to 2'):
+        parse_header(args)  # said plainly, never overruled
+
+
+def test_the_same_option_has_the_same_name_and_form_everywhere() -> None:
+    """--port, --game, --players, --seed, --modules, --profile: one spelling, one value form."""
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    forms: dict[str, set[tuple]] = {}
+    for name, sub in subparsers.choices.items():
+        for action in sub._actions:
+            for opt in action.option_strings:
+                if opt in ("--port", "--game", "--players", "--seed", "--modules", "--profile", "--header",
+                           "--option"):
+                    forms.setdefault(opt, set()).add((action.metavar, tuple(action.choices or ())))
+    assert {"--port", "--game", "--players", "--seed", "--modules"} <= set(forms)
+    assert {opt: f for opt, f in forms.items() if len(f) > 1} == {}
+    for name in ("sim", "demo", "flash"):
+        dests = {a.dest for a in subparsers.choices[name]._actions}
+        assert {"game", "players", "modules", "header", "option"} <= dests, name

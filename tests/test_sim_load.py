@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
+from children import reap
 from host.sim.playout import Playout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,8 +89,11 @@ def test_physical_play_is_exact_with_the_cpu_loaded_and_simulations_in_parallel(
     with cpu_hogs(2 * (os.cpu_count() or 1)):
         runs = [subprocess.Popen(sim_command(*g), cwd=ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True) for g in GAMES]
-        with stutter(runs):
-            outputs = [r.communicate() for r in runs]
+        try:
+            with stutter(runs):
+                outputs = [r.communicate(timeout=600) for r in runs]
+        finally:
+            reap(runs)
     for (game, players, seed), run, (out, err) in zip(GAMES, runs, outputs):
         what = "%s %d players seed %d" % (game, players, seed)
         assert run.returncode == 0, "%s: %s" % (what, err.strip().splitlines()[-1:])

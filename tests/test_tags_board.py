@@ -15,6 +15,7 @@ from typing import Iterator
 
 import pytest
 
+from children import reap
 from host.board import ndef
 from host.board.flash import BoardError
 from host.board.tags import BoardReader, Piece, ProvisionError, TagEvent, load_registry, piece_of
@@ -35,6 +36,19 @@ def wait_gone(board: Board) -> None:
     time.sleep(0.3)
 
 
+STARTED: list[subprocess.Popen] = []  # every Cli's process, reaped after its test
+
+
+@pytest.fixture(autouse=True)
+def reaped() -> Iterator[None]:
+    """No ``tapmat tags`` child outlives its test, whatever the test did."""
+    try:
+        yield
+    finally:
+        reap(STARTED)
+        STARTED.clear()
+
+
 class Cli:
     """``tapmat tags ...`` as a child process: read its lines, type into it."""
 
@@ -42,6 +56,7 @@ class Cli:
         self.proc = subprocess.Popen([sys.executable, "-u", "-m", "host.cli", "tags", *args], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
+        STARTED.append(self.proc)
         self.lines: list[str] = []
         self._partial = b""
 

@@ -97,3 +97,28 @@ def test_sheriff_expansion_events_in_words_never_name_a_merry_man() -> None:
         for i, (sb, sa) in enumerate(zip(before["seats"], after["seats"])):
             if sa["gold"] != sb["gold"]:
                 assert "%+d" % (sa["gold"] - sb["gold"]) in outcome, (action, outcome)
+
+
+def test_goods_are_counted_as_players_say_them():
+    assert [wording.goods(n, "apple") for n in (1, 2)] == ["1 apple", "2 apples"]
+    assert [wording.goods(n, "chicken") for n in (1, 3)] == ["1 chicken", "3 chickens"]
+    assert [wording.goods(n, "cheese") for n in (1, 3)] == ["1 cheese", "3 cheese"]
+    assert [wording.goods(n, "green_apples") for n in (1, 2)] == ["1 Green Apples card", "2 Green Apples cards"]
+    assert wording.goods(1, "royal_rooster") == "1 Royal Rooster card"
+
+
+def test_no_sentence_of_a_sheriff_game_counts_goods_wrongly():
+    """Declarations and bribes of whole games: never "1 apples", never "1 green apples"."""
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        for action, text, outcome, _before, _after in said({"game": "sheriff", "players": players}, seed):
+            for words in (text, outcome):
+                assert "1 apples" not in words and "1 green apples" not in words, words
+                assert "_" not in words, words
+            if action["a"] == "declare":
+                assert text.endswith(wording.goods(action["count"], action["good"])), text
+
+
+def test_a_bribe_of_one_royal_card_and_one_apple():
+    text = wording.sentence("sheriff", {"a": "pass", "p": 0, "target": 2,
+                                        "bribe": {"gold": 1, "bag": ["green_apples", "apple"]}})
+    assert text == "Sheriff (seat 0) lets seat 2 pass for a bribe of 1 gold and 1 Green Apples card, 1 apple from the bag"

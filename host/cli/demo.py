@@ -13,24 +13,20 @@ import sys
 
 from rich.console import Console
 
-from host.cli.sim import DEFAULT_PLAYERS, add_header_arguments, header_of, add_module_arguments
+from host.cli.sim import add_game_arguments, add_header_arguments, add_module_arguments, header_of
 from host.sim.demo import run_demo, say_result
 from host.screen.monitor import SessionTimeout
 from host.sim.runner import SimError
-from shared_rules import games
 
 NAME = "demo"
 HELP = "a simulated game on a virtual board with the live scoreboard (make demo)"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="skull", choices=games.names(), help="the game (default: %(default)s)")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="number of players (default: %s)" % ", ".join(
-                       "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
+    add_game_arguments(p, default="skull")
     add_header_arguments(p)
     add_module_arguments(p)
-    p.add_argument("--seed", type=int, help="random seed (default: a new one, shown on screen)")
+    p.add_argument("--seed", type=int, metavar="N", help="random seed (default: a new one, shown on screen)")
     p.add_argument("--speed", type=float, default=1.0, metavar="X",
                    help="playing speed: 1 is about an action a second, 4 four times faster "
                         "(default: %(default)s)")

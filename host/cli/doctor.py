@@ -118,8 +118,8 @@ def collision_test(board: Connection, reader: int) -> tuple[bool, list[str], str
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True, help="the board's serial port (or a virtual board's)")
-    p.add_argument("--collision-reader", type=int, default=COMMAND_PAD,
+    p.add_argument("--port", required=True, metavar="PORT", help="the board's serial port (or a virtual board's)")
+    p.add_argument("--collision-reader", type=int, default=COMMAND_PAD, metavar="N",
                    help="reader for the three-tag collision test (default: the command pad, %(default)s)")
     p.add_argument("--no-collision", action="store_true", help="skip the collision test")
     p.add_argument("--yes", action="store_true", help="do not wait for Enter: the tags are already there")

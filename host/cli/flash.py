@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.board.flash import BoardError, PortUnavailable, flash
-from host.cli.sim import add_header_arguments, parse_header
+from host.board.flash import BoardError, Interrupted, PortUnavailable, flash
+from host.cli.sim import add_game_arguments, add_header_arguments, add_module_arguments, parse_header
 from host.board.image import JOURNAL_FILES, ImageError
+from host.vboard.readiness import port_ready
 from shared_rules.core import deck as deck_file
 
 NAME = "flash"
@@ -24,18 +25,18 @@ HELP = "install the firmware, mat layout, deck registry and game on a board (mpr
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True,
+    p.add_argument("--port", required=True, metavar="PORT",
                    help="the board's serial port (/dev/ttyACM0; a virtual board's tty)")
-    p.add_argument("--game", help="start this game at boot (game.json): skull, deadmans, sheriff")
-    p.add_argument("--players", type=int, help="seat count for --game")
+    add_game_arguments(p)  # the game the board starts at boot (game.json)
     add_header_arguments(p)
+    add_module_arguments(p, profile=False)
     p.add_argument("--deck", type=Path, metavar="FILE",
                    help="deck registry: a deck.bin (tapmat tags) or a JSON list of tag records; "
                         "default: the virtual deck on the virtual board, else the board's own")
     p.add_argument("--profile", type=Path, metavar="FILE",
                    help="deck profile (Merry Men card data, JSON or profile.bin) written as profile.bin")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
-    p.add_argument("--timeout", type=float, default=5.0,
+    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
                    help="seconds to wait for the board's REPL (default: %(default)s)")
 
 
@@ -47,7 +48,7 @@ def header_from(args: argparse.Namespace) -> dict[str, Any] | None:
     if args.game is None and args.players is not None:
         raise ImageError("--players needs --game")
     try:
-        header = parse_header(args)
+        header = parse_header(args, embed_profile=False)
     except ValueError as e:
         raise ImageError(str(e)) from None
     return header
@@ -99,12 +100,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {marks[action]} {path}" + (f"  {size} B" if action == "write" else ""), flush=True)
 
     print(f"tapmat flash: {args.port}", flush=True)
+    if not port_ready("tapmat flash", args.port):
+        return 2
     try:
         result = flash(args.port, game=header, deck=deck, profile=profile, reset=not args.no_reset,
                        progress=progress, timeout=args.timeout)
     except PortUnavailable as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 2
+    except Interrupted as e:
+        print(f"tapmat flash: {e}", file=sys.stderr)
+        return 130
     except (BoardError, ImageError) as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 1

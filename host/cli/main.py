@@ -51,12 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
+    """Run one command; Ctrl-C at any moment, loading the commands included, ends with status
+    130 and never a traceback (a command that must tidy up does so on its way out)."""
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130

@@ -15,15 +15,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import threading
 from pathlib import Path
 
 from host.board.deck_profile import load
 from host.hall import table_side
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
+from host.vboard.readiness import port_ready
 
 NAME = "serve"
 HELP = "the hub: own the board's port, serve the web page (TV and phones), let views attach"
+SILENT_S = 3.0  # no HELLO from the board this long after the start: say so
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -77,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
+    if not port_ready("tapmat serve", args.port):
+        return 2
     try:
         hub = Hub(args.port, who="tapmat serve")
     except PortBusy as e:
@@ -89,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
         hub.mirror.know_profile(prof)
     print("tapmat serve: holding %s; views attach with --port %s" % (args.port, args.port), flush=True)
     hub.start()
+    silent = threading.Timer(SILENT_S, say_if_silent, (hub, args.port))
+    silent.daemon = True
+    silent.start()
     try:
         if args.http or mqtt:
             asyncio.run(_serve(hub, args.http, args.lan, mqtt))
@@ -100,5 +108,14 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        silent.cancel()
         hub.close()
     return 0
+
+
+def say_if_silent(hub: Hub, port: str) -> None:
+    """A port where no tapmat firmware answers: say so (the hub keeps listening for one)."""
+    if hub.mirror.hellos == 0:
+        print("tapmat serve: no tapmat board answers on %s after %.0f s (no firmware on it? "
+              "make flash PORT=%s GAME=skull PLAYERS=4); still listening" % (port, SILENT_S, port),
+              file=sys.stderr, flush=True)

@@ -32,11 +32,8 @@ DEFAULT_PLAYERS = {"skull": 4, "deadmans": 3, "sheriff": 4}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=games.names(), help="the game to play (or --header)")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="number of players (default: %s)" % ", ".join(
-                       "%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default: %(default)s)")
+    add_game_arguments(p)
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default: %(default)s)")
     add_header_arguments(p)
     add_module_arguments(p)
     p.add_argument("--until-over", action="store_true", help="play until the game is over")
@@ -57,6 +54,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="print every accepted action")
 
 
+def add_game_arguments(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    """--game and --players, the same for sim, demo and flash (make GAME= PLAYERS=)."""
+    p.add_argument("--game", default=default, choices=games.names(),
+                   help="the game (or --header)" + (" (default: %(default)s)" if default else ""))
+    p.add_argument("--players", type=int, metavar="N",
+                   help="number of players (default: %s; Dead Man's Draw for 5-8 gets decks=2 by "
+                        "itself)" % ", ".join("%s %d" % kv for kv in DEFAULT_PLAYERS.items()))
+
+
 def add_header_arguments(p: argparse.ArgumentParser) -> None:
     """--option and --header, shared by sim, demo and flash (make demo/flash OPTIONS= HEADER=)."""
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -67,22 +73,29 @@ def add_header_arguments(p: argparse.ArgumentParser) -> None:
                         '\'{"game": "deadmans", "players": 6, "decks": 2}\'')
 
 
-def add_module_arguments(p: argparse.ArgumentParser) -> None:
-    """--modules and --profile (Sheriff's Merry Men expansion), shared by sim and demo."""
+def add_module_arguments(p: argparse.ArgumentParser, profile: bool = True) -> None:
+    """--modules (Sheriff's Merry Men expansion), and with ``profile`` the --profile whose card
+    data goes into the game header (sim, demo; flash writes its --profile as profile.bin)."""
     p.add_argument("--modules", metavar="LIST",
                    help="Sheriff expansion modules, comma-separated: deputies (6 players), black_market, laws, "
                         "special_orders, merry_men")
-    p.add_argument("--profile", metavar="FILE",
-                   help="deck profile for the modules' card data (default: host/profiles/sample.json, placeholder values)")
+    if profile:
+        p.add_argument("--profile", metavar="FILE",
+                       help="deck profile for the modules' card data (default: host/profiles/sample.json, "
+                            "placeholder values)")
 
 
-def add_modules(header: dict[str, Any], modules: str | None, profile: str | None) -> None:
-    """``--modules a,b`` and the deck profile sections the modules need (the sample one by default)."""
+def add_modules(header: dict[str, Any], modules: str | None) -> None:
+    """``--modules a,b`` into the header."""
+    if modules:
+        header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
+
+
+def add_profile(header: dict[str, Any], profile: str | None) -> None:
+    """The deck profile sections the header's modules need (the sample one by default)."""
     from pathlib import Path
     from host.board.deck_profile import SAMPLE, load
     from shared_rules.sheriff.modules import profile as deck_profile
-    if modules:
-        header["modules"] = [m.strip() for m in modules.split(",") if m.strip()]
     mods = header.get("modules", [])
     needs = [m for m in mods if m in ("black_market", "laws", "special_orders", "merry_men")]
     if profile or needs and "profile" not in header:
@@ -90,9 +103,19 @@ def add_modules(header: dict[str, Any], modules: str | None, profile: str | None
         header["profile"] = deck_profile.for_modules(whole, mods) if mods else whole   # only what they use
 
 
-def parse_header(args: argparse.Namespace, default_game: str | None = None) -> dict[str, Any] | None:
-    """The log header of ``--header``, or ``--game``/``--players`` and every ``--option``,
-    checked by the rules core (``ValueError`` saying what is wrong); None without a game."""
+def implied_options(header: dict[str, Any]) -> dict[str, Any]:
+    """Options a --game/--players header gets by itself unless given: Dead Man's Draw for 5-8
+    players plays with two decks (the rules core refuses such a header without "decks": 2)."""
+    if header["game"] == "deadmans" and isinstance(header["players"], int) and header["players"] > 4:
+        return {"decks": 2}
+    return {}
+
+
+def parse_header(args: argparse.Namespace, default_game: str | None = None,
+                 embed_profile: bool = True) -> dict[str, Any] | None:
+    """The log header of ``--header``, or ``--game``/``--players`` (and ``implied_options``),
+    with every ``--option`` and ``--modules``, checked by the rules core (``ValueError`` saying
+    what is wrong); None without a game. ``embed_profile``: the deck profile goes in the header."""
     options = getattr(args, "option", None) or []
     if args.header is not None:
         try:
@@ -106,6 +129,8 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
         if game is None:
             if options:
                 raise ValueError("--option needs --game")
+            if getattr(args, "modules", None):
+                raise ValueError("--modules needs --game sheriff")
             return None
         header = {"game": game, "players": args.players or DEFAULT_PLAYERS.get(game, 3)}
     for opt in options:
@@ -116,8 +141,12 @@ def parse_header(args: argparse.Namespace, default_game: str | None = None) -> d
             header[key] = json.loads(value)
         except ValueError:
             header[key] = value
-    if hasattr(args, "modules"):   # sim and demo (flash writes a profile file instead)
-        add_modules(header, args.modules, args.profile)
+    if args.header is None:
+        for key, value in implied_options(header).items():
+            header.setdefault(key, value)
+    add_modules(header, getattr(args, "modules", None))
+    if embed_profile:   # sim and demo (flash writes its --profile as profile.bin instead)
+        add_profile(header, getattr(args, "profile", None))
     try:
         games.from_header(header)  # the rules core says what is wrong with it
     except ValueError as e:

@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _board_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", required=True, help="the board's serial port")
+    p.add_argument("--port", required=True, metavar="PORT", help="the board's serial port")
     p.add_argument("--reader", type=int, default=COMMAND_PAD,
                    help="the reader to tap on (default: %(default)s, the command pad)")
     p.add_argument("--out", type=Path, required=True, help="the registry to write (deck.bin)")

@@ -393,6 +393,8 @@ class Hub:
 class HubTransport:
     """A link client's end of the hub socket, shaped like a serial port for ``SerialLink``."""
 
+    via = "the hub of "  # "connected to the hub of PORT": not yet to a board
+
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         sock.settimeout(READ_S)

@@ -464,7 +464,7 @@ class SerialLink:
         except (OSError, IOError):
             self.conn = None
             return False
-        self.mirror._note("link", "connected to %s" % self.name)
+        self.mirror._note("link", "connected to %s%s" % (getattr(self.conn, "via", ""), self.name))
         self.conn.write(self.mirror.hello_bytes())
         return True
 
@@ -519,6 +519,7 @@ class Tapped:
         self.inner = inner
         self.on_read = on_read
         self.on_write = on_write
+        self.via = getattr(inner, "via", "")  # "the hub of ": what the link is connected to
 
     def read(self, size: int) -> bytes:
         data = self.inner.read(size)

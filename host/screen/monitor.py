@@ -19,7 +19,7 @@ from typing import Any, Callable
 from host.hub import contract
 from host.hub.hub import open_serial
 from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport
-from host.screen.scoreboard import Picture, picture_of, render
+from host.screen.scoreboard import Picture, event_line, link_line, pad_names, picture_of, render
 from shared_rules.wire import codec
 from shared_rules.sheriff.modules import profile as deck_profile
 
@@ -277,6 +277,7 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
     try:
         with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
             next_draw = 0.0
+            lines = None if console.is_terminal else EventLines(console)
             while True:
                 try:
                     session.pump()
@@ -285,7 +286,9 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
                 except (ConnectionError, SessionTimeout):
                     pass  # shown as the link status; the link reconnects
                 now = time.monotonic()
-                if now >= next_draw:
+                if lines is not None:  # no terminal to redraw (a pipe, a log file): line by line
+                    lines.show(session)
+                elif now >= next_draw:
                     size = console.size
                     live.update(render(session.picture(), size.width, size.height - 1), refresh=True)
                     next_draw = now + 1.0 / fps
@@ -300,3 +303,26 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
     size = console.size
     console.print(render(session.picture(), size.width, size.height - 1))
     return final
+
+
+class EventLines:
+    """The monitor off a terminal: each event as one line, and the link whenever it changes,
+    as they happen (a live view would show nothing there until the end)."""
+
+    def __init__(self, console: Any) -> None:
+        self.console = console
+        self.shown = 0      # session events printed so far
+        self.link = ""      # the link's state last printed
+
+    def show(self, session: "Session") -> None:
+        p = session.picture()
+        link = link_line(p)
+        state = link.plain.split(" · ")[0]
+        if state != self.link:
+            self.link = state
+            self.console.print(link, soft_wrap=True)
+        game = (p.header or {}).get("game", "")
+        pads = pad_names(game, int((p.header or {}).get("players", 0))) if game else {}
+        for ev in session.events[self.shown:]:
+            self.console.print(event_line(ev, pads, game), soft_wrap=True)
+        self.shown = len(session.events)

@@ -224,7 +224,7 @@ def sheriff_rows(d: dict[str, Any], wide: bool) -> Rows:
         elif s["resolved"]:
             bag = "done"
         elif s["declared"]:
-            bag = "declared %d %s" % (s["declared"][1], s["declared"][0])
+            bag = "declared " + wording.goods(s["declared"][1], s["declared"][0])
         elif s["loaded"]:
             bag = "bag closed"
         else:

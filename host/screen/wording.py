@@ -17,11 +17,31 @@ def _n(count: int, thing: str) -> str:
     return "%d %s%s" % (count, thing, "" if count == 1 else "s")
 
 
+# Sheriff goods said without a plural ("3 cheese"); a royal good is counted by its card's name.
+_UNCOUNTED = ("cheese", "bread", "mead", "silk")
+
+
+def goods(count: int, code: str) -> str:
+    """Sheriff goods cards as players count them: ``1 apple``, ``3 apples``, ``2 cheese``, and a
+    royal good by its card, ``1 Green Apples card``, ``2 Gouda cards`` (never "1 green apples")."""
+    name = code.replace("_", " ")
+    if _royal(code):
+        return "%d %s card%s" % (count, name.title(), "" if count == 1 else "s")
+    if count == 1 or code in _UNCOUNTED:
+        return "%d %s" % (count, name)
+    return "%d %ss" % (count, name)
+
+
+def _royal(code: str) -> bool:
+    from shared_rules.catalogue.sheriff import ROYAL, SHERIFF_CODES, SHERIFF_KIND
+    return code in SHERIFF_CODES and SHERIFF_KIND[SHERIFF_CODES.index(code)] == ROYAL
+
+
 def _goods(codes: list[str]) -> str:
     counts: dict[str, int] = {}
     for c in codes:
         counts[c] = counts.get(c, 0) + 1
-    return ", ".join("%d %s" % (n, g.replace("_", " ")) for g, n in counts.items())
+    return ", ".join(goods(n, g) for g, n in counts.items())
 
 
 def _market(p: int, a: dict[str, Any]) -> str:
@@ -74,7 +94,7 @@ SHERIFF: dict[str, Phrase] = {
     "setup": lambda p, a: "seat %d turned up the two discard piles" % p,
     "market": _market,
     "load": lambda p, a: "seat %d loaded and closed their bag" % p,
-    "declare": lambda p, a: "seat %d declares %d %s" % (p, a.get("count", 0), str(a.get("good")).replace("_", " ")),
+    "declare": lambda p, a: "seat %d declares %s" % (p, goods(int(a.get("count", 0)), str(a.get("good")))),
     "pass": _pass,
     "inspect": lambda p, a: "Sheriff (seat %d) opens seat %d's bag%s" % (
         p, a.get("target", -1), ", debt paid with " + _goods(a["pay_with"]) if a.get("pay_with") else ""),
@@ -82,7 +102,7 @@ SHERIFF: dict[str, Phrase] = {
     "deputy": lambda p, a: "seat %d is revealed as a deputy" % p,
     "loot": lambda p, a: "the deputies %s the loot chest's remainder" % (
         "split" if a.get("split") == "agreed" else "discard"),
-    "claim": lambda p, a: "seat %d claims a Black Market %s card" % (p, a.get("good")),
+    "claim": lambda p, a: "seat %d claims a Black Market %s card" % (p, str(a.get("good")).replace("_", " ")),
     "law": _law,
     "order_up": lambda p, a: "special order #%d is turned face up" % a.get("order", -1),
     # which Merry Men were drawn, kept and bottomed is hidden: the public record has none of it

@@ -74,9 +74,10 @@ DEFAULT_HEAP = "512k"
 ROM_CACHE = build.ROOT / "build" / "romfs"  # ROMFS images of the modules, one per source content
 
 
-def board_romfs() -> Path:
-    """The virtual target's modules as a ROMFS image (what a new board's partition holds)."""
-    return build.cached_romfs(EXCLUDE[VIRTUAL], ROM_CACHE)
+def board_romfs(building: Callable[[], None] | None = None) -> Path:
+    """The virtual target's modules as a ROMFS image (what a new board's partition holds);
+    ``building()`` is called first when it has to be made from the sources."""
+    return build.cached_romfs(EXCLUDE[VIRTUAL], ROM_CACHE, building)
 
 
 def rom_partition(board_dir: Path) -> Path:
@@ -208,6 +209,10 @@ class VirtualBoard:
         self._listen = self._open_socket()
         if self._new_config is not None:
             self._new_config.save(self.fs)
+        if self.rom:  # before the port appears: a tool that finds the port finds a board
+            self.rom_file = rom_partition(self.dir)
+            self.log(f"ROM partition {self.rom_file} ({self.rom_file.stat().st_size} B; "
+                     f"--no-rom: run from the filesystem and the repository)")
         self._master, slave = os.openpty()
         self.port = os.ttyname(slave)
         tty.setraw(slave)
@@ -217,10 +222,6 @@ class VirtualBoard:
         if link.is_symlink() or link.exists():
             link.unlink()
         link.symlink_to(self.port)
-        if self.rom:
-            self.rom_file = rom_partition(self.dir)
-            self.log(f"ROM partition {self.rom_file} ({self.rom_file.stat().st_size} B; "
-                     f"--no-rom: run from the filesystem and the repository)")
         self._stdin_r, self._stdin_w = os.pipe()
         self._stdout_r, self._stdout_w = os.pipe()
         self._stderr_r, self._stderr_w = os.pipe()
@@ -252,8 +253,11 @@ class VirtualBoard:
         if path.exists() or path.is_symlink():
             path.unlink()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(str(path))
+        part = path.with_name(".%s.%d" % (SOCKET_NAME, os.getpid()))
+        part.unlink(missing_ok=True)
+        sock.bind(str(part))
         sock.listen(8)
+        part.replace(path)  # the socket appears listening: a client never finds it refusing
         sock.setblocking(False)
         return sock
 

@@ -57,7 +57,7 @@ const tapmat = (() => {
     if (key === lastTargets) return;
     lastTargets = key;
     $("target").innerHTML = y.targets.map((t) => '<option value="' + t.seat + '">seat ' + t.seat +
-      " (declared " + esc(t.declared[1] + " " + t.declared[0]) + ", " + t.gold + " gold)</option>").join("");
+      " (declared " + esc(t.declared_text) + ", " + t.gold + " gold)</option>").join("");
     const goods = (t) => Object.entries(t ? t.stand : {}).flatMap(([g, n]) => Array(n).fill(g));
     const fill = () => {
       const t = y.targets.find((x) => String(x.seat) === $("target").value);

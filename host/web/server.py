@@ -287,12 +287,14 @@ def you(view: dict[str, Any], seat: int) -> dict[str, Any]:
     except (ValueError, AttributeError, TypeError, IndexError):
         out["actions"] = []
     if d.get("game") == "sheriff":
+        from host.screen.wording import goods
         from shared_rules.sheriff.rules import CODES
         out["goods"] = list(CODES)
         if d.get("sheriff") == seat:
             out["role"] = "Sheriff"
         out["targets"] = [
-            {"seat": i, "declared": s["declared"], "stand": {g: n for g, n in s["stand"].items() if n},
+            {"seat": i, "declared": s["declared"], "declared_text": goods(s["declared"][1], s["declared"][0]),
+             "stand": {g: n for g, n in s["stand"].items() if n},
              "gold": s["gold"]}
             for i, s in enumerate(seats) if s["declared"] and not s["resolved"] and i != seat]
     return out

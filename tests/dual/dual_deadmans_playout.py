@@ -2,6 +2,7 @@
 variations that change nothing, nothing accepted after the end, snapshot round trips, zero
 allocation while accepting, and equal digests for seeded games with random traits."""
 import playkit
+from soak import count
 from shared_rules.deadmans import rules as d
 from shared_rules.deadmans import layout as K
 from shared_rules.core.actions import ACTION_SIZE
@@ -10,7 +11,7 @@ from shared_rules.core.engine import GAME_OVER
 from host.sim.playout import Playout
 from shared_rules.core.rng import Rng
 
-GAMES = 200
+GAMES = count(60, 200)  # make soak: every one of the 200
 KINDS = ("trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus")
 
 

@@ -1,6 +1,7 @@
 """Skull random playouts on both interpreters: invariants after every action, snapshot round
 trips, rejected moves that change nothing, zero allocation while accepting, equal digests."""
 import playkit
+from soak import count
 from shared_rules.skull import layout as K
 from shared_rules.skull.rules import Skull
 from host.sim.tables.skull import at, active
@@ -8,7 +9,7 @@ from shared_rules.core.actions import ACTION_SIZE
 from host.sim.playout import Playout
 from shared_rules.core.rng import Rng
 
-GAMES = 2000
+GAMES = count(250, 2000)  # make soak: every one of the 2000
 
 
 def header(seed):
