@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import aiomqtt
 import pytest
 
+from children import reap
 from hallkit import Recorder, cancel, events, publisher, start_broker, states
 from host.hall import topics
 from host.hall.follower import follow
@@ -211,8 +213,7 @@ def test_a_hub_that_vanishes_shows_offline_by_its_last_will(setup, tmp_path):
 
         assert asyncio.run(watch())[-2:] == [b"1", b"0"]
     finally:
-        proc.kill()
-        proc.wait(10)
+        reap([proc])
 
 
 def test_tapmat_serve_publishes_the_board_it_holds(setup):
@@ -252,7 +253,7 @@ def test_tapmat_serve_publishes_the_board_it_holds(setup):
                                     "the placed disc")
                     await rec.until(lambda got: any(s["view"]["game"] == "skull" and s["view"]["state"] and s["view"]["state"]["seats"][1]["stack"] == 1
                                                     for s in states(got, "A")), "the picture with the disc")
-                    serve.send_signal(2)   # Ctrl-C
+                    serve.send_signal(signal.SIGINT)   # Ctrl-C
                     await rec.until(lambda got: got[-1] == (topics.topic("A", "online"), b"0"), "A offline")
                 finally:
                     await cancel(listening)
@@ -260,7 +261,6 @@ def test_tapmat_serve_publishes_the_board_it_holds(setup):
 
             got = asyncio.run(watch())
             assert not any(b"skull" in p for t, p in got if t.endswith("/events"))   # the disc stays hidden
-            assert serve.wait(10) == 0
+            assert serve.wait(20) == 0   # Ctrl-C'd above: a second one would interrupt its goodbye
         finally:
-            serve.kill()
-            serve.wait(10)
+            reap([serve])
