@@ -128,7 +128,7 @@ def listening(port: int, host: str = "127.0.0.1") -> bool:
 
 
 class Broker:
-    """A Mosquitto process of ours on ``conf``: ``start()``, ``stop()`` (also a context manager)."""
+    """A Mosquitto process of ours on ``conf``: ``start()``, ``stop()``."""
 
     def __init__(self, conf: Path, port: int, log: Path | None = None) -> None:
         self.conf = conf
@@ -164,9 +164,3 @@ class Broker:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc = None
-
-    def __enter__(self) -> "Broker":
-        return self.start()
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop()

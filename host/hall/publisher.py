@@ -44,7 +44,6 @@ class Publisher:
         self.run_id = secrets.token_hex(4)   # a restarted hub numbers from 1 again: the hall tells runs apart
         self.pending: Deque[tuple[int, bytes]] = collections.deque(maxlen=buffer)
         self.numbered = 0
-        self.dropped = 0
         self.connected = False
         self.refused = ""   # why the broker last could not be reached
         self._lock = threading.Lock()
@@ -58,8 +57,6 @@ class Publisher:
         with self._lock:
             self.numbered += 1
             n = self.numbered
-            if len(self.pending) == self.pending.maxlen:
-                self.dropped += 1
             body = dict(record, n=n, run=self.run_id)
             self.pending.append((n, json.dumps(body, separators=(",", ":")).encode()))
         self.changed()
@@ -68,8 +65,9 @@ class Publisher:
     def changed(self, _version: int = 0) -> None:
         """The picture changed (any thread): publish it soon."""
         loop, wake = self._loop, self._wake
-        if loop is not None and wake is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(wake.set)
+        if loop is not None and wake is not None:
+            with contextlib.suppress(RuntimeError):   # the loop closed meanwhile: the hub is stopping
+                loop.call_soon_threadsafe(wake.set)
 
     # -- on the event loop -------------------------------------------------------------------
     async def run(self) -> None:

@@ -11,7 +11,6 @@ import json
 import threading
 from typing import Any, Callable
 
-from host.hub import contract
 from host.hub.mirror import PUBLIC, Mirror
 from host.screen.scoreboard import firmware_module
 from host.sim.playout import pick, table_for
@@ -95,6 +94,3 @@ class SimTable:
             out = self.game.summary()
             out.setdefault("rejected", [])
             return dict(out)
-
-    def contract(self) -> dict[str, Any]:
-        return contract.summary(type(self.game), self.header, contract.REFEREE, bytes(self.game.s))
