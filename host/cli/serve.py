@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from host.board.deck_profile import load
+from host.hall import table_side
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
 from host.hub.store import Store, default_path
@@ -45,20 +46,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: hub.sqlite beside the port, or ~/.local/state/tapmat/ for a device)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="publish the table's public state to the hall's MQTT broker (docs/hall.md)")
+    p.add_argument("--table", metavar="NAME", help="this table's name in the hall (with --mqtt)")
+    p.add_argument("--mqtt-secret", type=Path, metavar="FILE",
+                   help="this table's broker password, written by tapmat hall (with --mqtt)")
 
 
-async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict[str, Any] | None) -> None:
+async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict[str, Any] | None,
+                 mqtt: table_side.Options | None = None) -> None:
     from host.web.server import Web
 
     site = Web(hub, lan=lan, port=http, lang=lang, profile=profile)
-    await site.start()
-    print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
-    print("  watching only: %s/   (the seats' codes are on the TV's join page, for the host)" % site.base_url(),
-          flush=True)
-    print(exposure(lan, site.base_url()), flush=True)
+    if http:
+        await site.start()
+        print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
+        print("  watching only: %s/   (the seats' codes are on the TV's join page, for the host)" % site.base_url(),
+              flush=True)
+        print(exposure(lan, site.base_url()), flush=True)
+    publishing = table_side.start(hub, site, mqtt, site.base_url() + "/" if http else "")
     try:
         await asyncio.Event().wait()
     finally:
+        if publishing is not None:
+            publishing.cancel()
         await site.stop()
 
 
@@ -75,6 +86,7 @@ def exposure(lan: bool, url: str) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         profiles = [load(f) for f in args.profile]
+        mqtt = table_side.options(args.mqtt, args.table, args.mqtt_secret)
     except ValueError as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
@@ -101,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
     silent.daemon = True
     silent.start()
     try:
-        if args.http:
-            asyncio.run(_serve(hub, args.http, args.lan, args.lang, profiles[0] if profiles else None))
+        if args.http or mqtt:
+            asyncio.run(_serve(hub, args.http, args.lan, args.lang, profiles[0] if profiles else None, mqtt))
         else:
             hub.wait()
     except OSError as e:

@@ -102,16 +102,7 @@ class Web:
 
     # -- addresses -------------------------------------------------------------------------
     def host_name(self) -> str:
-        if not self.lan:
-            return "127.0.0.1"
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this picks the outgoing interface
-            return str(s.getsockname()[0])
-        except OSError:
-            return socket.gethostname()
-        finally:
-            s.close()
+        return lan_address() if self.lan else "127.0.0.1"
 
     def base_url(self) -> str:
         return "http://%s:%d" % (self.host_name(), self.port)
@@ -563,6 +554,18 @@ class Web:
         if lang not in i18n.LANGS:
             raise web.HTTPNotFound(text="no catalogue for that language")
         return web.json_response(i18n.catalogue(lang))
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (the hall page uses it too)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))  # no packet is sent: this picks the outgoing interface
+        return str(s.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+    finally:
+        s.close()
 
 
 @contextlib.contextmanager
