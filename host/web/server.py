@@ -282,7 +282,7 @@ class Web:
         try:
             found = self.pairing.ask(seat, claim)
         except PairRefused as e:
-            return web.json_response({"ok": False, "text": i18n.say(lang, str(e), seat=seat)}, status=403)
+            return pair_refused(lang, e, seat)
         self.hub.changed()
         return web.json_response({"ok": True, "ask": found.ask, "code": found.code, "text": i18n.say(
             lang, "Show this code to the host: they confirm it on the TV.")})
@@ -292,7 +292,7 @@ class Web:
         try:
             token = self.pairing.collect(seat, ask)
         except PairRefused as e:
-            return web.json_response({"ok": False, "text": i18n.say(lang, str(e), seat=seat)}, status=403)
+            return pair_refused(lang, e, seat)
         return web.json_response({"ok": token is not None, "token": token})
 
     async def pair_host(self, request: web.Request) -> web.StreamResponse:
@@ -590,6 +590,10 @@ def serving(page: Web) -> Iterator[Web]:
             asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+def pair_refused(lang: str, why: PairRefused, seat: int) -> web.Response:
+    return web.json_response({"ok": False, "text": i18n.say(lang, str(why), seat=seat)}, status=403)
 
 
 def you(view: dict[str, Any], seat: int) -> dict[str, Any]:
