@@ -126,6 +126,7 @@ async def scene(folder: Path) -> dict[str, Any]:
     from host.hall import broker
     from host.hall.publisher import Publisher, follow
     from host.hall.simtable import SimTable
+    from host.web.fanout import TV
     from host.web.server import Web
 
     names = ["t%02d" % i for i in range(TABLES)]
@@ -146,7 +147,7 @@ async def scene(folder: Path) -> dict[str, Any]:
         for i, name in enumerate(names):
             table = SimTable(GAMES[i % len(GAMES)], i + 1, name="sim " + name)
             view = Web(table)   # type: ignore[arg-type]
-            pub = pubs[name] = Publisher(name, ("127.0.0.1", port), lambda v=view: v.fanout.current(None),
+            pub = pubs[name] = Publisher(name, ("127.0.0.1", port), lambda v=view: v.fanout.current(TV),
                                          password=broker.read_secret(broker.secret_path(folder, name)))
             follow(table, pub)
             tasks.append(asyncio.create_task(pub.run()))

@@ -14,6 +14,7 @@ import pytest
 from host.hall import broker, topics
 from host.hall.publisher import Publisher, follow
 from host.hall.simtable import SimTable
+from host.web.fanout import TV
 from host.web.server import Web
 
 TABLES = ["A", "B"]
@@ -50,7 +51,7 @@ def start_broker(folder: Path) -> Setup:
 def publisher(setup: Setup, name: str, table: SimTable) -> Publisher:
     """A publisher for a simulated table, fed as ``tapmat serve --mqtt`` feeds it from its hub."""
     page = Web(table)   # type: ignore[arg-type]  (a SimTable is shaped like a Hub)
-    pub = Publisher(name, setup.address, lambda: page.fanout.current(None), password=setup.password(name))
+    pub = Publisher(name, setup.address, lambda: page.fanout.current(TV), password=setup.password(name))
     follow(table, pub)
     return pub
 

@@ -13,6 +13,7 @@ from host.hall import topics
 from host.hall.server import HallPage
 from host.hall.simtable import SimTable
 from host.hall.tables import Tables
+from host.web.fanout import TV
 from host.web.server import Web
 from test_web import browser, close, needs_browser, wait_for
 
@@ -20,7 +21,7 @@ pytestmark = [pytest.mark.timeout(120), needs_browser]
 
 
 def state_message(table: SimTable, name: str, n: int) -> bytes:
-    frame = Web(table).fanout.current(None)[1]   # type: ignore[arg-type]
+    frame = Web(table).fanout.current(TV)[1]   # type: ignore[arg-type]
     head = json.dumps({"table": name, "run": "r", "n": n, "url": "http://192.0.2.7:8765/"})
     return head[:-1].encode() + b',"view":' + frame + b"}"
 

@@ -19,13 +19,14 @@ from host.hall.server import HallPage
 from host.hall.simtable import SimTable
 from host.hall.standings import standings
 from host.hall.tables import Tables
+from host.web.fanout import TV
 from host.web.server import Web
 
 pytestmark = pytest.mark.timeout(60)
 
 
 def state(table: SimTable, n: int = 0, run: str = "r1", url: str = "http://10.0.0.5:8765/") -> bytes:
-    frame = Web(table).fanout.current(None)[1]   # type: ignore[arg-type]
+    frame = Web(table).fanout.current(TV)[1]   # type: ignore[arg-type]
     head = json.dumps({"table": "A", "run": run, "n": n, "url": url})
     return head[:-1].encode() + b',"view":' + frame + b"}"
 
@@ -190,3 +191,19 @@ def test_no_message_takes_the_hall_down(kind, message):
     hall = Tables()
     hall.apply(topics.topic("A", kind), json.dumps(message).encode())
     json.dumps(hall.snapshot())   # whatever it kept, the page can still be sent
+
+
+def test_named_players_are_summed_by_name_across_tables():
+    """Ann plays at both tables: one line for her in the standings; an unnamed seat stays its
+    table's own ("B seat 2"), never one "seat 2" shared by every table."""
+    hall = Tables()
+    for name, seed, names in (("A", 1, ("Ann", "Bob", "Cy")), ("B", 2, ("Dee", "Ann", ""))):
+        table = SimTable({"game": "skull", "players": 3}, seed)
+        for seat, who in enumerate(names):
+            if who:
+                table.table.name(seat, who)
+        while table.step():
+            pass
+        hall.apply(topics.topic(name, "state"), state(table).replace(b'"table":"A"', b'"table":"%s"' % name.encode()))
+    players = {r["player"]: r["games"] for r in hall.standings()}
+    assert players["Ann"] == 2 and players["Bob"] == 1 and "B seat 2" in players and "seat 2" not in players

@@ -12,6 +12,8 @@ import threading
 from typing import Any, Callable
 
 from host.hub.mirror import PUBLIC, Mirror
+from host.hub.store import Store
+from host.hub.table import Table
 from host.screen.scoreboard import firmware_module
 from host.sim.playout import pick, table_for
 from shared_rules import games
@@ -51,13 +53,15 @@ class SimTable:
         self.board = firmware_module("firmware.link").BoardLink(_Wire(self._from_board))
         self.referee = firmware_module("firmware.referee").Referee(self.board, None)
         self.rec = bytearray(ACTION_SIZE)
+        self.store = Store(":memory:")   # what a hub keeps around the game: names, pairings
+        self.table = Table(self.store)
         self.new_game(header, seed)
 
     def new_game(self, header: dict[str, Any], seed: int) -> None:
         with self.lock:
             self.header = header
             self.game = games.from_header(header)
-            self.table = table_for(self.game, Rng(seed))
+            self.moves = table_for(self.game, Rng(seed))   # the legal moves the simulated players pick from
             self.rng = Rng(seed ^ 0x5A5A)
             self.referee.start(self.game, json.dumps(header).encode())
 
@@ -74,7 +78,7 @@ class SimTable:
                 raise ValueError("malformed action %r" % (action,))
             ok = self.referee.submit(self.rec, FROM_HOST) == 0
             if ok:
-                self.table.accepted(action)
+                self.moves.accepted(action)
             return ok
 
     def step(self) -> dict[str, Any] | None:
@@ -82,7 +86,7 @@ class SimTable:
         with self.lock:
             if self.game.over():
                 return None
-            action = pick(self.table.legal(), self.rng)
+            action = pick(self.moves.legal(), self.rng)
             self.play(action)
             return action
 

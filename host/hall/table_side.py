@@ -9,6 +9,7 @@ from typing import Any
 
 from host.hall import broker, topics
 from host.hall.publisher import Publisher, follow
+from host.web.fanout import TV
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ def options(mqtt: str | None, table: str | None, secret: Path | None) -> Options
 
 async def publish(hub: Any, page: Any, opts: Options, url: str) -> None:
     """Publish ``hub``'s public picture (``page``'s TV frame) until cancelled."""
-    pub = Publisher(opts.table, opts.address, lambda: page.fanout.current(None), url=url,
+    pub = Publisher(opts.table, opts.address, lambda: page.fanout.current(TV), url=url,
                     password=opts.password, say=lambda line: print(line, flush=True))
     stop = follow(hub, pub)
     try:

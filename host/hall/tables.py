@@ -64,11 +64,12 @@ def _final(value: Any) -> list[dict[str, Any]] | None:
 
 
 def _names(view: dict[str, Any], seats: int) -> list[str]:
-    """The players' names if the table gives them (a ``names`` list), else none."""
-    names = view.get("names") or (view.get("state") or {}).get("names")
-    if isinstance(names, list) and all(isinstance(n, str) and n.strip() for n in names[:seats]):
-        return [_text(n.strip()) for n in names[:seats]]
-    return []
+    """The names the players gave (the table's ``players`` list; "" for a seat without one): an
+    unnamed seat is "tN seat k" in the standings, never a "seat k" shared by every table."""
+    names = view.get("players")
+    if not isinstance(names, list):
+        return []
+    return [_text(n.strip()) if isinstance(n, str) else "" for n in names[:seats]]
 
 
 def picture(view: Any) -> dict[str, Any]:
@@ -167,7 +168,7 @@ class Tables:
         final = t.view["final"] or []
         key = (t.name, t.run, json.dumps(final, sort_keys=True))
         names = t.view["names"]
-        self.results[key] = [(names[r["seat"]] if r["seat"] < len(names) else "%s seat %d" % (t.name, r["seat"]),
+        self.results[key] = [((names[r["seat"]] if r["seat"] < len(names) else "") or "%s seat %d" % (t.name, r["seat"]),
                               r["rank"]) for r in final]
 
     def standings(self) -> list[dict[str, Any]]:

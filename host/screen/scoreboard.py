@@ -480,6 +480,8 @@ def model(p: Picture, wide: bool = True) -> dict[str, Any]:
     seats = len((d or {}).get("seats") or [])
     out: dict[str, Any] = {"game": game, "title": title(v, game), "seats": seats, "lang": v.lang,
                            "names": [v.who(i) for i in range(seats)],
+                           # the names as the players gave them, "" for none (the hall's standings)
+                           "players": [v.names[i] if i < len(v.names) else "" for i in range(seats)],
                            "state": d, "referee": p.referee, "waits": "", "over": False, "info": [], "columns": [],
                            "rows": [], "final": None, "events": [], "link": link_line(p).plain,
                            "connected": p.connected}
