@@ -120,3 +120,21 @@ def test_only_the_payer_agrees_and_either_side_withdraws() -> None:
     for answer in ("1", None, 1.0, True):
         with pytest.raises(ProposalRefused):
             book.answer(answer, 2, True)
+
+
+def test_a_refused_tap_says_which_card_to_take_back_from_where() -> None:
+    from host.screen.scoreboard import event_text, pad_names
+    from host.screen.wording import Voice
+
+    voice = Voice("en", ("Ann", "Bob", "Cy", "Dee"))
+    pads = pad_names("sheriff", 4, voice)
+    stand = next(r for r, name in pads.items() if name == "Bob's stand pad")
+    claim = {"a": "claim", "p": 1, "good": "silk"}
+    tapped = event_text(Event("rejected", "", 1, claim, reason="not_now", reader=stand), pads, "sheriff", voice).plain
+    assert tapped.startswith("✗ Bob claims a Black Market silk card refused at Bob's stand pad: ")
+    assert tapped.endswith(" — take that card back off Bob's stand pad")
+    entered = event_text(Event("rejected", "", 1, claim, reason="not_now"), pads, "sheriff", voice).plain
+    assert "take" not in entered   # a host entry: nothing lies on the mat
+    said = event_text(Event("rejected", "", 1, claim, reason="not_now", reader=stand), pads, "sheriff",
+                      Voice("vi", voice.names)).plain
+    assert "lấy lá bài đó lại khỏi" in said

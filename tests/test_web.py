@@ -121,6 +121,8 @@ def test_a_seat_link_needs_its_token(site):
 def pair_in_browser(tv, phone, page, seat: int) -> None:
     """The phone scans seat ``seat``'s code, the host confirms the phone's four digits on the TV's
     join page; the phone lands on its seat."""
+    if page.pairing.paired(seat):   # another test of this board paired it: the host re-pairs
+        page.pairing.unpair(seat)
     phone.get(page.pair_url(seat))
     code = wait_for(lambda: phone.find_element("id", "pair-code").text.strip(), 10, "the phone's code")
     tv.get(page.base_url() + "/join")
@@ -231,6 +233,27 @@ def test_two_phones_and_the_tv_pair_propose_agree_and_see_what_was_recorded(site
         close(tv)
         close(sheriff_phone)
         close(merchant_phone)
+
+
+def test_a_deal_with_goods_not_where_it_says_is_refused_by_the_rules_with_the_reason(site):
+    """Agreed by the merchant, but the stand has none of the goods it names: the referee refuses
+    it with its reason and nothing moves (never announced as paid)."""
+    from webpair import token_for
+
+    page, _game = site
+    before = page.view()["state"]
+    sheriff = before["sheriff"]
+    target = next(i for i, s in enumerate(before["seats"]) if s["declared"] and not s["resolved"])
+    missing = next(g for g in ("silk", "pepper", "mead", "crossbow", "chicken", "bread", "cheese", "apple")
+                   if not before["seats"][target]["stand"].get(g))
+    deal = {"a": "pass", "target": target, "bribe": {"gold": 1, "stand": [missing]}}
+    status, made = post_json(page, "/action", {"seat": sheriff, "t": token_for(page, sheriff), "action": deal})
+    assert status == 200 and made["pending"], made
+    status, answer = post_json(page, "/answer", {"seat": target, "t": token_for(page, target),
+                                                 "number": made["pending"], "agree": True})
+    assert answer["ok"] is False and answer["reason"] and answer["text"].startswith("refused: "), answer
+    assert page.view()["state"] == before
+    assert "refused by the referee" in page.view()["decided"][-1]["text"]
 
 
 def post_json(page, path: str, body: dict) -> tuple[int, dict]:
