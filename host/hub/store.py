@@ -39,6 +39,26 @@ def default_path(port: str) -> Path:
     return where / "hub.sqlite"
 
 
+def names_beside(port: str) -> tuple[str, ...]:
+    """The players' names the hub of ``port`` keeps (read only: a monitor shows them too); none
+    when no hub has kept any there."""
+    path = default_path(port)
+    if not path.exists():
+        return ()
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True, timeout=0.2)
+        try:
+            rows = db.execute("SELECT seat, name FROM seat").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return ()
+    names = [""] * (max((int(s) for s, _ in rows), default=-1) + 1)
+    for seat, name in rows:
+        names[int(seat)] = str(name)
+    return tuple(names)
+
+
 class Store:
     """One SQLite file; safe to call from the hub's thread and the web page's at once."""
 
