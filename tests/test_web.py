@@ -256,6 +256,44 @@ def test_a_deal_with_goods_not_where_it_says_is_refused_by_the_rules_with_the_re
     assert "refused by the referee" in page.view()["decided"][-1]["text"]
 
 
+def test_each_merchants_phone_alone_shows_their_own_bag(site):
+    """The board tells the hub (PEEK → SEEN, never forwarded) what it knows of each seat; a paired
+    phone's frame carries its own bag, and no other phone's frame nor the TV's does."""
+    import asyncio
+
+    import aiohttp
+    from host.screen.wording import ENGLISH
+    from shared_rules.sheriff import view as sheriff_view
+    from webpair import token_for
+
+    page, game = site
+    state = page.view()["state"]
+    closed = [i for i, s in enumerate(state["seats"]) if s["loaded"] and not s["resolved"]]
+    bags = {i: sheriff_view.referee(game.game)["seats"][i]["bag"] for i in closed}
+    seat, other = closed[0], next(i for i in range(4) if i != closed[0] and i != state["sheriff"])
+    wanted = "In your bag: " + ENGLISH.goods(bags[seat])
+
+    async def own_lines(who: int) -> list[str]:
+        url = "http://127.0.0.1:%d/ws?seat=%d&t=%s" % (page.port, who, token_for(page, who))
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as ws:
+                for _ in range(20):
+                    frame = json.loads((await ws.receive(timeout=10)).data)
+                    if frame["you"]["own"] or who != seat:
+                        if who == seat and wanted not in frame["you"]["own"]:
+                            continue
+                        return frame["you"]["own"]
+        return []
+
+    assert wanted in asyncio.run(own_lines(seat))
+    theirs = asyncio.run(own_lines(other))   # their own side (if any), never this seat's
+    their_bag = sheriff_view.referee(game.game)["seats"][other]["bag"]
+    assert [line for line in theirs if line.startswith("In your bag")] == (
+        ["In your bag: " + ENGLISH.goods(their_bag)] if their_bag else [])
+    tv = page.fanout.current(("en", None))[1].decode()
+    assert "In your bag" not in tv and "In your hand" not in tv and '"own"' not in tv
+
+
 def post_json(page, path: str, body: dict) -> tuple[int, dict]:
     req = urllib.request.Request(page.base_url() + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
     try:

@@ -130,6 +130,7 @@ const tapmat = (() => {
     $("you").textContent = t("You are {name}", {name: y.name}) + " · " + y.role;
     if (document.activeElement !== $("my-name") && !$("my-name").value) $("my-name").value = y.name === t("seat {n}", {n: y.seat}) ? "" : y.name;
     proposals(y);
+    if ($("own")) $("own").innerHTML = (y.own || []).map((line) => "<div>" + esc(line) + "</div>").join("");
     const form = $("decide");
     form.hidden = !y.decides || !y.targets.length;
     const key = JSON.stringify([y.targets, lang]);

@@ -98,7 +98,7 @@ class Web:
             web.get("/{name}.svg", self.doc_svg),
         ])
         self.runner: web.AppRunner | None = None
-        self.fanout = Fanout(lambda: self.hub.version, self.public_view, you)
+        self.fanout = Fanout(lambda: self.hub.version, self.public_view, self.seat_part)
 
     # -- addresses -------------------------------------------------------------------------
     def host_name(self) -> str:
@@ -167,7 +167,15 @@ class Web:
 
     def view(self, seat: int | None = None, lang: str = i18n.DEFAULT) -> dict[str, Any]:
         out = self.public_view(lang)
-        out["you"] = None if seat is None else you(out, seat)
+        out["you"] = None if seat is None else self.seat_part(out, seat)
+        return out
+
+    def seat_part(self, view: dict[str, Any], seat: int) -> dict[str, Any]:
+        """A phone's own part: its controls, and what the mat knows of its own bag and hand
+        (this seat's frame only: no other phone and no TV ever gets it)."""
+        out = you(view, seat)
+        own = self.hub.own_side(seat) if view.get("game") == "sheriff" else None
+        out["own"] = own_lines(Voice(view.get("lang") or i18n.DEFAULT, tuple(view.get("names") or ())), own)
         return out
 
     def language(self, request: web.Request) -> str:
@@ -348,6 +356,8 @@ class Web:
         await ws.prepare(request)
         last = None
         reader = asyncio.ensure_future(ws.receive())
+        if seat is not None:
+            self.hub.own_wanted += 1   # the hub asks the board for the seats' own sides meanwhile
         try:
             while not ws.closed:
                 changed = self.fanout.next_change()
@@ -367,6 +377,8 @@ class Web:
                     reader = asyncio.ensure_future(ws.receive())
         finally:
             reader.cancel()
+            if seat is not None:
+                self.hub.own_wanted -= 1
         return ws
 
     async def action(self, request: web.Request) -> web.Response:
@@ -590,6 +602,22 @@ def serving(page: Web) -> Iterator[Web]:
             asyncio.run_coroutine_threadsafe(page.stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+def own_lines(v: Voice, own: dict[str, Any] | None) -> list[str]:
+    """A merchant's own side in words: their bag, the hand cards the mat saw them take, their
+    Merry Man."""
+    if own is None:
+        return []
+    lines = []
+    if own["bag"]:
+        lines.append(v.tr("In your bag: {goods}", goods=v.goods(own["bag"])))
+    if own["known_hand"]:
+        lines.append(v.tr("In your hand, as the mat saw you take them: {goods}",
+                          goods=", ".join(v.good(g, n) for g, n in own["known_hand"].items())))
+    if own["merry_man"] is not None:
+        lines.append(v.tr("Your Merry Man: card {n}", n=own["merry_man"]))
+    return lines
 
 
 def pair_refused(lang: str, why: PairRefused, seat: int) -> web.Response:
