@@ -41,9 +41,13 @@ def need_mosquitto() -> None:
                     "when it runs as root)")
 
 
-def start_broker(folder: Path) -> Setup:
-    need_mosquitto()
+def start_broker(folder: Path, kind: str = "mosquitto") -> Setup:
+    """A broker of ``kind`` with the tables' accounts and ACL: Mosquitto (skipped, saying so, where
+    it is missing), or amqtt, the Python fallback."""
     port = broker.free_port()
+    if kind == "amqtt":
+        return Setup(folder, port, broker.Amqtt(broker.write_amqtt(folder, TABLES, port), port).start())
+    need_mosquitto()
     conf = broker.write(folder, TABLES, port, broker.free_port())
     return Setup(folder, port, broker.Broker(conf, port).start())
 

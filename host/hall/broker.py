@@ -10,11 +10,13 @@ tables keep working when the hall is restarted.
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -113,6 +115,34 @@ def write(folder: Path, tables: list[str], mqtt_port: int = topics.MQTT_PORT, ws
     return conf
 
 
+def write_amqtt(folder: Path, tables: list[str], mqtt_port: int, bind: str = "127.0.0.1") -> Path:
+    """The same accounts and ACL for amqtt, the Python broker used where Mosquitto is missing
+    (tests, a trial hall): ``amqtt.yaml``, a passlib-hashed ``amqtt.passwd``. Its configuration's
+    path. amqtt keeps no session across its own restart and answers a bad password by closing,
+    not by a CONNACK refusal: Mosquitto is the broker for a real hall."""
+    from passlib.hash import sha512_crypt
+
+    hashed = sha512_crypt.using(rounds=5000)   # glibc's default; passlib's 656 000 take seconds a user
+
+    folder = folder.resolve()
+    names = sorted(set(topics.table_name(t) for t in tables))
+    users = accounts(folder, names)
+    passwd = folder / "amqtt.passwd"
+    passwd.touch(mode=0o600)
+    passwd.write_text("".join("%s:%s\n" % (user, hashed.hash(pw)) for user, pw in users.items()))
+    publish = {name: ["%s/%s/#" % (topics.ROOT, name)] for name in names}
+    subscribe = {topics.HALL_USER: ["%s/#" % topics.ROOT]}
+    conf = folder / "amqtt.yaml"
+    conf.write_text(json.dumps({   # YAML takes JSON as it is
+        "listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (bind, mqtt_port)}},
+        "plugins": {"amqtt.plugins.authentication.FileAuthPlugin": {"password_file": str(passwd)},
+                    "amqtt.plugins.topic_checking.TopicAccessControlListPlugin": {
+                        "publish_acl": dict(publish, **{topics.HALL_USER: []}),
+                        "acl": dict(subscribe, **{name: [] for name in names})}},
+    }, indent=1))
+    return conf
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -130,25 +160,31 @@ def listening(port: int, host: str = "127.0.0.1") -> bool:
 class Broker:
     """A Mosquitto process of ours on ``conf``: ``start()``, ``stop()``."""
 
+    NAME = "Mosquitto"
+
     def __init__(self, conf: Path, port: int, log: Path | None = None) -> None:
         self.conf = conf
         self.port = port
         self.log = log or conf.with_name("mosquitto.log")
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "Broker":
+    def command(self) -> list[str]:
         binary = mosquitto()
         if binary is None:
             raise OSError("no Mosquitto: install the Debian package mosquitto (apt-get install mosquitto)")
+        return [binary, "-c", str(self.conf)]
+
+    def start(self) -> "Broker":
+        command = self.command()
         if listening(self.port):
             raise OSError("port %d is taken already: another broker? give --mqtt HOST:PORT" % self.port)
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([binary, "-c", str(self.conf)], stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         end = time.monotonic() + START_S
         while not listening(self.port):
             if self.proc.poll() is not None or time.monotonic() > end:
                 self.stop()
-                raise OSError("Mosquitto did not start: see %s" % self.log)
+                raise OSError("%s did not start: see %s" % (self.NAME, self.log))
             time.sleep(0.02)
         return self
 
@@ -164,3 +200,12 @@ class Broker:
                 self.proc.kill()
                 self.proc.wait(5)
         self.proc = None
+
+
+class Amqtt(Broker):
+    """An amqtt process on ``write_amqtt``'s configuration: the fallback where Mosquitto is missing."""
+
+    NAME = "amqtt"
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", "from amqtt.scripts.broker_script import main; main()", "-c", str(self.conf)]
