@@ -137,6 +137,15 @@ class Presence:
                 n += 1
         return n
 
+    def missing(self, reader):
+        """Whether a tag tracked on ``reader`` was missed by its last complete scan (a lift,
+        maybe: ``misses`` in a row make it leave)."""
+        base = reader * self.slots
+        for s in range(self.slots):
+            if self._age[base + s] > 1:
+                return True
+        return False
+
     def count(self, reader):
         n = 0
         for s in range(self.slots):
