@@ -153,6 +153,13 @@ class Presence:
                 n += 1
         return n
 
+    def forget(self, reader):
+        """Forget the tags on ``reader``, no events (a bag's dock when its clasp closes: its next
+        complete scan says what the bag holds)."""
+        base = reader * self.slots
+        for s in range(self.slots):
+            self._age[base + s] = 0
+
     def clear(self):
         """Forget every tag and event (the next scans report everything as arriving)."""
         for i in range(len(self._age)):

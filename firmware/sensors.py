@@ -32,9 +32,11 @@ fault) is scanned at once; a tag missing since the last complete scan is not ask
 roll calls that find the others count its misses.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
-its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
-out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
-the mat; one dock a step has a health check (one register read). A closed bag cannot change:
+its dock's tags are forgotten and it is scanned before anything else from the first switch read
+that finds the clasp closed (the debounce runs meanwhile): the first complete scan (status OK,
+every collision resolved) says what the bag holds, and only then is the closing handed to the
+mat (docs/performance.md, "Bag clasps": 4 scans with the misses counted took the light past
+60 ms); one dock a step has a health check (one register read). A closed bag cannot change:
 its dock is *sealed* until the clasp opens. An awaited pad with tags, a dock, or a pad whose
 roll call saw a change is scanned incrementally: its known inventory is confirmed by SELECTs,
 then arrivals are looked for (``Mfrc522.scan(known=...)``).
@@ -87,6 +89,7 @@ _STUCK_SCANS = const(3)
 _RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
 _RETRY_MAX = const(1024)
 _CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
+_BAG_SCANS = const(1)  # complete scans of a closing bag's dock that say what it holds
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
@@ -198,7 +201,12 @@ class Sensors:
         if mat is None:
             return NOTHING
         p = self.presence
-        kind = p.pop()
+        kind = _NO_EVENT
+        for i in range(len(self.closing)):
+            if self.closing[i] == 1:
+                break  # a bag read: its clasp is heard before the events the read made
+        else:
+            kind = p.pop()
         if kind != _NO_EVENT:
             if kind == _ARRIVE:
                 other = p.find(p.uid, p.reader, True)
@@ -221,20 +229,20 @@ class Sensors:
                 seen += 2
             self.clasp_seen[i] = seen
             d = self.dock[i]
-            if seen >> 1 >= _CLASP_STABLE and v != self.clasp[i]:
-                self.clasp[i] = v
-                self.closing[i] = 0
-                if d != _NO_DOCK:
-                    self.sealed[d] = 0
-                    if v == 1:  # read the bag exactly first (module docstring)
-                        self.closing[i] = 2 + p.misses
-                        continue
-            elif self.closing[i] == 1:  # the bag read: its closing reaches the mat
-                self.closing[i] = 0
-                self.sealed[d] = 1
-                v = 1
-            else:
-                continue
+            if d != _NO_DOCK and not self.clasp[i]:
+                # an open bag's clasp: the bag is read from the first read that finds it closed,
+                # while the debounce runs; a bounce open again stops that
+                if not v:
+                    self.closing[i] = 0
+                elif not self.closing[i]:
+                    self.closing[i] = 1 + _BAG_SCANS
+                    p.forget(d)
+            if seen >> 1 < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
+                continue  # no change yet, or the bag not read yet
+            self.clasp[i] = v
+            self.closing[i] = 0
+            if d != _NO_DOCK:
+                self.sealed[d] = v  # a closed bag cannot change: not scanned until it opens
             self.uid = None
             code = mat.on_switch(i, v == 1)
             self.reader = mat.reader

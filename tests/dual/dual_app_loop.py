@@ -17,7 +17,7 @@ from firmware.mfrc522 import Mfrc522
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
-from host.board.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
+from host.board.sensors_layout import BAG_SCANS, KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -500,7 +500,8 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     assert not [d for d in docks if d in order] and all(p in order for p in stands)
     assert s.presence.count(docks[2]) == 0  # put in after the start: nothing read them yet
     # a bag docked already closed, and a card taken out of a bag just before its clasp closes:
-    # each dock is read until the bag is exact, before the closing counts; then sealed
+    # each dock's tags forgotten and read afresh (BAG_SCANS complete scans) before the closing
+    # counts; then sealed
     board.emus[docks[1]].add_tag(NtagTag(card[2]))
     board.switches[1].v = 1
     board.emus[docks[2]].remove_tag(card[1])
@@ -519,7 +520,8 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     order = list(seen[1:1 + seen[0]])
     reads = [r for r in order if r in docks]
     first = order.index(docks[1])
-    assert reads == [docks[1]] * 4 + [docks[2]] * 4 and order[first:first + 8] == reads
+    assert reads == [docks[1]] * BAG_SCANS + [docks[2]] * BAG_SCANS
+    assert order[first:first + 2 * BAG_SCANS] == reads
     assert s.presence.find(card[2], docks[0], True) == docks[1]
     assert s.presence.count(docks[2]) == 1 and s.presence.find(card[0], docks[0], True) == docks[2]
     order = _scans_of(app, 12 * READERS)
@@ -528,7 +530,7 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     run(app, 4, False)
     board.switches[0].v = 1
     order = _scans_of(app, 12 * READERS)
-    assert [r for r in order if r in docks] == [docks[0]] * 4
+    assert [r for r in order if r in docks] == [docks[0]] * BAG_SCANS
     return len(order)
 
 
