@@ -119,6 +119,34 @@ def test_a_placed_disc_is_seen_accepted_journalled_and_mirrored():
     return app.referee.game.digest()
 
 
+def test_an_accepted_tap_is_lit_then_journalled_then_told_to_the_host():
+    """Light first (docs/persistence.md): the pad lights before the record is journalled, and
+    the host's DELTA (its acknowledgement) leaves only after the journal's flush."""
+    board, app = board_with_game()
+    order = []
+    fb, per, link = app.feedback, app.persist, app.link
+    lit, journalled, send = fb.accepted, per.accepted, link.send
+
+    def accepted_light(reader, now, colour=None):
+        order.append("light")
+        return lit(reader, now) if colour is None else lit(reader, now, colour)
+
+    def journal(rec):
+        order.append("journal")
+        return journalled(rec)
+
+    def sent(kind, n):
+        if kind == codec.DELTA:
+            order.append("delta")
+        return send(kind, n)
+    fb.accepted, per.accepted, link.send = accepted_light, journal, sent
+    board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
+    run(app, 3 * READERS, False)
+    del fb.accepted, per.accepted, link.send
+    assert order == ["light", "journal", "delta"], order
+    return order
+
+
 def test_the_loop_allocates_nothing_while_polling_and_accepting():
     board, app = board_with_game()
     board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
@@ -532,6 +560,44 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     order = _scans_of(app, 12 * READERS)
     assert [r for r in order if r in docks] == [docks[0]] * BAG_SCANS
     return len(order)
+
+
+def test_a_bag_is_read_from_the_first_closed_read_and_heard_before_its_arrivals():
+    """A clasp read closed once and then open again (a bounce) is never heard; a closing is
+    heard as soon as its dock's one complete scan is done and the switch read twice, before the
+    arrivals that scan made (they mean nothing on a dock), with the bag's cards on the dock."""
+    board, app = board_with_game({"game": "sheriff", "players": 5})
+    s = app.sensors
+    dock = 3  # seat 1's dock, switch 1 (hardware/mat_layout.json)
+    cards = [bytes((4, 0xBA, 0x61, k, 2, 3, 4)) for k in range(2)]
+    for u in cards:
+        board.emus[dock].add_tag(NtagTag(u))
+    run(app, 4, False)
+    heard = []
+    switch, presence = s.mat.on_switch, s.mat.on_presence
+
+    def on_switch(i, closed):
+        heard.append(("clasp", i, closed, s.presence.count(dock)))
+        return switch(i, closed)
+
+    def on_presence(kind, reader, uid):
+        heard.append(("tag", kind, reader))
+        return presence(kind, reader, uid)
+    s.mat.on_switch, s.mat.on_presence = on_switch, on_presence
+    board.switches[1].v = 1
+    s.poll()
+    board.switches[1].v = 0  # a bounce: open again at the next read
+    for _ in range(3 * READERS):
+        s.poll()
+    assert not [h for h in heard if h[0] == "clasp"] and not s.closing[1] and not s.clasp[1]
+    del heard[:]
+    board.switches[1].v = 1
+    for _ in range(3 * READERS):
+        s.poll()
+    del s.mat.on_switch, s.mat.on_presence
+    assert heard[0] == ("clasp", 1, True, 2) and heard[1:] == [("tag", 1, dock)] * 2, heard
+    assert s.sealed[dock] and s.clasp[1]
+    return heard
 
 
 def test_one_awaited_pad_holding_tags_keeps_its_field_on():
