@@ -17,8 +17,9 @@ Per-operation costs (all in one place; a range where the source gives one):
   at the end of a frame (TAuto) or by TStartNow: an unanswered exchange costs the whole period,
   the 5.1 ms power-up guard after switching a field on is spent waiting on it (ISO/IEC 14443-3
   §5.2.1: a PICC answers at most 5 ms after the field is on).
-- ``step_us``: what one ``App.step`` costs besides the readers (link poll, clasp reads, feedback
-  tick): an estimate, 100-200 us.
+- ``step_us``: what one ``App.step`` costs besides the readers and the clasp reads (link poll,
+  feedback tick): an estimate, 100-200 us.
+- ``pin_us``: one hall switch read (``Pin.value()``): 5-10 us.
 - ``feedback_us``: LED update after an accepted or refused tap: 16 WS2812B take ~0.5 ms.
 - ``event_us``: MicroPython from a presence event to the mat's verdict (``Presence.pop``, the
   other pads' look-up ``Presence.find`` over 16 x 6 slots, ``Mat.on_presence`` or ``on_switch``
@@ -71,9 +72,9 @@ FC_HZ = 13.56e6
 BIT_US = 128 / FC_HZ * 1e6          # 9.44 us at 106 kBd
 COSTS = {
     "low": {"spi_txn_us": 25.0, "spi_byte_us": 8.0, "step_us": 100.0, "feedback_us": 500.0,
-            "event_us": 1000.0, "accept_us": 100.0, "frame_us": 300.0},
+            "event_us": 1000.0, "accept_us": 100.0, "frame_us": 300.0, "pin_us": 5.0},
     "high": {"spi_txn_us": 50.0, "spi_byte_us": 8.0, "step_us": 200.0, "feedback_us": 500.0,
-             "event_us": 2500.0, "accept_us": 1500.0, "frame_us": 1000.0},
+             "event_us": 2500.0, "accept_us": 1500.0, "frame_us": 1000.0, "pin_us": 10.0},
 }
 # the journal's flash (docstring): "low" with the data sheet's typical times, "high" its maxima
 FLASH = {"low": {"page_us": 400.0, "erase_us": 45_000.0, "sync_us": 300.0},
@@ -207,6 +208,20 @@ SWITCHES = 6
 POLICIES = ("round_robin", "scheduled")
 
 
+class MeteredPin(EmuPin):
+    """A hall switch whose every read costs ``pin_us`` on the clock."""
+
+    def __init__(self, value: int, clock: Clock, cost: dict) -> None:
+        super().__init__(value)
+        self.clock = clock
+        self.cost = cost
+
+    def value(self, v=None):
+        if v is None:
+            self.clock.us += self.cost["pin_us"]
+        return super().value(v)
+
+
 class Board:
     """What ``firmware.sensors.Sensors`` needs of a board, on the metered bus; the hall switches
     read 1 (clasp closed) for the docks in ``closed``."""
@@ -216,7 +231,7 @@ class Board:
         self.bus = MeteredBus(clock, cost)
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
-        self.switches = [EmuPin(1 if i in closed else 0) for i in range(SWITCHES)]
+        self.switches = [MeteredPin(1 if i in closed else 0, clock, cost) for i in range(SWITCHES)]
 
 
 class Rig:

@@ -345,7 +345,7 @@ class Sensors:
             t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
             s = self._suspect()
             if self.kmiss or not t:  # a known tag missing: confirm every step
-                self._plan(k, s if s >= 0 else self._light(True), self._light(False),
+                self._plan(k, self._light(True), s if s >= 0 else self._light(False),
                            self._next(_AT_RARE), self._next(_AT_RARE), self._next(_AT_RARE))
             else:
                 lights = 0  # how many pads _light(False) can give
@@ -355,8 +355,8 @@ class Sensors:
                 d = self._light(False) if lights > 2 else -1  # two: every
                 # other step is often enough for each; the room shortens the step, so each loaded
                 # pad's roll call comes round sooner (spare pads still have two a step)
-                self._plan(s if s >= 0 else self._light(True), self._light(True),
-                           self._light(False), d, self._next(_AT_RARE), self._next(_AT_RARE))
+                self._plan(self._light(True), self._light(True), s if s >= 0 else self._light(False),
+                           d, self._next(_AT_RARE), self._next(_AT_RARE))
             self._sweep(False)
             return -1
         self._release()
@@ -457,8 +457,8 @@ class Sensors:
         power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while other pads
         are read and during the look at the kept field after each pad (docs/nfc.md, "Scan
         schedule"; docs/hardware.md: why no more fields at once). A tag arriving (here, or on
-        the kept pad between two pads) ends the step: the fields switched on ahead go off again,
-        and the arrival is handed on at once."""
+        the kept pad between two pads) or a bag's clasp closing ends the step: the fields switched
+        on ahead go off again, and the arrival or the bag's reading comes at once."""
         n = len(self.readers)
         k = self.kept
         self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
@@ -471,11 +471,20 @@ class Sensors:
             self._fill(every, k)
             if r != k:
                 self.lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (self._fill(every, k) or self._peek()):
+            if self._scan(r) or (self._fill(every, k) or self._peek()) or self._bag_closing():
                 for q in range(self.ahead):  # the fields switched on ahead go off again
                     if q != k and self.readers[q].antenna_is_on():
                         self.readers[q].antenna_off()
                 return
+
+    def _bag_closing(self):
+        """Whether an open bag's clasp reads closed: the step ends there, so its bag is read at
+        once instead of after the rest of the sweep (docs/performance.md, "Bag clasps")."""
+        for i in range(len(self.switches)):
+            if self.dock[i] != _NO_DOCK and not self.clasp[i] and not self.closing[i] \
+                    and self.switches[i].value():
+                return True
+        return False
 
     def _fill(self, every, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
