@@ -368,6 +368,15 @@ def show(results: dict) -> None:
                 ("lift", "any"), ("clasp", ()), ("taps_100ms_missed", None))]
             tm.add_row(label, policy, *cells)
     console.print(tm)
+    j = Table(title="journal on littlefs per call (commit after an accepted action's light; tidy: the snapshot), "
+                    "ms p50/p95/worst at the flash's typical-max times")
+    for col in ("game", "call", "writes", "fsyncs", "pages", "erases", "ms"):
+        j.add_column(col, justify="right" if col not in ("game", "call") else "left")
+    for game, calls in results["timing"].get("journal", {}).items():
+        for call, r in calls.items():
+            j.add_row(game, call, *(str(r[k + "_per_call"]) for k in ("writes", "fsyncs", "pages", "erases")),
+                      " – ".join("%s/%s/%s" % (m["p50"], m["p95"], m["worst"]) for m in (r["ms_low"], r["ms_high"])))
+    console.print(j)
     h = Table(title="host mirror: board event -> mirrored state")
     for col in ("case", "players", "lag median ms", "lag p95 ms", "board->host B/action", "host->board B"):
         h.add_column(col, justify="right" if col != "case" else "left")
