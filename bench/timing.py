@@ -420,7 +420,7 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
     rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
-    out = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
+    out: dict = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
            "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1),
            "loaded_pad": rig.loaded, "own_pad": rig.own, "tap": {}, "lift": {}}
     pads = [("expected", rig.expected), ("anywhere", rig.free)]
