@@ -284,13 +284,25 @@ def bench_fanout() -> dict:
     return fanout.run()
 
 
-def fanout_only() -> int:
-    """``python -m bench fanout``: measure the fan-out alone and update its section of
-    bench/results.json (the rest is kept)."""
+def bench_hall() -> dict:
+    """The hall: 50 simulated tables on one Mosquitto, a hall following them, a broker restart
+    (bench/hall.py)."""
+    from bench import hall
+    console.print("[bold]hall[/]: %d tables on one Mosquitto, %.0f s of play with a broker restart"
+                  % (hall.TABLES, hall.PLAY_S + hall.OUTAGE_S + hall.AFTER_S))
+    return hall.run()
+
+
+ALONE = {"fanout": bench_fanout, "hall": bench_hall}
+
+
+def section_only(name: str) -> int:
+    """``python -m bench fanout`` or ``python -m bench hall``: measure that section alone and
+    update it in bench/results.json (the rest is kept)."""
     results = json.loads(RESULTS.read_text())
-    results["fanout"] = bench_fanout()
+    results[name] = ALONE[name]()
     RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-    console.print_json(json.dumps(results["fanout"]))
+    console.print_json(json.dumps(results[name]))
     return 0
 
 
@@ -473,8 +485,8 @@ def heap_only(heap: Heap, tmp: Path, only: list[str]) -> dict:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["fanout"]:
-        return fanout_only()
+    if sys.argv[1:] and sys.argv[1] in ALONE:
+        return section_only(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         console.print("compiling .mpy ...")
@@ -493,6 +505,7 @@ def main() -> int:
                 "timing": bench_timing(),
                 "host": bench_host(),
                 "fanout": bench_fanout(),
+                "hall": bench_hall(),
                 "sizes": bench_sizes(compiled),
             }
     results["budgets"] = budgets(results)

@@ -65,6 +65,13 @@ async def client(url: str, end: float, seen: list[tuple[float, int]]) -> None:
                 seen.append((time.monotonic(), json.loads(msg.data)["version"]))
 
 
+
+def paired(pairing: Any, seat: int) -> str:
+    """A phone paired with ``seat`` as at the table: it asks, the host confirms its code."""
+    asked = pairing.ask(seat, pairing.claims[seat])
+    pairing.confirm(seat, asked.code)
+    return str(pairing.collect(seat, asked.ask))
+
 def run(clients: int = CLIENTS, seconds: float = SECONDS) -> dict[str, Any]:
     from host.hub.hub import Hub
     from host.sim.runner import local_board
@@ -79,7 +86,8 @@ def run(clients: int = CLIENTS, seconds: float = SECONDS) -> dict[str, Any]:
         try:
             with serving(Web(hub, port=0)) as page:
                 base = "ws://127.0.0.1:%d/ws" % page.port
-                urls = [base if i % 5 == 0 else "%s?seat=%d&t=%s" % (base, i % 5, page.tokens[i % 5])
+                tokens = {seat: paired(page.pairing, seat) for seat in range(1, 5)}
+                urls = [base if i % 5 == 0 else "%s?seat=%d&t=%s" % (base, i % 5, tokens[i % 5])
                         for i in range(clients)]
                 seen: list[list[tuple[float, int]]] = [[] for _ in urls]
                 end = time.monotonic() + seconds

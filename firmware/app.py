@@ -355,6 +355,8 @@ class App:
                 link.send(codec.PONG, n)
             elif t == codec.RESYNC:
                 self.referee.snapshot()
+            elif t == codec.PEEK:
+                self.referee.peek()
             elif t == codec.SUBSCRIBE:
                 self.referee.subscribe(body[0] if n else 0)
                 self.regs[_L_PROMPT] = -1

@@ -96,6 +96,20 @@ class Referee:
             body[2 + i] = self.old[i]
         self.link.send(codec.SNAPSHOT, 2 + n)
 
+    def peek(self):
+        """SEEN: the whole state once, for the hub alone (it shows each paired phone its own
+        bag and hand); the subscription and the mirrored view stay as they are."""
+        g = self.game
+        if g is None:
+            return
+        body = self.link.body
+        body[0] = _REFEREE
+        body[1] = g.GAME_ID
+        s = g.s
+        for i in range(len(s)):
+            body[2 + i] = s[i]
+        self.link.send(codec.SEEN, 2 + len(s))
+
     def submit(self, rec, reader):
         """Accept or refuse an action record; ``reader``: where it came from (FROM_HOST)."""
         err = self.check(rec, reader)

@@ -28,6 +28,9 @@ TIMEOUT = 800   # a module's run on one interpreter; below pytest-timeout's 900 
 # several checkouts at once never share a file.
 SCRATCH = tempfile.mkdtemp(prefix="tapmat-dual-")
 atexit.register(shutil.rmtree, SCRATCH, True)
+# the same for the tests that use a fake board in this process (test_mirror.py): each worker its
+# own folder, never /tmp/tapmat-test-cpython shared with other workers and other checkouts
+os.environ["TAPMAT_TMP"] = SCRATCH
 
 
 def run_dual_module(module: str) -> dict[str, dict[str, Any]]:

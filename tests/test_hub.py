@@ -195,3 +195,85 @@ def test_a_monitor_is_the_hub_when_there_is_none(board, tmp_path):
     assert code == 0, "tapmat monitor did not end on Ctrl-C (exit %s)" % code
     assert "seat" in (tmp_path / "screen.txt").read_text()  # it mirrored the sim's game
     assert not running(port)
+
+
+def test_a_killed_hub_comes_back_with_its_pairings_names_and_events(board, tmp_path):
+    """``kill -9`` of ``tapmat serve`` and a new one on the same store: the TV's host link, the
+    phone's token, the name it gave and the events played are all still there."""
+    import re
+    import socket
+    import asyncio
+    import aiohttp
+
+    from webpair import post
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        http = s.getsockname()[1]
+    port = str(board / "tty")
+    state = tmp_path / "hub.sqlite"
+
+    def serve() -> tuple[subprocess.Popen, str]:
+        proc = subprocess.Popen([sys.executable, "-m", "host.cli", "serve", "--port", port, "--http", str(http),
+                                 "--state", str(state)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        deadline = time.monotonic() + 30
+        for line in proc.stdout:
+            found = re.search(r"/\?host=(\S+)", line)
+            if found:
+                return proc, found.group(1)
+            assert time.monotonic() < deadline, line
+        raise AssertionError("tapmat serve printed no TV address (exit %s)" % proc.wait())
+
+    class Page:   # what tests/webpair.py needs of a page, from outside the process
+        def __init__(self, host: str) -> None:
+            self.pairing = type("Credential", (), {"host": host})()
+
+        def base_url(self) -> str:
+            return "http://127.0.0.1:%d" % http
+
+    def view(token: str) -> dict:
+        async def first() -> dict:
+            async with aiohttp.ClientSession() as session:
+                async with session.ws_connect("http://127.0.0.1:%d/ws?seat=0&t=%s" % (http, token)) as ws:
+                    return json.loads((await ws.receive(timeout=10)).data)
+        return asyncio.run(first())
+
+    first, host = serve()
+    try:
+        page = Page(host)
+        out = tapmat("sim", "--game", "skull", "--players", "3", "--port", port, "--host-actions",
+                     "--actions", "5", "--json", timeout=120)
+        assert out.returncode == 0, out.stderr
+        join = urllib_get(page.base_url() + "/join", host)
+        claim = re.search(r"/pair/0\?c=([\w-]+)", join).group(1)
+        asked = post(page, "/pair", {"seat": 0, "c": claim})
+        post(page, "/pair/confirm", {"seat": 0, "code": asked["code"]}, host=True)
+        token = post(page, "/pair/collect", {"seat": 0, "ask": asked["ask"]})["token"]
+        assert post(page, "/name", {"seat": 0, "t": token, "name": "Ann"})["ok"]
+        before = view(token)
+        assert before["names"][0] == "Ann" and len(before["events"]) >= 5
+    finally:
+        first.kill()
+        first.wait()
+        first.stdout.close()
+    second, host_again = serve()
+    try:
+        assert host_again == host                      # the TV's link still works
+        after = view(token)                            # so does the phone's: it reconnects as it was
+        assert after["you"]["name"] == "Ann" and after["names"][0] == "Ann"
+        assert [e["text"] for e in after["events"]][-5:] == [e["text"] for e in before["events"]][-5:]
+        import urllib.error
+        with pytest.raises(urllib.error.HTTPError) as refused:   # the seat is still taken
+            post(Page(host), "/pair", {"seat": 0, "c": claim})
+        assert refused.value.code == 403
+    finally:
+        stop(second)
+        second.stdout.close()
+
+
+def urllib_get(url: str, host: str) -> str:
+    import urllib.request
+    req = urllib.request.Request(url, headers={"Cookie": "tapmat_host=" + host})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.read().decode()

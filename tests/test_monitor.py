@@ -116,3 +116,23 @@ def test_monitor_exits_at_the_end_with_the_standings(board: Path) -> None:
     assert final is not None and final["winners"] == result.final["winners"]
     out = console.export_text()
     assert "Final standings" in out and "WINNER" in out
+
+
+def test_the_monitor_says_the_names_the_hub_keeps(board: Path) -> None:
+    """Names given on the TV or a phone are the hub's (hub.sqlite beside the port): an attached
+    monitor shows them too, in its table and its final standings."""
+    from host.hub.store import Store, default_path
+
+    port = str(board / "tty")
+    store = Store(default_path(port))
+    try:
+        for seat, name in enumerate(("Ann", "Bob", "Cy")):
+            store.save_name(seat, name)
+        play({"game": "skull", "players": 3}, 4, port=port, host_only=True, mistakes=0)
+        console = Console(width=80, height=24, record=True, file=io.StringIO(), color_system=None)
+        watch(port, exit_at_end=True, screen=False, console=console)
+        out = console.export_text()
+        assert "Ann" in out and "Bob" in out and "Cy" in out and "seat 1" not in out, out
+    finally:
+        store.close()
+        default_path(port).unlink()

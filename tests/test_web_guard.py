@@ -13,6 +13,7 @@ import pytest
 from host.cli.serve import exposure
 from host.web.security import MAX_BODY, allowed_hosts
 from test_web import site  # noqa: F401  (the module fixture: a virtual board, its hub and web page)
+from webpair import token_for
 
 
 def raw(page, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
@@ -56,7 +57,7 @@ def test_a_foreign_origin_may_not_post_or_open_the_socket(site):  # noqa: F811
     page, _ = site
     before = state(page)
     sheriff = before["sheriff"]
-    body = json.dumps({"seat": sheriff, "t": page.tokens[sheriff], "action": {"a": "pass", "target": 1}}).encode()
+    body = json.dumps({"seat": sheriff, "t": token_for(page, sheriff), "action": {"a": "pass", "target": 1}}).encode()
     for origin in ("http://evil.example", "http://127.0.0.1:1", "https://127.0.0.1:%d" % page.port, "null"):
         status, text = post_action(page, body, Origin=origin)
         assert status == 403, (origin, text)
@@ -105,7 +106,7 @@ def test_a_valid_seat_with_odd_action_values_answers_4xx(site):  # noqa: F811
     sheriff = before["sheriff"]
     for action in ({"a": "pass", "target": 1e300}, {"a": "pass", "target": "x" * 100},
                    {"a": "pass", "target": 2 ** 80}, {"a": "no-such-move"}, {"a": "pass", "target": [1]}):
-        body = json.dumps({"seat": sheriff, "t": page.tokens[sheriff], "action": action}).encode()
+        body = json.dumps({"seat": sheriff, "t": token_for(page, sheriff), "action": action}).encode()
         status, text = post_action(page, body)
         assert 400 <= status < 500, (action, status, text[:200])
     for token in ("ü" * 12, "", "\x00"):  # non-ASCII tokens once raised inside compare_digest
@@ -140,5 +141,5 @@ def test_lan_says_what_it_exposes():
     local = exposure(False, "http://127.0.0.1:8765")
     assert "this computer only" in local
     lan = exposure(True, "http://192.168.1.5:8765")
-    assert "LOCAL NETWORK" in lan and "http://192.168.1.5:8765" in lan and "join page" in lan
+    assert "LOCAL NETWORK" in lan and "http://192.168.1.5:8765" in lan and "4-digit code confirmed on the TV" in lan
     assert allowed_hosts(["127.0.0.1", "localhost"], 8765) >= {"127.0.0.1:8765", "localhost:8765"}

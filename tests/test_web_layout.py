@@ -16,6 +16,7 @@ from host.sim.playout import Playout
 from host.sim.runner import local_board
 from host.web.server import Web, serving
 from test_web import browser, close, needs_browser, png_variety, wait_for, wait_text
+from webpair import seat_url
 
 SHERIFF = {"game": "sheriff", "players": 4}
 TV, PHONE = (1920, 1080), (390, 844)
@@ -50,7 +51,7 @@ def viewport(driver, size: tuple[int, int], mobile: bool) -> None:
 def post(page: Web, path: str, body: dict, host: bool = True) -> tuple[int, dict]:
     headers = {"Content-Type": "application/json"}
     if host:
-        headers["Cookie"] = "tapmat_host=" + page.keys.host
+        headers["Cookie"] = "tapmat_host=" + page.pairing.host
     req = urllib.request.Request(page.base_url() + path, json.dumps(body).encode(), headers)
     try:
         with urllib.request.urlopen(req, timeout=20) as r:
@@ -88,7 +89,7 @@ def test_the_tv_fills_1080p_with_the_last_events_above_the_fold(site, lang, tmp_
     driver = browser()
     try:
         viewport(driver, TV, False)
-        driver.get(page.base_url() + "/?host=" + page.keys.host)   # the TV, with the host credential
+        driver.get(page.base_url() + "/?host=" + page.pairing.host)   # the TV, with the host credential
         driver.execute_script("localStorage.setItem('tapmat-lang', arguments[0])", lang)
         driver.get(page.base_url() + "/")
         title = "Sheriff of Nottingham · " + ("4 seats" if lang == "en" else "4 ghế")
@@ -130,7 +131,7 @@ def test_a_phone_never_scrolls_sideways(site, lang, tmp_path):
     try:
         viewport(driver, PHONE, True)
         sheriff = page.view()["state"]["sheriff"]
-        driver.get(page.seat_url(sheriff) + "&lang=" + lang)
+        driver.get(seat_url(page, sheriff) + "&lang=" + lang)
         driver.execute_script("localStorage.setItem('tapmat-lang', arguments[0])", lang)
         driver.refresh()
         wait_text(driver, "you", "You are" if lang == "en" else "Bạn là", 10)

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from host.board.deck_profile import load
+from host.hall import table_side
 from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
+from host.hub.store import Store, default_path
 from host import i18n
 from host.vboard.readiness import port_ready
 
@@ -39,22 +41,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a deck profile the board's game may name by digest (repeatable; the sample is always known)")
     p.add_argument("--lang", choices=i18n.LANGS, default=None,
                    help="every page's language (default: each browser's own, from its language setting)")
+    p.add_argument("--state", type=Path, default=None, metavar="FILE",
+                   help="where the hub keeps pairings, names, events and earlier games across a restart "
+                        "(default: hub.sqlite beside the port, or ~/.local/state/tapmat/ for a device)")
     p.add_argument("--lan", action="store_true",
                    help="serve the web page to the local network (phones), not only this computer")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="publish the table's public state to the hall's MQTT broker (docs/hall.md)")
+    p.add_argument("--table", metavar="NAME", help="this table's name in the hall (with --mqtt)")
+    p.add_argument("--mqtt-secret", type=Path, metavar="FILE",
+                   help="this table's broker password, written by tapmat hall (with --mqtt)")
 
 
-async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict[str, Any] | None) -> None:
+async def _serve(hub: Hub, http: int, lan: bool, lang: str | None, profile: dict[str, Any] | None,
+                 mqtt: table_side.Options | None = None) -> None:
     from host.web.server import Web
 
     site = Web(hub, lan=lan, port=http, lang=lang, profile=profile)
-    await site.start()
-    print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
-    print("  watching only: %s/   join page with the seats' QR codes: %s/join" % (site.base_url(), site.base_url()),
-          flush=True)
-    print(exposure(lan, site.base_url()), flush=True)
+    if http:
+        await site.start()
+        print("table view for the TV (host: new games, names): %s" % site.tv_url(), flush=True)
+        print("  watching only: %s/   (the seats' codes are on the TV's join page, for the host)" % site.base_url(),
+              flush=True)
+        print(exposure(lan, site.base_url()), flush=True)
+    publishing = table_side.start(hub, site, mqtt, site.base_url() + "/" if http else "")
     try:
         await asyncio.Event().wait()
     finally:
+        if publishing is not None:
+            publishing.cancel()
         await site.stop()
 
 
@@ -63,21 +78,27 @@ def exposure(lan: bool, url: str) -> str:
     if not lan:
         return "web page: this computer only (127.0.0.1); phones need --lan"
     return ("web page OPEN TO THE LOCAL NETWORK at %s: anyone on this Wi-Fi can watch the public "
-            "table view and open the join page; a seat acts only with its own link (QR code), so "
-            "keep the join page on the TV. Requests naming another host or coming from another "
-            "site's page are refused." % url)
+            "table view; a seat acts only from the phone the host paired with it on the TV "
+            "(QR code, then a 4-digit code confirmed on the TV). Requests naming another host or "
+            "coming from another site's page are refused." % url)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         profiles = [load(f) for f in args.profile]
+        mqtt = table_side.options(args.mqtt, args.table, args.mqtt_secret)
     except ValueError as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
     if not port_ready("tapmat serve", args.port):
         return 2
     try:
-        hub = Hub(args.port, who="tapmat serve")
+        store = Store(args.state or default_path(args.port))
+    except (ValueError, OSError) as e:
+        print("tapmat serve: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        hub = Hub(args.port, who="tapmat serve", store=store)
     except PortBusy as e:
         print("tapmat serve: %s" % e, file=sys.stderr)
         return 2
@@ -92,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
     silent.daemon = True
     silent.start()
     try:
-        if args.http:
-            asyncio.run(_serve(hub, args.http, args.lan, args.lang, profiles[0] if profiles else None))
+        if args.http or mqtt:
+            asyncio.run(_serve(hub, args.http, args.lan, args.lang, profiles[0] if profiles else None, mqtt))
         else:
             hub.wait()
     except OSError as e:
@@ -104,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         silent.cancel()
         hub.close()
+        store.close()
     return 0
 
 

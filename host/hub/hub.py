@@ -34,6 +34,7 @@ from typing import Any, Callable, Deque
 from host.hub import contract
 from host.hub import portlock
 from host.hub.standings import sheriff_breakdown
+from host.hub.store import Store
 from host.hub.table import Archived, Table
 from host.hub.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
                          profile_of_push)
@@ -81,7 +82,7 @@ class Hub:
     """Owns ``port`` from construction until ``close()``; ``step()`` moves bytes once (call it
     in a loop, or ``start()`` a thread that does)."""
 
-    def __init__(self, port: str, who: str = "tapmat serve", history: int = 200) -> None:
+    def __init__(self, port: str, who: str = "tapmat serve", history: int = 200, store: Store | None = None) -> None:
         check_port(port)  # NotAPort at once: waiting for /dev/null helps nobody
         self.port = port
         self.who = who
@@ -95,7 +96,14 @@ class Hub:
         self.clients: list[Client] = []
         self.pingers: Deque[Client | None] = collections.deque()
         self.handover: Client | None = None
-        self.table = Table()   # the players' names, this game's events, the games before
+        # what outlives the hub process (names, pairings, events, archive): ``tapmat serve``
+        # keeps it in a file beside the port, other hubs in memory
+        self.store = store if store is not None else Store(":memory:")
+        self.table = Table(self.store)   # the players' names, this game's events, the games before
+        restored = self.store.events_since(self.table.since)
+        self.mirror.events.extend(restored)
+        self.events.extend(restored)
+        self.mirror.listeners.append(self.store.add_event)
         self.version = 0  # bumped on every frame from the board (the web page redraws on it)
         # called with the new version after each change (the fan-out bench stamps changes)
         self.listeners: list[Callable[[int], None]] = []
@@ -104,6 +112,11 @@ class Hub:
         self._prompt: bytes | None = None  # answering a client's public SUBSCRIBE
         self._final: dict[str, Any] | None = None  # Sheriff's standings, for the final view
         self._final_key = b""
+        # each paired phone's own side (Sheriff: its bag, the hand cards the mat saw, its stand
+        # face down), from a PEEK of the board's state; asked only while a phone wants it
+        self.own_wanted = 0            # seat sockets open (the web page counts them)
+        self._own: tuple[bytes, dict[str, Any]] | None = None   # (public view asked at, the state)
+        self._own_asks: Deque[bytes] = collections.deque(maxlen=8)   # PEEKs unanswered: their views
         self._asking = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -132,6 +145,7 @@ class Hub:
                 try:
                     up = self.link.poll()
                     self._ask_final()
+                    self._ask_own()
                 except OSError as e:  # the port went away, or turned into no port
                     self.mirror._note("link", "%s: %s" % (self.port, e))
                     up = False
@@ -201,6 +215,41 @@ class Hub:
         self._asking = True
         self.board_view = REFEREE
         self._forward(codec.SUBSCRIBE, bytes([REFEREE]))
+
+    def _ask_own(self) -> None:
+        """In the loop: a Sheriff view changed while a phone is open: PEEK for the seats' own sides."""
+        m = self.mirror
+        if not self.own_wanted or not m.in_sync or self.link.conn is None or m.game_cls is None:
+            return
+        at = bytes(m.view or b"")
+        if m.game_cls.NAME != "sheriff" or (self._own_asks and self._own_asks[-1] == at) or (
+                self._own is not None and self._own[0] == at):
+            return
+        self._own_asks.append(at)
+        self._forward(codec.PEEK, b"")
+
+    def _got_own(self, body: bytes) -> None:
+        """SEEN: what the referee knows of each seat, kept for that seat's phone only."""
+        from shared_rules.sheriff import view as sheriff_view
+        m = self.mirror
+        at = self._own_asks.popleft() if self._own_asks else b""
+        try:
+            game = contract.load_state(m.game_cls, m.header or {"game": m.game_cls.NAME}, body[2:])
+            self._own = (at, sheriff_view.referee(game))
+        except (ValueError, AttributeError, IndexError, KeyError):
+            self._own = None
+
+    def own_side(self, seat: int) -> dict[str, Any] | None:
+        """Seat ``seat``'s own hidden part, for its paired phone only (None: not known now)."""
+        with self.lock:
+            if self._own is None or self._own[0] != bytes(self.mirror.view or b""):
+                return None
+            seats = self._own[1].get("seats") or []
+            if not 0 <= seat < len(seats):
+                return None
+            s = seats[seat]
+            return {"bag": list(s.get("bag") or []), "known_hand": dict(s.get("known_hand") or {}),
+                    "stand_all": dict(s.get("stand_all") or {}), "merry_man": s.get("merry_man_held")}
 
     def _got_final(self, body: bytes) -> None:
         """The referee snapshot ``_ask_final`` asked for: the standings, then the public view."""
@@ -275,6 +324,9 @@ class Hub:
     def _from_board(self, data: bytes) -> None:
         self.version += 1
         for ftype, _seq, body in self._reader.frames(data):
+            if ftype == codec.SEEN:   # for the hub alone: never forwarded to any client
+                self._got_own(body)
+                continue
             if ftype == codec.SNAPSHOT and self._asking and body[:1] == bytes([REFEREE]):
                 self._got_final(body)
             if ftype == codec.HELLO:

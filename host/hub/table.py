@@ -14,9 +14,10 @@ import json
 import threading
 import time
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from host.hub.store import Store
 from host.i18n import N_
 
 MAX_NAME = 20
@@ -69,15 +70,17 @@ class Archived:
                 "names": self.names, "moves": len(self.actions), "started": self.started, "ended": self.ended}
 
 
-@dataclass
 class Table:
     """Names per seat, the current game's start, and the archive (thread-safe: the hub's loop
-    and the web page both use it)."""
+    and the web page both use it), kept in the hub's store across a restart."""
 
-    names: list[str] = field(default_factory=lambda: [""] * MAX_SEATS)
-    since: float = 0.0
-    archive: list[Archived] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.lock = threading.Lock()
+        saved = store.seats()
+        self.names = [saved[s][2] if s in saved else "" for s in range(MAX_SEATS)]
+        self.since = float(store.setting("since") or 0.0)
+        self.archive = [Archived(**record) for record in store.archived()]
 
     def name(self, seat: int, text: Any) -> str:
         if not 0 <= seat < MAX_SEATS:
@@ -85,6 +88,7 @@ class Table:
         name = clean_name(text)
         with self.lock:
             self.names[seat] = name
+            self.store.save_name(seat, name)
         return name
 
     def names_for(self, seats: int) -> tuple[str, ...]:
@@ -103,8 +107,11 @@ class Table:
                 number = (self.archive[-1].number + 1) if self.archive else 1
                 done = Archived(number, dict(header), list(self.names[:seats]), actions, self.since or now, now)
                 self.archive.append(done)
+                self.store.archive(done.number, asdict(done))
+                self.store.forget_archived(a.number for a in self.archive[:-KEEP_GAMES])
                 del self.archive[:-KEEP_GAMES]
             self.since = now
+            self.store.set("since", repr(now))
         return done
 
     def archived(self, number: int) -> Archived | None:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from host.hub import contract
 from host.hub.hub import open_serial
+from host.hub.store import names_beside
 from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport
 from host.screen.scoreboard import Picture, event_line, link_line, pad_names, picture_of, render
 from host.screen.wording import Voice
@@ -26,6 +27,7 @@ from shared_rules.sheriff.modules import profile as deck_profile
 
 RESUBSCRIBE_S = 1.5   # a connection out of sync this long (without a break) subscribes again
 PING_WAIT_S = 0.3     # a PING without its PONG this long is sent again (lost in a reboot)
+NAMES_S = 1.0        # how often the monitor reads the players' names the hub keeps
 
 
 class SessionTimeout(TimeoutError):
@@ -86,6 +88,7 @@ class Session:
         self.tx = WireCount()  # host -> board
         self.final: dict[str, Any] | None = None
         self._final_key: tuple[str, bytes] | None = None
+        self.names: tuple[str, ...] = ()   # the players' names, as the port's hub keeps them
         self._subscribed_at = 0.0
 
     @property
@@ -255,7 +258,7 @@ class Session:
             final = self.final if self._final_key == self._game_key() else None
             return picture_of(m, port=self.name, connected=self.link.conn is not None and m.connected,
                               final=final, rx_bytes=self.rx.total, tx_bytes=self.tx.total, note=note,
-                              voice=Voice(lang))
+                              voice=Voice(lang, self.names))
 
 
 def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: bool = True,
@@ -283,7 +286,11 @@ def watch(port: str, referee: bool = False, exit_at_end: bool = False, screen: b
         with Live(console=console, screen=screen, auto_refresh=False, transient=True) as live:
             next_draw = 0.0
             lines = None if console.is_terminal else EventLines(console, lang)
+            next_names = 0.0
             while True:
+                if time.monotonic() >= next_names:   # names given on the TV or a phone meanwhile
+                    session.names = names_beside(port)
+                    next_names = time.monotonic() + NAMES_S
                 try:
                     session.pump()
                     if session.over():
@@ -328,7 +335,7 @@ class EventLines:
             self.link = state
             self.console.print(link, soft_wrap=True)
         game = (p.header or {}).get("game", "")
-        voice = Voice(self.lang)
+        voice = Voice(self.lang, session.names)
         pads = pad_names(game, int((p.header or {}).get("players", 0)), voice) if game else {}
         for ev in session.events[self.shown:]:
             self.console.print(event_line(ev, pads, game, voice), soft_wrap=True)

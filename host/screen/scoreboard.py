@@ -379,12 +379,11 @@ def event_text(ev: Event, pads: dict[int, str], game: str = "", v: Voice = ENGLI
     if ev.kind == "rejected":
         what = action_text(ev.action, game, v) if ev.action else v.tr("a tag")
         reason = reason_text(v, ev.reason)
-        if ev.reader is not None:
-            where = pads.get(ev.reader, v.tr("pad {n}", n=ev.reader))
-            refused = " " + v.tr("refused at {where}: ", where=where)
-        else:
-            refused = " " + v.tr("refused: ")
-        return Text.assemble(("✗ ", "bold red"), what, (refused, "red"), (reason, "bold red"))
+        if ev.reader is None:   # a host entry: nothing lies on the mat to take back
+            return Text.assemble(("✗ ", "bold red"), what, (" " + v.tr("refused: "), "red"), (reason, "bold red"))
+        where = pads.get(ev.reader, v.tr("pad {n}", n=ev.reader))
+        return Text.assemble(("✗ ", "bold red"), what, (" " + v.tr("refused at {where}: ", where=where), "red"),
+                             (reason, "bold red"), (" — " + v.tr("take that card back off {where}", where=where), "red"))
     return Text.assemble(("! ", "yellow"), (ev.text, "yellow"))
 
 
@@ -480,6 +479,8 @@ def model(p: Picture, wide: bool = True) -> dict[str, Any]:
     seats = len((d or {}).get("seats") or [])
     out: dict[str, Any] = {"game": game, "title": title(v, game), "seats": seats, "lang": v.lang,
                            "names": [v.who(i) for i in range(seats)],
+                           # the names as the players gave them, "" for none (the hall's standings)
+                           "players": [v.names[i] if i < len(v.names) else "" for i in range(seats)],
                            "state": d, "referee": p.referee, "waits": "", "over": False, "info": [], "columns": [],
                            "rows": [], "final": None, "events": [], "link": link_line(p).plain,
                            "connected": p.connected}

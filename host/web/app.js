@@ -59,6 +59,10 @@ const tapmat = (() => {
       lastPads = pads;
       fetch("/mat.svg?lang=" + lang).then((r) => r.text()).then((text) => { $("mat").innerHTML = text; });
     }
+    if ($("tv-proposals")) {
+      $("tv-proposals").innerHTML = v.proposals.map((p) => "<li>" + esc(p.text) + "</li>").join("") +
+        v.decided.slice(-1).map((d) => '<li class="decided">' + esc(d.text) + "</li>").join("");
+    }
     if ($("ng-names")) names(v);
     if (v.you) you(v.you);
   }
@@ -92,7 +96,7 @@ const tapmat = (() => {
       '<a href="/games/' + g.number + '.jsonl">' + esc(t("game {n}", {n: g.number})) + " · " + esc(g.game) + "</a>").join(", ") : "";
   }
   function hostPanel() {
-    $("host-panel").hidden = false; $("diag").hidden = false;
+    $("host-panel").hidden = false; $("diag").hidden = false; $("join-link").hidden = false;
     const modules = () => { $("ng-modules").hidden = $("ng-game").value !== "sheriff"; };
     $("ng-game").onchange = modules; modules();
     $("ng-players").oninput = () => { lastNames = ""; if (view) names(view); };
@@ -125,13 +129,19 @@ const tapmat = (() => {
     if ($("kind")) kinds(y);
     $("you").textContent = t("You are {name}", {name: y.name}) + " · " + y.role;
     if (document.activeElement !== $("my-name") && !$("my-name").value) $("my-name").value = y.name === t("seat {n}", {n: y.seat}) ? "" : y.name;
+    proposals(y);
+    if ($("own")) $("own").innerHTML = (y.own || []).map((line) => "<div>" + esc(line) + "</div>").join("");
     const form = $("decide");
     form.hidden = !y.decides || !y.targets.length;
     const key = JSON.stringify([y.targets, lang]);
     if (key === lastTargets) return;
     lastTargets = key;
-    $("target").innerHTML = y.targets.map((m) => '<option value="' + m.seat + '">' + esc(m.name) +
+    // the merchant chosen stays chosen while they can be; never switched silently to another
+    const was = $("target").value;
+    $("target").innerHTML = '<option value="">' + esc(t("choose a merchant")) + "</option>" +
+      y.targets.map((m) => '<option value="' + m.seat + '">' + esc(m.name) +
       " (" + esc(t("declared {goods}", {goods: m.declared})) + ", " + esc(t("{n} gold", {n: m.gold})) + ")</option>").join("");
+    $("target").value = y.targets.some((m) => String(m.seat) === was) ? was : "";
     const goods = (m) => Object.entries(m ? m.stand : {}).flatMap(([g, n]) => Array(n).fill(g));
     const fillGoods = () => {
       const m = y.targets.find((x) => String(x.seat) === $("target").value);
@@ -140,6 +150,30 @@ const tapmat = (() => {
     };
     $("target").onchange = fillGoods;
     fillGoods();
+  }
+
+  // proposals: the merchant who pays agrees or declines; the Sheriff may withdraw
+  function proposals(y) {
+    if (!$("proposals")) return;
+    const row = (p, mine) => '<li>' + esc(p.text) + " " +
+      (mine ? "" : '<button type="button" data-n="' + p.number + '" data-agree="1">' + esc(t("Agree")) + "</button> ") +
+      '<button type="button" data-n="' + p.number + '">' + esc(mine ? t("Withdraw") : t("Decline")) + "</button></li>";
+    const html = y.to_answer.map((p) => row(p, false)).join("") + y.made.map((p) => row(p, true)).join("");
+    if ($("proposals").dataset.html !== html) {
+      $("proposals").dataset.html = html;
+      $("proposals").innerHTML = html;
+      $("proposals").querySelectorAll("button").forEach((b) => { b.onclick = () => answer(Number(b.dataset.n), !!b.dataset.agree); });
+    }
+    const last = y.decided[0];
+    if (last && $("decided").dataset.text !== last.text) {
+      $("decided").dataset.text = last.text; $("decided").textContent = last.text;
+    }
+  }
+  async function answer(number, agree) {
+    $("verdict").className = ""; $("verdict").textContent = t("sent…");
+    const a = await post("/answer", {seat: seat, t: token, number: number, agree: agree});
+    $("verdict").className = a.ok ? "ok" : "no";
+    $("verdict").textContent = a.text;
   }
 
   function chosen(sel) { return Array.from(sel.selectedOptions).map((o) => o.value); }
@@ -169,6 +203,9 @@ const tapmat = (() => {
   async function send(ev) {
     ev.preventDefault();
     const kind = document.querySelector('input[name="kind"]:checked').value;
+    if ($("target").value === "") {
+      $("verdict").className = "no"; $("verdict").textContent = t("choose a merchant"); return;
+    }
     const action = {a: kind, target: Number($("target").value)};
     if (kind === "pass") {
       const bribe = {};
@@ -180,11 +217,14 @@ const tapmat = (() => {
     } else {
       const pay = chosen($("pay")); if (pay.length) action.pay_with = pay;
     }
-    verdict(action);
+    await verdict(action);
+    $("decide").reset();   // a new decision starts from an empty form, no merchant chosen
+    $("target").value = "";
+    $("bribe").hidden = false; $("debt").hidden = true;
   }
 
   async function live(s, tok) {
-    seat = s; token = tok || null;
+    seat = s; token = tok || (s === null ? null : localStorage.getItem("tapmat-seat-" + s));
     await loadWords(chooseLang());
     if ($("any")) $("any").addEventListener("submit", sendAny);
     if ($("naming")) $("naming").addEventListener("submit", async (ev) => {
@@ -218,5 +258,23 @@ const tapmat = (() => {
     };
     open();
   }
-  return {live, t, tn};
+  // -- a phone asking for a seat: its code, then its token once the host confirmed it -----------
+  async function pair(s, claim) {
+    await loadWords(chooseLang());
+    $("lang").onchange = async () => { localStorage.setItem("tapmat-lang", $("lang").value); await loadWords($("lang").value); };
+    const asked = await post("/pair", {seat: s, c: claim});
+    if (!asked.ok) { $("verdict").className = "no"; $("verdict").textContent = asked.text; return; }
+    $("pair-text").textContent = asked.text;
+    $("pair-code").textContent = asked.code;
+    const poll = async () => {
+      const r = await post("/pair/collect", {seat: s, ask: asked.ask});
+      if (r.ok) {
+        localStorage.setItem("tapmat-seat-" + s, r.token);
+        location.replace("/seat/" + s + "?t=" + encodeURIComponent(r.token));
+      } else if (r.text) { $("verdict").className = "no"; $("verdict").textContent = r.text; $("pair-code").textContent = ""; }
+      else setTimeout(poll, 1000);
+    };
+    poll();
+  }
+  return {live, pair, t, tn};
 })();

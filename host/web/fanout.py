@@ -13,6 +13,7 @@ import json
 from typing import Any, Callable
 
 Audience = tuple[str, int | None]  # (language, None: the table view (TV) / N: seat N's phone)
+TV: Audience = ("en", None)         # the table view in English (what the hall shows of a table)
 
 
 class Fanout:

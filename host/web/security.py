@@ -19,7 +19,7 @@ from typing import Any, Awaitable, Callable
 from aiohttp import web
 
 MAX_BODY = 16 * 1024  # an action is a few dozen bytes; anything near this is not a phone's
-MAX_DEPTH = 4  # {"action": {...}} is depth 2
+MAX_DEPTH = 5  # {"action": {"bribe": {"stand": ["silk"]}}}: a string in a list at depth 5
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -35,6 +35,7 @@ DIAG = const(0x46)
 PONG = const(0x47)
 ERROR = const(0x48)
 STORED = const(0x49)     # a pushed deck profile is the board's profile.bin now: crc32:u32, size:u16
+SEEN = const(0x4A)       # the answer to PEEK: view kind (referee), game id, the rules' state bytes
 DIAG_MESSAGE = const(1)  # DIAG body: this kind, then a UTF-8 line for the people at the table
 DIAG_READER = const(2)   # DIAG body: this kind, reader:u8, state:u8 (0 ok, 1 down, 2 stuck), VersionReg:u8
 SUBSCRIBE = const(0x81)  # host -> board
@@ -44,6 +45,7 @@ NEWGAME = const(0x84)
 PING = const(0x85)
 CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a while
 PROFILE = const(0x87)   # a chunk of a deck profile's binary form: offset:u16, total:u16, data
+PEEK = const(0x88)      # the referee view once (SEEN), the subscription unchanged: each phone's own side
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.

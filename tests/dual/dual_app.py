@@ -171,6 +171,28 @@ def test_delta_hides_the_disc():
     return list(body)
 
 
+def test_peek_answers_the_whole_state_once_and_keeps_the_public_subscription():
+    """PEEK (the hub, for each phone's own side): one SEEN with the referee's state; the next
+    DELTA is public again and hides the disc as before."""
+    board, app, m = started()
+    board.link.push(action_frame({"a": "place", "p": 0, "disc": "skull"}, 1))
+    board.link.push(codec.encode(codec.PEEK, 2, b""))
+    app.step()
+    frames = board.link.frames()
+    assert [f[0] for f in frames] == [codec.DELTA, codec.SEEN]
+    body = frames[1][2]
+    assert body[0] == 1 and body[1] == app.referee.game.GAME_ID and bytes(body[2:]) == bytes(app.referee.game.s)
+    m.take(frames[:1])
+    board.link.push(action_frame({"a": "place", "p": 1, "disc": "skull"}, 3))
+    app.step()
+    (t, _seq, delta), = board.link.frames()
+    assert t == codec.DELTA and m.view is not None
+    rec = bytearray(ACTION_SIZE)
+    rec[0:delta[0]] = delta[1:1 + delta[0]]
+    assert games.game_class("skull").VOCAB.decode(rec)["disc"] == "flower"
+    return list(body)
+
+
 def test_illegal_host_action_is_rejected_with_its_reason():
     board, app, m = started()
     board.link.push(action_frame({"a": "bid", "p": 0, "n": 1}, 1))
