@@ -1,9 +1,10 @@
 """The referee on the board: one place where an action is accepted or refused.
 
 Actions come from the mat (sensor gestures) or from the host (ACTION frames); both go through
-``submit`` (or, for the mat, ``check`` then ``commit`` with the light between them): the rules core
-checks it, an accepted action is journalled *before* it is mirrored, then the host gets a DELTA (the action, public fields only, plus the changed view bytes) or a
-REJECT. Preallocated views and records: nothing here allocates.
+``submit`` (the mat: ``check``, its light, then ``commit``): the rules core checks it, an accepted
+action is journalled *before* it is mirrored, then the host gets a DELTA (the action, public
+fields only, plus the changed view bytes) or a REJECT. Preallocated views and records: nothing
+here allocates.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
