@@ -214,3 +214,41 @@ def test_the_model_charges_the_drivers_register_traffic_on_the_virtual_board() -
         spi = len(real) * cost["spi_txn_us"] + sum(map(len, real)) * cost["spi_byte_us"]
         waits = sum(e.waited_us for e in board.emus)
         assert waits > 2 * GUARD_US and abs(clock.us - (spi + waits)) < 1e-6, (clock.us, spi, waits)
+
+
+def test_an_accepted_tap_and_a_refused_one_take_the_same_sensing_path(tmp_path) -> None:
+    """The bench lights both verdicts from the same arrivals (bench/timing.py ``measure``): a
+    registered disc the rules accept and an unknown tag refused, each put on the awaited pad of
+    the empty mat at the same moment of a fresh rig, arrive at the same clock time; the disc's
+    verdict is READY and the rules accept it, the unknown tag's a refusal."""
+    from bench import timing
+    from firmware.mat import READY
+    from host.board.presence_layout import ARRIVE
+    from shared_rules.core import deck, tokens
+    disc = bytes((4, 0x5D, 0, 0, 1, 2, 3))
+    recs = [{"uid": deck.uid_hex(disc), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
+    recs += [{"uid": deck.uid_hex(bytes((4, 0x70, t, 0, 0, 0x99, 1))), "kind": "token",
+              "code": tokens.CODES[t]} for t in range(len(tokens.CODES))]
+    deck.write(str(tmp_path / "deck.bin"), recs)
+    arrived = {}
+    for uid in (disc, bytes((4, 0x7E, 0, 0, 1, 2, 3))):
+        rig = timing.Rig(timing.STATES[0], COSTS["high"], str(tmp_path / "deck.bin"), "scheduled")
+        rig.run_until(300_000)
+        assert rig.expected == 0
+        codes = []
+        poll = rig.sensors.poll
+
+        def verdict(poll=poll, codes=codes) -> int:
+            code = poll()
+            if code:
+                codes.append(code)
+            return code
+        rig.sensors.poll = verdict  # type: ignore[method-assign]
+        t0 = rig.put(rig.clock.us + 7919, 0, uid)
+        arrived[uid] = rig.wait_event(ARRIVE, 0, uid) - t0
+        rig.step()
+        if uid == disc:
+            assert codes == [READY] and rig.mat.game.accept(rig.mat.rec) == 0
+        else:
+            assert codes and codes[0] != READY
+    assert len(set(arrived.values())) == 1, arrived
