@@ -236,7 +236,8 @@ class Sensors:
                     self.closing[i] = 0
                 elif not self.closing[i]:
                     self.closing[i] = 1 + _BAG_SCANS
-                    p.forget(d)
+                    if self.state[d] != _READER_DOWN:  # else what was read last is all there is
+                        p.forget(d)
             if seen >> 1 < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
                 continue  # no change yet, or the bag not read yet
             self.clasp[i] = v
