@@ -368,17 +368,27 @@ def show(results: dict) -> None:
     s = results["scan"]
     console.print("scan cycle, %d emulated readers (11 tags): %.2f ms on the unix port, %d SPI transactions"
                   % (s["readers"], s["us_per_cycle"] / 1000, s["spi_transactions_per_cycle"]))
-    tm = Table(title="timing model (ms, low-high per-operation costs): round = slowest revisit of a free pad")
-    for col in ("table state", "loop", "round", "tap awaited pad", "lift awaited pad", "tap anywhere",
-                "tap loaded pad", "tap own pad", "tap spare pad", "100 ms taps missed"):
+    tm = Table(title="timing model (ms, p50/p95/worst at the low-high per-operation costs; the round is the "
+                     "slowest revisit of a free pad)")
+    for col in ("table state", "loop", "round", "accepted tap, awaited pad", "tap anywhere (worst of any pad)",
+                "lift, awaited pad", "lift elsewhere (worst)", "clasp closed", "100 ms taps missed"):
         tm.add_column(col, justify="right" if col not in ("table state", "loop") else "left")
     for label, policies in results["timing"]["states"].items():
         for policy, c in policies.items():
-            lo, hi = c["low"], c["high"]
-            tm.add_row(label, policy, *("%s-%s" % (lo.get(k, "—"), hi.get(k, "—")) for k in (
-                "round_ms", "tap_expected_ms", "lift_expected_ms", "tap_anywhere_ms", "tap_loaded_ms",
-                "tap_own_ms", "tap_spare_ms", "taps_100ms_missed")))
+            cells = [timing_cell(c, k, pick) for k, pick in (
+                ("round_ms", None), ("tap", ("expected", "accepted")), ("tap", "any"), ("lift", ("expected",)),
+                ("lift", "any"), ("clasp", ()), ("taps_100ms_missed", None))]
+            tm.add_row(label, policy, *cells)
     console.print(tm)
+    j = Table(title="journal on littlefs per call (commit after an accepted action's light; tidy: the snapshot), "
+                    "ms p50/p95/worst at the flash's typical-max times")
+    for col in ("game", "call", "writes", "fsyncs", "pages", "erases", "ms"):
+        j.add_column(col, justify="right" if col not in ("game", "call") else "left")
+    for game, calls in results["timing"].get("journal", {}).items():
+        for call, r in calls.items():
+            j.add_row(game, call, *(str(r[k + "_per_call"]) for k in ("writes", "fsyncs", "pages", "erases")),
+                      " – ".join("%s/%s/%s" % (m["p50"], m["p95"], m["worst"]) for m in (r["ms_low"], r["ms_high"])))
+    console.print(j)
     h = Table(title="host mirror: board event -> mirrored state")
     for col in ("case", "players", "lag median ms", "lag p95 ms", "board->host B/action", "host->board B"):
         h.add_column(col, justify="right" if col != "case" else "left")
@@ -389,6 +399,28 @@ def show(results: dict) -> None:
     console.print(h)
     console.print("shared_rules/ .mpy: %d bytes; firmware/ .mpy: %d bytes"
                   % (results["sizes"]["shared_rules_mpy_bytes"], results["sizes"]["firmware_mpy_bytes"]))
+
+
+def timing_cell(cell: dict, key: str, pick) -> str:
+    """One cell of the timing table, low-high: a number, a spread (``pick`` its path in the
+    cell) as p50/p95/worst, or (``pick`` "any") the worst over every pad and verdict."""
+    out = []
+    for cost in ("low", "high"):
+        v = cell[cost].get(key)
+        if v is None:
+            return "—"
+        if pick is None:
+            out.append(str(v))
+            continue
+        if pick == "any":
+            spreads = [s for pad, s in v.items() if pad != "expected" or key == "tap"]
+            spreads = [x for s in spreads for x in (s.values() if "worst" not in s else [s])]
+            out.append("%s" % max(s["worst"] for s in spreads))
+            continue
+        for step in pick:
+            v = v[step]
+        out.append("%s/%s/%s" % (v["p50"], v["p95"], v["worst"]))
+    return " – ".join(out)
 
 
 def show_budgets(rows: list[dict]) -> None:

@@ -17,9 +17,29 @@ Per-operation costs (all in one place; a range where the source gives one):
   at the end of a frame (TAuto) or by TStartNow: an unanswered exchange costs the whole period,
   the 5.1 ms power-up guard after switching a field on is spent waiting on it (ISO/IEC 14443-3
   §5.2.1: a PICC answers at most 5 ms after the field is on).
-- ``step_us``: what one ``App.step`` costs besides the readers (link poll, clasp reads, feedback
-  tick): an estimate, 100-200 us.
+- ``step_us``: what one ``App.step`` costs besides the readers and the clasp reads (link poll,
+  feedback tick): an estimate, 100-200 us.
+- ``pin_us``: one hall switch read (``Pin.value()``): 5-10 us.
 - ``feedback_us``: LED update after an accepted or refused tap: 16 WS2812B take ~0.5 ms.
+- ``event_us``: MicroPython from a presence event to the mat's verdict (``Presence.pop``, the
+  other pads' look-up ``Presence.find`` over 16 x 6 slots, ``Mat.on_presence`` or ``on_switch``
+  with its deck-registry look-up, a binary search of ``deck.bin`` on littlefs): an estimate,
+  1.0-2.5 ms on an RP2040 at 125 MHz (the unix port's CPU time for it x 40-60, the ratio of
+  MicroPython's speed on a ~3 GHz x86 core to a Cortex-M0+ at 125 MHz).
+- ``accept_us``: the rules core accepting an action, the same ratio applied to the unix port's
+  actions/s (bench/results.json ``games``: 2-26 us there): 0.1-1.5 ms.
+- ``frame_us``: one REJECT frame to the host before a refusal's light (COBS, CRC-16, USB CDC
+  write): 0.3-1.0 ms. An accepted tap sends its DELTA only after the journal (below).
+
+An accepted tap is lit *before* its journal commit (``firmware/app.py``: ``Referee.check``, the
+light, then ``Referee.commit``), so its light costs ``event_us + accept_us + feedback_us`` after
+the arrival and the commit follows. The commit's flash work is counted on a real littlefs
+(``bench/journal_flash.py``: writes, fsyncs, page programs and erases per ``accepted()``) and
+timed with ``FLASH``: W25Q16JV page program tPP 0.4 ms typical, 3 ms max; 4 KiB sector erase tSE
+45 ms typical, 400 ms max (Winbond W25Q16JV data sheet, AC electrical characteristics); per
+fsync ``sync_us`` of littlefs and RP2040 work around it (leaving and re-entering XIP for each
+flash call, the commit's CRC-32 and metadata look-ups through the flash cache): an estimate,
+0.3-1.0 ms.
 
 What the chip does while the driver waits (timer, answers) is modelled as a deadline: the
 driver's next ComIrqReg read returns once the clock has reached it, which is how its polling
@@ -35,7 +55,10 @@ interrupts, garbage collection (the loop allocates nothing).
 from __future__ import annotations
 
 import json
+import math
 import random
+import subprocess
+import sys
 import tempfile
 from functools import partial
 from pathlib import Path
@@ -48,9 +71,14 @@ from firmware.emu.spi_bus import EmuPin, EmuSpiBus
 FC_HZ = 13.56e6
 BIT_US = 128 / FC_HZ * 1e6          # 9.44 us at 106 kBd
 COSTS = {
-    "low": {"spi_txn_us": 25.0, "spi_byte_us": 8.0, "step_us": 100.0, "feedback_us": 500.0},
-    "high": {"spi_txn_us": 50.0, "spi_byte_us": 8.0, "step_us": 200.0, "feedback_us": 500.0},
+    "low": {"spi_txn_us": 25.0, "spi_byte_us": 8.0, "step_us": 100.0, "feedback_us": 500.0,
+            "event_us": 1000.0, "accept_us": 100.0, "frame_us": 300.0, "pin_us": 5.0},
+    "high": {"spi_txn_us": 50.0, "spi_byte_us": 8.0, "step_us": 200.0, "feedback_us": 500.0,
+             "event_us": 2500.0, "accept_us": 1500.0, "frame_us": 1000.0, "pin_us": 10.0},
 }
+# the journal's flash (docstring): "low" with the data sheet's typical times, "high" its maxima
+FLASH = {"low": {"page_us": 400.0, "erase_us": 45_000.0, "sync_us": 300.0},
+         "high": {"page_us": 3000.0, "erase_us": 400_000.0, "sync_us": 1000.0}}
 READERS = 16
 MISSES = 3  # firmware.presence default: a tag leaves after 3 complete scans without it
 
@@ -79,6 +107,7 @@ class MeteredEmu(Mfrc522Emu):
         self.clock = clock
         self.busy_until = 0.0
         self.exchanges = 0
+        self.waited_us = 0.0  # clock spent waiting on this chip's radio and timer
 
     def _timer_us(self) -> float:
         fc = self._timer_fc()
@@ -86,6 +115,7 @@ class MeteredEmu(Mfrc522Emu):
 
     def _read(self, reg: int) -> int:
         if reg == _COM_IRQ and self.clock.us < self.busy_until:
+            self.waited_us += self.busy_until - self.clock.us
             self.clock.us = self.busy_until  # the driver polls until the chip is done
         return super()._read(reg)
 
@@ -178,6 +208,20 @@ SWITCHES = 6
 POLICIES = ("round_robin", "scheduled")
 
 
+class MeteredPin(EmuPin):
+    """A hall switch whose every read costs ``pin_us`` on the clock."""
+
+    def __init__(self, value: int, clock: Clock, cost: dict) -> None:
+        super().__init__(value)
+        self.clock = clock
+        self.cost = cost
+
+    def value(self, v=None):
+        if v is None:
+            self.clock.us += self.cost["pin_us"]
+        return super().value(v)
+
+
 class Board:
     """What ``firmware.sensors.Sensors`` needs of a board, on the metered bus; the hall switches
     read 1 (clasp closed) for the docks in ``closed``."""
@@ -187,7 +231,7 @@ class Board:
         self.bus = MeteredBus(clock, cost)
         self.emus = [self.bus.add_reader() for _ in range(READERS)]
         self.readers = [Mfrc522(self.bus, e.cs) for e in self.emus]
-        self.switches = [EmuPin(1 if i in closed else 0) for i in range(SWITCHES)]
+        self.switches = [MeteredPin(1 if i in closed else 0, clock, cost) for i in range(SWITCHES)]
 
 
 class Rig:
@@ -251,7 +295,8 @@ class Rig:
 
         def pop() -> int:
             kind = inner()
-            if kind:
+            if kind:  # the mat's verdict on it costs MicroPython time, whatever the event
+                self.clock.us += cost["event_us"]
                 self.events.append((kind, pres.reader, bytes(pres.uid), self.clock.us))
             return kind
         pres.pop = pop  # type: ignore[method-assign]
@@ -287,15 +332,38 @@ class Rig:
             self.step()
 
     def wait_event(self, kind: int, pad: int, uid: bytes, limit_us: float = 5e6) -> float:
-        """Step until presence reports (kind, pad, uid); the clock then, feedback included."""
+        """Step until presence reports (kind, pad, uid); the clock when it was handed on."""
         end = self.clock.us + limit_us
         while self.clock.us < end:
             for k, r, u, t in self.events:
                 if (k, r, u) == (kind, pad, uid):
                     self.events.clear()
-                    return t + self.cost["feedback_us"]
+                    return t
             self.step()
         raise RuntimeError("no event %d on pad %d within %.0f ms" % (kind, pad, limit_us / 1000))
+
+    def clasp(self, t_us: float, switch: int, closed: bool, limit_us: float = 5e6) -> float:
+        """Close (or open) the clasp of ``switch`` at ``t_us``; the clock when the mat hears it
+        (``Mat.on_switch``: the dock's bag read first when it closes)."""
+        heard: list[float] = []
+        mat = self.mat
+        inner = mat.on_switch
+
+        def on_switch(i: int, c: bool) -> int:
+            self.clock.us += self.cost["event_us"]
+            if (i, c) == (switch, closed):
+                heard.append(self.clock.us)
+            return inner(i, c)
+        mat.on_switch = on_switch  # type: ignore[method-assign]
+        self.at(t_us, lambda: self.board.switches[switch].value(1 if closed else 0))
+        try:
+            while not heard:
+                if self.clock.us > t_us + limit_us:
+                    raise RuntimeError("clasp %d unheard within %.0f ms" % (switch, limit_us / 1000))
+                self.step()
+        finally:
+            del mat.on_switch
+        return heard[0]
 
     def scan_gaps(self, pad: int, span_us: float) -> float:
         """Longest time between two scans of ``pad`` starting during the next ``span_us``."""
@@ -327,20 +395,40 @@ def play(game, actions: list) -> None:
 PHASES = 48
 
 
+def spread(samples_us: list[float]) -> dict:
+    """p50, p95 (nearest rank) and worst of ``samples_us``, in ms."""
+    s = sorted(samples_us)
+
+    def rank(q: float) -> float:
+        return round(s[max(0, math.ceil(q * len(s)) - 1)] / 1000, 1)
+    return {"p50": rank(0.5), "p95": rank(0.95), "worst": rank(1.0)}
+
+
+def verdict_us(cost: dict, accepted: bool) -> float:
+    """From the mat's verdict on an event (``event_us``, charged on the clock with the event) to
+    the light: an accepted action's rules check or a refusal's REJECT frame, then the LEDs (an
+    accepted action's journal comes after its light: ``Referee.commit``)."""
+    return (cost["accept_us"] if accepted else cost["frame_us"]) + cost["feedback_us"]
+
+
 def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = PHASES,
             pile: str = "batch") -> dict:
+    """One state of the table under one loop and cost set: taps (the same arrivals, lit as an
+    accepted and as a refused action: sensing does not depend on the verdict), lifts and, with
+    docks, bag clasps closing, per kind of pad, each as p50 / p95 / worst over ``phases``."""
     from host.board.presence_layout import ARRIVE, LEAVE
     rig = Rig(state, cost, registry, policy, pile)
     rig.run_until(300_000)  # settle
     round_us = rig.scan_gaps(rig.free, 3_000_000)
-    out = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
+    out: dict = {"awaited_pad": rig.expected, "hot_pads": rig.hot, "round_ms": round(round_us / 1000, 1),
            "expected_pad_gap_ms": round(rig.scan_gaps(rig.expected, 3_000_000) / 1000, 1),
-           "loaded_pad": rig.loaded, "own_pad": rig.own}
+           "loaded_pad": rig.loaded, "own_pad": rig.own, "tap": {}, "lift": {}}
     pads = [("expected", rig.expected), ("anywhere", rig.free)]
     if rig.loaded is not None:
         pads.append(("loaded", rig.loaded))
     if rig.own is not None:
         pads.append(("own", rig.own))
+    lit = {v: verdict_us(cost, v) for v in (True, False)}
     for name, pad in pads:
         taps = []
         lifts = []
@@ -354,16 +442,29 @@ def measure(state: tuple, cost: dict, registry: str, policy: str, phases: int = 
             taps.append(rig.wait_event(ARRIVE, pad, uid) - t0)
             t0 = rig.lift(rig.clock.us + round_us * (i + 1) / phases, pad, uid)
             lifts.append(rig.wait_event(LEAVE, pad, uid) - t0)
-        out["tap_%s_ms" % name] = round(max(taps) / 1000, 1)
-        out["lift_%s_ms" % name] = round(max(lifts) / 1000, 1)
+        out["tap"][name] = {"accepted": spread([t + lit[True] for t in taps]),
+                            "refused": spread([t + lit[False] for t in taps])}
+        out["lift"][name] = spread(lifts)
     taps = []
+    lifts = []
     for i in range(phases):
         uid = bytes((4, 0x7C, SPARE, i, 1, 2, 3))
         t0 = rig.put(rig.clock.us + 1000 + 7919 * i, SPARE, uid)
-        taps.append(rig.wait_event(ARRIVE, SPARE, uid) - t0)
-        rig.lift(rig.clock.us, SPARE, uid)
-        rig.wait_event(LEAVE, SPARE, uid, 20e6)
-    out["tap_spare_ms"] = round(max(taps) / 1000, 1)
+        taps.append(rig.wait_event(ARRIVE, SPARE, uid) - t0 + lit[False])  # always not_now
+        t0 = rig.lift(rig.clock.us + 1000 + 7919 * i, SPARE, uid)
+        lifts.append(rig.wait_event(LEAVE, SPARE, uid, 20e6) - t0)
+    out["tap"]["spare"] = {"refused": spread(taps)}
+    out["lift"]["spare"] = spread(lifts)
+    docks = [i for i, seat in enumerate(rig.mat.dock_seat) if seat != 255 and i not in state[3]]
+    if docks:
+        closes = []
+        for i in range(phases):
+            sw = docks[i % len(docks)]
+            t0 = rig.clock.us + round_us * (i + 1) / phases
+            closes.append(rig.clasp(t0, sw, True) - t0 + lit[True])
+            rig.clasp(rig.clock.us + 1000, sw, False)
+            rig.run_until(rig.clock.us + 100_000)
+        out["clasp"] = spread(closes)
     out["taps_100ms_missed"] = short_taps(rig, rig.free, 100_000, phases)
     return out
 
@@ -383,6 +484,33 @@ def short_taps(rig: Rig, pad: int, hold_us: float, phases: int) -> int:
     return missed
 
 
+JOURNAL_GAMES = 3  # seeded games per game for bench/journal_flash.py
+
+
+def journal(games_played: int = JOURNAL_GAMES) -> dict:
+    """The journal's flash work on a real littlefs (bench/journal_flash.py, MicroPython unix
+    port), per game and per call (``accepted``: the commit after an accepted action's light;
+    ``tidy``: the snapshot every 32 actions), timed with ``FLASH``: p50 / p95 / worst."""
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run([str(Path(sys.executable).parent / "micropython"), "bench/journal_flash.py",
+                          str(games_played)], cwd=root, capture_output=True, text=True, check=True,
+                         timeout=600)
+    out: dict = {}
+    for game, rows in json.loads(res.stdout).items():
+        line = out[game] = {}
+        for call in ("accepted", "tidy"):
+            mine = [r for r in rows if r[0] == call]
+            n = sum(r[5] for r in mine)
+            per = {"calls": n}
+            for i, what in ((1, "writes"), (2, "fsyncs"), (3, "pages"), (4, "erases")):
+                per[what + "_per_call"] = round(sum(r[i] * r[5] for r in mine) / n, 3)
+            for name, f in FLASH.items():
+                per["ms_" + name] = spread([f["sync_us"] + r[3] * f["page_us"] + r[4] * f["erase_us"]
+                                            for r in mine for _ in range(r[5])])
+            line[call] = per
+    return out
+
+
 def registry_file(tmp: Path) -> str:
     """An empty-ish deck registry (tags stay unknown: the timing of an unknown tag's refusal is
     the timing of any tap)."""
@@ -398,7 +526,7 @@ def registry_file(tmp: Path) -> str:
 def bench() -> dict:
     """Every state with batch piles under both loops; those with piles again with random UIDs
     under the scheduler (``<state>, random UIDs``)."""
-    out: dict = {"costs": COSTS, "states": {}}
+    out: dict = {"costs": COSTS, "flash": FLASH, "states": {}, "journal": journal()}
     with tempfile.TemporaryDirectory() as d:
         reg = registry_file(Path(d))
         for state in STATES:

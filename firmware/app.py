@@ -425,7 +425,7 @@ class App:
             code = s.poll()
             if code != _NOTHING:
                 if code == _READY:
-                    code = self.referee.submit(s.mat.rec, s.reader)   # _OK or why it was refused
+                    code = self.referee.check(s.mat.rec, s.reader)   # _OK or why it was refused
                 else:
                     self.referee.refuse(code, None, s.reader, s.uid)
                 fb = self.feedback
@@ -435,6 +435,10 @@ class App:
                     else:
                         fb.rejected(s.reader, self.board.ticks_ms())
                 if code == _OK:
+                    # Light first, then the journal before anything else (no scan, no host frame,
+                    # no other action): the host's DELTA, the acknowledgement, only once it is
+                    # durable (docs/persistence.md, "Light first").
+                    self.referee.commit(s.mat.rec)
                     self._prompt()
         if self.feedback is not None:
             self.feedback.tick(self.board.ticks_ms())

@@ -21,7 +21,7 @@ API::
         game = games.from_header(header)
         p.new_game(header, game)       # header: the log header (dict or JSON text)
     if game.accept(rec) == OK:
-        p.accepted(rec)                # durable when it returns: tell the players only then
+        p.accepted(rec)                # durable when it returns: tell the host only then
     p.tidy()                           # between actions: a snapshot every ``every`` actions
     p.checkpoint()                     # snapshot now (e.g. before a planned power-off)
     p.stats()                          # journal bytes per action, snapshot bytes, ...

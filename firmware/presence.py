@@ -137,12 +137,28 @@ class Presence:
                 n += 1
         return n
 
+    def missing(self, reader):
+        """Whether a tag tracked on ``reader`` was missed by its last complete scan (a lift,
+        maybe: ``misses`` in a row make it leave)."""
+        base = reader * self.slots
+        for s in range(self.slots):
+            if self._age[base + s] > 1:
+                return True
+        return False
+
     def count(self, reader):
         n = 0
         for s in range(self.slots):
             if self._age[reader * self.slots + s]:
                 n += 1
         return n
+
+    def forget(self, reader):
+        """Forget the tags on ``reader``, no events (a bag's dock when its clasp closes: its next
+        complete scan says what the bag holds)."""
+        base = reader * self.slots
+        for s in range(self.slots):
+            self._age[base + s] = 0
 
     def clear(self):
         """Forget every tag and event (the next scans report everything as arriving)."""

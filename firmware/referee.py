@@ -1,9 +1,10 @@
 """The referee on the board: one place where an action is accepted or refused.
 
 Actions come from the mat (sensor gestures) or from the host (ACTION frames); both go through
-``submit``: the rules core checks it, an accepted action is journalled *before* it is mirrored,
-then the host gets a DELTA (the action, public fields only, plus the changed view bytes) or a
-REJECT. Preallocated views and records: nothing here allocates.
+``submit`` (the mat: ``check``, its light, then ``commit``): the rules core checks it, an accepted
+action is journalled *before* it is mirrored, then the host gets a DELTA (the action, public
+fields only, plus the changed view bytes) or a REJECT. Preallocated views and records: nothing
+here allocates.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -112,12 +113,26 @@ class Referee:
 
     def submit(self, rec, reader):
         """Accept or refuse an action record; ``reader``: where it came from (FROM_HOST)."""
-        g = self.game
-        err = g.accept(rec)
+        err = self.check(rec, reader)
+        if err == _OK:
+            self.commit(rec)
+        return err
+
+    def check(self, rec, reader):
+        """The rules' verdict: a refusal is told at once; an accepted action has changed the game
+        and must be ``commit``-ted before anything else happens (the mat lights it between the
+        two: the light waits for no flash write, docs/persistence.md "Light first")."""
+        err = self.game.accept(rec)
         if err != _OK:
             self.refuse(err, rec, reader, None)
             return err
         self.accepted += 1
+        return _OK
+
+    def commit(self, rec):
+        """Journal the action ``check`` accepted, then tell the host (DELTA): the host hears of an
+        action only once it survives a power cut."""
+        g = self.game
         if self.persist:
             self.persist.accepted(rec)
         # DELTA: the action (public fields) and the changed runs of the mirrored view.
@@ -127,10 +142,9 @@ class Referee:
         runs = codec.diff_runs(self.old, self.new, link.body, n, at)
         if runs < 0:
             self.snapshot()  # fills the mirrored view afresh
-            return _OK
+            return
         self.old, self.new = self.new, self.old
         link.send(codec.DELTA, at + runs)
-        return _OK
 
     def refuse(self, err, rec, reader, uid):
         """Tell the host and the players that something was refused (rules or mat reason)."""

@@ -32,9 +32,11 @@ fault) is scanned at once; a tag missing since the last complete scan is not ask
 roll calls that find the others count its misses.
 Bag docks are not scanned by the schedule: what lies on a dock counts only when its clasp closes
 (docs/mat-sheriff.md, cards arriving on or leaving a dock mean nothing), so when a clasp closes
-its dock is scanned before anything else, ``Presence.misses + 1`` complete scans (a card taken
-out meanwhile has left, a card put in has found a slot), and only then is the closing handed to
-the mat; one dock a step has a health check (one register read). A closed bag cannot change:
+its dock's tags are forgotten and it is scanned before anything else from the first switch read
+that finds the clasp closed (the debounce runs meanwhile): the first complete scan (status OK,
+every collision resolved) says what the bag holds, and only then is the closing handed to the
+mat (docs/performance.md, "Bag clasps": 4 scans with the misses counted took the light past
+60 ms); one dock a step has a health check (one register read). A closed bag cannot change:
 its dock is *sealed* until the clasp opens. An awaited pad with tags, a dock, or a pad whose
 roll call saw a change is scanned incrementally: its known inventory is confirmed by SELECTs,
 then arrivals are looked for (``Mfrc522.scan(known=...)``).
@@ -87,6 +89,7 @@ _STUCK_SCANS = const(3)
 _RETRY_FIRST = const(16)  # loop steps before the second re-init of a down reader; doubles up to
 _RETRY_MAX = const(1024)
 _CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
+_BAG_SCANS = const(1)  # complete scans of a closing bag's dock that say what it holds
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
@@ -198,7 +201,12 @@ class Sensors:
         if mat is None:
             return NOTHING
         p = self.presence
-        kind = p.pop()
+        kind = _NO_EVENT
+        for i in range(len(self.closing)):
+            if self.closing[i] == 1:
+                break  # a bag read: its clasp is heard before the events the read made
+        else:
+            kind = p.pop()
         if kind != _NO_EVENT:
             if kind == _ARRIVE:
                 other = p.find(p.uid, p.reader, True)
@@ -221,20 +229,21 @@ class Sensors:
                 seen += 2
             self.clasp_seen[i] = seen
             d = self.dock[i]
-            if seen >> 1 >= _CLASP_STABLE and v != self.clasp[i]:
-                self.clasp[i] = v
-                self.closing[i] = 0
-                if d != _NO_DOCK:
-                    self.sealed[d] = 0
-                    if v == 1:  # read the bag exactly first (module docstring)
-                        self.closing[i] = 2 + p.misses
-                        continue
-            elif self.closing[i] == 1:  # the bag read: its closing reaches the mat
-                self.closing[i] = 0
-                self.sealed[d] = 1
-                v = 1
-            else:
-                continue
+            if d != _NO_DOCK and not self.clasp[i]:
+                # an open bag's clasp: the bag is read from the first read that finds it closed,
+                # while the debounce runs; a bounce open again stops that
+                if not v:
+                    self.closing[i] = 0
+                elif not self.closing[i]:
+                    self.closing[i] = 1 + _BAG_SCANS
+                    if self.state[d] != _READER_DOWN:  # else what was read last is all there is
+                        p.forget(d)
+            if seen >> 1 < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
+                continue  # no change yet, or the bag not read yet
+            self.clasp[i] = v
+            self.closing[i] = 0
+            if d != _NO_DOCK:
+                self.sealed[d] = v  # a closed bag cannot change: not scanned until it opens
             self.uid = None
             code = mat.on_switch(i, v == 1)
             self.reader = mat.reader
@@ -335,9 +344,10 @@ class Sensors:
             if self._peek():
                 return -1  # hand the arrival on first
             t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
+            s = self._suspect()
             if self.kmiss or not t:  # a known tag missing: confirm every step
-                self._plan(k, self._light(True), self._light(False), self._next(_AT_RARE),
-                           self._next(_AT_RARE), self._next(_AT_RARE))
+                self._plan(k, self._light(True), s if s >= 0 else self._light(False),
+                           self._next(_AT_RARE), self._next(_AT_RARE), self._next(_AT_RARE))
             else:
                 lights = 0  # how many pads _light(False) can give
                 for r in range(len(self.readers)):
@@ -346,8 +356,8 @@ class Sensors:
                 d = self._light(False) if lights > 2 else -1  # two: every
                 # other step is often enough for each; the room shortens the step, so each loaded
                 # pad's roll call comes round sooner (spare pads still have two a step)
-                self._plan(self._light(True), self._light(True), self._light(False), d,
-                           self._next(_AT_RARE), self._next(_AT_RARE))
+                self._plan(self._light(True), self._light(True), s if s >= 0 else self._light(False),
+                           d, self._next(_AT_RARE), self._next(_AT_RARE))
             self._sweep(False)
             return -1
         self._release()
@@ -358,14 +368,28 @@ class Sensors:
         every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
         one = -1 if every or t else self._next(_AT_HOT)
+        s = self._suspect()
         if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
             # spare pads in two
             self._plan(one, self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE),
-                       -1, -1, -1)
+                       s, -1, -1)
         else:  # three pads of the round and three spare pads in two steps
-            self._plan(one, self._round(), self._round() if t else self._next(_AT_RARE),
-                       self._next(_AT_RARE), -1, -1)
+            self._plan(one, s if s >= 0 else self._round(),
+                       self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE), -1, -1)
         self._sweep(every)
+        return -1
+
+    def _suspect(self):
+        """A pad nobody awaits whose last scan missed one of its tags (the first from the round's
+        cursor), or -1: read in the next step instead of its turn, so the misses that make a
+        lift count come a step apart, not a round apart (docs/performance.md, "Lifts")."""
+        n = len(self.readers)
+        at = self.cursor[_AT_ROUND]
+        for i in range(n):
+            r = (at + i) % n
+            if not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) and r != self.kept \
+                    and self.state[r] != _READER_DOWN and self.presence.missing(r):
+                return r
         return -1
 
     def _plan(self, a, b, c, d, e, f):
@@ -434,8 +458,8 @@ class Sensors:
         power-up guards (ISO/IEC 14443-3 §5.2.1, on each chip's own timer) run while other pads
         are read and during the look at the kept field after each pad (docs/nfc.md, "Scan
         schedule"; docs/hardware.md: why no more fields at once). A tag arriving (here, or on
-        the kept pad between two pads) ends the step: the fields switched on ahead go off again,
-        and the arrival is handed on at once."""
+        the kept pad between two pads) or a bag's clasp closing ends the step: the fields switched
+        on ahead go off again, and the arrival or the bag's reading comes at once."""
         n = len(self.readers)
         k = self.kept
         self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
@@ -448,11 +472,20 @@ class Sensors:
             self._fill(every, k)
             if r != k:
                 self.lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (self._fill(every, k) or self._peek()):
+            if self._scan(r) or (self._fill(every, k) or self._peek()) or self._bag_closing():
                 for q in range(self.ahead):  # the fields switched on ahead go off again
                     if q != k and self.readers[q].antenna_is_on():
                         self.readers[q].antenna_off()
                 return
+
+    def _bag_closing(self):
+        """Whether an open bag's clasp reads closed: the step ends there, so its bag is read at
+        once instead of after the rest of the sweep (docs/performance.md, "Bag clasps")."""
+        for i in range(len(self.switches)):
+            if self.dock[i] != _NO_DOCK and not self.clasp[i] and not self.closing[i] \
+                    and self.switches[i].value():
+                return True
+        return False
 
     def _fill(self, every, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)

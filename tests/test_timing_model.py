@@ -168,3 +168,87 @@ def test_a_roll_call_of_random_uids_costs_what_a_batch_does_given_the_decks_twin
         assert took[("batch", True)][1] == took[("random", True)][1] == 10, took
         assert took[("random", False)][1] == 19, took
         assert took[("random", True)][0] < 0.6 * took[("random", False)][0], took
+
+
+def test_the_model_charges_the_drivers_register_traffic_on_the_virtual_board() -> None:
+    """The same driver work (init, a scan of a pile, a roll call, a newcomer found by it, an
+    empty pad) on the virtual board's bus (``EmuSpiBus``, firmware/boards/virtual.py) and on the
+    model's metered bus: byte for byte the same SPI transactions, and the model's clock is
+    exactly its stated per-call costs for them (``spi_txn_us`` each, ``spi_byte_us`` a byte) plus
+    the waits on the chips' radio and timer, nothing else."""
+    from bench.timing import _uid
+    from firmware.emu.spi_bus import EmuSpiBus
+    from firmware.mfrc522 import Mfrc522
+
+    def work(bus, emus: list) -> list[bytes]:
+        traffic: list[bytes] = []
+        inner = bus.write_readinto
+
+        def recorded(tx, rx) -> None:
+            traffic.append(bytes(tx))
+            inner(tx, rx)
+        bus.write_readinto = recorded
+        readers = [Mfrc522(bus, e.cs) for e in emus]
+        for k in range(4):
+            emus[0].add_tag(NtagTag(_uid(0, k)))
+        uids = bytearray(6 * 7)
+        for r in readers:
+            assert r.init() == L.OK
+            r.antenna_on()
+            r.scan(uids)
+            r.antenna_off()
+        readers[0].antenna_on()
+        assert readers[0].roll_call(uids, 4) in (L.OK, L.COLLISION)
+        emus[0].add_tag(NtagTag(bytes((4, 0x7A, 0, 9, 1, 2, 3))))
+        readers[0].roll_call(uids, 4)
+        readers[0].antenna_off()
+        return traffic
+
+    plain = EmuSpiBus()
+    real = work(plain, [plain.add_reader() for _ in range(2)])
+    for cost in COSTS.values():
+        clock = Clock()
+        board = Board(clock, cost)
+        modelled = work(board.bus, board.emus[:2])
+        assert modelled == real and len(real) > 100
+        spi = len(real) * cost["spi_txn_us"] + sum(map(len, real)) * cost["spi_byte_us"]
+        waits = sum(e.waited_us for e in board.emus)
+        assert waits > 2 * GUARD_US and abs(clock.us - (spi + waits)) < 1e-6, (clock.us, spi, waits)
+
+
+def test_an_accepted_tap_and_a_refused_one_take_the_same_sensing_path(tmp_path) -> None:
+    """The bench lights both verdicts from the same arrivals (bench/timing.py ``measure``): a
+    registered disc the rules accept and an unknown tag refused, each put on the awaited pad of
+    the empty mat at the same moment of a fresh rig, arrive at the same clock time; the disc's
+    verdict is READY and the rules accept it, the unknown tag's a refusal."""
+    from bench import timing
+    from firmware.mat import READY
+    from host.board.presence_layout import ARRIVE
+    from shared_rules.core import deck, tokens
+    disc = bytes((4, 0x5D, 0, 0, 1, 2, 3))
+    recs = [{"uid": deck.uid_hex(disc), "game": "skull", "kind": "disc", "code": "flower", "seat": 0}]
+    recs += [{"uid": deck.uid_hex(bytes((4, 0x70, t, 0, 0, 0x99, 1))), "kind": "token",
+              "code": tokens.CODES[t]} for t in range(len(tokens.CODES))]
+    deck.write(str(tmp_path / "deck.bin"), recs)
+    arrived = {}
+    for uid in (disc, bytes((4, 0x7E, 0, 0, 1, 2, 3))):
+        rig = timing.Rig(timing.STATES[0], COSTS["high"], str(tmp_path / "deck.bin"), "scheduled")
+        rig.run_until(300_000)
+        assert rig.expected == 0
+        codes = []
+        poll = rig.sensors.poll
+
+        def verdict(poll=poll, codes=codes) -> int:
+            code = poll()
+            if code:
+                codes.append(code)
+            return code
+        rig.sensors.poll = verdict  # type: ignore[method-assign]
+        t0 = rig.put(rig.clock.us + 7919, 0, uid)
+        arrived[uid] = rig.wait_event(ARRIVE, 0, uid) - t0
+        rig.step()
+        if uid == disc:
+            assert codes == [READY] and rig.mat.game.accept(rig.mat.rec) == 0
+        else:
+            assert codes and codes[0] != READY
+    assert len(set(arrived.values())) == 1, arrived

@@ -17,7 +17,7 @@ from firmware.mfrc522 import Mfrc522
 from firmware.emu.mfrc522_emu import Mfrc522Emu
 from firmware.emu.ntag import NtagTag
 from firmware.emu.spi_bus import EmuPin, EmuSpiBus
-from host.board.sensors_layout import KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
+from host.board.sensors_layout import BAG_SCANS, KEEP_CONFIRM, SWEEP_FIELDS, SWEEP_TAGS
 
 try:
     import micropython
@@ -117,6 +117,34 @@ def test_a_placed_disc_is_seen_accepted_journalled_and_mirrored():
     assert app.referee.accepted == 1 and app.persist.stats()["records"] == 1
     assert app.referee.game.summary()["scores"] == [0, 0, 0, 0]
     return app.referee.game.digest()
+
+
+def test_an_accepted_tap_is_lit_then_journalled_then_told_to_the_host():
+    """Light first (docs/persistence.md): the pad lights before the record is journalled, and
+    the host's DELTA (its acknowledgement) leaves only after the journal's flush."""
+    board, app = board_with_game()
+    order = []
+    fb, per, link = app.feedback, app.persist, app.link
+    lit, journalled, send = fb.accepted, per.accepted, link.send
+
+    def accepted_light(reader, now, colour=None):
+        order.append("light")
+        return lit(reader, now) if colour is None else lit(reader, now, colour)
+
+    def journal(rec):
+        order.append("journal")
+        return journalled(rec)
+
+    def sent(kind, n):
+        if kind == codec.DELTA:
+            order.append("delta")
+        return send(kind, n)
+    fb.accepted, per.accepted, link.send = accepted_light, journal, sent
+    board.emus[SEAT_PADS[0]].add_tag(NtagTag(disc_uid(0, 0, 0)))
+    run(app, 3 * READERS, False)
+    del fb.accepted, per.accepted, link.send
+    assert order == ["light", "journal", "delta"], order
+    return order
 
 
 def test_the_loop_allocates_nothing_while_polling_and_accepting():
@@ -500,7 +528,8 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     assert not [d for d in docks if d in order] and all(p in order for p in stands)
     assert s.presence.count(docks[2]) == 0  # put in after the start: nothing read them yet
     # a bag docked already closed, and a card taken out of a bag just before its clasp closes:
-    # each dock is read until the bag is exact, before the closing counts; then sealed
+    # each dock's tags forgotten and read afresh (BAG_SCANS complete scans) before the closing
+    # counts; then sealed
     board.emus[docks[1]].add_tag(NtagTag(card[2]))
     board.switches[1].v = 1
     board.emus[docks[2]].remove_tag(card[1])
@@ -519,7 +548,8 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     order = list(seen[1:1 + seen[0]])
     reads = [r for r in order if r in docks]
     first = order.index(docks[1])
-    assert reads == [docks[1]] * 4 + [docks[2]] * 4 and order[first:first + 8] == reads
+    assert reads == [docks[1]] * BAG_SCANS + [docks[2]] * BAG_SCANS
+    assert order[first:first + 2 * BAG_SCANS] == reads
     assert s.presence.find(card[2], docks[0], True) == docks[1]
     assert s.presence.count(docks[2]) == 1 and s.presence.find(card[0], docks[0], True) == docks[2]
     order = _scans_of(app, 12 * READERS)
@@ -528,8 +558,46 @@ def test_a_dock_is_read_when_its_clasp_closes_and_not_scanned_otherwise():
     run(app, 4, False)
     board.switches[0].v = 1
     order = _scans_of(app, 12 * READERS)
-    assert [r for r in order if r in docks] == [docks[0]] * 4
+    assert [r for r in order if r in docks] == [docks[0]] * BAG_SCANS
     return len(order)
+
+
+def test_a_bag_is_read_from_the_first_closed_read_and_heard_before_its_arrivals():
+    """A clasp read closed once and then open again (a bounce) is never heard; a closing is
+    heard as soon as its dock's one complete scan is done and the switch read twice, before the
+    arrivals that scan made (they mean nothing on a dock), with the bag's cards on the dock."""
+    board, app = board_with_game({"game": "sheriff", "players": 5})
+    s = app.sensors
+    dock = 3  # seat 1's dock, switch 1 (hardware/mat_layout.json)
+    cards = [bytes((4, 0xBA, 0x61, k, 2, 3, 4)) for k in range(2)]
+    for u in cards:
+        board.emus[dock].add_tag(NtagTag(u))
+    run(app, 4, False)
+    heard = []
+    switch, presence = s.mat.on_switch, s.mat.on_presence
+
+    def on_switch(i, closed):
+        heard.append(("clasp", i, closed, s.presence.count(dock)))
+        return switch(i, closed)
+
+    def on_presence(kind, reader, uid):
+        heard.append(("tag", kind, reader))
+        return presence(kind, reader, uid)
+    s.mat.on_switch, s.mat.on_presence = on_switch, on_presence
+    board.switches[1].v = 1
+    s.poll()
+    board.switches[1].v = 0  # a bounce: open again at the next read
+    for _ in range(3 * READERS):
+        s.poll()
+    assert not [h for h in heard if h[0] == "clasp"] and not s.closing[1] and not s.clasp[1]
+    del heard[:]
+    board.switches[1].v = 1
+    for _ in range(3 * READERS):
+        s.poll()
+    del s.mat.on_switch, s.mat.on_presence
+    assert heard[0] == ("clasp", 1, True, 2) and heard[1:] == [("tag", 1, dock)] * 2, heard
+    assert s.sealed[dock] and s.clasp[1]
+    return heard
 
 
 def test_one_awaited_pad_holding_tags_keeps_its_field_on():

@@ -10,6 +10,7 @@ import sys
 
 from firmware import persist
 from firmware.persist import Persist
+from firmware.emu.nor_flash import Flash, PowerCut
 from shared_rules import games
 from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.wire.crc import crc16
@@ -40,10 +41,6 @@ HEADERS = [SKULL, '{"game": "deadmans", "players": 4}', '{"game": "sheriff", "pl
 TMP = scratch.TMP + "/tapmat_persist_%s_%s" % (sys.implementation.name,
                                      binascii.hexlify(os.urandom(4)).decode())
 LFS = "/lfs"
-
-
-class PowerCut(Exception):
-    pass
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -709,55 +706,6 @@ def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_be
 
 
 # -- power cuts on littlefs, at every flash program/erase (MicroPython) --------------------------
-class Flash:
-    """NOR flash in RAM behind MicroPython's extended block-device protocol. The power fails at
-    program/erase number ``cut``: that operation lands half, nothing after it lands at all.
-    Copies byte by byte so that littlefs itself can run with the heap locked."""
-
-    def __init__(self, image, size=4096):
-        self.data = image
-        self.size = size
-        self.ops = 0
-        self.cut = -1
-        self.dead = False
-        self.programmed = 0
-        self.erased = 0
-
-    def readblocks(self, n, buf, off=0):
-        a = n * self.size + off
-        d = self.data
-        for i in range(len(buf)):
-            buf[i] = d[a + i]
-
-    def _land(self, a, src, m):
-        """Do one program/erase of ``m`` bytes at ``a`` (``src`` None: erase) unless dead."""
-        if self.dead:
-            return
-        self.ops += 1
-        if self.ops == self.cut:
-            m //= 2
-        d = self.data
-        for i in range(m):
-            d[a + i] = 255 if src is None else src[i]
-        if self.ops == self.cut:
-            self.dead = True
-            raise PowerCut()
-
-    def writeblocks(self, n, buf, off=0):
-        self._land(n * self.size + off, buf, len(buf))
-        self.programmed += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // self.size
-        if op == 5:
-            return self.size
-        if op == 6:
-            self._land(arg * self.size, None, self.size)
-            self.erased += 1
-        return 0
-
-
 def mount(image):
     flash = Flash(image)
     vfs.mount(vfs.VfsLfs2(flash, progsize=256), LFS)    # the rp2 port's settings
