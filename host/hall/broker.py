@@ -120,7 +120,7 @@ def write_amqtt(folder: Path, tables: list[str], mqtt_port: int, bind: str = "12
     (tests, a trial hall): ``amqtt.yaml``, a passlib-hashed ``amqtt.passwd``. Its configuration's
     path. amqtt keeps no session across its own restart and answers a bad password by closing,
     not by a CONNACK refusal: Mosquitto is the broker for a real hall."""
-    from passlib.hash import sha512_crypt
+    from passlib.hash import sha512_crypt  # type: ignore[import-untyped]
 
     hashed = sha512_crypt.using(rounds=5000)   # glibc's default; passlib's 656 000 take seconds a user
 
