@@ -115,7 +115,10 @@ def test_flash_gives_up_on_a_device_that_never_stops_sending() -> None:
     try:
         began = time.monotonic()
         out = tapmat("flash", "--port", os.ttyname(slave), "--timeout", "1")
-        assert out.returncode == 1 and "kept sending" in out.stderr, out.stderr
+        # which words depends on whether mpremote gives up before our closer does (a loaded
+        # machine): either says the device never stopped, and never with a traceback
+        assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+        assert "kept sending" in out.stderr or "sensor 17 says hello" in out.stderr, out.stderr
         assert time.monotonic() - began < 30
     finally:
         stop.set()

@@ -118,6 +118,66 @@ def test_a_seat_link_needs_its_token(site):
     assert e.value.code == 403
 
 
+def test_a_deal_with_goods_not_where_it_says_is_refused_by_the_rules_with_the_reason(site):
+    """Agreed by the merchant, but the stand has none of the goods it names: the referee refuses
+    it with its reason and nothing moves (never announced as paid)."""
+    from webpair import token_for
+
+    page, _game = site
+    before = page.view()["state"]
+    sheriff = before["sheriff"]
+    target = next(i for i, s in enumerate(before["seats"]) if s["declared"] and not s["resolved"])
+    missing = next(g for g in ("silk", "pepper", "mead", "crossbow", "chicken", "bread", "cheese", "apple")
+                   if not before["seats"][target]["stand"].get(g))
+    deal = {"a": "pass", "target": target, "bribe": {"gold": 1, "stand": [missing]}}
+    status, made = post_json(page, "/action", {"seat": sheriff, "t": token_for(page, sheriff), "action": deal})
+    assert status == 200 and made["pending"], made
+    status, answer = post_json(page, "/answer", {"seat": target, "t": token_for(page, target),
+                                                 "number": made["pending"], "agree": True})
+    assert answer["ok"] is False and answer["reason"] and answer["text"].startswith("refused: "), answer
+    assert page.view()["state"] == before
+    assert "refused by the referee" in page.view()["decided"][-1]["text"]
+
+
+def test_each_merchants_phone_alone_shows_their_own_bag(site):
+    """The board tells the hub (PEEK → SEEN, never forwarded) what it knows of each seat; a paired
+    phone's frame carries its own bag, and no other phone's frame nor the TV's does."""
+    import asyncio
+
+    import aiohttp
+    from host.screen.wording import ENGLISH
+    from shared_rules.sheriff import view as sheriff_view
+    from webpair import token_for
+
+    page, game = site
+    state = page.view()["state"]
+    closed = [i for i, s in enumerate(state["seats"]) if s["loaded"] and not s["resolved"]]
+    bags = {i: sheriff_view.referee(game.game)["seats"][i]["bag"] for i in closed}
+    assert len(closed) >= 2, "the fixture's game waits for the Sheriff with every bag closed"
+    seat, other = closed[0], closed[1]
+
+    def said(who: int) -> str:
+        return "In your bag: " + ENGLISH.goods(bags[who])
+
+    async def own_lines(who: int) -> list[str]:
+        """The seat's own lines once they name its bag (the hub's PEEK answered)."""
+        url = "http://127.0.0.1:%d/ws?seat=%d&t=%s" % (page.port, who, token_for(page, who))
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as ws:
+                for _ in range(20):
+                    own = json.loads((await ws.receive(timeout=10)).data)["you"]["own"]
+                    if said(who) in own:
+                        return own
+        return []
+
+    mine, theirs = asyncio.run(own_lines(seat)), asyncio.run(own_lines(other))
+    assert said(seat) in mine and said(other) in theirs
+    if bags[seat] != bags[other]:
+        assert said(seat) not in theirs and said(other) not in mine
+    tv = page.fanout.current(("en", None))[1].decode()
+    assert "In your bag" not in tv and "In your hand" not in tv and '"own"' not in tv
+
+
 def pair_in_browser(tv, phone, page, seat: int) -> None:
     """The phone scans seat ``seat``'s code, the host confirms the phone's four digits on the TV's
     join page; the phone lands on its seat."""
@@ -233,65 +293,6 @@ def test_two_phones_and_the_tv_pair_propose_agree_and_see_what_was_recorded(site
         close(tv)
         close(sheriff_phone)
         close(merchant_phone)
-
-
-def test_a_deal_with_goods_not_where_it_says_is_refused_by_the_rules_with_the_reason(site):
-    """Agreed by the merchant, but the stand has none of the goods it names: the referee refuses
-    it with its reason and nothing moves (never announced as paid)."""
-    from webpair import token_for
-
-    page, _game = site
-    before = page.view()["state"]
-    sheriff = before["sheriff"]
-    target = next(i for i, s in enumerate(before["seats"]) if s["declared"] and not s["resolved"])
-    missing = next(g for g in ("silk", "pepper", "mead", "crossbow", "chicken", "bread", "cheese", "apple")
-                   if not before["seats"][target]["stand"].get(g))
-    deal = {"a": "pass", "target": target, "bribe": {"gold": 1, "stand": [missing]}}
-    status, made = post_json(page, "/action", {"seat": sheriff, "t": token_for(page, sheriff), "action": deal})
-    assert status == 200 and made["pending"], made
-    status, answer = post_json(page, "/answer", {"seat": target, "t": token_for(page, target),
-                                                 "number": made["pending"], "agree": True})
-    assert answer["ok"] is False and answer["reason"] and answer["text"].startswith("refused: "), answer
-    assert page.view()["state"] == before
-    assert "refused by the referee" in page.view()["decided"][-1]["text"]
-
-
-def test_each_merchants_phone_alone_shows_their_own_bag(site):
-    """The board tells the hub (PEEK → SEEN, never forwarded) what it knows of each seat; a paired
-    phone's frame carries its own bag, and no other phone's frame nor the TV's does."""
-    import asyncio
-
-    import aiohttp
-    from host.screen.wording import ENGLISH
-    from shared_rules.sheriff import view as sheriff_view
-    from webpair import token_for
-
-    page, game = site
-    state = page.view()["state"]
-    closed = [i for i, s in enumerate(state["seats"]) if s["loaded"] and not s["resolved"]]
-    bags = {i: sheriff_view.referee(game.game)["seats"][i]["bag"] for i in closed}
-    seat, other = closed[0], next(i for i in range(4) if i != closed[0] and i != state["sheriff"])
-    wanted = "In your bag: " + ENGLISH.goods(bags[seat])
-
-    async def own_lines(who: int) -> list[str]:
-        url = "http://127.0.0.1:%d/ws?seat=%d&t=%s" % (page.port, who, token_for(page, who))
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(url) as ws:
-                for _ in range(20):
-                    frame = json.loads((await ws.receive(timeout=10)).data)
-                    if frame["you"]["own"] or who != seat:
-                        if who == seat and wanted not in frame["you"]["own"]:
-                            continue
-                        return frame["you"]["own"]
-        return []
-
-    assert wanted in asyncio.run(own_lines(seat))
-    theirs = asyncio.run(own_lines(other))   # their own side (if any), never this seat's
-    their_bag = sheriff_view.referee(game.game)["seats"][other]["bag"]
-    assert [line for line in theirs if line.startswith("In your bag")] == (
-        ["In your bag: " + ENGLISH.goods(their_bag)] if their_bag else [])
-    tv = page.fanout.current(("en", None))[1].decode()
-    assert "In your bag" not in tv and "In your hand" not in tv and '"own"' not in tv
 
 
 def post_json(page, path: str, body: dict) -> tuple[int, dict]:

@@ -297,8 +297,8 @@ class Connection:
     def close(self) -> None:
         try:
             self.transport.close()
-        except OSError:
-            pass  # a board that just reset has left the USB bus
+        except (OSError, TypeError):
+            pass  # a board that just reset has left the USB bus; TypeError: closed under us already
         finally:
             self.claim.release()
 

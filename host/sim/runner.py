@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYOUT_FILE = ROOT / "hardware" / "mat_layout.json"
 MISSES = 3            # complete scans without a tag before the board counts it gone (firmware/presence.py)
 CLASP_STABLE = 2      # equal reads before a clasp change counts (firmware/sensors.py)
-CLOSING_SCANS = MISSES + 1  # dock scans before a closing counts (firmware/sensors.py)
+CLOSING_SCANS = 1     # complete dock scans before a closing counts (firmware/sensors.py _BAG_SCANS)
 ANSWER_S = 10.0       # longest wait for the board's answer once it has seen the move
 RESYNC_AFTER_S = 0.5  # no answer this long: ask for a snapshot (the answer may have been lost)
 MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
@@ -132,8 +132,8 @@ class Hands:
     Bag docks (``docks``: clasp switch -> dock reader, the game's) are the exception: the
     firmware reads a dock only when its clasp closes (docs/nfc.md, "Scan schedule"), so a card
     put into or taken out of a bag is never waited for. What the firmware guarantees instead:
-    once a closing is debounced it scans the dock and nothing else until ``MISSES + 1`` complete
-    scans are done (a card taken out has left, a card put in has a slot), and hands the closing
+    once a closing is read it scans the dock and nothing else until one complete scan (every
+    collision resolved) says what the bag holds (``_BAG_SCANS``), and hands the closing
     to the mat at its next look at the clasps, before any other pad is scanned and before any
     later clasp change can be debounced (that takes ``CLASP_STABLE`` reads). So a closing is
     seen after ``CLASP_STABLE`` reads of its clasp and ``CLOSING_SCANS`` scans of its dock; a
