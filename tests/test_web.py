@@ -2,6 +2,7 @@
 selenium through the Debian chromedriver (no browser download)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import tempfile
@@ -10,6 +11,7 @@ import urllib.error
 import urllib.request
 import zlib
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -82,9 +84,10 @@ def wait_for(check, timeout: float, what: str):
     return got
 
 
-@pytest.fixture(scope="module")
-def site():
-    """A virtual board with a Sheriff game waiting for the Sheriff's decision, its hub and web page."""
+@contextlib.contextmanager
+def sheriff_site(names: tuple[str, ...] = ()) -> Iterator[tuple[Web, Playout]]:
+    """A virtual board with a Sheriff game waiting for the Sheriff's decision (every bag closed),
+    its hub (the players named ``names``) and web page."""
     with local_board() as folder:
         port = str(folder / "tty")
         hub = Hub(port).start()
@@ -96,11 +99,19 @@ def site():
         while not any(o["a"] == "pass" for o in game.table.legal()):
             ev = hub.send_action(game.step())
             assert ev.kind == "accepted", ev.text
+        for seat, name in enumerate(names):
+            hub.table.name(seat, name)
         try:
             with serving(Web(hub, port=0)) as page:
                 yield page, game
         finally:
             hub.close()
+
+
+@pytest.fixture(scope="module")
+def site():
+    with sheriff_site() as made:
+        yield made
 
 
 def test_a_seat_link_needs_its_token(site):

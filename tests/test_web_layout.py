@@ -10,15 +10,11 @@ import urllib.request
 
 import pytest
 
-from host.hub.hub import Hub
-from host.screen.monitor import Session
-from host.sim.playout import Playout
-from host.sim.runner import local_board
-from host.web.server import Web, serving
-from test_web import browser, close, needs_browser, png_variety, wait_for, wait_text
+from host.web.server import Web
+from test_web import SHERIFF, browser, close, needs_browser, png_variety, sheriff_site, wait_for, wait_text
 from webpair import seat_url
 
-SHERIFF = {"game": "sheriff", "players": 4}
+
 TV, PHONE = (1920, 1080), (390, 844)
 
 # What the page measures: elements sticking out of the viewport, the newest event's box, the mat
@@ -62,24 +58,9 @@ def post(page: Web, path: str, body: dict, host: bool = True) -> tuple[int, dict
 
 @pytest.fixture(scope="module")
 def site():
-    """A Sheriff game a few moves in, with two named players, its hub and web page."""
-    with local_board() as folder:
-        port = str(folder / "tty")
-        hub = Hub(port).start()
-        session = Session(port)
-        session.connect()
-        session.new_game(SHERIFF, replace=True)
-        session.close()
-        game = Playout(SHERIFF, 5)
-        while not any(o["a"] == "pass" for o in game.table.legal()):
-            assert hub.send_action(game.step()).kind == "accepted"
-        hub.table.name(0, "Bob")
-        hub.table.name(1, "Trâm")
-        try:
-            with serving(Web(hub, port=0)) as page:
-                yield page
-        finally:
-            hub.close()
+    """A Sheriff game waiting for the Sheriff, with two named players, its hub and web page."""
+    with sheriff_site(("Bob", "Trâm")) as (page, _game):
+        yield page
 
 
 @needs_browser
