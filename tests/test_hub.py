@@ -109,15 +109,6 @@ def test_no_serial_port_is_said_at_once(command):
     assert "/dev/null is not a serial port" in out.stderr
 
 
-@pytest.mark.parametrize("command", ["monitor", "serve"])
-def test_a_port_that_never_appears_is_said_in_seconds(command):
-    """A mistyped port: after the short grace a board getting ready may need, a message and exit
-    status 2 (the monitor used to wait for it for good, saying only "waiting")."""
-    out = tapmat(command, "--port", "/nonexistent/tty", "--no-screen" if command == "monitor" else "--http=0",
-                 timeout=20)
-    assert out.returncode == 2 and "/nonexistent/tty: no such serial port" in out.stderr, out.stderr
-
-
 def test_serve_then_flash_and_sim_on_the_same_port(tmp_path):
     """The README's evening: the hub holds the board; make flash and the sim go through it."""
     import socket

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 from host.board.deck_profile import load
-from host.vboard.readiness import port_ready
 from host.screen.monitor import watch
 from host import i18n
 
@@ -48,8 +47,6 @@ def run(args: argparse.Namespace) -> int:
         profiles = [load(f) for f in args.profile]
     except ValueError as e:
         print("tapmat monitor: %s" % e, file=sys.stderr)
-        return 2
-    if not port_ready("tapmat monitor", args.port):   # a port that never appears: said in seconds
         return 2
     try:
         watch(args.port, referee=args.referee, exit_at_end=args.exit_at_end, screen=not args.no_screen,
