@@ -115,9 +115,14 @@ def test_a_hub_that_loses_the_broker_republishes_its_events_in_order(setup):
 
         async def until(found, what: str) -> None:
             async def wait() -> None:
+                # the hall's updates wake this; the publisher's own state (connected, pending)
+                # changes without one, so look again every 50 ms as well
                 while not found():
                     wake.clear()
-                    await wake.wait()
+                    try:
+                        await asyncio.wait_for(wake.wait(), 0.05)
+                    except asyncio.TimeoutError:
+                        pass
             try:
                 await asyncio.wait_for(wait(), 30)
             except asyncio.TimeoutError:
