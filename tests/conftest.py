@@ -114,6 +114,7 @@ class DualItem(pytest.Item):
 SPREAD = ("test_sim.py", "test_demo.py")
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist's own, which turns the marker into the group
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name not in SPREAD:
