@@ -16,13 +16,18 @@ class EmuPin:
     def __init__(self, value=1):
         self._v = 1 if value else 0
         self.falls = 0  # falling edges so far: each one starts an SPI transaction
+        self.bus = None  # an EmuSpiBus told of each edge (add_reader), so it finds the selected reader at once
+        self.reader = None  # the emulated reader it selects there
 
     def value(self, v=None):
         if v is None:
             return self._v
         v = 1 if v else 0
-        if self._v and not v:
-            self.falls += 1
+        if self._v != v:
+            if not v:
+                self.falls += 1
+            if self.bus is not None:
+                self.bus.selecting(self, v)
         self._v = v
         return None
 
@@ -34,12 +39,32 @@ class EmuSpiBus:
         self.readers = []
         self.transactions = 0  # write_readinto calls: one NSS-framed transfer each
         self.bytes = 0
+        # Readers whose pins report their edges (add_reader): how many are selected, and the
+        # last one selected. One selected, as in every normal transfer: it alone answers, found
+        # without asking all the chip selects (the virtual board's hot path: 16 readers).
+        self._told = 0
+        self._low = 0
+        self._last = None
 
     def add_reader(self, version=0x92):
         """Attach a new emulated MFRC522 with its own chip-select EmuPin; return the reader."""
-        reader = Mfrc522Emu(EmuPin(1), version)
+        pin = EmuPin(1)
+        reader = Mfrc522Emu(pin, version)
+        pin.bus = self
+        pin.reader = reader
+        self._told += 1
         self.readers.append(reader)
         return reader
+
+    def selecting(self, pin, v):
+        """``pin`` (one of add_reader's) changes: count the selected readers, keep the last."""
+        if v:
+            self._low -= 1
+            if self._last is pin.reader:
+                self._last = None
+        else:
+            self._low += 1
+            self._last = pin.reader
 
     def write_readinto(self, tx, rx):
         n = len(tx)
@@ -47,6 +72,10 @@ class EmuSpiBus:
             raise ValueError("tx and rx must have the same length")
         self.transactions += 1
         self.bytes += n
+        last = self._last
+        if self._low == 1 and last is not None and self._told == len(self.readers):
+            last.transfer(tx, rx)   # every reader's pin reports, and only this one is low
+            return
         if tx is rx:  # one buffer both ways, as machine.SPI allows: every selected reader
             selected = 0  # sees the bytes sent, not what the first one answered
             for r in self.readers:
