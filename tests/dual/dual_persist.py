@@ -705,6 +705,77 @@ def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_be
     return out
 
 
+def run_undo_until_cut(root, header, recs, every, plan):
+    """As ``run_until_cut``, for a ``plan`` of steps: a record's index to accept, or -1 to take the
+    last accepted one back as the board's referee does (its state before it, then
+    ``Persist.undone``). Returns how many steps had returned (-1: the power never failed)."""
+    per = Persist(clear(root), every)
+    done = 0
+    try:
+        game = fresh(header)
+        per.new_game(header, game)
+        befores = []
+        for step in plan:
+            if step < 0:
+                game.s[:] = befores.pop()
+                per.undone()
+            else:
+                befores.append(bytes(game.s))
+                rec = rec_of(recs[step])
+                assert game.accept(rec) == 0
+                per.accepted(rec)
+                per.tidy()
+            done += 1
+        per.close()
+    except PowerCut:
+        try:
+            per.close()
+        except OSError:
+            pass
+        return done
+    return -1
+
+
+def test_a_power_cut_around_an_undo_never_brings_the_action_back():
+    """Undo the last action (in the journal, or just snapshot by ``tidy``), go on, undo again; the
+    power fails before every filesystem operation. Boot restores the state of the last step that
+    returned or of the one under way: an acknowledged undo never comes back, nothing acknowledged
+    is lost, and the game goes on from there."""
+    recs, digests = recorded(SKULL, 31, 30)
+    out = []
+    for torn in (False, True):
+        for k in (6, 8):   # every 4: action k-1 lies in the journal (6) or was just snapshot (8)
+            plan = list(range(k)) + [-1, k - 1, k, -1]
+            counts = [0]
+            for step in plan:
+                counts.append(counts[-1] - 1 if step < 0 else counts[-1] + 1)
+            at = 1
+            while True:
+                fs = CutFs(at, torn)
+                persist.os, persist.open = fs, fs.open
+                try:
+                    done = run_undo_until_cut(TMP, SKULL, recs, 4, plan)
+                finally:
+                    persist.os, persist.open = os, builtins.open
+                if done < 0:
+                    break
+                per, game, info = boot(TMP, 4)
+                if game is None:
+                    assert done == 0, info
+                else:
+                    n = info["actions"]
+                    assert n in counts[done:done + 2], (torn, k, at, done, info)
+                    assert game.digest() == digests[n], (torn, k, at, done, info)
+                    assert torn or persist.trouble(info) is None, (k, at, info)
+                    if at % 5 == 0:
+                        finish(TMP, per, game, recs, n, digests)
+                per.close()
+                at += 1
+            out.append([k, at])
+    cleanup(TMP)
+    return out
+
+
 # -- power cuts on littlefs, at every flash program/erase (MicroPython) --------------------------
 def mount(image):
     flash = Flash(image)
