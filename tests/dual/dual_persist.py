@@ -642,19 +642,27 @@ class CutFile:
         self.close()
 
 
-def run_until_cut(root, header, recs, every):
-    """Persist a game until the power fails; return how many ``accepted`` calls had returned
-    (-1: the power never failed)."""
+def run_until_cut(root, header, recs, every, plan=None):
+    """Persist a game until the power fails; return how many steps had returned (-1: the power
+    never failed). A step is a record's index in ``recs`` to accept (``plan`` None: each in
+    order), or -1 to take the last accepted one back as the board's referee does (its state
+    before it, then ``Persist.undone``)."""
     per = Persist(clear(root), every)
     done = 0
     try:
         game = fresh(header)
         per.new_game(header, game)
-        for r in recs:
-            rec = rec_of(r)
-            game.accept(rec)
-            per.accepted(rec)
-            per.tidy()
+        befores = []
+        for step in range(len(recs)) if plan is None else plan:
+            if step < 0:
+                game.s[:] = befores.pop()
+                per.undone()
+            else:
+                befores.append(bytes(game.s))
+                rec = rec_of(recs[step])
+                game.accept(rec)
+                per.accepted(rec)
+                per.tidy()
             done += 1
         per.close()
     except PowerCut:
@@ -705,37 +713,6 @@ def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_be
     return out
 
 
-def run_undo_until_cut(root, header, recs, every, plan):
-    """As ``run_until_cut``, for a ``plan`` of steps: a record's index to accept, or -1 to take the
-    last accepted one back as the board's referee does (its state before it, then
-    ``Persist.undone``). Returns how many steps had returned (-1: the power never failed)."""
-    per = Persist(clear(root), every)
-    done = 0
-    try:
-        game = fresh(header)
-        per.new_game(header, game)
-        befores = []
-        for step in plan:
-            if step < 0:
-                game.s[:] = befores.pop()
-                per.undone()
-            else:
-                befores.append(bytes(game.s))
-                rec = rec_of(recs[step])
-                assert game.accept(rec) == 0
-                per.accepted(rec)
-                per.tidy()
-            done += 1
-        per.close()
-    except PowerCut:
-        try:
-            per.close()
-        except OSError:
-            pass
-        return done
-    return -1
-
-
 def test_a_power_cut_around_an_undo_never_brings_the_action_back():
     """Undo the last action (in the journal, or just snapshot by ``tidy``), go on, undo again; the
     power fails before every filesystem operation. Boot restores the state of the last step that
@@ -754,7 +731,7 @@ def test_a_power_cut_around_an_undo_never_brings_the_action_back():
                 fs = CutFs(at, torn)
                 persist.os, persist.open = fs, fs.open
                 try:
-                    done = run_undo_until_cut(TMP, SKULL, recs, 4, plan)
+                    done = run_until_cut(TMP, SKULL, recs, 4, plan)
                 finally:
                     persist.os, persist.open = os, builtins.open
                 if done < 0:
