@@ -296,8 +296,9 @@ class Hub:
         """Keep ``entry`` (the mirror's listener, under the lock): a move this hub sent becomes
         the entry when accepted; any other accepted move (the mat's) ends what came before."""
         if ev.kind == "accepted":
-            sent, self._sent = self._sent, None
+            sent = self._sent
             if sent is not None and ev.action and (ev.action.get("a"), ev.action.get("p")) == (sent.get("a"), sent.get("p")):
+                self._sent = None
                 self.entry = Entry("action", int(ev.action["p"]), self.mirror.hellos, action=ev.action, sent=sent)
             else:
                 self.entry = None
