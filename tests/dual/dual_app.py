@@ -347,12 +347,28 @@ def test_undo_takes_back_the_last_host_entry_until_a_move_on_the_mat():
     again = App(board, sensors=None)   # a power cut after the undo: the entry stays undone
     assert again.boot() and again.referee.game.digest() == digest and again.persist.count == 1
     board.link.frames()
-    board.link.push(action_frame(entry, 7))
+    board.link.push(action_frame(entry, 8))
     again.step()
+    sent = [0]
+
+    def count_only(buf, n):
+        sent[0] += 1
+
+    board.link.write = count_only
+    board.link.push(action_frame(skull, 9, codec.UNDO))    # not the last entry: refused, allocating nothing
+    if micropython:
+        micropython.heap_lock()
+    try:
+        again.step()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    del board.link.write
+    assert sent[0] == 1 and again.referee.undo_why == 0 and again.persist.count == 2
     rec = bytearray(ACTION_SIZE)
     assert games.game_class("skull").VOCAB.encode({"a": "place", "p": 2, "disc": "flower"}, rec) == 0
     again.referee.submit(rec, 0)    # a move on the mat (reader 0) after the host entry
-    board.link.push(action_frame(entry, 8, codec.UNDO))
+    board.link.push(action_frame(entry, 10, codec.UNDO))
     again.step()
     frames = board.link.frames()
     assert [(t, list(b)) for t, _, b in frames[-1:]] == [(codec.UNDONE, [codec.UNDO_MAT, 0])]
