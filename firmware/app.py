@@ -367,12 +367,14 @@ class App:
                     self.referee.refuse(_NO_GAME, None, _FROM_HOST, None)
                 elif n < 2 or n > ACTION_SIZE:
                     self.error(codec.ERR_BODY)
-                else:
-                    rec = self.rec
-                    for i in range(ACTION_SIZE):
-                        rec[i] = body[i] if i < n else 0
-                    if self.referee.submit(rec, _FROM_HOST) == _OK:
-                        self._prompt()
+                elif self.referee.submit(self._record(body, n), _FROM_HOST) == _OK:
+                    self._prompt()
+            elif t == codec.UNDO:
+                # Take back the last host entry (firmware.referee.Referee.undo says when it may).
+                if n < 2 or n > ACTION_SIZE:
+                    self.error(codec.ERR_BODY)
+                elif self.referee.undo(self._record(body, n)) == _OK:
+                    self._prompt()
             elif t == codec.CONSOLE:
                 # For _CONSOLE_MS a Ctrl-C stops the firmware (mpremote gets the REPL); then 0x03
                 # is a plain byte again (step).
@@ -393,6 +395,13 @@ class App:
         if bad != self.regs[_L_ERRORS]:
             self.regs[_L_ERRORS] = bad
             self.error(r.last_error)
+
+    def _record(self, body, n):
+        """A host frame's trimmed record, zero-padded in ``self.rec``."""
+        rec = self.rec
+        for i in range(ACTION_SIZE):
+            rec[i] = body[i] if i < n else 0
+        return rec
 
     # -- feedback ------------------------------------------------------------------------
     def _prompt(self):

@@ -152,6 +152,15 @@ class Persist:
         self.records += 1
         self.record_bytes += n + _REC_OVERHEAD
 
+    def undone(self):
+        """The last accepted action was taken back (the game's state is the one before it again):
+        a snapshot of that state now, so that no journal replays the action after a power cut.
+        Like ``tidy``, it allocates (an undo is a host command, not the accept path)."""
+        if self.count < 1:
+            raise ValueError("no action to take back")
+        self.count -= 1
+        self.checkpoint()
+
     def tidy(self):
         """Snapshot when the journal holds ``every`` actions. Call between actions (the event
         loop does when the line is quiet): a snapshot allocates, accepting must not."""

@@ -115,6 +115,8 @@ def journal_continues(data, name, count):
     carry seqno ``count`` and, for a record, a CRC seeded by that snapshot's name. Else -1."""
     if data is None or len(data) < _JRN_HEADER + _END_SIZE:
         return -1
+    if crc16(data, 0, _JRN_HEADER - 2) == _u16(data, _JRN_HEADER - 2):
+        return -1   # an intact header naming another snapshot (after an undo, counts repeat)
     seed = _u16(journal_header(name), _JRN_HEADER - 2)
     if _record_ok(data, _JRN_HEADER, seed, count) or _ends_at(data, _JRN_HEADER, count):
         return seed
@@ -154,7 +156,8 @@ def boot(persist):
     journals = (("jrn.bin", _read(p["jrn.bin"])), ("jrn.old", _read(p["jrn.old"])),
                 ("jrn.new", _read(p["jrn.new"])))
     source = "snap.new"
-    base = _finished_snapshot(_read(p["snap.new"]), journals[2][1])
+    new = _read(p["snap.new"])
+    base = _finished_snapshot(new, journals[2][1]) or _finished_snapshot(new, journals[0][1])
     if base is None:
         source = "snap.bin"
         base = restore_snapshot(snap)
@@ -250,7 +253,9 @@ def _chain(game, gen, count, header, name, journals, info):
 
 def _finished_snapshot(data, journal):
     """``restore_snapshot(data)`` when ``journal`` is its complete, empty journal: a checkpoint
-    that wrote both and was cut before its renames (nothing was accepted after it). Else None."""
+    that wrote both and was cut before its renames (``jrn.new``) or between them (``jrn.bin``):
+    nothing was accepted after it. Else None. Its state need not follow from the chain before:
+    an undo's checkpoint (``Persist.undone``) is the state before the last journalled action."""
     if data is None or journal is None:
         return None
     base = restore_snapshot(data)

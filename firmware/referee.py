@@ -4,7 +4,12 @@ Actions come from the mat (sensor gestures) or from the host (ACTION frames); bo
 ``submit`` (the mat: ``check``, its light, then ``commit``): the rules core checks it, an accepted
 action is journalled *before* it is mirrored, then the host gets a DELTA (the action, public
 fields only, plus the changed view bytes) or a REJECT. Preallocated views and records: nothing
-here allocates.
+here allocates, except an undo's snapshot on flash.
+
+A host entry (an ACTION frame) may be taken back (UNDO) until the next action accepted from the
+mat: the referee keeps the state from before it (``before``) and the entry, hidden fields masked
+(``last``), and an undo puts that state back and snapshots it (``Persist.undone``), so the journal
+never brings the entry back.
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -13,6 +18,7 @@ except ImportError:
         return x
 
 from shared_rules.wire import codec
+from shared_rules.core.actions import ACTION_SIZE
 
 _PUBLIC = const(0)      # the views a host may subscribe to
 _REFEREE = const(1)
@@ -32,12 +38,16 @@ class Referee:
         self.new = None
         self.accepted = 0
         self.refused = 0
+        self.before = None        # the state before the last host entry (``fit`` sizes it)
+        self.last = bytearray(ACTION_SIZE)  # that entry, hidden fields masked
+        self.undo_why = codec.UNDO_NONE     # why an UNDO is refused now (0: it may go)
 
     def start(self, game, header):
         """Referee ``game`` (restored or new; ``header``: its log header as JSON bytes) from now on;
         tell the host with HELLO and a SNAPSHOT."""
         self.game = game
         self.header = header
+        self.undo_why = codec.UNDO_NONE
         self.fit(game)
         self.hello()
         self.snapshot()
@@ -47,9 +57,10 @@ class Referee:
         game exists, so that they are placed before the gestures and the mat, not between them."""
         size = max(game.PUBLIC_SIZE, len(game.s))
         if self.old is None or len(self.old) < size:
-            self.old = self.new = None
+            self.old = self.new = self.before = None
             self.old = bytearray(size)
             self.new = bytearray(size)
+            self.before = bytearray(size)
 
     def _fill(self, out):
         """The mirrored view: public bytes, or the whole state for a referee subscription."""
@@ -122,12 +133,55 @@ class Referee:
         """The rules' verdict: a refusal is told at once; an accepted action has changed the game
         and must be ``commit``-ted before anything else happens (the mat lights it between the
         two: the light waits for no flash write, docs/persistence.md "Light first")."""
-        err = self.game.accept(rec)
+        g = self.game
+        if reader != _FROM_HOST:
+            err = g.accept(rec)
+            if err == _OK:
+                self.undo_why = codec.UNDO_MAT
+        else:
+            err = g.verdict(rec)
+            if err == _OK:
+                _copy(g.s, self.before, len(g.s))
+                g.apply(rec)
+                _copy(rec, self.last, ACTION_SIZE)
+                g.VOCAB.mask_into(self.last)
+                self.undo_why = 0
         if err != _OK:
             self.refuse(err, rec, reader, None)
             return err
         self.accepted += 1
         return _OK
+
+    def undo(self, rec):
+        """UNDO: take back the last host entry if ``rec`` names it (hidden fields aside) and no
+        action from the mat came after it; answer UNDONE (why not, or the entry taken back), then
+        a SNAPSHOT. Journalled before the host hears of it. Returns why not (0: undone)."""
+        g = self.game
+        why = self.undo_why if g is not None else codec.UNDO_NONE
+        if not why:
+            if not g.VOCAB.valid(rec):
+                why = codec.UNDO_OTHER
+            else:
+                g.VOCAB.mask_into(rec)
+                for i in range(ACTION_SIZE):
+                    if rec[i] != self.last[i]:
+                        why = codec.UNDO_OTHER
+                        break
+        body = self.link.body
+        body[0] = why
+        if why:
+            body[1] = 0
+            self.link.send(codec.UNDONE, 2)
+            return why
+        _copy(self.before, g.s, len(g.s))
+        self.undo_why = codec.UNDO_NONE
+        self.accepted -= 1
+        if self.persist:
+            self.persist.undone()
+        at = self.link.put_record(1, self.last, None)
+        self.link.send(codec.UNDONE, at)
+        self.snapshot()
+        return 0
 
     def commit(self, rec):
         """Journal the action ``check`` accepted, then tell the host (DELTA): the host hears of an
@@ -196,3 +250,9 @@ class Referee:
         body[3] = zone
         body[4] = reader
         self.link.send(codec.PROMPT, 5)
+
+
+def _copy(src, dst, n):
+    """``dst[0:n] = src[0:n]`` without a slice object."""
+    for i in range(n):
+        dst[i] = src[i]

@@ -277,3 +277,59 @@ def urllib_get(url: str, host: str) -> str:
     req = urllib.request.Request(url, headers={"Cookie": "tapmat_host=" + host})
     with urllib.request.urlopen(req, timeout=10) as r:
         return r.read().decode()
+
+
+def test_an_entry_is_undone_until_a_move_on_the_mat(tmp_path):
+    """The hub's newest entry is taken back by UNDO (the board's view and the archived log agree
+    without it); a disc put on a pad afterwards ends it, and the board refuses a stale undo with
+    its reason."""
+    from host.board.image import board_image, install_dir
+    from host.hub.corrections import UndoRefused
+    from host.vboard.virtual_deck import VirtualDeck
+    from shared_rules import games, replay
+
+    header = {"game": "skull", "players": 4}
+    install_dir(tmp_path / "vboard", board_image("virtual", game=header))
+    with running_board(tmp_path / "vboard") as b:
+        b.wait_firmware(0)
+        hub = Hub(b.port).start()
+        try:
+            deadline = time.monotonic() + 10
+            while not (hub.mirror.in_sync and hub.mirror.view is not None):
+                assert time.monotonic() < deadline, "no snapshot"
+                time.sleep(0.05)
+            fresh = bytes(hub.mirror.view)
+            assert hub.send_action({"a": "place", "p": 0, "disc": "skull"}).kind == "accepted"
+            entry = hub.last_entry()
+            assert entry is not None and entry.kind == "action" and entry.action["a"] == "place"
+            assert hub.undo() is entry and hub.last_entry() is None
+            deadline = time.monotonic() + 5
+            while bytes(hub.mirror.view or b"") != fresh:   # the SNAPSHOT after UNDONE
+                assert time.monotonic() < deadline, "the view did not come back"
+                time.sleep(0.05)
+            with pytest.raises(UndoRefused, match="nothing_to_undo"):
+                hub.undo()
+            assert hub.send_action({"a": "place", "p": 0, "disc": "flower"}).kind == "accepted"
+            stale = hub.last_entry()
+            b.client.place(2, VirtualDeck().disc(1, "flower"))   # seat 1's pad: a move on the mat
+            deadline = time.monotonic() + 10
+            while hub.last_entry() is not None:
+                assert time.monotonic() < deadline, "the mat's move did not end the entry"
+                time.sleep(0.05)
+            with hub.lock:
+                hub.entry = stale   # as a hub that missed the mat's move would hold it
+            with pytest.raises(UndoRefused, match="moved_on_mat"):
+                hub.undo()
+            kept = bytes(hub.mirror.view)
+            done = hub.new_game(header, replace=True)
+            # the public record: a disc placed face down has no disc in its line (docs/host.md)
+            assert done is not None and done.actions == [{"a": "place", "p": 0}, {"a": "place", "p": 1}]
+            r = replay.begin()
+            for line in done.log().replace('"p": 0}', '"p": 0, "disc": "flower"}').replace(
+                    '"p": 1}', '"p": 1, "disc": "flower"}').encode().splitlines():
+                assert replay.feed(r, line) == 0, line
+            out = bytearray(games.from_header(header).PUBLIC_SIZE)
+            r[1].public(out)
+            assert bytes(out) == kept and replay.result(r)["rejected"] == []
+        finally:
+            hub.close()

@@ -306,8 +306,11 @@ def test_two_phones_and_the_tv_pair_propose_agree_and_see_what_was_recorded(site
         close(merchant_phone)
 
 
-def post_json(page, path: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(page.base_url() + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+def post_json(page, path: str, body: dict, host: bool = False) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"}
+    if host:
+        headers["Cookie"] = "tapmat_host=" + page.pairing.host
+    req = urllib.request.Request(page.base_url() + path, json.dumps(body).encode(), headers)
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, json.loads(r.read())
@@ -352,3 +355,42 @@ def test_the_guides_mat_drawings_are_generated_from_the_hardware_data():
         readers = [where] if isinstance(where, int) else [w if isinstance(w, int) else w[0] for w in where[:4]]
         for reader in readers:
             assert 'data-reader="%d"' % reader in drawn, (zone, reader)
+
+
+@needs_browser
+def test_the_tv_undoes_the_newest_entry_and_says_what(tmp_path):
+    """The TV (host) shows *Undo last entry* with what it takes back: a move the board takes back
+    (the bag waits for the Sheriff again), then a name and a re-pairing the hub puts back; in
+    Vietnamese too. Only the host may undo."""
+    from webpair import post, token_for
+
+    with sheriff_site() as (page, _game):
+        state = page.view()["state"]
+        sheriff = state["sheriff"]
+        target = next(i for i, s in enumerate(state["seats"]) if s["declared"] and not s["resolved"])
+        token = token_for(page, sheriff)
+        assert post_json(page, "/undo", {})[0] == 403   # no host credential
+        assert post(page, "/action", {"seat": sheriff, "t": token, "action": {"a": "pass", "target": target}})["ok"]
+        assert page.view()["state"]["seats"][target]["resolved"]
+        tv = browser()
+        try:
+            tv.get(page.tv_url())
+            wait_text(tv, "undo", "Undo last entry", 10)
+            wait_text(tv, "undo-what", "Undo: Sheriff seat %d lets seat %d pass" % (sheriff, target), 5)
+            tv.find_element("id", "undo-button").click()
+            wait_text(tv, "undo-verdict", "undone: Sheriff seat %d lets seat %d pass" % (sheriff, target), 10)
+            wait_text(tv, "events", "taken back: Sheriff seat %d lets seat %d pass" % (sheriff, target), 5)
+            assert not page.view()["state"]["seats"][target]["resolved"]
+            wait_for(lambda: not tv.find_element("id", "undo").is_displayed(), 5, "the button gone")
+        finally:
+            close(tv)
+        assert post(page, "/name", {"seat": 1, "name": "Bob"}, host=True)["ok"]
+        assert page.view()["undo"]["text"] == "Undo: the name Bob for seat 1 (back to no name)"
+        assert page.view(lang="vi")["undo"]["text"] == "Hoàn tác: tên Bob cho ghế 1 (trở lại không tên)"
+        assert post(page, "/undo", {}, host=True)["text"] == "undone: the name Bob for seat 1 (back to no name)"
+        assert page.view()["names"][1] == "seat 1" and page.view()["undo"] is None
+        old = page.pairing.held(sheriff)
+        assert post(page, "/pair/unpair", {"seat": sheriff}, host=True)["ok"] and not page.pairing.paired(sheriff)
+        assert post(page, "/undo", {}, host=True)["ok"] and page.pairing.held(sheriff) == old
+        status, refused = post_json(page, "/undo", {}, host=True)   # one entry, the newest: nothing now
+        assert status == 409 and refused["text"] == "cannot undo: nothing to undo"

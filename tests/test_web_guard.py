@@ -143,3 +143,14 @@ def test_lan_says_what_it_exposes():
     lan = exposure(True, "http://192.168.1.5:8765")
     assert "LOCAL NETWORK" in lan and "http://192.168.1.5:8765" in lan and "4-digit code confirmed on the TV" in lan
     assert allowed_hosts(["127.0.0.1", "localhost"], 8765) >= {"127.0.0.1:8765", "localhost:8765"}
+
+
+def test_a_foreign_origin_may_not_undo(site):  # noqa: F811
+    """The host's undo is a state-changing request like any other: a page of another site holding
+    the TV's cookie is refused, and the entry stays."""
+    page, _ = site
+    host = {"Content-Type": "application/json", "Cookie": "tapmat_host=" + page.pairing.host}
+    assert raw(page, "POST", "/name", json.dumps({"seat": 2, "name": "Zed"}).encode(), host)[0] == 200
+    status, _ = raw(page, "POST", "/undo", b"{}", dict(host, Origin="http://evil.example"))
+    assert status == 403 and page.view()["names"][2] == "Zed" and page.view()["undo"] is not None
+    assert raw(page, "POST", "/undo", b"{}", host)[0] == 200 and page.view()["names"][2] == "seat 2"

@@ -90,6 +90,11 @@ class SimTable:
             self.play(action)
             return action
 
+    def last_entry(self) -> None:
+        """Nothing to undo (the web page asks the hub): a simulated table's moves are typed by
+        nobody at the table."""
+        return None
+
     def final(self) -> dict[str, Any] | None:
         """The final standings (the simulated board is the referee: it knows hidden goods too)."""
         with self.lock:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Deque
 
 from host.hub import contract
+from host.hub.corrections import Entry, UndoRefused
 from host.hub import portlock
 from host.hub.standings import sheriff_breakdown
 from host.hub.store import Store
@@ -104,6 +105,10 @@ class Hub:
         self.mirror.events.extend(restored)
         self.events.extend(restored)
         self.mirror.listeners.append(self.store.add_event)
+        # the newest entry typed at the hub, while an undo may take it back (host/hub/corrections.py)
+        self.entry: Entry | None = None
+        self._sent: dict[str, Any] | None = None   # the host action waiting for its verdict
+        self.mirror.listeners.append(self._followed)
         self.version = 0  # bumped on every frame from the board (the web page redraws on it)
         # called with the new version after each change (the fan-out bench stamps changes)
         self.listeners: list[Callable[[int], None]] = []
@@ -273,6 +278,7 @@ class Hub:
         with self.lock:
             data = self.mirror.action_bytes(action)  # ValueError if malformed
             mark = len(self.events)
+            self._sent = action
             self.link.send(data)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -285,6 +291,62 @@ class Hub:
                         return ev
             time.sleep(0.02)
         raise TimeoutError("the board gave no verdict in %.0f s" % timeout)
+
+    def _followed(self, ev: Event) -> None:
+        """Keep ``entry`` (the mirror's listener, under the lock): a move this hub sent becomes
+        the entry when accepted; any other accepted move (the mat's) ends what came before."""
+        if ev.kind == "accepted":
+            sent = self._sent
+            if sent is not None and ev.action and (ev.action.get("a"), ev.action.get("p")) == (sent.get("a"), sent.get("p")):
+                self._sent = None
+                self.entry = Entry("action", int(ev.action["p"]), self.mirror.hellos, action=ev.action, sent=sent)
+            else:
+                self.entry = None
+        elif ev.kind == "rejected" and ev.reader is None:
+            self._sent = None
+        elif ev.kind == "undone":
+            self.entry = None
+
+    def entered(self, entry: Entry) -> None:
+        """A name or pairing the hub keeps was typed: the newest entry now (the caller redraws)."""
+        with self.lock:
+            self.entry = entry
+
+    def last_entry(self) -> Entry | None:
+        """What an undo would take back now (None: nothing; a new game ends every entry)."""
+        with self.lock:
+            entry = self.entry
+            return entry if entry is not None and entry.hellos == self.mirror.hellos else None
+
+    def undo(self, timeout: float = 5.0) -> Entry:
+        """Take back the newest entry: the hub's own at once; a move by UNDO, the board ruling
+        (``UndoRefused`` with its reason, ``TimeoutError`` if it does not answer)."""
+        with self.lock:
+            entry = self.last_entry()
+            if entry is None:
+                raise UndoRefused("nothing_to_undo")
+            if entry.restore is not None:
+                entry.restore()
+                self.entry = None
+            else:
+                data = self.mirror.action_bytes(entry.sent or {}, codec.UNDO)
+                mark = len(self.events)
+                self.link.send(data)
+        if entry.restore is not None:
+            self.changed()
+            return entry
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                for ev in self.events[mark:]:
+                    if ev.kind == "undone":
+                        return entry
+                    if ev.kind == "undo_refused":
+                        if self.entry is entry:
+                            self.entry = None   # the board will not take it back: nor will the button
+                        raise UndoRefused(ev.reason or "nothing_to_undo")
+            time.sleep(0.02)
+        raise TimeoutError("the board gave no answer to the undo in %.0f s" % timeout)
 
     def changed(self) -> None:
         """Something the views show changed outside the board (a name, a new game): redraw."""

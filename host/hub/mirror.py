@@ -32,6 +32,8 @@ from shared_rules.core.engine import COMMON_REASONS, FIRST_GAME_REASON
 PUBLIC = 0
 REFEREE = 1
 FROM_HOST = 255
+# Why the board refused an UNDO (UNDONE's first byte), as reason names (host/screen/table_words.py).
+UNDO_REASONS = {codec.UNDO_NONE: "nothing_to_undo", codec.UNDO_MAT: "moved_on_mat", codec.UNDO_OTHER: "not_last_entry"}
 GAME_CLASSES = {}
 for _name in games.names():
     try:
@@ -116,7 +118,7 @@ class Transport(Protocol):
 class Event:
     """Something that happened on the mat, for the scoreboard's event list."""
 
-    kind: str                  # "accepted", "rejected", "error", "link"
+    kind: str                  # "accepted", "rejected", "undone", "undo_refused", "error", "link"
     text: str
     seat: int | None = None
     action: dict[str, Any] | None = None
@@ -187,8 +189,9 @@ class Mirror:
         self._outbox.clear()
         return data
 
-    def action_bytes(self, action: dict[str, Any]) -> bytes:
-        """An ACTION frame for an input the mat has no sensor for (``ValueError`` if malformed)."""
+    def action_bytes(self, action: dict[str, Any], ftype: int = codec.ACTION) -> bytes:
+        """An ACTION frame for an input the mat has no sensor for (``ValueError`` if malformed);
+        ``ftype`` UNDO: the frame that takes that entry back (the board compares public fields)."""
         if self.game_cls is None:
             raise ValueError("no game on the board")
         rec = bytearray(ACTION_SIZE)
@@ -198,7 +201,7 @@ class Mirror:
         n = ACTION_SIZE
         while n > 2 and rec[n - 1] == 0:
             n -= 1
-        return self.frame(codec.ACTION, bytes(rec[:n]))
+        return self.frame(ftype, bytes(rec[:n]))
 
     def know_profile(self, profile: dict[str, Any]) -> None:
         """Remember a deck profile (a whole one, or the part a header carries) for the HELLO
@@ -262,6 +265,8 @@ class Mirror:
             self._delta(body)
         elif ftype == codec.REJECT:
             self._reject(body)
+        elif ftype == codec.UNDONE:
+            self._undone(body)
         elif ftype == codec.PROMPT and len(body) >= 5:
             self.prompt = Prompt(body[0], body[1] | body[2] << 8, body[3], body[4])
         elif ftype == codec.PONG:
@@ -357,6 +362,17 @@ class Mirror:
         what = describe_action(action) if action else ("tag %s" % uid if uid else "a tag")
         self._note("rejected", "%s refused: %s%s" % (what, reason.replace("_", " "), where), action,
                    reason, reader)
+
+    def _undone(self, body: bytes) -> None:
+        """The board's answer to UNDO: the entry taken back (its SNAPSHOT follows), or why not."""
+        if len(body) < 2:
+            return
+        action, _ = self._record(body, 1)
+        if body[0] == 0:
+            self._note("undone", "undone: %s" % describe_action(action), action)
+            return
+        reason = UNDO_REASONS.get(body[0], "reason_%d" % body[0])
+        self._note("undo_refused", "undo refused: %s" % reason.replace("_", " "), reason=reason)
 
     def reason(self, code: int) -> str:
         if code < FIRST_GAME_REASON:

@@ -70,6 +70,18 @@ class Archived:
                 "names": self.names, "moves": len(self.actions), "started": self.started, "ended": self.ended}
 
 
+def kept_actions(events: list[Any]) -> list[dict[str, Any]]:
+    """The moves that stand, in order: each accepted one, less those an undo took back (the
+    board's state is exactly the one before an undone entry, so the log replays to it)."""
+    actions: list[dict[str, Any]] = []
+    for ev in events:
+        if ev.kind == "accepted" and ev.action:
+            actions.append(dict(ev.action))
+        elif ev.kind == "undone" and actions:
+            actions.pop()
+    return actions
+
+
 class Table:
     """Names per seat, the current game's start, and the archive (thread-safe: the hub's loop
     and the web page both use it), kept in the hub's store across a restart."""
@@ -99,8 +111,7 @@ class Table:
         """Archive the moves of the game that is ending (those since ``since``) and start
         counting the next game's from now. None if the game had no move."""
         now = time.time()
-        actions = [dict(ev.action) for ev in events
-                   if ev.kind == "accepted" and ev.action and ev.at >= self.since]
+        actions = kept_actions([ev for ev in events if ev.at >= self.since])
         with self.lock:
             done = None
             if header is not None and actions:

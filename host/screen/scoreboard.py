@@ -376,6 +376,8 @@ def event_text(ev: Event, pads: dict[int, str], game: str = "", v: Voice = ENGLI
         if ev.outcome:
             text.append(" — " + ev.outcome.text(v), style="bold yellow" if ev.outcome.bust else "bold")
         return text
+    if ev.kind == "undone":
+        return Text.assemble(("↶ ", "yellow"), (v.tr("taken back: {what}", what=action_text(ev.action, game, v)), "yellow"))
     if ev.kind == "rejected":
         what = action_text(ev.action, game, v) if ev.action else v.tr("a tag")
         reason = reason_text(v, ev.reason)
@@ -389,7 +391,7 @@ def event_text(ev: Event, pads: dict[int, str], game: str = "", v: Voice = ENGLI
 
 def is_play(ev: Event) -> bool:
     """A move on the table (accepted or refused), not a note about the link or the board."""
-    return ev.kind in ("accepted", "rejected")
+    return ev.kind in ("accepted", "rejected", "undone")
 
 
 # -- standings ----------------------------------------------------------------------------------

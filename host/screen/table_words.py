@@ -78,6 +78,9 @@ REASONS = {
     "unknown_tag": N_("unknown tag (not in this mat's deck registry)"), "foreign_tag": N_("a piece of another game"),
     "duplicate_tag": N_("the same tag on two pads"),
     "not_now": N_("not now (that move means nothing at this point of the game)"), "no_game": N_("no game is running"),
+    # an undo the board refused (host/hub/mirror.py UNDO_REASONS)
+    "nothing_to_undo": N_("nothing to undo"), "moved_on_mat": N_("a move on the mat came after it"),
+    "not_last_entry": N_("another entry came after it"),
     # Skull
     "eliminated_seat": N_("that player is out of the game"), "no_such_disc": N_("that player has no such disc"),
     "already_placed": N_("a disc is already placed"), "bid_out_of_range": N_("more than the discs on the mats"),

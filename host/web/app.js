@@ -65,6 +65,20 @@ const tapmat = (() => {
     }
     if ($("ng-names")) names(v);
     if (v.you) you(v.you);
+    if ($("undo") && isHost) {
+      // the newest entry typed at the hub, until a move on the mat (host/hub/corrections.py)
+      $("undo").hidden = !v.undo;
+      $("undo-what").textContent = v.undo ? v.undo.text : "";
+    }
+  }
+
+  // -- the host's correction: take back the newest entry -------------------------------------------
+  let isHost = false;
+  async function undo() {
+    $("undo-verdict").className = ""; $("undo-verdict").textContent = t("sent…");
+    const r = await post("/undo", {});
+    $("undo-verdict").className = r.ok ? "ok" : "no";
+    $("undo-verdict").textContent = r.text;
   }
 
   // -- the host's panel: a new game or a rematch -------------------------------------------------
@@ -97,6 +111,9 @@ const tapmat = (() => {
   }
   function hostPanel() {
     $("host-panel").hidden = false; $("diag").hidden = false; $("join-link").hidden = false;
+    isHost = true;
+    $("undo-button").onclick = undo;
+    if (view) draw(view);
     const modules = () => { $("ng-modules").hidden = $("ng-game").value !== "sheriff"; };
     $("ng-game").onchange = modules; modules();
     $("ng-players").oninput = () => { lastNames = ""; if (view) names(view); };

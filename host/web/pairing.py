@@ -116,6 +116,19 @@ class Pairing:
             self.tokens[seat] = None
             self._new_claim(seat)
 
+    def held(self, seat: int) -> tuple[str, str | None]:
+        """The seat's claim and token now (an undo of the next pairing step puts them back)."""
+        with self.lock:
+            return self.claims[seat], self.tokens[seat]
+
+    def restore(self, seat: int, claim: str, token: str | None) -> None:
+        """Undo a confirm (the phone loses its token again) or a re-pair (the old phone and QR
+        code work again): the seat's claim and token as ``held`` gave them."""
+        with self.lock:
+            self.asks.pop(seat, None)
+            self.claims[seat], self.tokens[seat] = claim, token
+            self.store.save_pairing(seat, claim, token)
+
     def paired(self, seat: int) -> bool:
         return 0 <= seat < len(self.tokens) and self.tokens[seat] is not None
 

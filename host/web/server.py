@@ -19,6 +19,8 @@
   (``Hub.new_game``); the game that ends is archived: ``/games`` lists them, ``/games/N.jsonl``
   is one as an action log. ``POST /name``: a seat's name (the host for any seat, a phone for its
   own).
+- ``POST /undo`` (host): take back the newest entry typed here (a move, a name, a pairing) until
+  the next move on the mat (``host/hub/corrections.py``); the view model's ``undo`` says what.
 
 The server binds to 127.0.0.1 unless ``lan`` is set (then every interface: phones on the
 table's Wi-Fi).
@@ -40,6 +42,7 @@ from aiohttp import WSMsgType, web
 from host import i18n
 from host.i18n import N_
 from host.web import matsvg
+from host.hub.corrections import Entry, UndoRefused
 from host.hub.hub import GameRefused, Hub
 from host.hub.proposals import ProposalRefused, Proposals, needs_consent
 from host.hub.table import NameRefused
@@ -90,6 +93,7 @@ class Web:
             web.post("/action", self.action),
             web.post("/newgame", self.newgame),
             web.post("/name", self.name),
+            web.post("/undo", self.undo),
             web.get("/games", self.games),
             web.get("/whoami", self.whoami),
             web.get("/games/{number}.jsonl", self.game_log),
@@ -163,6 +167,8 @@ class Web:
                                                  what=sentence(game, d["action"], voice),
                                                  why=reason_text(voice, d["reason"]) if d["reason"] else ""))
                           for d in self.decided]
+        entry = self.hub.last_entry()
+        out["undo"] = entry.public(game, voice) if entry is not None else None
         return out
 
     def view(self, seat: int | None = None, lang: str = i18n.DEFAULT) -> dict[str, Any]:
@@ -310,6 +316,7 @@ class Web:
             raise web.HTTPNotFound(text="no such pairing step")
         self.host_only(request)
         lang, seat, code = await self._seat_and(request, "code")
+        claim, token = self.pairing.held(seat)
         try:
             if what == "confirm":
                 self.pairing.confirm(seat, code)
@@ -319,6 +326,9 @@ class Web:
                 self.pairing.unpair(seat)
         except PairRefused as e:
             raise web.HTTPConflict(text=i18n.say(lang, str(e), seat=seat)) from None
+        if what != "reject":
+            self.hub.entered(Entry("paired" if what == "confirm" else "repaired", seat, self.hub.mirror.hellos,
+                                   restore=lambda: self.pairing.restore(seat, claim, token)))
         self.hub.changed()
         if request.content_type == "application/x-www-form-urlencoded":
             raise web.HTTPSeeOther("/join")
@@ -475,12 +485,34 @@ class Web:
             return web.json_response({"ok": False, "text": str(e)}, status=400)
         if not (self.pairing.is_host(request) or self.pairing.speaks_for(request, seat, data.get("t"))):
             return web.json_response({"ok": False, "text": i18n.say(lang, "not this seat's link")}, status=403)
+        was = self.hub.table.names_for(MAX_SEATS)[seat]
         try:
             name = self.hub.table.name(seat, data.get("name"))
         except NameRefused as e:
             return web.json_response({"ok": False, "text": i18n.say(lang, str(e), max=20)}, status=400)
+        if name != was:
+            self.hub.entered(Entry("name", seat, self.hub.mirror.hellos, was=was, now=name,
+                                   restore=lambda: self.hub.table.name(seat, was)))
         self.hub.changed()
         return web.json_response({"ok": True, "name": name})
+
+    async def undo(self, request: web.Request) -> web.Response:
+        """The host takes back the newest entry (``Hub.undo``); refused with the reason."""
+        lang = self.language(request)
+        if not self.pairing.is_host(request):
+            return web.json_response({"ok": False, "text": i18n.say(lang, "only the table view (host) undoes an entry")},
+                                     status=403)
+        game = self.hub.mirror.game_cls.NAME if self.hub.mirror.game_cls is not None else ""
+        v = Voice(lang, self.hub.table.names_for(MAX_SEATS))
+        try:
+            entry = await asyncio.get_running_loop().run_in_executor(None, self.hub.undo)
+        except UndoRefused as e:
+            self.hub.changed()
+            return web.json_response({"ok": False, "reason": str(e), "text": i18n.say(
+                lang, "cannot undo: {why}", why=reason_text(v, str(e)))}, status=409)
+        except (TimeoutError, ConnectionError) as e:
+            return web.json_response({"ok": False, "text": str(e)}, status=503)
+        return web.json_response({"ok": True, "text": i18n.say(lang, "undone: {what}", what=entry.words(game, v))})
 
     async def newgame(self, request: web.Request) -> web.Response:
         """The host starts a game: ``{"game", "players", "modules", "names", "replace"}``, or

@@ -94,16 +94,21 @@ class Game:
     # -- accepting actions -------------------------------------------------------------
     def accept(self, rec):
         """Check an action record and apply it if legal; return the reason code (OK=0)."""
+        err = self.verdict(rec)
+        if err == _OK:
+            self.apply(rec)
+        return err
+
+    def verdict(self, rec):
+        """The reason code ``accept`` would give, changing nothing: the board's referee keeps the
+        state from before a host entry only once it is known to be legal (an undo restores it)."""
         if not self.VOCAB.valid(rec):
             return _MALFORMED
         if self.over():
             return _GAME_OVER
         if rec[1] >= self.seats():
             return _BAD_SEAT
-        err = self.check(rec)
-        if err == _OK:
-            self.apply(rec)
-        return err
+        return self.check(rec)
 
     def seats(self):
         return self.s[0]

@@ -36,6 +36,7 @@ PONG = const(0x47)
 ERROR = const(0x48)
 STORED = const(0x49)     # a pushed deck profile is the board's profile.bin now: crc32:u32, size:u16
 SEEN = const(0x4A)       # the answer to PEEK: view kind (referee), game id, the rules' state bytes
+UNDONE = const(0x4B)     # the answer to UNDO: why not (0: undone), then the entry's record (alen + bytes)
 DIAG_MESSAGE = const(1)  # DIAG body: this kind, then a UTF-8 line for the people at the table
 DIAG_READER = const(2)   # DIAG body: this kind, reader:u8, state:u8 (0 ok, 1 down, 2 stuck), VersionReg:u8
 SUBSCRIBE = const(0x81)  # host -> board
@@ -46,6 +47,12 @@ PING = const(0x85)
 CONSOLE = const(0x86)   # hand the console over: Ctrl-C stops the firmware for a while
 PROFILE = const(0x87)   # a chunk of a deck profile's binary form: offset:u16, total:u16, data
 PEEK = const(0x88)      # the referee view once (SEEN), the subscription unchanged: each phone's own side
+UNDO = const(0x89)      # take back the last host entry (its record, trimmed): answered by UNDONE
+
+# UNDONE's first byte: why an UNDO was refused (0: it was not).
+UNDO_NONE = const(1)    # no host entry to take back (none since the game or the board started, or undone)
+UNDO_MAT = const(2)     # a move on the mat was accepted after it
+UNDO_OTHER = const(3)   # the last host entry is not the one named
 
 # Error kinds (the ERROR body's first byte): 1-3 from cobs.py, then the frame layer's own;
 # ERR_TYPE and ERR_BODY are found by the application, not by FrameReader.

@@ -66,13 +66,14 @@ def public(game):
     return v
 
 
-def action_frame(action, seq):
+def action_frame(action, seq, ftype=codec.ACTION):
+    """An ACTION frame (or, ``ftype``, an UNDO naming that entry)."""
     rec = bytearray(ACTION_SIZE)
     assert games.game_class(HEADER["game"]).VOCAB.encode(action, rec) == 0
     n = ACTION_SIZE
     while n > 2 and rec[n - 1] == 0:
         n -= 1
-    return codec.encode(codec.ACTION, seq, rec[:n])
+    return codec.encode(ftype, seq, rec[:n])
 
 
 def test_boot_without_game_says_hello_with_no_game():
@@ -306,3 +307,70 @@ def test_accepting_a_host_action_allocates_nothing():
     assert app.referee.game.over() and app.referee.accepted == len(log) and sent[0] == len(log)
     assert app.persist.snapshots > 1
     return app.referee.game.digest()
+
+
+def test_undo_takes_back_the_last_host_entry_until_a_move_on_the_mat():
+    """UNDO naming the last host entry (its hidden fields need not be known) puts the game back
+    as it was before it: UNDONE with the entry, a SNAPSHOT, and the journal agrees after a power
+    cut. Refused, with the reason and nothing changed: an entry that is not the last, a second
+    undo, an entry followed by a move on the mat; a short body is an ERROR."""
+    board, app, m = started()
+    skull = {"a": "place", "p": 0, "disc": "skull"}
+    board.link.push(action_frame(skull, 1))
+    app.step()
+    m.take(board.link.frames())
+    view, digest = bytearray(m.view), app.referee.game.digest()
+    entry = {"a": "place", "p": 1, "disc": "skull"}
+    board.link.push(action_frame(entry, 2))
+    board.link.push(action_frame(skull, 3, codec.UNDO))    # not the last entry
+    app.step()
+    frames = board.link.frames()
+    assert [(t, list(b)) for t, _, b in frames[1:]] == [(codec.UNDONE, [codec.UNDO_OTHER, 0])]
+    m.take(frames)
+    changed = app.referee.game.digest()
+    assert changed != digest
+    board.link.push(action_frame({"a": "place", "p": 1, "disc": "flower"}, 4, codec.UNDO))   # as the public view saw it
+    app.step()
+    frames = board.link.frames()
+    assert [t for t, _, _ in frames] == [codec.UNDONE, codec.SNAPSHOT]
+    said = frames[0][2]
+    rec = bytearray(ACTION_SIZE)
+    rec[0:said[1]] = said[2:2 + said[1]]
+    assert said[0] == 0 and games.game_class("skull").VOCAB.decode(rec) == dict(entry, disc="flower")
+    m.take(frames)
+    assert m.view == view and app.referee.game.digest() == digest
+    board.link.push(action_frame(skull, 5, codec.UNDO))    # once only
+    board.link.push(codec.encode(codec.UNDO, 6, b"\x01"))  # too short for a record
+    app.step()
+    frames = board.link.frames()
+    assert [(t, list(b)[:1]) for t, _, b in frames] == [(codec.UNDONE, [codec.UNDO_NONE]), (codec.ERROR, [codec.ERR_BODY])]
+    again = App(board, sensors=None)   # a power cut after the undo: the entry stays undone
+    assert again.boot() and again.referee.game.digest() == digest and again.persist.count == 1
+    board.link.frames()
+    board.link.push(action_frame(entry, 8))
+    again.step()
+    sent = [0]
+
+    def count_only(buf, n):
+        sent[0] += 1
+
+    board.link.write = count_only
+    board.link.push(action_frame(skull, 9, codec.UNDO))    # not the last entry: refused, allocating nothing
+    if micropython:
+        micropython.heap_lock()
+    try:
+        again.step()
+    finally:
+        if micropython:
+            micropython.heap_unlock()
+    del board.link.write
+    assert sent[0] == 1 and again.referee.undo_why == 0 and again.persist.count == 2
+    rec = bytearray(ACTION_SIZE)
+    assert games.game_class("skull").VOCAB.encode({"a": "place", "p": 2, "disc": "flower"}, rec) == 0
+    again.referee.submit(rec, 0)    # a move on the mat (reader 0) after the host entry
+    board.link.push(action_frame(entry, 10, codec.UNDO))
+    again.step()
+    frames = board.link.frames()
+    assert [(t, list(b)) for t, _, b in frames[-1:]] == [(codec.UNDONE, [codec.UNDO_MAT, 0])]
+    assert again.persist.count == 3
+    return [digest, changed, again.referee.game.digest()]

@@ -642,19 +642,27 @@ class CutFile:
         self.close()
 
 
-def run_until_cut(root, header, recs, every):
-    """Persist a game until the power fails; return how many ``accepted`` calls had returned
-    (-1: the power never failed)."""
+def run_until_cut(root, header, recs, every, plan=None):
+    """Persist a game until the power fails; return how many steps had returned (-1: the power
+    never failed). A step is a record's index in ``recs`` to accept (``plan`` None: each in
+    order), or -1 to take the last accepted one back as the board's referee does (its state
+    before it, then ``Persist.undone``)."""
     per = Persist(clear(root), every)
     done = 0
     try:
         game = fresh(header)
         per.new_game(header, game)
-        for r in recs:
-            rec = rec_of(r)
-            game.accept(rec)
-            per.accepted(rec)
-            per.tidy()
+        befores = []
+        for step in range(len(recs)) if plan is None else plan:
+            if step < 0:
+                game.s[:] = befores.pop()
+                per.undone()
+            else:
+                befores.append(bytes(game.s))
+                rec = rec_of(recs[step])
+                game.accept(rec)
+                per.accepted(rec)
+                per.tidy()
             done += 1
         per.close()
     except PowerCut:
@@ -666,41 +674,73 @@ def run_until_cut(root, header, recs, every):
     return -1
 
 
-def check_recovered(game, info, done, digests):
-    """After a cut with ``done`` actions acknowledged: that state, or the one being written."""
+def check_recovered(game, info, done, digests, counts=None):
+    """After a cut with ``done`` steps acknowledged: that state, or the one being written;
+    ``counts``: the actions after each step (``undo_plan``), default one more per step. Returns
+    1 when it is the one being written."""
     if game is None:
         assert done == 0, info
         return 0
+    counts = counts or list(range(len(digests)))
     n = info["actions"]
-    assert n == done or n == done + 1, (done, info)
+    assert n in counts[done:done + 2], (done, info)
     assert game.digest() == digests[n], (done, info)
-    return n - done
+    return int(n != counts[done])
+
+
+def undo_plan(k):
+    """Steps for ``run_until_cut``: k actions, the last taken back, again, one more, taken back;
+    and the action count after each step."""
+    plan = list(range(k)) + [-1, k - 1, k, -1]
+    counts = [0]
+    for step in plan:
+        counts.append(counts[-1] - 1 if step < 0 else counts[-1] + 1)
+    return plan, counts
+
+
+def cut_at_every_operation(recs, digests, torn, plan=None, counts=None):
+    """A power cut before each filesystem operation in turn (``CutFs``) of ``run_until_cut``
+    (``every`` 4), then boot: the state of the last step that returned or of the one under way,
+    no report when writes land whole, every 5th recovered game continued and rebooted. Returns
+    the operations and how many cuts kept the step under way."""
+    at = 1
+    extra = 0
+    while True:
+        fs = CutFs(at, torn)
+        persist.os, persist.open = fs, fs.open
+        try:
+            done = run_until_cut(TMP, SKULL, recs, 4, plan)
+        finally:
+            persist.os, persist.open = os, builtins.open
+        if done < 0:
+            return [at, extra]
+        per, game, info = boot(TMP, 4)
+        extra += check_recovered(game, info, done, digests, counts)
+        # Writes that land whole (littlefs): a cut never looks like a loss.
+        assert torn or persist.trouble(info) is None, (at, info)
+        if game is not None and at % 5 == 0:
+            finish(TMP, per, game, recs, info["actions"], digests)
+        per.close()
+        at += 1
 
 
 def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_being_written():
+    recs, digests = recorded(SKULL, 31, 30)
+    out = [cut_at_every_operation(recs, digests, torn) for torn in (False, True)]
+    cleanup(TMP)
+    return out
+
+
+def test_a_power_cut_around_an_undo_never_brings_the_action_back():
+    """Undo the last action (in the journal, or just snapshot by ``tidy``), go on, undo again; the
+    power fails before every filesystem operation. Boot restores the state of the last step that
+    returned or of the one under way: an acknowledged undo never comes back, nothing acknowledged
+    is lost, and the game goes on from there."""
+    recs, digests = recorded(SKULL, 31, 30)
     out = []
     for torn in (False, True):
-        recs, digests = recorded(SKULL, 31, 30)
-        at = 1
-        extra = 0
-        while True:
-            fs = CutFs(at, torn)
-            persist.os, persist.open = fs, fs.open
-            try:
-                done = run_until_cut(TMP, SKULL, recs, 4)
-            finally:
-                persist.os, persist.open = os, builtins.open
-            if done < 0:
-                break
-            per, game, info = boot(TMP, 4)
-            extra += check_recovered(game, info, done, digests)
-            # Writes that land whole (littlefs): a cut never looks like a loss.
-            assert torn or persist.trouble(info) is None, (at, info)
-            if game is not None and at % 5 == 0:
-                finish(TMP, per, game, recs, info["actions"], digests)
-            per.close()
-            at += 1
-        out.append([at, extra])
+        for k in (6, 8):   # every 4: action k-1 lies in the journal (6) or was just snapshot (8)
+            out.append(cut_at_every_operation(recs, digests, torn, *undo_plan(k)))
     cleanup(TMP)
     return out
 
@@ -742,6 +782,35 @@ def test_littlefs_power_cut_at_every_flash_operation():
         per.close()
         vfs.umount(LFS)
     assert extra > 0    # some cuts came after the record landed, before accepted() returned
+    return [len(recs), digests[-1]]
+
+
+def test_littlefs_power_cut_at_every_flash_operation_around_an_undo():
+    """As above, for ``undo_plan``s (the undone action in the journal, or just snapshot): at
+    every program/erase, an acknowledged undo never comes back and nothing is reported."""
+    recs, digests = recorded(SKULL, 77, 20)
+    if vfs is None:
+        return [len(recs), digests[-1]]
+    blank = Flash(bytearray(32 * 4096))
+    vfs.VfsLfs2.mkfs(blank, progsize=256)
+    for k in (10, 8):   # every 8: action k-1 lies in the journal (10) or was just snapshot (8)
+        plan, counts = undo_plan(k)
+        flash = mount(bytearray(blank.data))
+        assert run_until_cut(LFS, SKULL, recs, 8, plan) < 0
+        ops = flash.ops
+        vfs.umount(LFS)
+        for cut in range(1, ops):
+            flash = mount(bytearray(blank.data))
+            flash.cut = cut
+            done = run_until_cut(LFS, SKULL, recs, 8, plan)
+            assert flash.dead and done >= 0, cut
+            vfs.umount(LFS)
+            mount(bytearray(flash.data))
+            per, game, info = boot(LFS, 8)
+            check_recovered(game, info, done, digests, counts)
+            assert persist.trouble(info) is None, (k, cut, info)
+            per.close()
+            vfs.umount(LFS)
     return [len(recs), digests[-1]]
 
 
