@@ -14,7 +14,7 @@ from firmware.emu.nor_flash import Flash, PowerCut
 from shared_rules import games
 from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.wire.crc import crc16
-from soak import SOAK
+from soak import SOAK, count
 from shared_rules.core.engine import crc32
 from host.sim.playout import Playout
 from shared_rules.core.rng import Rng
@@ -36,6 +36,9 @@ except ImportError:
     vfs = None
 
 SKULL = '{"game": "skull", "players": 6}'
+# a power cut before each filesystem operation of a Skull game this long (checkpoints every 4
+# actions: four of them in make test, seven in make soak)
+CUT_ACTIONS = count(18, 30)
 HEADERS = [SKULL, '{"game": "deadmans", "players": 4}', '{"game": "sheriff", "players": 5}']
 # One directory per process: other test runs may use this module at the same time.
 TMP = scratch.TMP + "/tapmat_persist_%s_%s" % (sys.implementation.name,
@@ -725,7 +728,7 @@ def cut_at_every_operation(recs, digests, torn, plan=None, counts=None):
 
 
 def test_a_power_cut_before_any_filesystem_operation_loses_at_most_the_action_being_written():
-    recs, digests = recorded(SKULL, 31, 30)
+    recs, digests = recorded(SKULL, 31, CUT_ACTIONS)
     out = [cut_at_every_operation(recs, digests, torn) for torn in (False, True)]
     cleanup(TMP)
     return out
@@ -736,7 +739,7 @@ def test_a_power_cut_around_an_undo_never_brings_the_action_back():
     power fails before every filesystem operation. Boot restores the state of the last step that
     returned or of the one under way: an acknowledged undo never comes back, nothing acknowledged
     is lost, and the game goes on from there."""
-    recs, digests = recorded(SKULL, 31, 30)
+    recs, digests = recorded(SKULL, 31, CUT_ACTIONS)
     out = []
     for torn in (False, True):
         for k in (6, 8):   # every 4: action k-1 lies in the journal (6) or was just snapshot (8)
