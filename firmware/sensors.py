@@ -68,20 +68,13 @@ _UID_SLOTS = const(6)  # a bag holds 5: a sixth card must be seen to be refused
 _HOT_MAX = const(6)  # more awaited pads than this share the round like the others
 _SWEEP_TAGS = const(2)  # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
-# guards); pads of the round holding more are "loaded" (``_light``)
+# guards); pads holding more are "loaded"
 _SWEEP_FIELDS = const(3)  # fields on at once in a sweep (supply budget: docs/hardware.md)
-_KEEP_CONFIRM = const(2)  # one awaited pad holding tags, field kept on: its tags checked one step in this
 _NO_DOCK = const(255)
 _NO_KEEP = const(255)
 _SPARE = const(1)   # rare[r]
 _DOCK = const(2)
-_AT_HOT = const(0)  # cursors
-_AT_RARE = const(1)
-_AT_LIGHT = const(2)
-_AT_DOCK = const(3)
-_AT_ROUND = const(4)  # the round's next pad
-_AT_KEEP = const(5)   # a kept field's steps, up to KEEP_CONFIRM
-_FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
+_FEW_HOT = const(3)  # up to this many awaited pads: FEW_UNITS of the cycle a sweep, else HOT_UNITS
 _READER_OK = const(0)    # reader states for report()
 _READER_DOWN = const(1)
 _READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
@@ -91,6 +84,11 @@ _RETRY_MAX = const(1024)
 _CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
 _BAG_SCANS = const(1)  # complete scans of a closing bag's dock that say what it holds
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
+_W_LOADED = const(4)  # a pad holding more than SWEEP_TAGS tags (a roll call: ~10 ms) weighs this
+# much in a sweep's plan, another pad (a request: ~1 ms after its guard) 1
+_STEP_UNITS = const(10)  # what a sweep takes from the cycle beside a kept field
+_FEW_UNITS = const(3)  # ... beside up to FEW_HOT awaited pads
+_HOT_UNITS = const(2)  # ... beside more
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
@@ -127,8 +125,12 @@ class Sensors:
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
-        self.cursor = bytearray(6)   # the next HOT / RARE / light / dock / round pad to try, and
-        # a kept field's step
+        self.next_hot = 0            # the next awaited pad to try (``_next``)
+        self.next_dock = 0           # the next dock to check (``_next``)
+        self.next_pad = 0            # the cycle's next pad (``_cycle``)
+        self.lap = False             # the last pad ``_cycle`` gave ended a lap
+        self.base = 0                # the sweep's first pad: it reads the pads from there on
+        self.warm = _NONE            # the pad switched on for the next sweep (``_fill``)
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
@@ -149,8 +151,8 @@ class Sensors:
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.rolls = bytearray(n)     # roll calls of the pad, modulo _ROLLS (their ``turn``)
-        self.retry = [0] * (2 * n)    # a down reader r's next re-init: at step retry[r], then
-        # retry[n + r] steps later (its back-off)
+        self.retry_at = [0] * n       # a down reader's next re-init: at this step
+        self.backoff = [0] * n        # then this many steps later
         self.steps = 0
         self.down = 0                 # readers down
         self.report = None            # report(reader, state, version), set by the app
@@ -169,6 +171,7 @@ class Sensors:
         self.presence.clear()
         self.mat = None
         self._release()
+        self._cool()
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
         self.lying = 0
@@ -214,6 +217,7 @@ class Sensors:
                     # seen on another pad at its last scan, which may be a while ago (pads
                     # nobody waits on are scanned less often): look there again first, so a
                     # card moved from pad to pad is not taken for one UID on two pads
+                    self._cool()
                     self._scan(other)
             self.reader = p.reader
             self.uid = p.uid
@@ -256,6 +260,7 @@ class Sensors:
                     break
         r = self._pick()
         if r >= 0:
+            self._cool()
             self._scan(r)
         return NOTHING
 
@@ -264,8 +269,8 @@ class Sensors:
         if self.state[r] != state:
             if state == _READER_DOWN:
                 self.down += 1
-                self.retry[r] = self.steps + 1
-                self.retry[len(self.state) + r] = _RETRY_FIRST
+                self.retry_at[r] = self.steps + 1
+                self.backoff[r] = _RETRY_FIRST
             elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
@@ -301,14 +306,14 @@ class Sensors:
         self.steps += 1
         if self.down:
             for r in range(n):  # initialise again the down readers whose back-off is over
-                if self.state[r] == _READER_DOWN and self.steps >= self.retry[r]:
+                if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
                     if self.readers[r].init() == _OK:
                         self.failed[r] = 0
                         self._set(r, _READER_OK)
                     else:
-                        self.retry[r] = self.steps + self.retry[n + r]
-                        if self.retry[n + r] < _RETRY_MAX:
-                            self.retry[n + r] *= 2
+                        self.retry_at[r] = self.steps + self.backoff[r]
+                        if self.backoff[r] < _RETRY_MAX:
+                            self.backoff[r] *= 2
             if self.down == n:
                 return -1
         for i in range(len(self.closing)):
@@ -318,7 +323,7 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
-        r = self._next(_AT_DOCK)  # a bag dock's health check, one a step
+        r = self._next(True)  # a bag dock's health check, one a step
         if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
             self._set(r, _READER_DOWN)
         k = _NO_KEEP  # the awaited pad, when there is one
@@ -341,23 +346,8 @@ class Sensors:
                 self.kept = k
             if not self.readers[k].antenna_is_on():
                 return k  # a full scan switches it on
-            if self._peek():
-                return -1  # hand the arrival on first
-            t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
-            s = self._suspect()
-            if self.kmiss or not t:  # a known tag missing: confirm every step
-                self._plan(k, self._light(True), s if s >= 0 else self._light(False),
-                           self._next(_AT_RARE), self._next(_AT_RARE), self._next(_AT_RARE))
-            else:
-                lights = 0  # how many pads _light(False) can give
-                for r in range(len(self.readers)):
-                    if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
-                        lights += 1
-                d = self._light(False) if lights > 2 else -1  # two: every
-                # other step is often enough for each; the room shortens the step, so each loaded
-                # pad's roll call comes round sooner (spare pads still have two a step)
-                self._plan(self._light(True), self._light(True), s if s >= 0 else self._light(False),
-                           d, self._next(_AT_RARE), self._next(_AT_RARE))
+            if self._take(-1, self._suspect(), _STEP_UNITS) or self.kmiss:
+                self._add(k)  # its tags checked once a cycle, every step while one is missing
             self._sweep(False)
             return -1
         self._release()
@@ -367,15 +357,9 @@ class Sensors:
                 tags += self.presence.count(r)
         every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
-        one = -1 if every or t else self._next(_AT_HOT)
+        one = -1 if every or t else self._next(False)
         s = self._suspect()
-        if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
-            # spare pads in two
-            self._plan(one, self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE),
-                       s, -1, -1)
-        else:  # three pads of the round and three spare pads in two steps
-            self._plan(one, s if s >= 0 else self._round(),
-                       self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE), -1, -1)
+        self._take(one, self._suspect(), _HOT_UNITS if self.hot_n > _FEW_HOT else _FEW_UNITS)
         self._sweep(every)
         return -1
 
@@ -384,23 +368,13 @@ class Sensors:
         cursor), or -1: read in the next step instead of its turn, so the misses that make a
         lift count come a step apart, not a round apart (docs/performance.md, "Lifts")."""
         n = len(self.readers)
-        at = self.cursor[_AT_ROUND]
+        at = self.next_pad
         for i in range(n):
             r = (at + i) % n
             if not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) and r != self.kept \
                     and self.state[r] != _READER_DOWN and self.presence.missing(r):
                 return r
         return -1
-
-    def _plan(self, a, b, c, d, e, f):
-        """The pads of the next sweep besides the awaited ones (-1: none)."""
-        p = self.pick
-        p[0] = a & _NONE
-        p[1] = b & _NONE
-        p[2] = c & _NONE
-        p[3] = d & _NONE
-        p[4] = e & _NONE
-        p[5] = f & _NONE
 
     def _peek(self):
         """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
@@ -416,20 +390,6 @@ class Sensors:
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _light(self, loaded):
-        """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
-        ``SWEEP_TAGS`` tags, or -1."""
-        n = len(self.readers)
-        p = self.presence
-        c = _AT_HOT if loaded else _AT_LIGHT
-        at = self.cursor[c]
-        for i in range(n):
-            r = (at + i) % n
-            if self._of_round(r) and (p.count(r) > _SWEEP_TAGS) == loaded:
-                self.cursor[c] = (r + 1) % n
-                return r
-        return -1
-
     def _of_round(self, r):
         """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
         return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
@@ -441,13 +401,69 @@ class Sensors:
             self.readers[self.kept].antenna_off()
             self.kept = _NO_KEEP
 
-    def _round(self):
-        """The next pad in the round (not awaited, spare or sealed), or -1."""
-        n = len(self.readers)
+    def _take(self, first, suspect, units):
+        """Plan the next sweep (``pick``): ``first`` and ``suspect`` (-1: none), then the next
+        pads of the cycle (``_cycle``) until they weigh ``units`` (a pad holding more than
+        ``SWEEP_TAGS`` tags ``W_LOADED``, another 1), a pick left free for ``_add``. True when
+        the cycle came round to its start."""
+        p = self.pick
+        i = 0
+        w = 0
+        if first >= 0:  # an awaited pad: beside the cycle's share
+            p[0] = first
+            i = 1
+        if suspect >= 0 and suspect != first:
+            p[i] = suspect
+            i += 1
+            w += self._weight(suspect)
+        self.base = p[0] if i else 0
+        lap = False
+        start = i
+        while i < _PICKS - 1 and w < units:
+            r = self._cycle(True)
+            if r < 0 or self._picked(r, i):
+                break
+            if i == start:
+                self.base = r
+            lap = lap or self.lap
+            p[i] = r
+            i += 1
+            w += self._weight(r)
+        while i < _PICKS:
+            p[i] = _NONE
+            i += 1
+        return lap
+
+    def _weight(self, r):
+        return _W_LOADED if self.presence.count(r) > _SWEEP_TAGS else 1
+
+    def _picked(self, r, n):
         for i in range(n):
-            r = (self.cursor[_AT_ROUND] + i) % n
-            if self._of_round(r):
-                self.cursor[_AT_ROUND] = (r + 1) % n
+            if self.pick[i] == r:
+                return True
+        return False
+
+    def _add(self, r):
+        """Put pad ``r`` in the first free pick (``_take`` leaves one)."""
+        p = self.pick
+        for i in range(_PICKS):
+            if p[i] == _NONE or p[i] == r:
+                p[i] = r
+                return
+
+    def _cycle(self, advance):
+        """The next pad of the cycle (or -1): every pad nobody awaits that is not the kept one, a
+        dock, sealed or down, in turn, the round's and the spare ones alike, so each comes round
+        once a cycle. ``advance``: move on past it (``lap``: the cycle came round to its start)."""
+        n = len(self.readers)
+        at = self.next_pad
+        for i in range(n):
+            r = (at + i) % n
+            if r != self.kept and not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) \
+                    and self.state[r] != _READER_DOWN:
+                if advance:
+                    self.next_pad = (r + 1) % n
+                    self.lap = at + i >= n or r == n - 1
                 return r
         return -1
 
@@ -462,21 +478,47 @@ class Sensors:
         on ahead go off again, and the arrival or the bag's reading comes at once."""
         n = len(self.readers)
         k = self.kept
+        w = self.warm
+        self.warm = _NONE
         self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
-        kept = self.lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
-        self.ahead = 0  # the next pad to switch on
+        if w != _NONE:
+            if self._swept(w, every):
+                self.lit += 1
+            else:  # planned otherwise since its field went on
+                self.readers[w].antenna_off()
+        kept = k != _NO_KEEP and self._swept(k, every)  # its tags confirmed first: no guard
+        self.ahead = 0  # the next pad to switch on, from ``base``
+        left = 0
+        for r in range(n):
+            if self._swept(r, every):
+                left += 1
+        if k != _NO_KEEP and not kept:
+            self._fill(every, k)
+            if self._peek():
+                left = -1
         for i in range(-1, n):
-            r = k if i < 0 else i
-            if (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
+            r = k if i < 0 else (self.base + i) % n
+            if left < 0 or (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
                 continue
             self._fill(every, k)
             if r != k:
                 self.lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (self._fill(every, k) or self._peek()) or self._bag_closing():
-                for q in range(self.ahead):  # the fields switched on ahead go off again
-                    if q != k and self.readers[q].antenna_is_on():
-                        self.readers[q].antenna_off()
-                return
+            left -= 1
+            if self._scan(r) or (left > 0 and (self._fill(every, k) or self._peek())) \
+                    or self._bag_closing():
+                left = -1
+        if left < 0:  # the fields switched on ahead go off again
+            for i in range(self.ahead):
+                q = (self.base + i) % n
+                if q != k and self.readers[q].antenna_is_on():
+                    self.readers[q].antenna_off()
+            self._cool()
+
+    def _cool(self):
+        """Switch off the field switched on for the next sweep, if any."""
+        if self.warm != _NONE:
+            self.readers[self.warm].antenna_off()
+            self.warm = _NONE
 
     def _bag_closing(self):
         """Whether an open bag's clasp reads closed: the step ends there, so its bag is read at
@@ -489,13 +531,21 @@ class Sensors:
 
     def _fill(self, every, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
-        while there is room."""
-        while self.lit < _SWEEP_FIELDS and self.ahead < len(self.readers):
-            q = self.ahead
-            if q != k and self._swept(q, every):
+        while there is room; with room left once they all are, the field of the cycle's next pad
+        (``warm``), so the next sweep's first guard runs while this one's last pad is read."""
+        n = len(self.readers)
+        while self.lit < _SWEEP_FIELDS and self.ahead < n:
+            q = (self.base + self.ahead) % n
+            if q != k and self._swept(q, every) and not self.readers[q].antenna_is_on():
                 self.readers[q].antenna_on()
                 self.lit += 1
             self.ahead += 1
+        if self.lit < _SWEEP_FIELDS and self.warm == _NONE:
+            q = self._cycle(False)
+            if q >= 0 and not self._swept(q, every):
+                self.readers[q].antenna_on()
+                self.lit += 1
+                self.warm = q
 
     def _swept(self, r, every):
         p = self.pick
@@ -503,19 +553,18 @@ class Sensors:
                 or r == p[4] or r == p[5]) \
             and self.state[r] != _READER_DOWN
 
-    def _next(self, which):
-        """The next pad from cursor ``which`` (_AT_HOT: an awaited pad; _AT_RARE: a spare one;
-        _AT_DOCK: a dock) that can be scanned, or -1."""
+    def _next(self, dock):
+        """The next awaited pad (``dock``: the next bag dock) that can be scanned, or -1."""
         n = len(self.readers)
-        flags = self.hot if which == _AT_HOT else self.rare
-        want = _SPARE if which == _AT_RARE else _DOCK if which == _AT_DOCK else 0
-        at = self.cursor[which]
+        at = self.next_dock if dock else self.next_hot
         for i in range(n):
             r = (at + i) % n
-            f = flags[r]
-            if f and (not want or f == want) and not self.sealed[r] \
+            if (self.rare[r] == _DOCK if dock else self.hot[r]) and not self.sealed[r] \
                     and self.state[r] != _READER_DOWN:
-                self.cursor[which] = (r + 1) % n
+                if dock:
+                    self.next_dock = (r + 1) % n
+                else:
+                    self.next_hot = (r + 1) % n
                 return r
         return -1
 
