@@ -127,10 +127,12 @@ class Sensors:
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
         self.next_hot = 0            # the next awaited pad to try (``_next``)
         self.next_dock = 0           # the next dock to check (``_next``)
-        self.next_pad = 0            # the cycle's next pad (``_cycle``)
+        self.next_pad = 0            # the cycle's next pad to try, n: the next part (``_cycle``)
         self.lap = False             # the last pad ``_cycle`` gave ended a lap
-        self.base = 0                # the sweep's first pad: it reads the pads from there on
+        self.phase = 0               # the cycle's part: its loaded pads (0), the others (1)
         self.warm = _NONE            # the pad switched on for the next sweep (``_fill``)
+        self.order = bytearray(n)    # the sweep's pads in the order it reads them (``_sweep``)
+        self.swept = 0               # how many
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
@@ -346,8 +348,9 @@ class Sensors:
                 self.kept = k
             if not self.readers[k].antenna_is_on():
                 return k  # a full scan switches it on
-            if self._take(-1, self._suspect(), _STEP_UNITS) or self.kmiss:
-                self._add(k)  # its tags checked once a cycle, every step while one is missing
+            # its tags checked once a lap, where the lap begins, and every step while one is
+            # missing
+            self._take(k if self.kmiss else -1, self._suspect(), _STEP_UNITS, k)
             self._sweep(False)
             return -1
         self._release()
@@ -359,7 +362,7 @@ class Sensors:
         t = self.turn = 0 if self.turn else 1
         one = -1 if every or t else self._next(False)
         s = self._suspect()
-        self._take(one, self._suspect(), _HOT_UNITS if self.hot_n > _FEW_HOT else _FEW_UNITS)
+        self._take(one, self._suspect(), _HOT_UNITS if self.hot_n > _FEW_HOT else _FEW_UNITS, -1)
         self._sweep(every)
         return -1
 
@@ -401,11 +404,11 @@ class Sensors:
             self.readers[self.kept].antenna_off()
             self.kept = _NO_KEEP
 
-    def _take(self, first, suspect, units):
-        """Plan the next sweep (``pick``): ``first`` and ``suspect`` (-1: none), then the next
-        pads of the cycle (``_cycle``) until they weigh ``units`` (a pad holding more than
-        ``SWEEP_TAGS`` tags ``W_LOADED``, another 1), a pick left free for ``_add``. True when
-        the cycle came round to its start."""
+    def _take(self, first, suspect, units, lap):
+        """Plan the next sweep (``pick``, in the order it reads them): ``first`` and ``suspect``
+        (-1: none), then the next pads of the cycle (``_cycle``) until they weigh ``units`` (a
+        pad holding more than ``SWEEP_TAGS`` tags ``W_LOADED``, another 1); pad ``lap`` (-1:
+        none) where a lap begins, if not planned yet."""
         p = self.pick
         i = 0
         w = 0
@@ -416,23 +419,19 @@ class Sensors:
             p[i] = suspect
             i += 1
             w += self._weight(suspect)
-        self.base = p[0] if i else 0
-        lap = False
-        start = i
-        while i < _PICKS - 1 and w < units:
+        while i < _PICKS - 1 and w < units:  # room for ``lap`` and the pad after it
             r = self._cycle(True)
             if r < 0 or self._picked(r, i):
                 break
-            if i == start:
-                self.base = r
-            lap = lap or self.lap
+            if self.lap and lap >= 0 and not self._picked(lap, i):
+                p[i] = lap
+                i += 1
             p[i] = r
             i += 1
             w += self._weight(r)
         while i < _PICKS:
             p[i] = _NONE
             i += 1
-        return lap
 
     def _weight(self, r):
         return _W_LOADED if self.presence.count(r) > _SWEEP_TAGS else 1
@@ -443,27 +442,25 @@ class Sensors:
                 return True
         return False
 
-    def _add(self, r):
-        """Put pad ``r`` in the first free pick (``_take`` leaves one)."""
-        p = self.pick
-        for i in range(_PICKS):
-            if p[i] == _NONE or p[i] == r:
-                p[i] = r
-                return
-
     def _cycle(self, advance):
         """The next pad of the cycle (or -1): every pad nobody awaits that is not the kept one, a
-        dock, sealed or down, in turn, the round's and the spare ones alike, so each comes round
-        once a cycle. ``advance``: move on past it (``lap``: the cycle came round to its start)."""
+        dock, sealed or down, the round's and the spare ones alike, so each comes round once a
+        lap: first those holding more than ``SWEEP_TAGS`` tags, then the others, each part in
+        pad order (a roll call hides the guard of the pad after it, a light pad's read does not,
+        so the loaded pads go one after the other). ``advance``: move on past it (``lap``: it
+        began a lap)."""
         n = len(self.readers)
         at = self.next_pad
-        for i in range(n):
+        for i in range(2 * n):
+            turn = self.phase + (at + i) // n  # parts begun since the last pad given
             r = (at + i) % n
             if r != self.kept and not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) \
-                    and self.state[r] != _READER_DOWN:
+                    and self.state[r] != _READER_DOWN \
+                    and (self.presence.count(r) <= _SWEEP_TAGS) == turn % 2:
                 if advance:
-                    self.next_pad = (r + 1) % n
-                    self.lap = at + i >= n or r == n - 1
+                    self.lap = turn >= 2
+                    self.phase = turn % 2
+                    self.next_pad = r + 1  # up to n: the next part begins there
                 return r
         return -1
 
@@ -486,30 +483,34 @@ class Sensors:
                 self.lit += 1
             else:  # planned otherwise since its field went on
                 self.readers[w].antenna_off()
-        kept = k != _NO_KEEP and self._swept(k, every)  # its tags confirmed first: no guard
-        self.ahead = 0  # the next pad to switch on, from ``base``
-        left = 0
-        for r in range(n):
-            if self._swept(r, every):
-                left += 1
-        if k != _NO_KEEP and not kept:
-            self._fill(every, k)
+        # the order: the picks as planned, then the other awaited pads
+        m = 0
+        for i in range(_PICKS + n):
+            r = self.pick[i] if i < _PICKS else i - _PICKS
+            if r != _NONE and self._swept(r, every) and (i < _PICKS or not self._picked(r, _PICKS)):
+                self.order[m] = r
+                m += 1
+        self.swept = m
+        self.ahead = 0  # the next pad of ``order`` to switch on
+        left = m
+        if k != _NO_KEEP and (not m or self.order[0] != k):  # a look first, as the guards run
+            self._fill(k)
             if self._peek():
                 left = -1
-        for i in range(-1, n):
-            r = k if i < 0 else (self.base + i) % n
-            if left < 0 or (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
-                continue
-            self._fill(every, k)
+        for i in range(m):
+            if left < 0:
+                break
+            r = self.order[i]
+            self._fill(k)
             if r != k:
                 self.lit -= 1  # its field goes off with its scan
             left -= 1
-            if self._scan(r) or (left > 0 and (self._fill(every, k) or self._peek())) \
+            if self._scan(r) or (left > 0 and (self._fill(k) or self._peek())) \
                     or self._bag_closing():
                 left = -1
         if left < 0:  # the fields switched on ahead go off again
             for i in range(self.ahead):
-                q = (self.base + i) % n
+                q = self.order[i]
                 if q != k and self.readers[q].antenna_is_on():
                     self.readers[q].antenna_off()
             self._cool()
@@ -529,20 +530,19 @@ class Sensors:
                 return True
         return False
 
-    def _fill(self, every, k):
+    def _fill(self, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
         while there is room; with room left once they all are, the field of the cycle's next pad
         (``warm``), so the next sweep's first guard runs while this one's last pad is read."""
-        n = len(self.readers)
-        while self.lit < _SWEEP_FIELDS and self.ahead < n:
-            q = (self.base + self.ahead) % n
-            if q != k and self._swept(q, every) and not self.readers[q].antenna_is_on():
+        while self.lit < _SWEEP_FIELDS and self.ahead < self.swept:
+            q = self.order[self.ahead]
+            if not self.readers[q].antenna_is_on():
                 self.readers[q].antenna_on()
                 self.lit += 1
             self.ahead += 1
-        if self.lit < _SWEEP_FIELDS and self.warm == _NONE:
+        if self.lit < _SWEEP_FIELDS and self.warm == _NONE and self.ahead == self.swept:
             q = self._cycle(False)
-            if q >= 0 and not self._swept(q, every):
+            if q >= 0 and q != k and not self._picked(q, _PICKS):
                 self.readers[q].antenna_on()
                 self.lit += 1
                 self.warm = q
