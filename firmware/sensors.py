@@ -458,7 +458,7 @@ class Sensors:
                     and self.state[r] != _READER_DOWN \
                     and (self.presence.count(r) <= _SWEEP_TAGS) == turn % 2:
                 if advance:
-                    self.lap = turn >= 2
+                    self.lap = turn % 2 == 1 and turn > self.phase  # the light part begins
                     self.phase = turn % 2
                     self.next_pad = r + 1  # up to n: the next part begins there
                 return r
