@@ -7,21 +7,28 @@ here allocates once built.
 
 Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sweep``) of a few
 pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on as soon as the pad
-before it has been read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits
-a tag on (``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
-``mat.wait_seats``, up to ``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
-tags in all, else one of them every other step; with them, in two steps, three pads of the
-round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
-only earns a ``not_now``), or one of the round and three spare pads when more than three pads
-are awaited. *One* awaited pad holding tags (the turn seat's stack, the play area) keeps its
-field on (``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
-newcomer there; it is sent at the start of each step, after each other pad of the step and
-between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
-step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
-checks its tags with a loaded pad of the round (more than ``SWEEP_TAGS`` tags: another seat's
-stack or bank), a light one and three spare pads; the other steps read two loaded pads, two
-light ones and two spare pads. A tag counted gone there needs no field reset: if it still lies
-there HALT (its answers lost), the next roll call's WUPA finds it again.
+before it has been read, so the 5.1 ms power-up guards overlap; once every pad of the sweep is
+on, the first pad of the next sweep is switched on (``warm``), so its guard runs while this
+sweep's last pad is read. The pads the mat's prompt awaits a tag on (``hot``:
+``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``, up to
+``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS`` tags in all, else one of
+them every other step. Every other pad that can be scanned (the game's other pads and the
+*spare* ones, with no zone in this game's layout: a tag there only earns a ``not_now``) is in
+one *cycle* (``_cycle``): first the pads holding more than ``SWEEP_TAGS`` tags (another seat's
+stack or bank: *loaded*), then the others (*light*), each part in pad order, so each pad comes
+round once a lap, at the same point of it (docs/performance.md, "The scheduler in detail"):
+its tap waits at most a lap, whichever pad it is. Each sweep takes the cycle's next pads up to
+a weight (``_take``: ``STEP_UNITS``, ``FEW_UNITS`` or ``HOT_UNITS``; a loaded pad weighs
+``W_LOADED``, a light one 1). The loaded pads go one after another: a roll call lasts longer
+than the guard of the pad after it, a light pad's request does not.
+*One* awaited pad holding tags (the turn seat's stack, the play area) keeps its field on
+(``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a newcomer
+there; it is sent at the start of each step, after each other pad of the step and between every
+two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the step at once. Its
+tags are checked (a roll call woken by WUPA, no guard) once a lap, where the light part begins
+(the two guards that run meanwhile go to light pads), and every step while one of them is
+missing. A tag counted gone there needs no field reset: if it still lies there HALT (its
+answers lost), the next roll call's WUPA finds it again.
 A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
 (``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
 costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA (of the
@@ -338,18 +345,15 @@ class Sensors:
             # One awaited pad holding tags: its field stays on, so its tags stay HALT and one
             # REQA finds a newcomer (``_peek``) at the start of each step, after each pad of the
             # step and between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a
-            # newcomer ends the step at once. One step in ``KEEP_CONFIRM``, and every step while
-            # a known tag is missing, checks its tags (a roll call woken by WUPA, no guard:
-            # lifts) with a loaded pad of the round, a light one and three spare pads; the
-            # others read two loaded pads, two light ones (one when the round has two) and two
-            # spare pads (``_light``).
+            # newcomer ends the step at once. Each step reads STEP_UNITS of the cycle of the
+            # other pads; the kept pad's tags are checked (a roll call woken by WUPA, no guard:
+            # lifts) once a lap, where the cycle's light part begins, and every step while one
+            # of them is missing.
             if self.kept != k:
                 self._release()
                 self.kept = k
             if not self.readers[k].antenna_is_on():
                 return k  # a full scan switches it on
-            # its tags checked once a lap, where the lap begins, and every step while one is
-            # missing
             self._take(k if self.kmiss else -1, self._suspect(), _STEP_UNITS, k)
             self._sweep(False)
             return -1
