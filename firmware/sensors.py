@@ -118,8 +118,9 @@ class Sensors:
         self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
         self.uids = bytearray(_UID_SLOTS * 7)
         self.clasp = bytearray(len(self.switches))
-        self.clasp_seen = bytearray(len(self.switches))  # the last read (bit 0), and how many
-        # times in a row (above it)
+        self.clasp_read = bytearray(len(self.switches))  # each switch's last read
+        self.clasp_same = bytearray(len(self.switches))  # how many times in a row (up to
+        # CLASP_STABLE)
         self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
@@ -169,7 +170,7 @@ class Sensors:
             if self.readers[r].init() != _OK:
                 self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
-            self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
+            self.clasp[i] = self.clasp_read[i] = self.switches[i].value()
 
     def start(self, game, layout):
         """Interpret movements for ``game`` with the zone ``layout`` (None: host actions only).
@@ -235,12 +236,11 @@ class Sensors:
             return code
         for i in range(len(self.switches)):  # debounced clasp changes, one at a time
             v = self.switches[i].value()
-            seen = self.clasp_seen[i]
-            if v != seen & 1:
-                seen = v | 2
-            elif seen >> 1 < _CLASP_STABLE:
-                seen += 2
-            self.clasp_seen[i] = seen
+            if v != self.clasp_read[i]:
+                self.clasp_read[i] = v
+                self.clasp_same[i] = 1
+            elif self.clasp_same[i] < _CLASP_STABLE:
+                self.clasp_same[i] += 1
             d = self.dock[i]
             if d != _NO_DOCK and not self.clasp[i]:
                 # an open bag's clasp: the bag is read from the first read that finds it closed,
@@ -251,7 +251,7 @@ class Sensors:
                     self.closing[i] = 1 + _BAG_SCANS
                     if self.state[d] != _READER_DOWN:  # else what was read last is all there is
                         p.forget(d)
-            if seen >> 1 < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
+            if self.clasp_same[i] < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
                 continue  # no change yet, or the bag not read yet
             self.clasp[i] = v
             self.closing[i] = 0
