@@ -136,7 +136,7 @@ class Sensors:
         self.next_hot = 0            # the next awaited pad to try (``_next``)
         self.next_dock = 0           # the next dock to check (``_next``)
         self.next_pad = 0            # the cycle's next pad to try, n: the next part (``_cycle``)
-        self.lap = False             # the last pad ``_cycle`` gave ended a lap
+        self.lap = False             # the last pad ``_cycle`` gave began its light part
         self.phase = 0               # the cycle's part: its loaded pads (0), the others (1)
         self.warm = _NONE            # the pad switched on for the next sweep (``_fill``)
         self.order = bytearray(n)    # the sweep's pads in the order it reads them (``_sweep``)
@@ -365,7 +365,6 @@ class Sensors:
         every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
         one = -1 if every or t else self._next(False)
-        s = self._suspect()
         self._take(one, self._suspect(), _HOT_UNITS if self.hot_n > _FEW_HOT else _FEW_UNITS, -1)
         self._sweep(every)
         return -1
@@ -397,11 +396,6 @@ class Sensors:
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _of_round(self, r):
-        """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
-        return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-            and self.state[r] != _READER_DOWN
-
     def _release(self):
         """Switch off the field kept on, if any."""
         if self.kept != _NO_KEEP:
@@ -412,7 +406,7 @@ class Sensors:
         """Plan the next sweep (``pick``, in the order it reads them): ``first`` and ``suspect``
         (-1: none), then the next pads of the cycle (``_cycle``) until they weigh ``units`` (a
         pad holding more than ``SWEEP_TAGS`` tags ``W_LOADED``, another 1); pad ``lap`` (-1:
-        none) where a lap begins, if not planned yet."""
+        none) where the cycle's light part begins, if not planned yet."""
         p = self.pick
         i = 0
         w = 0
@@ -452,7 +446,7 @@ class Sensors:
         lap: first those holding more than ``SWEEP_TAGS`` tags, then the others, each part in
         pad order (a roll call hides the guard of the pad after it, a light pad's read does not,
         so the loaded pads go one after the other). ``advance``: move on past it (``lap``: it
-        began a lap)."""
+        began the light part, once a lap)."""
         n = len(self.readers)
         at = self.next_pad
         for i in range(2 * n):
