@@ -152,12 +152,6 @@ _LOST = const(8)       # a scan of a kept field failed a SELECT: a tag may be st
 _EMPTY = const(16)     # the FIFO is empty (the last answer read out whole): no FlushBuffer
 _ARMED = const(32)     # Transceive still the command, its receiver done: StartSend alone sends
 _FIELD = const(64)     # the antenna is on (TxControlReg Tx1RFEn, Tx2RFEn)
-# Above the flags, _flags holds what else a reader keeps of its chip: RFCfgReg RxGain (bits 8..10)
-# and TReloadReg + 1 (bits 12..; 0: not known). Each attribute a reader does without keeps its
-# attribute table small: 9 entries take 191 B a reader on the unix port, 12 take 223, 14 take 319.
-_GAIN_AT = const(8)
-_RELOAD_AT = const(12)
-_LOW = const(0xFFF)    # the flags and the gain
 _MAX_ERRORS = const(4)   # failed attempts a scan or a write retries
 _MAX_FOREIGN = const(2)  # non-NTAG tags tolerated per scan (halted, not reported)
 _PEEK_TAGS = const(2)    # scan(peek=...): known tags confirmed between two looks elsewhere
@@ -262,8 +256,9 @@ class Mfrc522:
             Mfrc522.rtxv = [rtx[:n] for n in range(_RX_MAX + 2)]
         self.version = 0
         self.collpos = _CP_ALL  # CollPos readings not yet ruled out on this chip
-        # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD; the gain; TReloadReg
-        self._flags = gain << _GAIN_AT
+        self._flags = 0  # _GUARD, _FRESH, _UNSETTLED, _LOST, _EMPTY, _ARMED, _FIELD
+        self.gain = gain  # RFCfgReg RxGain
+        self.reload = -1  # TReloadReg as last written (-1: not known)
         self.status = _OK     # outcome of the last scan()
         self.errors = 0      # failed (retried) attempts in the last scan()
         self.foreign = 0     # tags with a 4- or 10-byte UID seen by the last scan()
@@ -304,12 +299,12 @@ class Mfrc522:
         return self.w[1]
 
     def _timeout(self, ticks):
-        old = (self._flags >> _RELOAD_AT) - 1  # TReloadReg as last written (-1: not known)
+        old = self.reload
         if ticks != old:
             if ticks >> 8 != old >> 8:
                 self._wr(_TRELOAD_H, ticks >> 8)
             self._wr(_TRELOAD_L, ticks & 0xFF)
-            self._flags = self._flags & _LOW | (ticks + 1) << _RELOAD_AT
+            self.reload = ticks
 
     # --- set-up --------------------------------------------------------------------------
     def init(self):
@@ -328,11 +323,11 @@ class Mfrc522:
             return _CHIP_ERR
         self._wr(_TMODE, _TMODE_SET)  # timer starts when a frame has been sent
         self._wr(_TPRESCALER, _PRESCALER & 0xFF)
-        self._flags &= _LOW  # TReloadReg not known
+        self.reload = -1  # TReloadReg not known
         self._timeout(_T_SHORT)  # writes both TReloadReg bytes
         self._wr(_TX_ASK, _FORCE_100ASK)  # ISO 14443 A uses 100 % ASK
         self._wr(_MODE, _MODE_INIT)
-        self._wr(_RF_CFG, (self._flags >> _GAIN_AT & 7) << 4 | _RF_CFG_RESERVED)
+        self._wr(_RF_CFG, self.gain << 4 | _RF_CFG_RESERVED)
         self._wr(_COLL, 0)  # ValuesAfterColl = 0: bits after a collision read 0
         self._wr(_TX_CONTROL, _TX_CONTROL_OFF)
         self._flags &= ~(_GUARD | _FRESH | _EMPTY | _ARMED | _FIELD)

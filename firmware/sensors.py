@@ -7,21 +7,28 @@ here allocates once built.
 
 Which readers (docs/nfc.md, "Scan schedule"): each loop step is a *sweep* (``_sweep``) of a few
 pads with up to ``SWEEP_FIELDS`` fields on at once: a pad's field goes on as soon as the pad
-before it has been read, so the 5.1 ms power-up guards overlap. The pads the mat's prompt awaits
-a tag on (``hot``: ``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in
-``mat.wait_seats``, up to ``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS``
-tags in all, else one of them every other step; with them, in two steps, three pads of the
-round (the game's other pads) and three *spare* pads (no zone in this game's layout: a tag there
-only earns a ``not_now``), or one of the round and three spare pads when more than three pads
-are awaited. *One* awaited pad holding tags (the turn seat's stack, the play area) keeps its
-field on (``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a
-newcomer there; it is sent at the start of each step, after each other pad of the step and
-between every two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the
-step at once. One step in ``KEEP_CONFIRM``, and every step while one of its tags is missing,
-checks its tags with a loaded pad of the round (more than ``SWEEP_TAGS`` tags: another seat's
-stack or bank), a light one and three spare pads; the other steps read two loaded pads, two
-light ones and two spare pads. A tag counted gone there needs no field reset: if it still lies
-there HALT (its answers lost), the next roll call's WUPA finds it again.
+before it has been read, so the 5.1 ms power-up guards overlap; once every pad of the sweep is
+on, the first pad of the next sweep is switched on (``warm``), so its guard runs while this
+sweep's last pad is read. The pads the mat's prompt awaits a tag on (``hot``:
+``mat.wait_reader``, or the pads of ``mat.wait_zone`` of the seats in ``mat.wait_seats``, up to
+``_HOT_MAX``) are in every sweep while they hold at most ``SWEEP_TAGS`` tags in all, else one of
+them every other step. Every other pad that can be scanned (the game's other pads and the
+*spare* ones, with no zone in this game's layout: a tag there only earns a ``not_now``) is in
+one *cycle* (``_cycle``): first the pads holding more than ``SWEEP_TAGS`` tags (another seat's
+stack or bank: *loaded*), then the others (*light*), each part in pad order, so each pad comes
+round once a lap, at the same point of it (docs/performance.md, "The scheduler in detail"):
+its tap waits at most a lap, whichever pad it is. Each sweep takes the cycle's next pads up to
+a weight (``_take``: ``STEP_UNITS``, ``FEW_UNITS`` or ``HOT_UNITS``; a loaded pad weighs
+``W_LOADED``, a light one 1). The loaded pads go one after another: a roll call lasts longer
+than the guard of the pad after it, a light pad's request does not.
+*One* awaited pad holding tags (the turn seat's stack, the play area) keeps its field on
+(``kept``): its tags stay HALT, so one REQA (``_peek``, ``Mfrc522.arrivals``) finds a newcomer
+there; it is sent at the start of each step, after each other pad of the step and between every
+two tags a scan confirms (``Mfrc522.scan(peek=...)``), and a newcomer ends the step at once. Its
+tags are checked (a roll call woken by WUPA, no guard) once a lap, where the light part begins
+(the two guards that run meanwhile go to light pads), and every step while one of them is
+missing. A tag counted gone there needs no field reset: if it still lies there HALT (its
+answers lost), the next roll call's WUPA finds it again.
 A pad holding tags that is not awaited (and the kept pad) is checked by a *roll call*
 (``Mfrc522.roll_call``): are exactly the tags its last complete scan found still there? That
 costs a short anticollision frame or two per tag instead of a SELECT pair and an HLTA (of the
@@ -68,20 +75,13 @@ _UID_SLOTS = const(6)  # a bag holds 5: a sixth card must be seen to be refused
 _HOT_MAX = const(6)  # more awaited pads than this share the round like the others
 _SWEEP_TAGS = const(2)  # awaited pads all swept every step while they hold at most SWEEP_TAGS tags
 # in all (else one of them every other step: confirming their tags costs far more than the
-# guards); pads of the round holding more are "loaded" (``_light``)
+# guards); pads holding more are "loaded"
 _SWEEP_FIELDS = const(3)  # fields on at once in a sweep (supply budget: docs/hardware.md)
-_KEEP_CONFIRM = const(2)  # one awaited pad holding tags, field kept on: its tags checked one step in this
 _NO_DOCK = const(255)
 _NO_KEEP = const(255)
 _SPARE = const(1)   # rare[r]
 _DOCK = const(2)
-_AT_HOT = const(0)  # cursors
-_AT_RARE = const(1)
-_AT_LIGHT = const(2)
-_AT_DOCK = const(3)
-_AT_ROUND = const(4)  # the round's next pad
-_AT_KEEP = const(5)   # a kept field's steps, up to KEEP_CONFIRM
-_FEW_HOT = const(3)  # up to this many awaited pads: three more pads a step, else two
+_FEW_HOT = const(3)  # up to this many awaited pads: FEW_UNITS of the cycle a sweep, else HOT_UNITS
 _READER_OK = const(0)    # reader states for report()
 _READER_DOWN = const(1)
 _READER_STUCK = const(2)  # scans keep failing: a bad tag on the pad
@@ -91,6 +91,11 @@ _RETRY_MAX = const(1024)
 _CLASP_STABLE = const(2)  # equal reads in a row before a clasp change counts
 _BAG_SCANS = const(1)  # complete scans of a closing bag's dock that say what it holds
 _PICKS = const(6)  # pads a sweep scans besides the awaited ones (``pick``)
+_W_LOADED = const(4)  # a pad holding more than SWEEP_TAGS tags (a roll call: ~10 ms) weighs this
+# much in a sweep's plan, another pad (a request: ~1 ms after its guard) 1
+_STEP_UNITS = const(10)  # what a sweep takes from the cycle beside a kept field
+_FEW_UNITS = const(3)  # ... beside up to FEW_HOT awaited pads
+_HOT_UNITS = const(2)  # ... beside more
 _ROLLS = const(240)  # roll calls counted modulo this: a multiple of every count of lone CL1s
 # a pad can hold (1..UID_SLOTS), so each is walked at CL2 once in that many roll calls
 _NONE = const(255)
@@ -113,8 +118,9 @@ class Sensors:
         self.presence = Presence(readers=len(self.readers), slots=_UID_SLOTS)
         self.uids = bytearray(_UID_SLOTS * 7)
         self.clasp = bytearray(len(self.switches))
-        self.clasp_seen = bytearray(len(self.switches))  # the last read (bit 0), and how many
-        # times in a row (above it)
+        self.clasp_read = bytearray(len(self.switches))  # each switch's last read
+        self.clasp_same = bytearray(len(self.switches))  # how many times in a row (up to
+        # CLASP_STABLE)
         self.dock = bytearray([_NO_DOCK] * len(self.switches))  # each switch's dock reader
         self.closing = bytearray(len(self.switches))  # 1 + complete dock scans due before a
         # closing clasp reaches the mat
@@ -127,8 +133,14 @@ class Sensors:
         self.hot = bytearray(n)      # 1: the prompt awaits a tag on this pad
         self.rare = bytearray(n)     # _SPARE: no zone in the game's layout; _DOCK: a bag dock
         self.sealed = bytearray(n)   # 1: the dock of a closed clasp, not scanned
-        self.cursor = bytearray(6)   # the next HOT / RARE / light / dock / round pad to try, and
-        # a kept field's step
+        self.next_hot = 0            # the next awaited pad to try (``_next``)
+        self.next_dock = 0           # the next dock to check (``_next``)
+        self.next_pad = 0            # the cycle's next pad to try, n: the next part (``_cycle``)
+        self.lap = False             # the last pad ``_cycle`` gave began its light part
+        self.phase = 0               # the cycle's part: its loaded pads (0), the others (1)
+        self.warm = _NONE            # the pad switched on for the next sweep (``_fill``)
+        self.order = bytearray(n)    # the sweep's pads in the order it reads them (``_sweep``)
+        self.swept = 0               # how many
         self.turn = 0                # toggles: the sweep's step of two
         self.hot_n = 0               # how many pads are awaited
         self.kept = _NO_KEEP          # the pad whose field stays on between scans
@@ -149,8 +161,8 @@ class Sensors:
         self.news = bytearray(n)      # 1: state change not reported yet
         self.failed = bytearray(n)    # failing scans in a row
         self.rolls = bytearray(n)     # roll calls of the pad, modulo _ROLLS (their ``turn``)
-        self.retry = [0] * (2 * n)    # a down reader r's next re-init: at step retry[r], then
-        # retry[n + r] steps later (its back-off)
+        self.retry_at = [0] * n       # a down reader's next re-init: at this step
+        self.backoff = [0] * n        # then this many steps later
         self.steps = 0
         self.down = 0                 # readers down
         self.report = None            # report(reader, state, version), set by the app
@@ -158,7 +170,7 @@ class Sensors:
             if self.readers[r].init() != _OK:
                 self._set(r, _READER_DOWN)
         for i in range(len(self.switches)):
-            self.clasp[i] = self.clasp_seen[i] = self.switches[i].value()
+            self.clasp[i] = self.clasp_read[i] = self.switches[i].value()
 
     def start(self, game, layout):
         """Interpret movements for ``game`` with the zone ``layout`` (None: host actions only).
@@ -169,6 +181,7 @@ class Sensors:
         self.presence.clear()
         self.mat = None
         self._release()
+        self._cool()
         for r in range(len(self.readers)):
             self.news[r] = 1 if self.state[r] else 0  # a new game hears of the faults again
         self.lying = 0
@@ -214,6 +227,7 @@ class Sensors:
                     # seen on another pad at its last scan, which may be a while ago (pads
                     # nobody waits on are scanned less often): look there again first, so a
                     # card moved from pad to pad is not taken for one UID on two pads
+                    self._cool()
                     self._scan(other)
             self.reader = p.reader
             self.uid = p.uid
@@ -222,12 +236,11 @@ class Sensors:
             return code
         for i in range(len(self.switches)):  # debounced clasp changes, one at a time
             v = self.switches[i].value()
-            seen = self.clasp_seen[i]
-            if v != seen & 1:
-                seen = v | 2
-            elif seen >> 1 < _CLASP_STABLE:
-                seen += 2
-            self.clasp_seen[i] = seen
+            if v != self.clasp_read[i]:
+                self.clasp_read[i] = v
+                self.clasp_same[i] = 1
+            elif self.clasp_same[i] < _CLASP_STABLE:
+                self.clasp_same[i] += 1
             d = self.dock[i]
             if d != _NO_DOCK and not self.clasp[i]:
                 # an open bag's clasp: the bag is read from the first read that finds it closed,
@@ -238,7 +251,7 @@ class Sensors:
                     self.closing[i] = 1 + _BAG_SCANS
                     if self.state[d] != _READER_DOWN:  # else what was read last is all there is
                         p.forget(d)
-            if seen >> 1 < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
+            if self.clasp_same[i] < _CLASP_STABLE or v == self.clasp[i] or self.closing[i] > 1:
                 continue  # no change yet, or the bag not read yet
             self.clasp[i] = v
             self.closing[i] = 0
@@ -256,6 +269,7 @@ class Sensors:
                     break
         r = self._pick()
         if r >= 0:
+            self._cool()
             self._scan(r)
         return NOTHING
 
@@ -264,8 +278,8 @@ class Sensors:
         if self.state[r] != state:
             if state == _READER_DOWN:
                 self.down += 1
-                self.retry[r] = self.steps + 1
-                self.retry[len(self.state) + r] = _RETRY_FIRST
+                self.retry_at[r] = self.steps + 1
+                self.backoff[r] = _RETRY_FIRST
             elif self.state[r] == _READER_DOWN:
                 self.down -= 1
             self.state[r] = state
@@ -301,14 +315,14 @@ class Sensors:
         self.steps += 1
         if self.down:
             for r in range(n):  # initialise again the down readers whose back-off is over
-                if self.state[r] == _READER_DOWN and self.steps >= self.retry[r]:
+                if self.state[r] == _READER_DOWN and self.steps >= self.retry_at[r]:
                     if self.readers[r].init() == _OK:
                         self.failed[r] = 0
                         self._set(r, _READER_OK)
                     else:
-                        self.retry[r] = self.steps + self.retry[n + r]
-                        if self.retry[n + r] < _RETRY_MAX:
-                            self.retry[n + r] *= 2
+                        self.retry_at[r] = self.steps + self.backoff[r]
+                        if self.backoff[r] < _RETRY_MAX:
+                            self.backoff[r] *= 2
             if self.down == n:
                 return -1
         for i in range(len(self.closing)):
@@ -318,7 +332,7 @@ class Sensors:
                     return d
                 self.closing[i] = 1  # nothing to read it with: the closing counts as it is
         self._hot_pads()
-        r = self._next(_AT_DOCK)  # a bag dock's health check, one a step
+        r = self._next(True)  # a bag dock's health check, one a step
         if r >= 0 and not self.readers[r].healthy():  # (one register read: docks are not scanned)
             self._set(r, _READER_DOWN)
         k = _NO_KEEP  # the awaited pad, when there is one
@@ -331,33 +345,16 @@ class Sensors:
             # One awaited pad holding tags: its field stays on, so its tags stay HALT and one
             # REQA finds a newcomer (``_peek``) at the start of each step, after each pad of the
             # step and between every two tags a scan confirms (``Mfrc522.scan(peek=...)``); a
-            # newcomer ends the step at once. One step in ``KEEP_CONFIRM``, and every step while
-            # a known tag is missing, checks its tags (a roll call woken by WUPA, no guard:
-            # lifts) with a loaded pad of the round, a light one and three spare pads; the
-            # others read two loaded pads, two light ones (one when the round has two) and two
-            # spare pads (``_light``).
+            # newcomer ends the step at once. Each step reads STEP_UNITS of the cycle of the
+            # other pads; the kept pad's tags are checked (a roll call woken by WUPA, no guard:
+            # lifts) once a lap, where the cycle's light part begins, and every step while one
+            # of them is missing.
             if self.kept != k:
                 self._release()
                 self.kept = k
             if not self.readers[k].antenna_is_on():
                 return k  # a full scan switches it on
-            if self._peek():
-                return -1  # hand the arrival on first
-            t = self.cursor[_AT_KEEP] = (self.cursor[_AT_KEEP] + 1) % _KEEP_CONFIRM
-            s = self._suspect()
-            if self.kmiss or not t:  # a known tag missing: confirm every step
-                self._plan(k, self._light(True), s if s >= 0 else self._light(False),
-                           self._next(_AT_RARE), self._next(_AT_RARE), self._next(_AT_RARE))
-            else:
-                lights = 0  # how many pads _light(False) can give
-                for r in range(len(self.readers)):
-                    if self._of_round(r) and self.presence.count(r) <= _SWEEP_TAGS:
-                        lights += 1
-                d = self._light(False) if lights > 2 else -1  # two: every
-                # other step is often enough for each; the room shortens the step, so each loaded
-                # pad's roll call comes round sooner (spare pads still have two a step)
-                self._plan(self._light(True), self._light(True), s if s >= 0 else self._light(False),
-                           d, self._next(_AT_RARE), self._next(_AT_RARE))
+            self._take(k if self.kmiss else -1, self._suspect(), _STEP_UNITS, k)
             self._sweep(False)
             return -1
         self._release()
@@ -367,15 +364,8 @@ class Sensors:
                 tags += self.presence.count(r)
         every = tags <= _SWEEP_TAGS
         t = self.turn = 0 if self.turn else 1
-        one = -1 if every or t else self._next(_AT_HOT)
-        s = self._suspect()
-        if self.hot_n > _FEW_HOT:  # a long sweep: a pad of the round every other step, three
-            # spare pads in two
-            self._plan(one, self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE),
-                       s, -1, -1)
-        else:  # three pads of the round and three spare pads in two steps
-            self._plan(one, s if s >= 0 else self._round(),
-                       self._round() if t else self._next(_AT_RARE), self._next(_AT_RARE), -1, -1)
+        one = -1 if every or t else self._next(False)
+        self._take(one, self._suspect(), _HOT_UNITS if self.hot_n > _FEW_HOT else _FEW_UNITS, -1)
         self._sweep(every)
         return -1
 
@@ -384,23 +374,13 @@ class Sensors:
         cursor), or -1: read in the next step instead of its turn, so the misses that make a
         lift count come a step apart, not a round apart (docs/performance.md, "Lifts")."""
         n = len(self.readers)
-        at = self.cursor[_AT_ROUND]
+        at = self.next_pad
         for i in range(n):
             r = (at + i) % n
             if not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) and r != self.kept \
                     and self.state[r] != _READER_DOWN and self.presence.missing(r):
                 return r
         return -1
-
-    def _plan(self, a, b, c, d, e, f):
-        """The pads of the next sweep besides the awaited ones (-1: none)."""
-        p = self.pick
-        p[0] = a & _NONE
-        p[1] = b & _NONE
-        p[2] = c & _NONE
-        p[3] = d & _NONE
-        p[4] = e & _NONE
-        p[5] = f & _NONE
 
     def _peek(self):
         """One REQA on the kept field (``Mfrc522.arrivals``): True when a tag arrived there."""
@@ -416,38 +396,69 @@ class Sensors:
         self.presence.feed(k, n, self.kuids, False)
         return n > 0
 
-    def _light(self, loaded):
-        """The next pad of the round holding more (``loaded``: a stack, a bank) or no more than
-        ``SWEEP_TAGS`` tags, or -1."""
-        n = len(self.readers)
-        p = self.presence
-        c = _AT_HOT if loaded else _AT_LIGHT
-        at = self.cursor[c]
-        for i in range(n):
-            r = (at + i) % n
-            if self._of_round(r) and (p.count(r) > _SWEEP_TAGS) == loaded:
-                self.cursor[c] = (r + 1) % n
-                return r
-        return -1
-
-    def _of_round(self, r):
-        """Pad ``r`` is in the round: not awaited, spare, sealed or down."""
-        return not (self.hot[r] or self.rare[r] or self.sealed[r]) \
-            and self.state[r] != _READER_DOWN
-
     def _release(self):
         """Switch off the field kept on, if any."""
         if self.kept != _NO_KEEP:
             self.readers[self.kept].antenna_off()
             self.kept = _NO_KEEP
 
-    def _round(self):
-        """The next pad in the round (not awaited, spare or sealed), or -1."""
-        n = len(self.readers)
+    def _take(self, first, suspect, units, lap):
+        """Plan the next sweep (``pick``, in the order it reads them): ``first`` and ``suspect``
+        (-1: none), then the next pads of the cycle (``_cycle``) until they weigh ``units`` (a
+        pad holding more than ``SWEEP_TAGS`` tags ``W_LOADED``, another 1); pad ``lap`` (-1:
+        none) where the cycle's light part begins, if not planned yet."""
+        p = self.pick
+        i = 0
+        w = 0
+        if first >= 0:  # an awaited pad: beside the cycle's share
+            p[0] = first
+            i = 1
+        if suspect >= 0 and suspect != first:
+            p[i] = suspect
+            i += 1
+            w += self._weight(suspect)
+        while i < _PICKS - 1 and w < units:  # room for ``lap`` and the pad after it
+            r = self._cycle(True)
+            if r < 0 or self._picked(r, i):
+                break
+            if self.lap and lap >= 0 and not self._picked(lap, i):
+                p[i] = lap
+                i += 1
+            p[i] = r
+            i += 1
+            w += self._weight(r)
+        while i < _PICKS:
+            p[i] = _NONE
+            i += 1
+
+    def _weight(self, r):
+        return _W_LOADED if self.presence.count(r) > _SWEEP_TAGS else 1
+
+    def _picked(self, r, n):
         for i in range(n):
-            r = (self.cursor[_AT_ROUND] + i) % n
-            if self._of_round(r):
-                self.cursor[_AT_ROUND] = (r + 1) % n
+            if self.pick[i] == r:
+                return True
+        return False
+
+    def _cycle(self, advance):
+        """The next pad of the cycle (or -1): every pad nobody awaits that is not the kept one, a
+        dock, sealed or down, the round's and the spare ones alike, so each comes round once a
+        lap: first those holding more than ``SWEEP_TAGS`` tags, then the others, each part in
+        pad order (a roll call hides the guard of the pad after it, a light pad's read does not,
+        so the loaded pads go one after the other). ``advance``: move on past it (``lap``: it
+        began the light part, once a lap)."""
+        n = len(self.readers)
+        at = self.next_pad
+        for i in range(2 * n):
+            turn = self.phase + (at + i) // n  # parts begun since the last pad given
+            r = (at + i) % n
+            if r != self.kept and not (self.hot[r] or self.sealed[r] or self.rare[r] == _DOCK) \
+                    and self.state[r] != _READER_DOWN \
+                    and (self.presence.count(r) <= _SWEEP_TAGS) == turn % 2:
+                if advance:
+                    self.lap = turn % 2 == 1 and turn > self.phase  # the light part begins
+                    self.phase = turn % 2
+                    self.next_pad = r + 1  # up to n: the next part begins there
                 return r
         return -1
 
@@ -462,21 +473,51 @@ class Sensors:
         on ahead go off again, and the arrival or the bag's reading comes at once."""
         n = len(self.readers)
         k = self.kept
+        w = self.warm
+        self.warm = _NONE
         self.lit = 1 if k != _NO_KEEP else 0  # fields on, the kept one included
-        kept = self.lit and self._swept(k, every)  # its tags confirmed first: no guard to wait
-        self.ahead = 0  # the next pad to switch on
-        for i in range(-1, n):
-            r = k if i < 0 else i
-            if (r == k and i >= 0) or (i < 0 and not kept) or not self._swept(r, every):
-                continue
-            self._fill(every, k)
+        if w != _NONE:
+            if self._swept(w, every):
+                self.lit += 1
+            else:  # planned otherwise since its field went on
+                self.readers[w].antenna_off()
+        # the order: the picks as planned, then the other awaited pads
+        m = 0
+        for i in range(_PICKS + n):
+            r = self.pick[i] if i < _PICKS else i - _PICKS
+            if r != _NONE and self._swept(r, every) and (i < _PICKS or not self._picked(r, _PICKS)):
+                self.order[m] = r
+                m += 1
+        self.swept = m
+        self.ahead = 0  # the next pad of ``order`` to switch on
+        left = m
+        if k != _NO_KEEP and (not m or self.order[0] != k):  # a look first, as the guards run
+            self._fill(k)
+            if self._peek():
+                left = -1
+        for i in range(m):
+            if left < 0:
+                break
+            r = self.order[i]
+            self._fill(k)
             if r != k:
                 self.lit -= 1  # its field goes off with its scan
-            if self._scan(r) or (self._fill(every, k) or self._peek()) or self._bag_closing():
-                for q in range(self.ahead):  # the fields switched on ahead go off again
-                    if q != k and self.readers[q].antenna_is_on():
-                        self.readers[q].antenna_off()
-                return
+            left -= 1
+            if self._scan(r) or (left > 0 and (self._fill(k) or self._peek())) \
+                    or self._bag_closing():
+                left = -1
+        if left < 0:  # the fields switched on ahead go off again
+            for i in range(self.ahead):
+                q = self.order[i]
+                if q != k and self.readers[q].antenna_is_on():
+                    self.readers[q].antenna_off()
+            self._cool()
+
+    def _cool(self):
+        """Switch off the field switched on for the next sweep, if any."""
+        if self.warm != _NONE:
+            self.readers[self.warm].antenna_off()
+            self.warm = _NONE
 
     def _bag_closing(self):
         """Whether an open bag's clasp reads closed: the step ends there, so its bag is read at
@@ -487,15 +528,22 @@ class Sensors:
                 return True
         return False
 
-    def _fill(self, every, k):
+    def _fill(self, k):
         """Switch on the fields of the next pads of the sweep (``k``: the kept one, already on)
-        while there is room."""
-        while self.lit < _SWEEP_FIELDS and self.ahead < len(self.readers):
-            q = self.ahead
-            if q != k and self._swept(q, every):
+        while there is room; with room left once they all are, the field of the cycle's next pad
+        (``warm``), so the next sweep's first guard runs while this one's last pad is read."""
+        while self.lit < _SWEEP_FIELDS and self.ahead < self.swept:
+            q = self.order[self.ahead]
+            if not self.readers[q].antenna_is_on():
                 self.readers[q].antenna_on()
                 self.lit += 1
             self.ahead += 1
+        if self.lit < _SWEEP_FIELDS and self.warm == _NONE and self.ahead == self.swept:
+            q = self._cycle(False)
+            if q >= 0 and q != k and not self._picked(q, _PICKS):
+                self.readers[q].antenna_on()
+                self.lit += 1
+                self.warm = q
 
     def _swept(self, r, every):
         p = self.pick
@@ -503,19 +551,18 @@ class Sensors:
                 or r == p[4] or r == p[5]) \
             and self.state[r] != _READER_DOWN
 
-    def _next(self, which):
-        """The next pad from cursor ``which`` (_AT_HOT: an awaited pad; _AT_RARE: a spare one;
-        _AT_DOCK: a dock) that can be scanned, or -1."""
+    def _next(self, dock):
+        """The next awaited pad (``dock``: the next bag dock) that can be scanned, or -1."""
         n = len(self.readers)
-        flags = self.hot if which == _AT_HOT else self.rare
-        want = _SPARE if which == _AT_RARE else _DOCK if which == _AT_DOCK else 0
-        at = self.cursor[which]
+        at = self.next_dock if dock else self.next_hot
         for i in range(n):
             r = (at + i) % n
-            f = flags[r]
-            if f and (not want or f == want) and not self.sealed[r] \
+            if (self.rare[r] == _DOCK if dock else self.hot[r]) and not self.sealed[r] \
                     and self.state[r] != _READER_DOWN:
-                self.cursor[which] = (r + 1) % n
+                if dock:
+                    self.next_dock = (r + 1) % n
+                else:
+                    self.next_hot = (r + 1) % n
                 return r
         return -1
 
