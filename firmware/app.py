@@ -42,13 +42,6 @@ _REGISTRY_FILE = const("deck.bin")
 _REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may end (docs/protocol.md)
 _IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
-# ``App.regs``, one list (no attribute names to intern on the board): the prompt last sent (what,
-# seats, zone), ticks_ms of the last CONSOLE while Ctrl-C may interrupt (-1: none), and whether
-# the restart note was told (removed once the loop runs steadily), the link's bad frames last told.
-_L_PROMPT = const(0)
-_L_CONSOLE = const(3)
-_L_TOLD = const(4)
-_L_ERRORS = const(5)
 
 
 def join(root, name):
@@ -120,7 +113,13 @@ class App:
         self.sensors = sensors
         self.feedback = None
         self.rec = bytearray(ACTION_SIZE)
-        self.regs = [-1, 0, 0, -1, 0, 0]   # indexes _L_*
+        # the prompt last sent to the host (what, seats, zone): a new one only when it changes
+        self.prompt_what = -1
+        self.prompt_seats = 0
+        self.prompt_zone = 0
+        self.console_since = -1   # ticks_ms of the last CONSOLE while Ctrl-C may interrupt; -1: none
+        self.restart_told = False  # the restart note told (removed once the loop runs steadily)
+        self.link_errors_told = 0  # the link's bad frames, as last told to the host
         if self.sensors:
             self.sensors.report = self.report
 
@@ -200,9 +199,9 @@ class App:
                             "and play them again" % self.sensors.lying)
         if self.sensors and self.sensors.error:
             problems.append(self.sensors.error + "; the mat reads no tags (host actions only)")
-        why = None if self.regs[_L_TOLD] else _restart_note(self.root)
+        why = None if self.restart_told else _restart_note(self.root)
         if why:
-            self.regs[_L_TOLD] = 1
+            self.restart_told = True
             problems.append("the firmware restarted itself after an error: " + why)
         damage = trouble(info)
         if damage:
@@ -211,7 +210,7 @@ class App:
             self.referee.message(text)
         if problems and hasattr(self.board, "buzzer"):
             self.board.buzzer.play(_REJECT)
-        self.regs[_L_PROMPT] = -1
+        self.prompt_what = -1
         self._prompt()
 
     def new_game(self, text):
@@ -359,7 +358,7 @@ class App:
                 self.referee.peek()
             elif t == codec.SUBSCRIBE:
                 self.referee.subscribe(body[0] if n else 0)
-                self.regs[_L_PROMPT] = -1
+                self.prompt_what = -1
                 self._prompt()
             elif t == codec.ACTION:
                 # An action record the host sent (inputs the mat has no sensor for).
@@ -380,7 +379,7 @@ class App:
                 # is a plain byte again (step).
                 self.referee.message("console handed over: Ctrl-C stops the firmware for %d s" % (_CONSOLE_MS // 1000))
                 self.console(True)
-                self.regs[_L_CONSOLE] = self.board.ticks_ms()
+                self.console_since = self.board.ticks_ms()
             elif t == codec.PROFILE:
                 from firmware import upload   # a deck profile pushed: code loaded only then
                 upload.receive(self, body, n)
@@ -392,8 +391,8 @@ class App:
             else:
                 self.error(codec.ERR_TYPE)
         bad = sum(link.reader.errors)
-        if bad != self.regs[_L_ERRORS]:
-            self.regs[_L_ERRORS] = bad
+        if bad != self.link_errors_told:
+            self.link_errors_told = bad
             self.error(r.last_error)
 
     def _record(self, body, n):
@@ -411,11 +410,10 @@ class App:
         if mat is None:
             return
         what = mat.prompt()
-        p = self.regs
-        if what != p[_L_PROMPT] or mat.wait_seats != p[_L_PROMPT + 1] or mat.wait_zone != p[_L_PROMPT + 2]:
-            p[_L_PROMPT] = what
-            p[_L_PROMPT + 1] = mat.wait_seats
-            p[_L_PROMPT + 2] = mat.wait_zone
+        if what != self.prompt_what or mat.wait_seats != self.prompt_seats or mat.wait_zone != self.prompt_zone:
+            self.prompt_what = what
+            self.prompt_seats = mat.wait_seats
+            self.prompt_zone = mat.wait_zone
             self.referee.prompt(what, mat.wait_seats, mat.wait_zone, mat.wait_reader)
         if self.feedback is not None:
             self.feedback.show(mat, self.board.ticks_ms())
@@ -453,9 +451,9 @@ class App:
             self.feedback.tick(self.board.ticks_ms())
         if self.persist and self.referee.game is not None:
             self.persist.tidy()
-        since = self.regs[_L_CONSOLE]
+        since = self.console_since
         if since >= 0 and (self.board.ticks_ms() - since) & _TICKS_MASK >= _CONSOLE_MS:
-            self.regs[_L_CONSOLE] = -1
+            self.console_since = -1
             self.console(False)
         self.board.idle()
 
@@ -464,7 +462,7 @@ class App:
         self.boot()
         for _ in range(_STEADY_STEPS):
             self.step()
-        if self.regs[_L_TOLD]:
+        if self.restart_told:
             _restart_note(self.root, True)  # the restart worked: a later error is a first one
         while True:
             self.step()

@@ -143,28 +143,6 @@ _T_INSPECT = const(26)
 _T_DECLARE0 = const(27)
 _T_DECLARABLE = const(4)
 
-# The gestures' small registers, ``Gestures.regs`` (one bytearray: no attribute names to intern).
-_G_ACTOR = const(0)           # deputies: the seat who named themself, or _NO_SEAT
-_G_PLACED_N = const(1)        # cards tapped on discard pads (tags at _TAG_PLACED)
-_G_ASIDE_N = const(2)         # set-aside candidates (tags at _TAG_ASIDE)
-_G_TAKE_N = const(3)          # cards taken from a pile this turn (tags at _TAG_TAKE)
-_G_VERDICT = const(4)         # _T_PASS or _T_INSPECT, 0: none yet
-_G_NEED = const(5)            # cards still to confiscate > 0: waiting for them
-_G_STAMP = const(6)           # round, phase, turn the partial state is for (3 bytes)
-_G_BAG_N = const(9)           # per seat: cards read in its bag at clasp time
-_G_DOCK = const(15)           # per seat: its dock's reader
-_G_STAND = const(21)          # per seat: its stand pad
-_G_PLACED_CODE = const(27)    # per placed card: its code
-_G_PLACED_PILE = const(37)    # per placed card: its pile
-_G_TAKE_PILE = const(47)      # per taken card: its pile
-_G_BAG_CODE = const(52)       # per seat, _BAG_MAX codes read at clasp time
-_G_N = const(82)
-# ``Gestures.tags``: registry tag ids, one array("H").
-_TAG_PLACED = const(0)
-_TAG_ASIDE = const(10)
-_TAG_TAKE = const(18)
-_TAG_BAG = const(23)
-_TAG_N = const(53)
 
 
 class Gestures(BaseGestures):
@@ -180,21 +158,33 @@ class Gestures(BaseGestures):
         modules = getattr(mat.game, "modules", None)   # Merry Men module bits (0: the base game)
         mods = modules() if modules else 0
         self.deputies = mods & 1
-        # Small numbers and per-seat bytes in one bytearray (indexes _G_*), registry tag ids in
-        # one array (offsets _TAG_*): their names are never interned on the board.
-        r = self.regs = bytearray(_G_N)
-        for i in range(_G_DOCK, _G_PLACED_CODE):
-            r[i] = _NO_ZONE   # seat -> its dock's reader, its stand pad: none yet
-        for i in range(_G_STAMP, _G_STAMP + 3):
-            r[i] = 0xFF
-        r[_G_ACTOR] = _NO_SEAT
+        # The gestures' partial state: what is half-made this turn (cleared when the rules move on).
+        self.actor = _NO_SEAT      # deputies: the seat who named themself
+        self.placed_n = 0          # cards tapped on discard pads (placed_tags, _code, _pile)
+        self.aside_n = 0           # set-aside candidates seen on the merchant's stand (aside_tags)
+        self.take_n = 0            # cards taken from a pile this turn (take_tags, take_pile)
+        self.verdict = 0           # _T_PASS or _T_INSPECT; 0: none yet
+        self.need = 0              # cards still to confiscate > 0: waiting for them
+        self.stamp = bytearray(b"\xff\xff\xff")   # round, phase, turn the partial state is for
+        self.placed_tags = array("H", _NO_TAGS * _PLACED)   # registry tag ids
+        self.placed_code = bytearray(_PLACED)
+        self.placed_pile = bytearray(_PLACED)
+        self.aside_tags = array("H", _NO_TAGS * _ASIDE)
+        self.take_tags = array("H", _NO_TAGS * _MARKET_MAX)
+        self.take_pile = bytearray(_MARKET_MAX)
+        # Per seat: the cards read in its bag at clasp time (how many, their codes and tag ids),
+        # its dock's reader and its stand pad (_NO_ZONE: none).
+        self.bag_n = bytearray(_SEATS)
+        self.bag_code = bytearray(_SEATS * _BAG_MAX)
+        self.bag_tags = array("H", _NO_TAGS * (_SEATS * _BAG_MAX))
+        self.dock = bytearray(_NO_ZONES)
+        self.stand = bytearray(_NO_ZONES)
         for sw in range(len(mat.dock_seat)):
             if mat.dock_seat[sw] < _SEATS:
-                r[_G_DOCK + mat.dock_seat[sw]] = mat.dock_reader[sw]
+                self.dock[mat.dock_seat[sw]] = mat.dock_reader[sw]
         for i in range(len(mat.zone_of)):
             if mat.zone_of[i] == _Z_STAND and mat.seat_of[i] < _SEATS:
-                r[_G_STAND + mat.seat_of[i]] = i
-        self.tags = array("H", _NO_TAGS * _TAG_N)
+                self.stand[mat.seat_of[i]] = i
         self.uid = bytearray(deck.UID_LEN)
         # A declaration tapped in either order, and the Sheriff's decision.
         self.good = _NO_SEAT
@@ -220,36 +210,34 @@ class Gestures(BaseGestures):
         or turn changed); a new market turn starts with the cards already lying on the merchant's
         stand pad."""
         s = self.game.s
-        r = self.regs
-        if r[_G_NEED] and s[self.game._at(self.target) + _FLAGS] & _DONE:
+        if self.need and s[self.game._at(self.target) + _FLAGS] & _DONE:
             self.clear()   # the host resolved the bag waiting for confiscated cards some other way
-        if r[_G_STAMP] == s[_R_ROUND] and r[_G_STAMP + 1] == s[_R_PHASE] and r[_G_STAMP + 2] == s[_R_TURN]:
+        if self.stamp[0] == s[_R_ROUND] and self.stamp[1] == s[_R_PHASE] and self.stamp[2] == s[_R_TURN]:
             return
-        r[_G_STAMP] = s[_R_ROUND]
-        r[_G_STAMP + 1] = s[_R_PHASE]
-        r[_G_STAMP + 2] = s[_R_TURN]
-        r[_G_PLACED_N] = 0
-        r[_G_ASIDE_N] = 0
-        r[_G_TAKE_N] = 0
+        self.stamp[0] = s[_R_ROUND]
+        self.stamp[1] = s[_R_PHASE]
+        self.stamp[2] = s[_R_TURN]
+        self.placed_n = 0
+        self.aside_n = 0
+        self.take_n = 0
         self.clear()
         if self.cards is not None:
             self.cards.clear()
         turn = s[_R_TURN]
         if s[_R_PHASE] == _MARKET and turn < _SEATS and self.presence is not None:
-            reader = r[_G_STAND + turn]
+            reader = self.stand[turn]
             for slot in range(self.presence.slots):
                 if self.lookup(reader, slot):
                     self.insert(self.registry.index)
 
     def clear(self):
         """Drop a half-made declaration, verdict and the deputy who named themself."""
-        r = self.regs
         self.good = _NO_SEAT
         self.count = 0
         self.target = _NO_SEAT
-        r[_G_VERDICT] = 0
-        r[_G_NEED] = 0
-        r[_G_ACTOR] = _NO_SEAT
+        self.verdict = 0
+        self.need = 0
+        self.actor = _NO_SEAT
 
     def lookup(self, reader, slot, kind=deck.CARD):
         """Look up what lies in a presence slot of a reader: whether it is a card of this game (a
@@ -260,26 +248,23 @@ class Gestures(BaseGestures):
 
     def insert(self, tag):
         """A set-aside candidate: a card seen on the merchant's stand pad this market turn."""
-        r = self.regs
-        tags = self.tags
-        for i in range(r[_G_ASIDE_N]):
-            if tags[_TAG_ASIDE + i] == tag:
+        for i in range(self.aside_n):
+            if self.aside_tags[i] == tag:
                 return
-        for i in range(r[_G_TAKE_N]):
-            if tags[_TAG_TAKE + i] == tag:
+        for i in range(self.take_n):
+            if self.take_tags[i] == tag:
                 return   # a card taken from a pile this turn cannot be set aside any more
-        if r[_G_ASIDE_N] < _ASIDE:
-            tags[_TAG_ASIDE + r[_G_ASIDE_N]] = tag
-            r[_G_ASIDE_N] += 1
+        if self.aside_n < _ASIDE:
+            self.aside_tags[self.aside_n] = tag
+            self.aside_n += 1
 
     def add(self, tag, code, to):
         """A card tapped on a discard pad: placed (setup, set aside, confiscated) onto pile ``to``."""
-        r = self.regs
-        n = r[_G_PLACED_N]
-        self.tags[_TAG_PLACED + n] = tag
-        r[_G_PLACED_CODE + n] = code
-        r[_G_PLACED_PILE + n] = to
-        r[_G_PLACED_N] = n + 1
+        n = self.placed_n
+        self.placed_tags[n] = tag
+        self.placed_code[n] = code
+        self.placed_pile[n] = to
+        self.placed_n = n + 1
 
     # -- gestures -----------------------------------------------------------------------
     def arrive(self, zone, seat, tag):
@@ -293,116 +278,114 @@ class Gestures(BaseGestures):
             return _NOT_NOW   # a token on a card pad; a module card in a base game
         g = self.game
         s = g.s
-        r = self.regs
-        tags = self.tags
         # Whose market turn it is: the rules' turn, or (deputies, before the market opens) the
         # merchant who named themself.
-        merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]
+        merchant = self.actor if s[_R_TURN] == _NO_SEAT else s[_R_TURN]
         if zone != _Z_DISCARD1 and zone != _Z_DISCARD2:
             if zone == _Z_STAND and s[_R_PHASE] == _MARKET and seat == merchant:
                 self.insert(index)
             return _NOTHING   # possibly a hidden card: never signalled
         pile = 1 if zone == _Z_DISCARD1 else 2
         phase = s[_R_PHASE]
-        if phase != _SETUP and phase != _MARKET and (phase != _INSPECT or not r[_G_NEED]):
+        if phase != _SETUP and phase != _MARKET and (phase != _INSPECT or not self.need):
             return _NOT_NOW
-        placed = r[_G_PLACED_N]
+        placed = self.placed_n
         for i in range(placed):
-            if tags[_TAG_PLACED + i] == index:
+            if self.placed_tags[i] == index:
                 return _NOTHING   # tapped twice
         if phase == _SETUP:   # the ten cards of the two discard piles, five each
             n = 0
             for i in range(placed):
-                if r[_G_PLACED_PILE + i] == pile:
+                if self.placed_pile[i] == pile:
                     n += 1
             if n >= _PILE_START:
                 return _BAD_SETUP
             self.add(index, code, pile)
-            if r[_G_PLACED_N] < 2 * _PILE_START:
+            if self.placed_n < 2 * _PILE_START:
                 return _NOTHING
             rec = self.mat.start(_A_SETUP, s[_R_SHERIFF])
             rec[_F_PILE1] = _PILE_START
             rec[_F_PILE2] = _PILE_START
             n1 = 0
             n2 = 0
-            for i in range(r[_G_PLACED_N]):
-                if r[_G_PLACED_PILE + i] == 1:
+            for i in range(self.placed_n):
+                if self.placed_pile[i] == 1:
                     n1 += 1
-                    rec[_F_PILE1 + n1] = r[_G_PLACED_CODE + i]
+                    rec[_F_PILE1 + n1] = self.placed_code[i]
                 else:
                     n2 += 1
-                    rec[_F_PILE2 + n2] = r[_G_PLACED_CODE + i]
-            r[_G_PLACED_N] = 0   # refused: the ten cards are tapped again
+                    rec[_F_PILE2 + n2] = self.placed_code[i]
+            self.placed_n = 0   # refused: the ten cards are tapped again
             return _READY
         if phase == _MARKET:
-            for i in range(r[_G_TAKE_N]):
-                if tags[_TAG_TAKE + i] == index:
+            for i in range(self.take_n):
+                if self.take_tags[i] == index:
                     return _NOTHING   # a taken card tapped again
-            for i in range(r[_G_ASIDE_N]):
-                if tags[_TAG_ASIDE + i] == index:
-                    if placed and r[_G_PLACED_PILE] != pile:
+            for i in range(self.aside_n):
+                if self.aside_tags[i] == index:
+                    if placed and self.placed_pile[0] != pile:
                         return _BAD_PILE   # the set-aside cards go onto one pile
                     if placed >= _MARKET_MAX:
                         return _TOO_MANY_CARDS
                     self.add(index, code, pile)
                     return _NOTHING
             # Not set aside: a card taken from the top of this pile.
-            n = r[_G_TAKE_N]
-            if n >= r[_G_ASIDE_N] or n >= _MARKET_MAX:
+            n = self.take_n
+            if n >= self.aside_n or n >= _MARKET_MAX:
                 return _TAKE_TOO_MANY   # set cards aside first: draws never outnumber them
             left = s[_R_PILE1 if pile == 1 else _R_PILE2]
             for i in range(n):
-                if r[_G_TAKE_PILE + i] == pile:
+                if self.take_pile[i] == pile:
                     left -= 1
             if left <= 0:
                 return _EMPTY_PILE
             if s[_PILES + left - 1 if pile == 1 else _PILES_END - left] != code:
                 return _NOT_NOW   # not the card on top of that pile
-            tags[_TAG_TAKE + n] = index
-            r[_G_TAKE_PILE + n] = pile
-            r[_G_TAKE_N] = n + 1
+            self.take_tags[n] = index
+            self.take_pile[n] = pile
+            self.take_n = n + 1
             return _NOTHING
         # A card the Sheriff confiscates.
-        if placed and r[_G_PLACED_PILE] != pile:
+        if placed and self.placed_pile[0] != pile:
             return _BAD_PILE   # confiscated cards go onto one pile
         t = self.target
         at = g._at(t)
         if code == s[at + _DECL_GOOD]:
             return _BAD_ORDER  # a truthfully declared card goes to the stand
         # Whether the UIDs read at clasp time are the bag the rules hold.
-        bag_n = r[_G_BAG_N + t]
+        bag_n = self.bag_n[t]
         known = bag_n == s[at + _BAG_N]
         for i in range(bag_n if known else 0):
-            if r[_G_BAG_CODE + t * _BAG_MAX + i] != s[at + _BAG + i]:
+            if self.bag_code[t * _BAG_MAX + i] != s[at + _BAG + i]:
                 known = False
         if known:
             found = False
             for i in range(bag_n):
-                if tags[_TAG_BAG + t * _BAG_MAX + i] == index:
+                if self.bag_tags[t * _BAG_MAX + i] == index:
                     found = True
             if not found:
                 return _BAD_ORDER   # not a card of that bag
         else:
             n = 0
             for i in range(placed):
-                if r[_G_PLACED_CODE + i] == code:
+                if self.placed_code[i] == code:
                     n += 1
             if n >= _count(s, at + _BAG, s[at + _BAG_N], code):
                 return _BAD_ORDER
         self.add(index, code, pile)
-        n = r[_G_PLACED_N]
-        if n < r[_G_NEED]:
+        n = self.placed_n
+        if n < self.need:
             return _NOTHING
-        rec = self.mat.start(_A_INSPECT, r[_G_ACTOR] if self.deputies else s[_R_SHERIFF])
+        rec = self.mat.start(_A_INSPECT, self.actor if self.deputies else s[_R_SHERIFF])
         rec[_F_TARGET] = t
         rec[_F_ITO - 1] = 1
         rec[_F_ITO] = pile
         rec[_F_ORDER - 1] = 1
         rec[_F_ORDER] = n
         for i in range(n):
-            rec[_F_ORDER + 1 + i] = r[_G_PLACED_CODE + i]
+            rec[_F_ORDER + 1 + i] = self.placed_code[i]
         self.clear()
-        r[_G_PLACED_N] = 0
+        self.placed_n = 0
         return _READY
 
     def switch(self, seat, closed):
@@ -414,8 +397,7 @@ class Gestures(BaseGestures):
         if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET) or seat >= _SEATS:
             return _NOTHING
         rec = self.mat.start(_A_LOAD, seat)
-        r = self.regs
-        reader = r[_G_DOCK + seat]
+        reader = self.dock[seat]
         done = g.s[g._at(seat) + _FLAGS] & (_LOADED | _SKIPPED) or not g._is_merchant(seat)
         at = seat * _BAG_MAX
         n = 0
@@ -426,14 +408,14 @@ class Gestures(BaseGestures):
                 if n < _LIST_CAP:
                     rec[_F_CARDS + 1 + n] = code
                 if n < _BAG_MAX and not done:
-                    self.tags[_TAG_BAG + at + n] = self.registry.index
-                    r[_G_BAG_CODE + at + n] = code
+                    self.bag_tags[at + n] = self.registry.index
+                    self.bag_code[at + n] = code
                 n += 1
         rec[_F_CARDS] = n if n < _LIST_CAP else _LIST_CAP
         if self.cards is not None:
             self.cards.load(rec, reader)   # a Merry Man in the bag: the hidden flag
         if not done:
-            r[_G_BAG_N + seat] = n if n <= _BAG_MAX else 0
+            self.bag_n[seat] = n if n <= _BAG_MAX else 0
         if not n:
             return _READY if phase == _LOAD and not done else _NOTHING
         if phase == _LOAD and done and n == g.s[g._at(seat) + _BAG_N]:
@@ -468,7 +450,7 @@ class Gestures(BaseGestures):
         """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
         cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
         self.update()
-        if self.regs[_G_NEED]:
+        if self.need:
             return _NOT_NOW
         self.clear()
         return _NOTHING
@@ -477,7 +459,6 @@ class Gestures(BaseGestures):
         self.update()
         g = self.game
         s = g.s
-        r = self.regs
         seat = t - _T_SEAT0 if _T_SEAT0 <= t < _T_SEAT0 + _T_SEATS else -1   # a seat token's seat
         if self.deputies:
             # Deputies: a seat token in the reveal phase reveals that seat's deputy card; before
@@ -491,11 +472,11 @@ class Gestures(BaseGestures):
             if phase == _MARKET and seat >= 0 and s[_R_TURN] == _NO_SEAT and seat < g.seats():
                 if not g._is_merchant(seat):
                     return _NOT_A_MERCHANT
-                r[_G_ACTOR] = seat
+                self.actor = seat
                 return _NOTHING
             if phase == _LAWS_PHASE and seat >= 0:
                 if not g._is_merchant(seat) and seat < g.seats():
-                    r[_G_ACTOR] = seat   # the deputy who logs the laws both chose
+                    self.actor = seat   # the deputy who logs the laws both chose
                     return _NOTHING
                 return _NOT_THE_SHERIFF
             if phase == _LOOT_PHASE and t == _T_CONFIRM:
@@ -511,45 +492,45 @@ class Gestures(BaseGestures):
         if t == _T_CONFIRM:
             # The market turn as tapped so far (kept if the rules refuse it); deputies: the
             # opening merchant taps their seat token first.
-            merchant = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
+            merchant = self.actor if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
             if s[_R_PHASE] != _MARKET or merchant == _NO_SEAT:
                 return _NOT_NOW
             rec = self.mat.start(_A_MARKET, merchant)
-            n = r[_G_PLACED_N]
+            n = self.placed_n
             rec[_F_DISCARD] = n
             for i in range(n):
-                rec[_F_DISCARD + 1 + i] = r[_G_PLACED_CODE + i]
-            rec[_F_TAKE] = r[_G_TAKE_N]
-            for i in range(r[_G_TAKE_N]):
-                rec[_F_TAKE + 1 + i] = r[_G_TAKE_PILE + i]
+                rec[_F_DISCARD + 1 + i] = self.placed_code[i]
+            rec[_F_TAKE] = self.take_n
+            for i in range(self.take_n):
+                rec[_F_TAKE + 1 + i] = self.take_pile[i]
             if n:
                 rec[_F_TO - 1] = 1
-                rec[_F_TO] = r[_G_PLACED_PILE]
+                rec[_F_TO] = self.placed_pile[0]
             return _READY
         if seat < 0 and t != _T_PASS and t != _T_INSPECT:
             return _NOT_NOW
         err = self.check(_INSPECT)
         if err:
             return err
-        if r[_G_NEED]:
+        if self.need:
             return _NOT_NOW   # an inspection is binding: the bag is open
         if seat >= 0 and self.deputies and not g._is_merchant(seat):
-            r[_G_ACTOR] = seat   # a deputy names themself
+            self.actor = seat   # a deputy names themself
         elif seat >= 0:
             self.target = seat
         else:
-            r[_G_VERDICT] = t
+            self.verdict = t
         # A merchant named and a verdict tapped: ``pass`` at once; ``inspect`` at once for an
         # honest bag or a target the rules refuse, else once the confiscated cards are tapped. An
         # inspection waiting for its cards is binding: the wait shows that the bag lies, so letting
         # the Sheriff take it back would let them probe bags before a bribe. Deputies: a decision
         # settles the bag once both agree, or the lone deputy who wanted to open acts; a first
         # stance settles nothing.
-        inspector = r[_G_ACTOR] if self.deputies else s[_R_SHERIFF]
+        inspector = self.actor if self.deputies else s[_R_SHERIFF]
         t = self.target
-        if t == _NO_SEAT or not r[_G_VERDICT] or inspector == _NO_SEAT:
+        if t == _NO_SEAT or not self.verdict or inspector == _NO_SEAT:
             return _NOTHING
-        if r[_G_VERDICT] == _T_PASS:
+        if self.verdict == _T_PASS:
             rec = self.mat.start(_A_PASS, inspector)
             rec[_F_TARGET] = t
             if self.cards is not None:   # special orders tapped for this bag
@@ -567,8 +548,8 @@ class Gestures(BaseGestures):
         if not need:
             self.clear()
             return _READY
-        r[_G_NEED] = need
-        r[_G_PLACED_N] = 0
+        self.need = need
+        self.placed_n = 0
         return _NOTHING
 
     # -- what the mat waits for ----------------------------------------------------------
@@ -576,7 +557,6 @@ class Gestures(BaseGestures):
         self.update()
         g = self.game
         s = g.s
-        r = self.regs
         mat = self.mat
         phase = s[_R_PHASE]
         if phase == _OVER:
@@ -592,8 +572,8 @@ class Gestures(BaseGestures):
         self.winners = -1
         if phase == _SETUP:
             n1 = 0
-            for i in range(r[_G_PLACED_N]):
-                if r[_G_PLACED_PILE + i] == 1:
+            for i in range(self.placed_n):
+                if self.placed_pile[i] == 1:
                     n1 += 1
             mat.wait_seats = (1 << g.seats()) - 1
             mat.wait_zone = _Z_DISCARD1 if n1 < _PILE_START else _Z_DISCARD2
@@ -603,7 +583,7 @@ class Gestures(BaseGestures):
             mat.wait_zone = _Z_COMMAND
             return _P_REVEAL
         if phase == _MARKET:
-            turn = r[_G_ACTOR] if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
+            turn = self.actor if s[_R_TURN] == _NO_SEAT else s[_R_TURN]   # as in ``arrive``
             if turn == _NO_SEAT:
                 mask = 0
                 for seat in range(g.seats()):
@@ -637,7 +617,7 @@ class Gestures(BaseGestures):
             return _P_LAWS
         if phase == _LOOT_PHASE:
             return _P_LOOT
-        if r[_G_NEED]:   # the Sheriff's inspection waits for confiscated cards
-            mat.wait_zone = _Z_DISCARD2 if r[_G_PLACED_N] and r[_G_PLACED_PILE] == 2 else _Z_DISCARD1
+        if self.need:   # the Sheriff's inspection waits for confiscated cards
+            mat.wait_zone = _Z_DISCARD2 if self.placed_n and self.placed_pile[0] == 2 else _Z_DISCARD1
             return _P_CONFISCATE
         return _P_DECIDE

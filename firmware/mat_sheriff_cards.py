@@ -71,8 +71,6 @@ _Z_DRAW = const(3)
 _Z_COMMAND = const(5)
 _SEATS = const(6)
 _LAWS_PHASE = const(8)
-_G_ACTOR = const(0)     # firmware.mat_sheriff's registers: the deputy who named themself
-_G_STAND = const(21)    # ... and each seat's stand pad
 # The module actions' kinds and the record offsets written here (sheriff_mm, sheriff_cards'
 # vocabulary; tests/test_rules_literals.py).
 _A_CLAIM = const(8)
@@ -156,7 +154,7 @@ class Gestures:
         if code & 1 != 2 - left:
             return _NOT_NOW   # the top card of the pair goes first, then the lower one
         good = _BM_GOODS[i]
-        if self._on_pad(g.regs[_G_STAND + seat], deck.CARD, good) < _CLAIM_CARDS:
+        if self._on_pad(g.stand[seat], deck.CARD, good) < _CLAIM_CARDS:
             return _NEED_THREE
         rec = g.mat.start(_A_CLAIM, seat)
         rec[_F_CLAIM_GOOD] = good
@@ -180,7 +178,7 @@ class Gestures:
             self.keep[self.keep_n] = law
             self.keep_n += 1
             return _NOTHING
-        p = g.game.s[_R_SHERIFF] if g.regs[_G_ACTOR] == _NO_SEAT else g.regs[_G_ACTOR]   # deputies: either may log it
+        p = g.game.s[_R_SHERIFF] if g.actor == _NO_SEAT else g.actor   # deputies: either may log it
         rec = g.mat.start(_A_LAW, p)
         f = _F_LAW_KEEP
         rec[f] = self.keep_n
