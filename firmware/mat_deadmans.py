@@ -122,22 +122,6 @@ _R_KRAKEN = const(13)
 _R_PLAY_N = const(19)
 _R_TRAIT = const(30)
 
-# The gesture registers (Gestures.regs): the bank the last collect filled, with this many cards
-# left to draw, and how many tags it banked; the half-tapped multi-card choice's count, stamp and
-# (Plunderer) paying bank; a seat token's target for the next card and its stamp; a Davy Jones's
-# Locker awaiting its target.
-_G_SWEPT_N = const(0)
-_G_SWEPT_SEAT = const(1)
-_G_SWEPT_AT = const(2)
-_G_PART_N = const(3)
-_G_PART_STAMP = const(4)
-_G_PART_TARGET = const(5)
-_G_NAMED = const(6)
-_G_NAMED_STAMP = const(7)
-_G_DJ = const(8)
-_G_N = const(9)
-
-
 def _find(tags, n, tag):
     for i in range(n):
         if tags[i] == tag:
@@ -166,11 +150,18 @@ class Gestures(BaseGestures):
         self.swept = array("H", _NO_TAGS * _SUITS)       # tags the last collect banked
         self.part = array("H", _NO_TAGS * _LIST_CAP)     # a half-tapped multi-card choice
         self.part_code = bytearray(_LIST_CAP)
-        # The numbers in one array (_G_*), not nine attributes: the instance's table stays at 8
-        # slots instead of growing to 17 (one 272-B block, where a mat's boot peaked).
-        g = self.regs = array("i", bytes(4 * _G_N))
-        g[_G_SWEPT_SEAT] = g[_G_PART_TARGET] = g[_G_NAMED] = g[_G_DJ] = _NO_SEAT
-        g[_G_SWEPT_AT] = g[_G_PART_STAMP] = g[_G_NAMED_STAMP] = -1
+        # The bank the last collect filled (whose, at which draw count) and how many tags it banked.
+        self.swept_n = 0
+        self.swept_seat = _NO_SEAT
+        self.swept_at = -1
+        # The half-tapped multi-card choice: its count, stamp and (Plunderer) paying bank.
+        self.part_n = 0
+        self.part_stamp = -1
+        self.part_target = _NO_SEAT
+        # A seat token's target for the next card, and its stamp.
+        self.named = _NO_SEAT
+        self.named_stamp = -1
+        self.davy_jones = _NO_SEAT   # the seat whose Davy Jones's Locker awaits its target
 
     # -- what the mat knows about tags ------------------------------------------------------
     def _in_draw_pile(self, tag):
@@ -182,28 +173,28 @@ class Gestures(BaseGestures):
         """The multi-card choice being tapped (started afresh for a new pending choice): the
         position of ``tag`` in it, or -1."""
         st = _stamp(self.game.s)
-        if st != self.regs[_G_PART_STAMP]:
-            self.regs[_G_PART_STAMP] = st
-            self.regs[_G_PART_N] = 0
-            self.regs[_G_PART_TARGET] = _NO_SEAT
-        return _find(self.part, self.regs[_G_PART_N], tag.index)
+        if st != self.part_stamp:
+            self.part_stamp = st
+            self.part_n = 0
+            self.part_target = _NO_SEAT
+        return _find(self.part, self.part_n, tag.index)
 
     def _short(self, tag, loc):
         """The place ``loc`` holds no more copies of the tag's code than the choice lists
         already, or the tag is physically in the draw pile."""
         listed = 0
-        for i in range(self.regs[_G_PART_N]):
+        for i in range(self.part_n):
             if self.part_code[i] == tag.code:
                 listed += 1
         return self._in_draw_pile(tag) or d.count(self.game.s, tag.code, loc) <= listed
 
     def _add_part(self, tag):
-        n = self.regs[_G_PART_N]
+        n = self.part_n
         if n < _LIST_CAP:
             self.part[n] = tag.index
             self.part_code[n] = tag.code
-            self.regs[_G_PART_N] = n + 1
-        return self.regs[_G_PART_N]
+            self.part_n = n + 1
+        return self.part_n
 
     def _checked(self, physical):
         """READY for the action in ``mat.rec``, unless the mat knows the tapped card cannot be
@@ -229,7 +220,7 @@ class Gestures(BaseGestures):
             rec = self.mat.start(_A_TRAIT, seat)
             rec[_F_TRAIT] = code
             if self.game.check(rec) == _TARGET_REQUIRED:
-                self.regs[_G_DJ] = seat
+                self.davy_jones = seat
                 return _NOTHING
             return _READY
         if kind != _KIND_CARD or code >= _NCODES:
@@ -245,7 +236,7 @@ class Gestures(BaseGestures):
                     err = self._checked(_NOT_IN_DISCARD if self._in_draw_pile(tag) else 0)
                 else:
                     at = self._fresh_part(tag)
-                    n = self.regs[_G_PART_N]
+                    n = self.part_n
                     if n:
                         rec[_F_REVEAL - 1] = 1
                         rec[_F_REVEAL] = n
@@ -277,7 +268,7 @@ class Gestures(BaseGestures):
                 return _REVEAL_NOT_WANTED
             if self._fresh_part(tag) >= 0:
                 return _NOTHING
-            if self.regs[_G_PART_N] >= (s[_R_DISCARD_N] if s[_R_DISCARD_N] < 3 else 3):
+            if self.part_n >= (s[_R_DISCARD_N] if s[_R_DISCARD_N] < 3 else 3):
                 return _WRONG_REVEAL_COUNT
             if self._short(tag, _DISCARD):
                 return _NOT_IN_DISCARD
@@ -301,8 +292,8 @@ class Gestures(BaseGestures):
             return _NOT_NOW
         if in_play:
             return self._collect(seat)
-        if (seat == self.regs[_G_SWEPT_SEAT] and self.regs[_G_SWEPT_AT] == s[_R_DRAW_N]
-                and _find(self.swept, self.regs[_G_SWEPT_N], index) >= 0):
+        if (seat == self.swept_seat and self.swept_at == s[_R_DRAW_N]
+                and _find(self.swept, self.swept_n, index) >= 0):
             return _NOTHING  # the collected cards tapped one by one: only the first one counted
         if seat != p or pending != _A_BONUS:
             if d.count(s, code, _BANK + seat):
@@ -316,9 +307,9 @@ class Gestures(BaseGestures):
             return _NOTHING
         plunder = s[_R_TRAIT + p] == _PLUNDERER
         if plunder:
-            if not self.regs[_G_PART_N]:  # the first card tells (or a seat token told) whose bank pays
-                t = self.regs[_G_NAMED] if self.regs[_G_NAMED_STAMP] == _stamp(s) else _NO_SEAT
-                self.regs[_G_NAMED] = _NO_SEAT
+            if not self.part_n:  # the first card tells (or a seat token told) whose bank pays
+                t = self.named if self.named_stamp == _stamp(s) else _NO_SEAT
+                self.named = _NO_SEAT
                 if t == _NO_SEAT:  # the opponent whose stack shows this card on top
                     for o in range(s[_R_SEATS]):
                         if o != p and d.top(s, o, code // _VALUES) == code:
@@ -327,8 +318,8 @@ class Gestures(BaseGestures):
                     return _TARGET_REQUIRED
                 if t == _NO_SEAT:
                     return _NOT_IN_BANK
-                self.regs[_G_PART_TARGET] = t
-            t = self.regs[_G_PART_TARGET]
+                self.part_target = t
+            t = self.part_target
             if self._short(tag, _BANK + t):
                 return _NOT_IN_BANK
             due = d.bonus_due(s, t)
@@ -342,38 +333,38 @@ class Gestures(BaseGestures):
         if plunder:
             rec = self.mat.rec
             rec[_F_BONUS_TARGET - 1] = 1
-            rec[_F_BONUS_TARGET] = self.regs[_G_PART_TARGET]
+            rec[_F_BONUS_TARGET] = self.part_target
         return ready
 
     def cancel(self):
         """Drop a Davy Jones's Locker trait waiting for its ``seatK`` target."""
-        self.regs[_G_DJ] = _NO_SEAT
+        self.davy_jones = _NO_SEAT
         return _NOTHING
 
     def token(self, t):
         s = self.game.s
         if s[_R_PHASE] != _SETUP:
-            self.regs[_G_DJ] = _NO_SEAT
+            self.davy_jones = _NO_SEAT
         if t == _COLLECT_TOKEN:
             return self._collect(s[_R_TURN])
         if not _SEAT0 <= t < _SEAT0 + _SEAT_TOKENS:
             return _NOT_NOW
         target = t - _SEAT0
-        if self.regs[_G_DJ] != _NO_SEAT:
-            rec = self.mat.start(_A_TRAIT, self.regs[_G_DJ])
+        if self.davy_jones != _NO_SEAT:
+            rec = self.mat.start(_A_TRAIT, self.davy_jones)
             rec[_F_TRAIT] = _DAVY_JONES
             rec[_F_TRAIT_TARGET - 1] = 1
             rec[_F_TRAIT_TARGET] = target
-            self.regs[_G_DJ] = _NO_SEAT
+            self.davy_jones = _NO_SEAT
             return _READY
         pending = s[_R_PENDING]
         if pending != _A_CANNON and pending != _A_SWORD and pending != _A_BONUS:
             return _NOT_NOW
         if target >= s[_R_SEATS]:
             return _BAD_TARGET
-        self.regs[_G_NAMED] = target
-        self.regs[_G_NAMED_STAMP] = _stamp(s)
-        self.regs[_G_PART_STAMP] = -1  # a bonus list restarts for the named bank
+        self.named = target
+        self.named_stamp = _stamp(s)
+        self.part_stamp = -1  # a bonus list restarts for the named bank
         return _NOTHING
 
     def _aimed(self, kind, tag):
@@ -384,9 +375,9 @@ class Gestures(BaseGestures):
         s = self.game.s
         p = s[_R_TURN]
         code = tag.code
-        t = self.regs[_G_NAMED]
-        self.regs[_G_NAMED] = _NO_SEAT
-        if t == _NO_SEAT or self.regs[_G_NAMED_STAMP] != _stamp(s):
+        t = self.named
+        self.named = _NO_SEAT
+        if t == _NO_SEAT or self.named_stamp != _stamp(s):
             n = s[_R_SEATS]
             rec = self.mat.start(kind, p)
             rec[_F_TARGET_CARD] = code
@@ -413,21 +404,21 @@ class Gestures(BaseGestures):
         n = s[_R_PLAY_N]
         for i in range(n):
             self.swept[i] = self.play[i]
-        self.regs[_G_SWEPT_N] = n
-        self.regs[_G_SWEPT_SEAT] = seat
-        self.regs[_G_SWEPT_AT] = s[_R_DRAW_N]
+        self.swept_n = n
+        self.swept_seat = seat
+        self.swept_at = s[_R_DRAW_N]
         self.mat.start(_A_COLLECT, seat)
         return _READY
 
     def _complete(self, kind, at):
         """The action of a fully tapped list; the list starts afresh (a refused one is tapped
         again in full)."""
-        n = self.regs[_G_PART_N]
+        n = self.part_n
         rec = self.mat.start(kind, self.game.s[_R_TURN])
         rec[at] = n
         for i in range(n):
             rec[at + 1 + i] = self.part_code[i]
-        self.regs[_G_PART_N] = 0
+        self.part_n = 0
         return _READY
 
     # -- what the mat waits for -------------------------------------------------------------
@@ -455,8 +446,8 @@ class Gestures(BaseGestures):
             mat.wait_zone = _NO_ZONE
             return _P_OVER
         if phase == _SETUP:
-            if self.regs[_G_DJ] != _NO_SEAT:
-                mat.wait_seats = 1 << self.regs[_G_DJ]
+            if self.davy_jones != _NO_SEAT:
+                mat.wait_seats = 1 << self.davy_jones
                 mat.wait_zone = _Z_COMMAND
                 return _P_TARGET
             mask = 0  # seats without a trait may tap one; the first seat may draw at once
@@ -484,8 +475,7 @@ class Gestures(BaseGestures):
             return _P_SWORD
         if pending == _A_MAP:
             need = s[_R_DISCARD_N] if s[_R_DISCARD_N] < 3 else 3
-            g = self.regs
-            if s[_R_TRAIT + p] == _NAVIGATOR or (g[_G_PART_STAMP] == _stamp(s) and g[_G_PART_N] >= need):
+            if s[_R_TRAIT + p] == _NAVIGATOR or (self.part_stamp == _stamp(s) and self.part_n >= need):
                 return _P_PICK
             mat.wait_zone = _Z_DISCARD
             return _P_REVEAL
