@@ -44,15 +44,15 @@ _IN_PROGRESS = const("a game is in progress")  # the refusal's words the host re
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 
 
-def join(root, name):
+def board_path(root, name):
     """A file's path on the board filesystem (``root``: "" or "." for the current folder)."""
     return name if root in ("", ".") else root.rstrip("/") + "/" + name
 
 
-def load(root, name):
+def read_json(root, name):
     """A JSON file of the board filesystem, or None if it is missing or unreadable."""
     try:
-        with open(join(root, name)) as f:
+        with open(board_path(root, name)) as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
@@ -66,7 +66,7 @@ def with_profile(root, header):
         from shared_rules.sheriff.modules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = join(root, board_files.PROFILE_FILE)
+        path = board_path(root, board_files.PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
@@ -86,7 +86,7 @@ class App:
         # Whether the board has mat layouts; the file is read again at each start, which keeps
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port). Parsed
         # first and collected, so the long-lived objects below are not placed among its garbage.
-        self.layouts = load(self.root, _LAYOUT_FILE) is not None
+        self.layouts = read_json(self.root, _LAYOUT_FILE) is not None
         gc.collect()
         if sensors is True:
             # The reader stack (sensors, presence, registry, the MFRC522 driver: ~12 KB and ~190
@@ -102,12 +102,12 @@ class App:
                 # Loaded at boot instead, after the long-lived objects, the new pool (6.4 KB in
                 # one block on the unix port) found no room: 100 KB on a mat for every game.
                 from firmware import recover   # noqa: F401
-        board_files.profile_path = join(self.root, board_files.PROFILE_FILE)   # headers name it by digest
+        board_files.profile_path = board_path(self.root, board_files.PROFILE_FILE)   # headers name it by digest
         self.link = BoardLink(board.link)
         self.persist = Persist(self.root) if persist is True else persist
         self.referee = Referee(self.link, self.persist)
         if sensors is True:
-            sensors = Sensors(board, join(self.root, _REGISTRY_FILE))
+            sensors = Sensors(board, board_path(self.root, _REGISTRY_FILE))
             if board.readers:  # serve the link while a reader waits out its field guard
                 board.readers[0].set_guard_hook(self.link.serve)
         self.sensors = sensors
@@ -152,7 +152,7 @@ class App:
             if game is not None:
                 header = self.persist.header
         if game is None:
-            conf = load(self.root, _GAME_FILE)
+            conf = read_json(self.root, _GAME_FILE)
             if conf is not None:
                 try:
                     conf = with_profile(self.root, conf)
@@ -179,7 +179,7 @@ class App:
             from firmware.feedback import Feedback
             from firmware.mat import pick_layout
             try:
-                layout = pick_layout(load(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
+                layout = pick_layout(read_json(self.root, _LAYOUT_FILE) or {"games": {}}, game.NAME, game.seats())
                 # The layout file's parse is garbage now: collected, the mat and the gestures
                 # fill its holes (Skull on a mat: -4.5 KB smallest heap, the others unchanged).
                 gc.collect()
@@ -236,7 +236,7 @@ class App:
             if name not in games.names():
                 raise ValueError("unknown game")
         except ValueError as e:
-            self.refuse(e)
+            self.refuse_new_game(e)
             return
         game = None
         old = self.referee.game
@@ -270,7 +270,7 @@ class App:
                 gestures_for(name)  # its code next to the rules', before long-lived objects
         except ValueError as e:
             if game is None:
-                self.refuse(e)
+                self.refuse_new_game(e)
                 if self.referee.game is None:
                     self.boot()  # the game let go of above, as journalled
                 return
@@ -278,7 +278,7 @@ class App:
             game = None  # too little heap left beside what is loaded: see below
         raw = json.dumps(header).encode()
         try:
-            with open(join(self.root, _GAME_FILE), "w") as f:
+            with open(board_path(self.root, _GAME_FILE), "w") as f:
                 f.write(raw.decode())
         except OSError:
             pass  # the journal still holds the game; only a reboot without it loses the choice
@@ -310,7 +310,7 @@ class App:
             return self.persist.count
         return 1
 
-    def refuse(self, why):
+    def refuse_new_game(self, why):
         """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
         ERROR ``body``; the running game goes on."""
         self.referee.message("new game refused: %s" % why)
@@ -471,10 +471,10 @@ class App:
 def _restart_note(root, take=False):
     """The reason left by ``main`` before a restart, or None; ``take``: remove the note."""
     try:
-        with open(join(root, _RESTART_FILE)) as f:
+        with open(board_path(root, _RESTART_FILE)) as f:
             why = f.read(200)
         if take:
-            os.remove(join(root, _RESTART_FILE))
+            os.remove(board_path(root, _RESTART_FILE))
         return why
     except OSError:
         return None
@@ -485,7 +485,7 @@ def _leave_restart_note(root, exc):
     start after it failed too): the next boot then starts no game."""
     again = _restart_note(root) is not None
     try:
-        with open(join(root, _RESTART_FILE), "w") as f:
+        with open(board_path(root, _RESTART_FILE), "w") as f:
             f.write((_AGAIN if again else "") + type(exc).__name__ + (": " + str(exc) if str(exc) else ""))
     except Exception:  # noqa: BLE001  (out of memory or flash: restart all the same)
         pass

@@ -59,13 +59,13 @@ class Feedback:
         led_of = layout.get("led_of_reader")
         if led_of is None:
             led_of = range(layout.get("readers", 16))
-        self.map = bytes(led_of)   # reader -> its LED (a builtin's name: not interned on a board)
-        n = max(self.map) + 1
+        self.led_of = bytes(led_of)   # reader -> its LED
+        n = max(self.led_of) + 1
         stations = layout["zones"][layout["station"]]
         self.station = bytearray(seats)
         for seat in range(seats):
             pad = stations[seat]
-            self.station[seat] = self.map[pad if isinstance(pad, int) else pad[0]]
+            self.station[seat] = self.led_of[pad if isinstance(pad, int) else pad[0]]
         self.hold = hold
         self.base = bytearray(n)     # steady colour per LED, | _FAULT: the pad's reader is down or stuck
         self.flash = bytearray(n)    # flash colour per LED (_OFF: none)
@@ -76,11 +76,11 @@ class Feedback:
 
     def accepted(self, reader, now, colour=_GREEN):
         """Flash the pad ``colour`` and play its sound (``rejected``: red and the reject sound)."""
-        if 0 <= reader < len(self.map):
-            i = self.map[reader]
+        if 0 <= reader < len(self.led_of):
+            i = self.led_of[reader]
             self.flash[i] = colour
             self.since[i] = now & _TICKS_MASK
-            self.update()
+            self.write_changed()
         self.buzzer.play(_PATTERN_OK if colour == _GREEN else _PATTERN_REJECT)
 
     def rejected(self, reader, now):
@@ -100,17 +100,17 @@ class Feedback:
         for seat in range(len(self.station)):
             if seats >> seat & 1:
                 base[self.station[seat]] |= colour
-        if reader < len(self.map):
-            base[self.map[reader]] = base[self.map[reader]] & _FAULT | colour
-        if command < len(self.map):
-            base[self.map[command]] = base[self.map[command]] & _FAULT | _AMBER
+        if reader < len(self.led_of):
+            base[self.led_of[reader]] = base[self.led_of[reader]] & _FAULT | colour
+        if command < len(self.led_of):
+            base[self.led_of[command]] = base[self.led_of[command]] & _FAULT | _AMBER
         if what == PROMPT_OVER:
             self.over = True
             self.buzzer.play(_PATTERN_END)
         elif seats != self.awaited:
             self.buzzer.play(_PATTERN_TURN)
         self.awaited = seats
-        self.update()
+        self.write_changed()
 
     def show(self, mat, now):
         """``prompt`` with everything read from a ``firmware.mat.Mat``."""
@@ -124,16 +124,16 @@ class Feedback:
             # ms since the flash began, across a ticks_ms wrap (as time.ticks_diff)
             if self.flash[i] and (now - self.since[i]) & _TICKS_MASK >= self.hold:
                 self.flash[i] = _OFF
-        self.update()
+        self.write_changed()
 
     def fault(self, reader, on):
         """Light (or clear) the fault colour of a pad whose reader is down or stuck."""
-        if 0 <= reader < len(self.map):
-            i = self.map[reader]
+        if 0 <= reader < len(self.led_of):
+            i = self.led_of[reader]
             self.base[i] = self.base[i] | _FAULT if on else self.base[i] & ~_FAULT
-            self.update()
+            self.write_changed()
 
-    def update(self):
+    def write_changed(self):
         """Write the LEDs whose colour changed (a flash, else the fault colour, else the steady one)."""
         changed = False
         for i in range(len(self.base)):

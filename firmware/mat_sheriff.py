@@ -193,25 +193,25 @@ class Gestures(BaseGestures):
         self.winners = -1         # seat mask, computed once when the game is over
         self.cards = None         # the module cards' gestures (firmware.mat_sheriff_cards)
         if mods:
-            self.cards = __import__("firmware.mat_sheriff_cards", None, None, ("Gestures",)).Gestures(self)
+            from firmware import mat_sheriff_cards
+            self.cards = mat_sheriff_cards.Gestures(self)
 
     # -- the rules' state, read without allocating -------------------------------------
     def check(self, phase):
-        """The refusal of a gesture made outside ``phase``: _OK in it, else game_over or wrong_phase
-        (the names here are ones the board interns anyway: docs/performance.md)."""
+        """The refusal of a gesture made outside ``phase``: _OK in it, else game_over or wrong_phase."""
         p = self.game.s[_R_PHASE]
         if p == phase:
             return _OK
         return _GAME_OVER if p == _OVER else _WRONG_PHASE
 
     # -- partial state -----------------------------------------------------------------
-    def update(self):
+    def follow_rules(self):
         """Called first by every gesture: drop partial actions once the rules moved on (round, phase
         or turn changed); a new market turn starts with the cards already lying on the merchant's
         stand pad."""
         s = self.game.s
         if self.need and s[self.game._at(self.target) + _FLAGS] & _DONE:
-            self.clear()   # the host resolved the bag waiting for confiscated cards some other way
+            self.drop_partial()   # the host resolved the bag waiting for confiscated cards some other way
         if self.stamp[0] == s[_R_ROUND] and self.stamp[1] == s[_R_PHASE] and self.stamp[2] == s[_R_TURN]:
             return
         self.stamp[0] = s[_R_ROUND]
@@ -220,9 +220,9 @@ class Gestures(BaseGestures):
         self.placed_n = 0
         self.aside_n = 0
         self.take_n = 0
-        self.clear()
+        self.drop_partial()
         if self.cards is not None:
-            self.cards.clear()
+            self.cards.drop_choices()
         turn = s[_R_TURN]
         if s[_R_PHASE] == _MARKET and turn < _SEATS and self.presence is not None:
             reader = self.stand[turn]
@@ -230,7 +230,7 @@ class Gestures(BaseGestures):
                 if self.lookup(reader, slot):
                     self.insert(self.registry.index)
 
-    def clear(self):
+    def drop_partial(self):
         """Drop a half-made declaration, verdict and the deputy who named themself."""
         self.good = _NO_SEAT
         self.count = 0
@@ -258,7 +258,7 @@ class Gestures(BaseGestures):
             self.aside_tags[self.aside_n] = tag
             self.aside_n += 1
 
-    def add(self, tag, code, to):
+    def place(self, tag, code, to):
         """A card tapped on a discard pad: placed (setup, set aside, confiscated) onto pile ``to``."""
         n = self.placed_n
         self.placed_tags[n] = tag
@@ -271,7 +271,7 @@ class Gestures(BaseGestures):
         kind = tag.kind
         code = tag.code
         index = tag.index
-        self.update()
+        self.follow_rules()
         if kind == deck.MODULE and self.cards is not None:
             return self.cards.arrive(zone, seat, code)
         if kind != deck.CARD:
@@ -300,7 +300,7 @@ class Gestures(BaseGestures):
                     n += 1
             if n >= _PILE_START:
                 return _BAD_SETUP
-            self.add(index, code, pile)
+            self.place(index, code, pile)
             if self.placed_n < 2 * _PILE_START:
                 return _NOTHING
             rec = self.mat.start(_A_SETUP, s[_R_SHERIFF])
@@ -327,7 +327,7 @@ class Gestures(BaseGestures):
                         return _BAD_PILE   # the set-aside cards go onto one pile
                     if placed >= _MARKET_MAX:
                         return _TOO_MANY_CARDS
-                    self.add(index, code, pile)
+                    self.place(index, code, pile)
                     return _NOTHING
             # Not set aside: a card taken from the top of this pile.
             n = self.take_n
@@ -372,7 +372,7 @@ class Gestures(BaseGestures):
                     n += 1
             if n >= _count(s, at + _BAG, s[at + _BAG_N], code):
                 return _BAD_ORDER
-        self.add(index, code, pile)
+        self.place(index, code, pile)
         n = self.placed_n
         if n < self.need:
             return _NOTHING
@@ -384,14 +384,14 @@ class Gestures(BaseGestures):
         rec[_F_ORDER] = n
         for i in range(n):
             rec[_F_ORDER + 1 + i] = self.placed_code[i]
-        self.clear()
+        self.drop_partial()
         self.placed_n = 0
         return _READY
 
     def switch(self, seat, closed):
         """A clasp closing in the load phase is that merchant's ``load``; a bag re-docked
         unchanged, an empty bag, any clasp opening mean nothing."""
-        self.update()
+        self.follow_rules()
         g = self.game
         phase = g.s[_R_PHASE]
         if not closed or self.presence is None or (phase != _LOAD and phase != _MARKET) or seat >= _SEATS:
@@ -413,7 +413,7 @@ class Gestures(BaseGestures):
                 n += 1
         rec[_F_CARDS] = n if n < _LIST_CAP else _LIST_CAP
         if self.cards is not None:
-            self.cards.load(rec, reader)   # a Merry Man in the bag: the hidden flag
+            self.cards.merry_in_bag(rec, reader)   # a Merry Man in the bag: the hidden flag
         if not done:
             self.bag_n[seat] = n if n <= _BAG_MAX else 0
         if not n:
@@ -435,7 +435,7 @@ class Gestures(BaseGestures):
 
     def number(self, n):
         """The declared count; the declaration is made once its good is tapped too (either order)."""
-        self.update()
+        self.follow_rules()
         self.count = n
         if self.good == _NO_SEAT or not self.count:
             return _NOTHING   # the other half of the declaration is still to come
@@ -449,14 +449,14 @@ class Gestures(BaseGestures):
     def cancel(self):
         """Drop a half-tapped declaration or verdict; an inspection waiting for its confiscated
         cards is binding (the wait shows the bag lies), so it cannot be cancelled."""
-        self.update()
+        self.follow_rules()
         if self.need:
             return _NOT_NOW
-        self.clear()
+        self.drop_partial()
         return _NOTHING
 
     def token(self, t):
-        self.update()
+        self.follow_rules()
         g = self.game
         s = g.s
         seat = t - _T_SEAT0 if _T_SEAT0 <= t < _T_SEAT0 + _T_SEATS else -1   # a seat token's seat
@@ -534,19 +534,19 @@ class Gestures(BaseGestures):
             rec = self.mat.start(_A_PASS, inspector)
             rec[_F_TARGET] = t
             if self.cards is not None:   # special orders tapped for this bag
-                self.cards.fill(rec, t)
-            self.clear()
+                self.cards.pass_orders(rec, t)
+            self.drop_partial()
             return _READY
         rec = self.mat.start(_A_INSPECT, inspector)
         rec[_F_TARGET] = t
         # (the module cards' ``inspect``: whether it settles the bag (deputies), which opens it)
         if g.check(rec) != _OK or self.cards is not None and not self.cards.inspect(rec, t):
-            self.clear()
+            self.drop_partial()
             return _READY   # the rules say why (bad_target, ...), or a deputy's stance only
         at = g._at(t)
         need = s[at + _BAG_N] - _count(s, at + _BAG, s[at + _BAG_N], s[at + _DECL_GOOD])
         if not need:
-            self.clear()
+            self.drop_partial()
             return _READY
         self.need = need
         self.placed_n = 0
@@ -554,7 +554,7 @@ class Gestures(BaseGestures):
 
     # -- what the mat waits for ----------------------------------------------------------
     def prompt(self):
-        self.update()
+        self.follow_rules()
         g = self.game
         s = g.s
         mat = self.mat

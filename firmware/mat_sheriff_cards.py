@@ -90,8 +90,7 @@ _F_PASS_ORDERS = const(42)
 
 
 class Gestures:
-    """The module-card half of the Sheriff gestures (``g``: ``firmware.mat_sheriff.Gestures``; this
-    class shares its name, a name the board interns anyway)."""
+    """The module-card half of the Sheriff gestures (``g``: ``firmware.mat_sheriff.Gestures``)."""
 
     def __init__(self, g):
         self.g = g
@@ -114,7 +113,7 @@ class Gestures:
                 n += 1
         return n
 
-    def clear(self):
+    def drop_choices(self):
         """The rules moved on (round, phase or turn): drop half-made choices."""
         self.keep_n = 0
         for i in range(_SEATS):
@@ -220,7 +219,7 @@ class Gestures:
         self.orders[free] = order
         return _NOTHING   # waits for the Sheriff's pass
 
-    def fill(self, rec, t):
+    def pass_orders(self, rec, t):
         """A pass the mat makes for merchant ``t``: the orders tapped for that bag, if this pass
         lets it through (a deputy's first stance does not)."""
         settles = self._settles(rec[1], t, 1)
@@ -278,7 +277,7 @@ class Gestures:
             rec[_F_MERRY_BOTTOM] = card
         return _READY
 
-    def load(self, rec, reader):
+    def merry_in_bag(self, rec, reader):
         """A clasp closing on a bag: a Merry Man card on the dock is the load's hidden flag (two
         make the rules refuse the load: ``bag_size``)."""
         if not self.mods & 16:

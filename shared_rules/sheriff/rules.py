@@ -390,10 +390,9 @@ class Sheriff(engine.Game):
             return self._check_payment(rec, rec[1], self._share(rec, n * self._penalty(decl)), decl, 0)
         return self._check_payment(rec, t, self._confiscated_penalty(t), decl, kept)
 
-    def _share(self, rec, value):
-        """The part of a truthful merchant's penalty ``value`` the inspecting seat pays itself.
-        (Parameters here and below use names the board interns anyway: docs/performance.md.)"""
-        return value
+    def _share(self, rec, owed):
+        """The part of a truthful merchant's penalty the inspecting seat pays itself."""
+        return owed
 
     def _confiscated_penalty(self, t):
         s = self.s
@@ -406,11 +405,11 @@ class Sheriff(engine.Game):
                 owed += self._penalty(g)
         return owed
 
-    def _check_payment(self, rec, p, value, good, count):
-        """``pay_with`` settles the part of a debt (``value``) that the debtor ``p``'s gold cannot:
-        goods handed over while the debt is open, all legal goods before any contraband, the whole
-        stand if it does not cover the rest. ``count`` goods ``good`` reach the stand just before."""
-        rest = value - self.gold(p)
+    def _check_payment(self, rec, debtor, owed, plus_good, plus_n):
+        """``pay_with`` settles the part of a debt the debtor's gold cannot: goods handed over
+        while the debt is open, all legal goods before any contraband, the whole stand if it
+        does not cover the rest. ``plus_n`` goods ``plus_good`` reach the stand just before."""
+        rest = owed - self.gold(debtor)
         if rest <= 0:
             return _BAD_PAYMENT
         n = rec[_F_PAY]
@@ -427,7 +426,7 @@ class Sheriff(engine.Game):
                 return _BAD_PAYMENT
             paid += _GOODS[_G_VALUE + g]
         for g in range(_KINDS):
-            have = self.stand(p, g) + (count if g == good else 0)
+            have = self.stand(debtor, g) + (plus_n if g == plus_good else 0)
             give = _count(rec, at, n, g)
             if give > have:
                 return _BAD_PAYMENT
@@ -598,10 +597,10 @@ class Sheriff(engine.Game):
             s[at + _STAND + s[at + _BAG + i]] += 1
         self._resolved(t)
 
-    def _open_bag(self, rec, sheriff, p):
+    def _open_bag(self, rec, sheriff, partner):
         """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
-        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when the partner
-        deputy ``p`` pays the other half)."""
+        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when ``partner``
+        pays the other half)."""
         s = self.s
         t = rec[_F_TARGET]
         at = self._at(t)
@@ -619,39 +618,38 @@ class Sheriff(engine.Game):
                     self._push(to, s[at + _BAG + i])
         if kept == n:
             owed = n * self._penalty(decl)
-            if p != _NO_SEAT:
-                self._pay(p, t, owed // 2, None)
+            if partner != _NO_SEAT:
+                self._pay(partner, t, owed // 2, None)
                 owed -= owed // 2
             self._pay(rec[1], t, owed, rec)
         else:
             self._pay(t, sheriff, self._confiscated_penalty(t), rec)
         self._resolved(t)
 
-    def _pay(self, p, to, value, rec):
-        """``p`` pays ``value`` to ``to``: gold first; the rest in goods from p's stand (``pay_with``
-        of ``rec``, or the default order when ``rec`` is None or has none) until covered, no change
-        given; what the stand cannot cover is forgiven."""
+    def _pay(self, debtor, creditor, owed, rec):
+        """Gold first; the rest in goods from the debtor's stand (``pay_with`` of ``rec``, or the
+        default order when ``rec`` is None or has none) until covered, no change given; what the stand cannot cover is forgiven."""
         s = self.s
-        have = self.gold(p)
-        paid = value if have >= value else have
-        self._set_gold(p, have - paid)
-        self._set_gold(to, self.gold(to) + paid)
-        rest = value - paid
+        have = self.gold(debtor)
+        paid = owed if have >= owed else have
+        self._set_gold(debtor, have - paid)
+        self._set_gold(creditor, self.gold(creditor) + paid)
+        rest = owed - paid
         if rest <= 0:
             return
-        stand = self._at(p) + _STAND   # goods go from stand to stand, one at a time
-        dst = self._at(to) + _STAND
+        stand = self._at(debtor) + _STAND   # goods go from stand to stand, one at a time
+        to = self._at(creditor) + _STAND
         if rec is not None and rec[_F_PAY - 1]:
             for i in range(rec[_F_PAY]):
                 g = rec[_F_PAY + 1 + i]
                 s[stand + g] -= 1
-                s[dst + g] += 1
+                s[to + g] += 1
             return
         for j in range(_KINDS):
             g = _GOODS[_G_PAY_ORDER + j]
             while rest > 0 and s[stand + g]:
                 s[stand + g] -= 1
-                s[dst + g] += 1
+                s[to + g] += 1
                 rest -= _GOODS[_G_VALUE + g]
 
     def _resolved(self, t):
@@ -725,7 +723,8 @@ class Sheriff(engine.Game):
     @staticmethod
     def describe(view):
         """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        return __import__("shared_rules.sheriff.view", None, None, True).describe(view)  # type: ignore[arg-type]
+        from shared_rules.sheriff.view import describe
+        return describe(view)
 
     def summary(self):
         """The replay contract's fields; scoring is imported on demand, off the accept path."""
@@ -744,7 +743,8 @@ class Sheriff(engine.Game):
 
     def referee(self):
         """Everything the referee knows, hidden cards included (debug view)."""
-        return __import__("shared_rules.sheriff.view", None, None, True).referee(self)  # type: ignore[arg-type]
+        from shared_rules.sheriff import view
+        return view.referee(self)
 
 
 def _count(rec, at, n, g):
@@ -770,21 +770,21 @@ def _take_from_bag(game, t, g):
     return False
 
 
-def _public_seat(game, out, start, at):
-    """One seat's public bytes at ``out[start]`` (``out`` zeroed there): gold, hand size, flags,
+def _public_seat(game, out, o, at):
+    """One seat's public bytes at ``out[o]`` (``out`` zeroed there): gold, hand size, flags,
     declaration, legal goods per kind, how many face down."""
     s = game.s
-    out[start] = s[at + _GOLD]
-    out[start + 1] = s[at + _GOLD + 1]
-    out[start + 2] = s[at + _HAND_N]
-    out[start + 3] = s[at + _FLAGS]
-    out[start + 4] = s[at + _DECL_GOOD]
-    out[start + 5] = s[at + _DECL_N]
+    out[o] = s[at + _GOLD]
+    out[o + 1] = s[at + _GOLD + 1]
+    out[o + 2] = s[at + _HAND_N]
+    out[o + 3] = s[at + _FLAGS]
+    out[o + 4] = s[at + _DECL_GOOD]
+    out[o + 5] = s[at + _DECL_N]
     for g in range(_KINDS):
         if g < _LEGAL_KINDS and not game._contraband(g):
-            out[start + 6 + g] = s[at + _STAND + g]
+            out[o + 6 + g] = s[at + _STAND + g]
         else:
-            out[start + 10] += s[at + _STAND + g]
+            out[o + 10] += s[at + _STAND + g]
 
 
 # Card codes in catalogue order (a tuple made from a list display: its codes of up to 10
