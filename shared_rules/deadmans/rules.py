@@ -226,12 +226,10 @@ def _move(s, card, src, dest):
         s[_R_DISCARD_N] += 1
 
 
-# Fields some actions share, one tuple each instead of one per action: the card (draw, hook), the
-# target and card (cannon, sword), the optional target (trait, bonus). One global, deleted after
-# use, named after a name the module interns anyway: the module's table stays at 17 slots (a global
-# more grows it to 23, 368 bytes, while the class is made: the DMD replay's peak).
-card = (actions.field("card", _FIELD_NAME, DMD_CODES),)  # type: tuple
-card = (card, (actions.field("target", _FIELD_U8), card[0]), actions.field("target", _FIELD_U8, optional=True))
+# Fields some actions share, one tuple each instead of one per action.
+_CARD = (actions.field("card", _FIELD_NAME, DMD_CODES),)                  # draw, hook
+_TARGET_AND_CARD = (actions.field("target", _FIELD_U8), _CARD[0])         # cannon, sword
+_MAYBE_TARGET = actions.field("target", _FIELD_U8, optional=True)         # trait, bonus
 
 
 class DeadMans(engine.Game):
@@ -243,16 +241,16 @@ class DeadMans(engine.Game):
     # pairs to split and copy at the replay's peak). The names from a list display: they load as
     # names interned anyway, where a constant tuple's would be nine 32-byte string objects.
     VOCAB = actions.Vocabulary(tuple(["trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus"]), (
-        (actions.field("trait", _FIELD_NAME, DMD_TRAITS), card[2]),
-        card[0],
+        (actions.field("trait", _FIELD_NAME, DMD_TRAITS), _MAYBE_TARGET),
+        _CARD,
         (),
-        card[0],
-        card[1],
-        card[1],
+        _CARD,
+        _TARGET_AND_CARD,
+        _TARGET_AND_CARD,
         (actions.field("reveal", _FIELD_LIST, DMD_CODES, optional=True, cap=3),
          actions.field("pick", _FIELD_NAME, DMD_CODES)),
         (actions.field("peek", _FIELD_LIST, DMD_CODES, cap=3, hidden=2),),  # 2: one card as a name alone
-        (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), card[2]),
+        (actions.field("cards", _FIELD_LIST, DMD_CODES, cap=_MAX_BONUS), _MAYBE_TARGET),
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
@@ -720,5 +718,4 @@ class DeadMans(engine.Game):
         }
 
 
-del card
 GAME = DeadMans

@@ -94,10 +94,9 @@ _PUB_SEAT = const(5)
 # The disc names: the catalogue's SKULL_CODES as a literal (a Skull replay then never loads the
 # catalogue package; tests/test_rules_literals.py checks they are equal).
 _CODES = const(("flower", "skull"))
-# Fields two actions share (one tuple each), in one global (a second would grow the module table
-# one step while the class is made); deleted after the vocabulary is made.
-_DISC = ((actions.field("disc", actions.NAME, _CODES, hidden=True),),   # [0] place, lose
-         (actions.field("target", actions.U8),))                          # [1] flip, first
+# Fields two actions share, one tuple each.
+_DISC = (actions.field("disc", actions.NAME, _CODES, hidden=True),)   # place, lose
+_TARGET = (actions.field("target", actions.U8),)                     # flip, first
 
 
 def on_mats(s):
@@ -381,12 +380,12 @@ class Skull(engine.Game):
     # The action names as one constant tuple and the fields as a tuple of field tuples (not
     # (name, fields) pairs: the vocabulary keeps these two as they are, nothing to split and copy).
     VOCAB = actions.Vocabulary(("place", "bid", "pass", "flip", "lose", "first"), (
-        _DISC[0],
+        _DISC,
         (actions.field("n", actions.U8),),
         (),
-        (_DISC[1][0], actions.field("disc", actions.NAME, _CODES, optional=True)),
-        _DISC[0],
-        _DISC[1],
+        (_TARGET[0], actions.field("disc", actions.NAME, _CODES, optional=True)),
+        _DISC,
+        _TARGET,
     ))
     # The reason names in one string (one object, not a tuple of strings; ``engine.Game.reason``
     # names a code from it).
@@ -402,5 +401,4 @@ class Skull(engine.Game):
         "bad_target"         # 24 the target seat is not in play
     )
 
-del _DISC
 GAME = Skull
