@@ -461,11 +461,16 @@ class Mfrc522Emu:
             j = (start + end) >> 1
             self._or[j >> 3] ^= 1 << (j & 7)
             self._and[j >> 3] ^= 1 << (j & 7)
-        coll = end
-        for j in range(start, end):
-            if (self._or[j >> 3] ^ self._and[j >> 3]) >> (j & 7) & 1:
+        coll = end   # the first bit where the answers differ (whole equal bytes skipped at once)
+        j = start
+        while j < end:
+            if not j & 7 and j + 8 <= end and self._or[j >> 3] == self._and[j >> 3]:
+                j += 8
+            elif (self._or[j >> 3] ^ self._and[j >> 3]) >> (j & 7) & 1:
                 coll = j
                 break
+            else:
+                j += 1
         noisy = 0
         if self._live[NOISE] and end - start >= 2:
             self._faults[NOISE] -= 1
@@ -477,7 +482,15 @@ class Mfrc522Emu:
         keep_after = r[_COLL] & 0x80  # ValuesAfterColl
         q = align
         cur = 0
-        for j in range(start, end):
+        first = start   # the bits still to go into the FIFO one by one
+        if coll == end and not align and not start & 7:
+            # no collision, byte-aligned (every answer but an anticollision's): whole bytes
+            for b in range(start >> 3, end >> 3):
+                self._push(self._or[b])
+            q = end - start
+            cur = self._or[end >> 3] & ((1 << (q & 7)) - 1) if q & 7 else 0
+            first = end
+        for j in range(first, end):
             bit = self._or[j >> 3] >> (j & 7) & 1
             if j == coll:
                 bit = 1
