@@ -328,22 +328,25 @@ def test_sim_plays_the_card_modules_on_its_own_board(tmp_path: Path, capsys: pyt
 def test_sim_pushes_the_deck_profile_a_board_lacks_then_plays_all_five_modules(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A board without the game's profile refuses the NEWGAME naming the digests; the sim pushes
-    the header's profile (PROFILE frames, STORED) and the game is refereed with all five modules.
-    The board's journal, restored with its profile.bin, ends where the replay of the host's log
-    does."""
+    the header's profile (PROFILE frames, STORED) and the game is refereed with all five modules
+    (its first 60 actions: deputies, a law, the Black Market's loot, a Merry Man, an order; the
+    whole game is the test above). The board's journal, restored with its profile.bin, ends where
+    the replay of the host's log does."""
     import shutil
     from firmware.persist import Persist
     from shared_rules import games
     log = tmp_path / "five.jsonl"
     with local_board() as folder:
         assert not (folder / "fs" / "profile.bin").exists()
-        sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--seed", "5", "--until-over", "--json",
+        sim = cli_json(["sim", "--game", "sheriff", "--players", "6", "--seed", "5", "--actions", "60", "--json",
                         "--modules", "deputies,black_market,laws,special_orders,merry_men",
                         "--log", str(log), "--port", str(folder / "tty")], capsys)
         shutil.copytree(folder / "fs", tmp_path / "fs", ignore=shutil.ignore_patterns("firmware", "shared_rules"))
     replay = cli_json(["replay", str(log), "--json"], capsys)
-    assert sim["over"] and replay["rejected"] == [] and sim["scores"] == replay["scores"]
-    header = json.loads(log.read_text().splitlines()[0])
+    assert replay["rejected"] == [] and sim["scores"] == replay["scores"]
+    lines = log.read_text().splitlines()
+    assert {"deputy", "law", "loot", "merry", "order_up"} <= {json.loads(line)["a"] for line in lines[1:]}
+    header = json.loads(lines[0])
     assert (tmp_path / "fs" / "profile.bin").read_bytes() == deck_profile.encode(header["profile"])
     monkeypatch.setattr(board_files, "profile_path", str(tmp_path / "fs" / "profile.bin"))
     journal = Persist(str(tmp_path / "fs"))
