@@ -203,6 +203,7 @@ CARDS_PROFILE = json.loads((Path(__file__).parent.parent / "host" / "profiles" /
 def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None:
     """Rows for laws in force, orders face up and filled, Merry Men held (a count): the lines
     come from the public view, which is equal whichever Merry Men the seats hold."""
+    from host.screen import views
     from host.screen.scoreboard import card_module_lines
     from shared_rules import games
 
@@ -214,7 +215,7 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
     assert g0.VOCAB.encode(setup, rec) == 0 and g0.accept(rec) == 0
     view = bytearray(g0.PUBLIC_SIZE)
     g0.public(view)
-    d = g0.describe(view)
+    d = views.describe(type(g0), view)
     assert d["phase"] == "laws" and card_module_lines(d)[0] == "laws in force: none yet"
     screens = []
     for keeps in ((0, 1, 2), (5, 6, 7)):
@@ -228,16 +229,16 @@ def test_card_module_rows_laws_orders_and_merry_men_counts_never_which() -> None
             assert g.VOCAB.encode(a, rec) == 0 and g.accept(rec) == 0, a
         view = bytearray(g.PUBLIC_SIZE)
         g.public(view)
-        screens.append(card_module_lines(g.describe(view)))
+        screens.append(card_module_lines(views.describe(type(g), view)))
     assert screens[0] == screens[1]
-    ref = g.referee()   # the debug view (never mirrored by default) does say which
-    assert [s["merry_man_held"] for s in ref["seats"]] == [5, 6, 7] and "merry_man_held" not in g.describe(view)["seats"][0]
+    ref = views.referee(g)   # the debug view (never mirrored by default) does say which
+    assert [s["merry_man_held"] for s in ref["seats"]] == [5, 6, 7] and "merry_man_held" not in views.describe(type(g), view)["seats"][0]
     assert screens[0] == ["laws in force: 1. #8 · 2. #12",
                           "special orders face up: #0 · #1 · #3 · #4",
                           "Merry Men held: seat 0 1, seat 1 1, seat 2 1"], screens[0]
     # on the screens the header's profile names the laws and orders, never a Merry Man
     from host.screen.scoreboard import Picture, model
-    m = model(Picture(connected=True, in_sync=True, header=header, state=g.describe(view)))
+    m = model(Picture(connected=True, in_sync=True, header=header, state=views.describe(type(g), view)))
     info = "\n".join(m["info"])
     assert "1. #8 placeholder law 09 · 2. #12 placeholder law 13" in info, info
     assert "#0 apple+pepper → 4 · #1 cheese+pepper → 5" in info, info

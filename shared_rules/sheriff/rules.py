@@ -720,12 +720,6 @@ class Sheriff(engine.Game):
             else:
                 out[_PUB_PILES + i] = 0
 
-    @staticmethod
-    def describe(view):
-        """Public view bytes -> dict for the scoreboard (host side: imported on demand)."""
-        from shared_rules.sheriff.view import describe
-        return describe(view)
-
     def summary(self):
         """The replay contract's fields; scoring is imported on demand, off the accept path."""
         from shared_rules.sheriff import score as sheriff_score
@@ -740,11 +734,6 @@ class Sheriff(engine.Game):
             "winners": sheriff_score.winners(self, scores) if over else [],
             "scores": scores, "gold": gold,
         }
-
-    def referee(self):
-        """Everything the referee knows, hidden cards included (debug view)."""
-        from shared_rules.sheriff import view
-        return view.referee(self)
 
 
 def _count(rec, at, n, g):

@@ -180,7 +180,7 @@ def test_market_named_merchant_opens_then_clockwise_draw_pile_only():
     assert sv.pile(g, 1) == [CODES.index(c) for c in ("cheese", "apple", "pepper")] and sv.pile(g, 2) == []
     assert [sv.hand(g, s) for s in range(6)] == [6] * 6 and g.s[K.R_DRAW] == 180 - 3
     assert g.s[K.R_PHASE] == K.LOAD
-    return g.describe(_view(g))["piles"]
+    return sv.describe(_view(g))["piles"]
 
 
 def _view(g):
@@ -290,7 +290,7 @@ def test_loot_chest_split_evenly_remainder_needs_an_action():
     assert errors(r) == [[len(log) + 2, "wrong_phase"]] and g.s[K.R_PHASE] == KM.LOOT
     assert golds(g)[:2] == [51, 51] and g.gold(KM.CHEST) == 1
     assert stands(g, KM.CHEST) == {"apple": 1, "cheese": 1} and stands(g, 0) == {} and stands(g, 1) == {}
-    d = g.describe(_view(g))
+    d = sv.describe(_view(g))
     assert d["loot_chest"]["gold"] == 1 and d["loot_chest"]["stand"]["apple"] == 1 and d["deputies"] == [0, 1]
     return d["loot_chest"]
 
@@ -338,7 +338,7 @@ def test_black_market_claims_top_card_then_lower():
     assert g.black_market(1) == [(pepper, 12)] and g.black_market(2) == [(pepper, 10)]
     assert g.stand(1, pepper) == 0 and g.removed(pepper) == 6
     assert r.result()["scores"][:3] == [50, 62, 60], r.result()
-    d = g.describe(_view(g))
+    d = sv.describe(_view(g))
     assert d["black_market"]["pepper"] == [] and d["seats"][1]["black_market"] == [["pepper", 12]]
     return r.result()
 
@@ -362,7 +362,7 @@ def test_the_sheriff_may_claim_during_the_inspection():
 def test_black_market_one_player_may_hold_both_and_tie_breaks_count_them():
     log = three_peppers(3, (1,))
     r = play(HB(3), log + [act("claim", 1, good="pepper")])
-    d = r.game.describe(_view(r.game))
+    d = sv.describe(_view(r.game))
     assert d["black_market"]["pepper"] == [10] and r.game.extra_contraband(1) == 1
     r2 = play(HB(3), [act("claim", 1, good="pepper")] + log[1:])
     assert errors(r2)[0] == [2, "wrong_phase"]

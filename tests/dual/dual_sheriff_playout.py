@@ -115,6 +115,6 @@ def test_whole_games_accepted_under_heap_lock():
         po = Playout(header, seed)
         po.run()
         assert g.over() and g.digest() == po.game.digest()
-        assert g.describe(view)["phase"] == "over"
+        assert sv.describe(view)["phase"] == "over"
         out.append([len(recs), g.digest()])
     return out

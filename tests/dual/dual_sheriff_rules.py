@@ -218,7 +218,7 @@ def test_declare_rules():
     assert g.s[K.R_PHASE] == K.INSPECT
     view = bytearray(g.PUBLIC_SIZE)
     g.public(view)
-    d = g.describe(view)
+    d = sv.describe(view)
     assert [s["declared"] for s in d["seats"]] == [None, ["chicken", 2], ["cheese", 1]]
     return errors(r)
 
@@ -274,7 +274,7 @@ def test_passed_goods_go_to_the_stand_contraband_face_down():
     _, cheese = view_after(["apple", "apple", "cheese"])
     assert stands(g, 1) == {"apple": 2, "pepper": 1}
     assert pepper == silk and pepper != cheese   # contraband is public only as a count
-    d = g.describe(pepper)["seats"][1]
+    d = sv.describe(pepper)["seats"][1]
     assert d["stand"]["apple"] == 2 and d["contraband"] == 1
     return d
 
@@ -623,7 +623,7 @@ def test_public_view_hides_bags_and_hands_until_passed():
     assert sh.Sheriff.VOCAB.decode(rec, public=True) == {"a": "load", "p": 1}
     sh.Sheriff.VOCAB.encode(setup(), rec)
     assert sh.Sheriff.VOCAB.decode(rec) == setup()
-    return sh.Sheriff.describe(a)
+    return sv.describe(a)
 
 
 def test_snapshot_round_trip_and_sizes():
