@@ -43,14 +43,14 @@ GAME_CASES = [
     ("deadmans-4", {"game": "deadmans", "players": 4}, 40),
     ("deadmans-8", {"game": "deadmans", "players": 8, "decks": 2}, 20),
     ("sheriff-5", {"game": "sheriff", "players": 5}, 10),
-    # Merry Men modules (sheriff_mm, imported only for such headers), sample profile values.
+    # Merry Men modules (deputies, black_market: imported only for such headers), sample profile values.
     ("sheriff-6-mm", {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"],
                       "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
     ("sheriff-6-deputies", {"game": "sheriff", "players": 6, "modules": ["deputies"]}, 10),
     ("sheriff-5-black_market", {"game": "sheriff", "players": 5, "modules": ["black_market"],
                                 "profile": for_modules(_SAMPLE, ["black_market"])}, 10),
 ]
-# Card modules (sheriff_cards, with sheriff_laws / sheriff_merry as named), one line per module and
+# Card modules (cards, with laws / special_orders / merry_men as named), one line per module and
 # one with all five; in the firmware bench too (NEWGAME names the board's profile.bin by digest).
 CARD_CASES = [("sheriff-%d-%s" % (n, label), {"game": "sheriff", "players": n, "modules": mods,
                                                "profile": for_modules(_SAMPLE, mods)}, 10)

@@ -78,7 +78,7 @@ _P_REVEAL = const(7)
 _P_LOOT = const(8)
 _P_LAWS = const(9)
 _SEATS = const(6)             # 3-5 players, 6 with the Merry Men deputies
-_REVEAL = const(6)            # the deputies module's phases (shared_rules.sheriff.modules.deputies_black_market)
+_REVEAL = const(6)            # the deputies module's phases (shared_rules.sheriff.modules.deputies)
 _LOOT_PHASE = const(7)
 _LAWS_PHASE = const(8)        # the laws module's phase (shared_rules.sheriff.modules.cards)
 
@@ -98,7 +98,7 @@ _A_LOAD = const(2)
 _A_DECLARE = const(3)
 _A_PASS = const(4)
 _A_INSPECT = const(5)
-_A_DEPUTY = const(6)          # sheriff_mm's actions and the loot split's offset
+_A_DEPUTY = const(6)          # deputies' actions and the loot split's offset
 _A_LOOT = const(7)
 _F_LOOT_SPLIT = const(21)
 _F_PILE1 = const(2)
@@ -120,7 +120,7 @@ _DECL_GOOD = const(10)
 _NO_TAG = const(0xFFFF)
 _NO_TAGS = const(b"\xff\xff")  # one _NO_TAG as array("H") bytes: the arrays are made from bytes, not lists
 _NO_ZONES = const(b"\xff\xff\xff\xff\xff\xff")  # _SEATS times _NO_ZONE
-_R_DEPUTY2 = const(12)        # sheriff_mm's second deputy's register
+_R_DEPUTY2 = const(12)        # deputies' second deputy's register
 _ASIDE = const(8)             # set-aside candidates remembered per market turn
 _PLACED = const(10)           # cards on discard pads: setup 5 + 5, market or confiscation <= 5
 
@@ -561,9 +561,9 @@ class Gestures(BaseGestures):
         phase = s[_R_PHASE]
         if phase == _OVER:
             if self.winners < 0:
-                from shared_rules.sheriff import score as sheriff_score   # once, at the end: allocates
+                from shared_rules.sheriff import score   # once, at the end: allocates
                 mask = 0
-                for seat in sheriff_score.winners(g):
+                for seat in score.winners(g):
                     mask |= 1 << seat
                 self.winners = mask
             mat.wait_seats = self.winners
@@ -607,7 +607,7 @@ class Gestures(BaseGestures):
             mat.wait_zone = _Z_COMMAND
             return _P_DECLARE
         # The laws, the loot split, the inspection: the Sheriff's, or both deputies' (the second's
-        # register is sheriff_mm's).
+        # register is deputies').
         if self.deputies or phase == _LOOT_PHASE:
             mat.wait_seats = (1 << s[_R_SHERIFF]) | (1 << s[_R_DEPUTY2])
         else:

@@ -28,7 +28,6 @@ except ImportError:
         return x
 
 from shared_rules.core import deck
-from shared_rules.sheriff.modules import deputies_black_market as mm
 
 # The base referee's registers, phases and flags (private there: restated, checked by
 # tests/test_rules_literals.py).
@@ -45,10 +44,10 @@ ORDER0 = const(30)
 MERRY0 = const(45)
 _CLAIM_CARDS = const(3)
 _ORDERS_PER_BAG = const(2)
-_ORD = const(559)      # sheriff_cards' order places: 0 in the deck, 1 face up, 2 + seat filled
+_ORD = const(559)      # cards' order places: 0 in the deck, 1 face up, 2 + seat filled
 _O_UP = const(1)
 
-# Reasons (sheriff, sheriff_mm), the engine's and the mat's codes, and the zones and phases of
+# Reasons (sheriff, deputies), the engine's and the mat's codes, and the zones and phases of
 # ``firmware.mat_sheriff``: the same names as there (tests/test_rules_literals.py).
 _TOO_MANY_CARDS = const(22)
 _NOT_A_MERCHANT = const(20)
@@ -56,11 +55,11 @@ _ALREADY_RESOLVED = const(32)
 _MODULE_OFF = const(37)
 _MARKET_EXHAUSTED = const(44)
 _NEED_THREE = const(45)
-_ORDER_NOT_UP = const(50)   # sheriff_cards
+_ORDER_NOT_UP = const(50)   # cards
 _BAG_OPENED = const(52)
-_LAW_NOT_IN_DECK = const(58)   # sheriff_laws
+_LAW_NOT_IN_DECK = const(58)   # laws
 _KEEP_COUNT = const(59)
-_BLACK_MARKET = const(2)      # sheriff_mm
+_BLACK_MARKET = const(2)      # deputies
 _BM_GOODS = const(b"\x04\x05\x06")
 _NOT_NOW = const(11)
 _NO_SEAT = const(255)
@@ -71,7 +70,7 @@ _Z_DRAW = const(3)
 _Z_COMMAND = const(5)
 _SEATS = const(6)
 _LAWS_PHASE = const(8)
-# The module actions' kinds and the record offsets written here (sheriff_mm, sheriff_cards'
+# The module actions' kinds and the record offsets written here (deputies, cards'
 # vocabulary; tests/test_rules_literals.py).
 _A_CLAIM = const(8)
 _F_CLAIM_GOOD = const(2)
@@ -83,7 +82,7 @@ _F_LAW_BOTTOM = const(5)
 _F_ORDER_UP = const(2)
 _F_MERRY_KEEP = const(2)
 _F_MERRY_BOTTOM = const(4)   # optional: its presence byte before it
-_MSEAT = const(592)     # sheriff_merry: per seat the Merry Men status; ONE: the draw owed is one card
+_MSEAT = const(592)     # merry_men: per seat the Merry Men status; ONE: the draw owed is one card
 _ONE = const(8)
 _F_LOAD_MERRY = const(12)
 _F_PASS_ORDERS = const(42)
@@ -129,7 +128,7 @@ class Gestures:
             return self._claim(zone, seat, code)
         if code >= MERRY0:
             return self._merry(zone, seat, code - MERRY0)
-        if not self.mods & (4 if code < ORDER0 else 8):   # sheriff_cards.LAWS, ORDERS
+        if not self.mods & (4 if code < ORDER0 else 8):   # cards.LAWS, ORDERS
             return _MODULE_OFF
         if code < ORDER0:
             return self._law(zone, code - LAW0)
@@ -262,7 +261,7 @@ class Gestures:
         """Never refused (which Merry Man a player holds is hidden): silent unless it completes a
         draw on the player's own stand pad: the kept card then the one put back, or the one card
         of a draw after regaining the Merry Men's trust."""
-        if not self.mods & 16 or zone != _Z_STAND or seat >= _SEATS:   # sheriff_cards.MERRY_MEN
+        if not self.mods & 16 or zone != _Z_STAND or seat >= _SEATS:   # cards.MERRY_MEN
             return _NOTHING
         one = self.g.game.s[_MSEAT + seat] & _ONE
         kept = self.drawn[seat]

@@ -27,7 +27,8 @@ MODULES: tuple[str, ...] = (
     "shared_rules.sheriff.rules",
     "shared_rules.sheriff.modules.cards",
     "shared_rules.sheriff.modules.laws",
-    "shared_rules.sheriff.modules.deputies_black_market",
+    "shared_rules.sheriff.modules.deputies",
+    "shared_rules.sheriff.modules.black_market",
     "shared_rules.skull.rules",
 )
 _NAME = re.compile(r"^_?([A-Z][A-Z0-9_]*)$")

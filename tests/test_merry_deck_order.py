@@ -65,7 +65,7 @@ def test_after_regaining_trust_one_card_is_drawn() -> None:
     new card" ("có thể ngay lập tức rút một thẻ Merry Men mới"): ``{"a": "merry", "p": 1, "keep": 8}``
     is accepted and seat 1 holds Merry Man 8."""
     from dual.kit import Played
-    from shared_rules.sheriff.modules import merry_men as sheriff_merry
+    from shared_rules.sheriff.modules import merry_men
     log = LOGS / "merry-regain-one-card.jsonl"
     got = both(log)
     assert got["rejected"] == [], got["rejected"]
@@ -73,6 +73,6 @@ def test_after_regaining_trust_one_card_is_drawn() -> None:
     played = Played()
     for raw in lines[:-1]:
         assert played.feed(raw) == 0, raw
-    assert sheriff_merry.status(played.game, 1) == sheriff_merry.OWED | sheriff_merry.ONE
+    assert merry_men.status(played.game, 1) == merry_men.OWED | merry_men.ONE
     assert played.feed(lines[-1]) == 0
-    assert sheriff_merry.held(played.game, 1) == 8 and sheriff_merry.status(played.game, 1) == 0
+    assert merry_men.held(played.game, 1) == 8 and merry_men.status(played.game, 1) == 0

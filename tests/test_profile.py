@@ -14,7 +14,7 @@ from host.board.image import ImageError, board_image
 from shared_rules import games
 from shared_rules.core import board_files
 from shared_rules.sheriff.modules import profile
-from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
+from shared_rules.sheriff.modules import deputies
 
 HEADER = {"game": "sheriff", "players": 6, "modules": ["deputies", "black_market"]}
 

@@ -137,8 +137,8 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
     assert len(sheriff._GOODS) == 5 * sheriff._KINDS
     assert column(sheriff._G_COUNT) == bytes(g[2] for g in SHERIFF_GOODS) and column(sheriff._G_MARKED) == bytes(g[3] for g in SHERIFF_GOODS)
     assert column(sheriff._G_VALUE) == SHERIFF_VALUE and column(sheriff._G_PENALTY) == SHERIFF_PENALTY
-    from shared_rules.sheriff.modules import laws as sheriff_laws   # restates the penalty column for itself
-    assert sheriff_laws._PENALTY == SHERIFF_PENALTY
+    from shared_rules.sheriff.modules import laws   # restates the penalty column for itself
+    assert laws._PENALTY == SHERIFF_PENALTY
     assert sheriff._PILE_CAP == sum(g[2] for g in SHERIFF_GOODS)
 
 
@@ -176,8 +176,10 @@ def _consts(module: str) -> dict:
     return constants(ROOT / module)
 
 
-_MM = "shared_rules/sheriff/modules/deputies_black_market.py"
+_MM = "shared_rules/sheriff/modules/deputies.py"
 _CARDS = "shared_rules/sheriff/modules/cards.py"
+_BLACK_MARKET = "shared_rules/sheriff/modules/black_market.py"
+_ORDERS = "shared_rules/sheriff/modules/special_orders.py"
 _MAT = "firmware/mat_sheriff.py"
 _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 
@@ -185,6 +187,8 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 @pytest.mark.parametrize("module, sources", [
     (_MM, ["shared_rules/sheriff/rules.py"]),
     (_CARDS, ["shared_rules/sheriff/rules.py", _MM]),
+    (_BLACK_MARKET, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py"]),
+    (_ORDERS, ["shared_rules/sheriff/rules.py", _CARDS, "shared_rules/core/engine.py"]),
     ("shared_rules/sheriff/view.py", ["shared_rules/sheriff/rules.py", _MM, _CARDS]),
     (_MAT, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py", "firmware/mat.py"]),
     (_MAT_CARDS, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/sheriff/modules/laws.py", "shared_rules/sheriff/modules/merry_men.py", _MAT,
@@ -211,19 +215,20 @@ def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: 
 
 def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
     from firmware.mat_sheriff import Gestures
-    from shared_rules.sheriff.modules import cards as sheriff_cards
-    from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
+    from shared_rules.sheriff.modules import cards
+    from shared_rules.sheriff.modules import deputies
     for module in (_MAT, _MAT_CARDS):
         c = _consts(module)
         assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
         assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
-        assert c["LAWS_PHASE"] == sheriff_cards._LAWS_PHASE and c["SEATS"] == sheriff_mm._SEATS6
+        assert c["LAWS_PHASE"] == cards._LAWS_PHASE and c["SEATS"] == deputies._SEATS6
     c = _consts(_MAT)
-    assert (c["REVEAL"], c["LOOT_PHASE"]) == (sheriff_mm._REVEAL, sheriff_mm._LOOT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (deputies._REVEAL, deputies._LOOT)
     assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
-    cards = _consts(_CARDS)
+    cards_consts = _consts(_CARDS)
+    orders = _consts(_ORDERS)
     mat_cards = _consts(_MAT_CARDS)
-    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (cards["ORDER_NOT_UP"], cards["BAG_OPENED"])
+    assert (mat_cards["ORDER_NOT_UP"], mat_cards["BAG_OPENED"]) == (orders["ORDER_NOT_UP"], cards_consts["BAG_OPENED"])
 
 
 def test_sheriff_scoring_restates_the_catalogues_scoring_columns() -> None:
@@ -340,24 +345,26 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
 
 def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     from shared_rules.sheriff.modules import profile
-    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import black_market as bm
     from shared_rules.catalogue import sheriff_deck_size
     vocab = mm.SheriffMM.VOCAB
     reasons = mm.SheriffMM.REASONS.split()
-    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and mm._BM == mm._SEAT6 + 2 * mm._SEAT_BYTES
-    assert mm._STATE_END == mm._BM_HELD + mm._SEATS6 == mm.SheriffMM.STATE_SIZE
+    assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and bm._BM_VALUES == mm._SEAT6 + 2 * mm._SEAT_BYTES
+    assert mm._STATE_END == bm._BM_HELD + bm._SEATS6 == mm.SheriffMM.STATE_SIZE
     assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
     assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
-            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, mm._F_CLAIM_GOOD] == [
+            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, bm._F_CLAIM_GOOD] == [
         vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
         vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
         vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
         vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
-    named = {n[1:]: v for n, v in vars(mm).items() if n.startswith("_") and n[1:].lower() in reasons}
+    named = {n[1:]: v for module in (mm, bm) for n, v in vars(module).items()
+             if n.startswith("_") and n[1:].lower() in reasons}
     assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
-    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == mm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
-    assert mm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
+    assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == bm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
+    assert bm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
     assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
     assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
     assert (mm._DEPUTIES, mm._BLACK_MARKET) == (1, 2)
@@ -365,9 +372,9 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     assert [setup._DEPUTIES, setup._BLACK_MARKET, setup._LAWS, setup._CARD_MODULES, setup._MERRY_MEN] == [
         1 << mm.MODULES.index(m) for m in ("deputies", "black_market", "laws")] + [4 + 8 + 16, 16]
     assert (setup._SEATS6, setup._MAX_SEATS) == (mm._SEATS6, sheriff._MAX_SEATS)
-    from shared_rules.sheriff.modules import cards as sheriff_cards
+    from shared_rules.sheriff.modules import cards
     from shared_rules.sheriff import view as sheriff_view
-    assert (sheriff_cards._MM_STATE_END, sheriff_cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
+    assert (cards._MM_STATE_END, cards._MM_PUB_SIZE, sheriff_view._MM_PUB_SIZE) == (
         mm._STATE_END, mm._PUB_SIZE, mm._PUB_SIZE)
 
 
@@ -385,21 +392,22 @@ def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -
 
 def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import laws as sheriff_laws
-    from shared_rules.sheriff.modules import merry_men as sheriff_merry
+    from shared_rules.sheriff.modules import laws
+    from shared_rules.sheriff.modules import merry_men
+    from shared_rules.sheriff.modules import special_orders
     vocab = sc.VOCAB
-    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == sheriff_merry._MEN
+    assert sc._ORD == sc._MM_STATE_END and sc._MEN == sc._ORD + sc._ORDER_CARDS == merry_men._MEN
     assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
     assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
-    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [sheriff_laws._F_KEEP, sheriff_laws._F_BOTTOM]
-    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, sc._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
+    assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [laws._F_KEEP, laws._F_BOTTOM]
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, special_orders._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
             sc._F_PAY] == [
         vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
         vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
     reasons = sc.REASONS.split()
-    named = {n[1:]: v for n, v in vars(sc).items() if n.startswith("_") and n[1:].lower() in reasons
-             and isinstance(v, int)}
+    named = {n[1:]: v for module in (sc, special_orders) for n, v in vars(module).items()
+             if n.startswith("_") and n[1:].lower() in reasons and isinstance(v, int)}
     assert named and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
@@ -505,7 +513,7 @@ def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
     ``reason`` splits it, the engine names the common codes; each module adds its own after."""
     from shared_rules.core import engine
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.sheriff.modules import deputies as mm
     base = sheriff.Sheriff.REASONS.split()
     more = mm.SheriffMM.REASONS.split()
     cards = sc.SheriffCards.REASONS.split()
@@ -536,7 +544,7 @@ def test_every_game_names_every_reason_code_from_its_one_string() -> None:
     were when they were tuples."""
     from shared_rules.core import engine
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.sheriff.modules import deputies as mm
     from shared_rules.deadmans.rules import DeadMans
     from shared_rules.skull.rules import Skull
     skull = ("eliminated_seat no_such_disc already_placed bid_out_of_range bid_too_low own_stack_first "
@@ -588,12 +596,12 @@ def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_t
     every action of every Sheriff vocabulary fits ``ACTION_SIZE``."""
     from shared_rules.core import actions
     from shared_rules.sheriff import rules as sheriff
-    from shared_rules.sheriff.modules import cards as sheriff_cards
-    from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
+    from shared_rules.sheriff.modules import cards
+    from shared_rules.sheriff.modules import deputies
     from shared_rules.core.actions_lookup import field_offsets
     sheriff.Sheriff(5)
     assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
-    for cls in (sheriff.Sheriff, sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):
+    for cls in (sheriff.Sheriff, deputies.SheriffMM, cards.SheriffCards):
         for fields in cls.VOCAB.fields:
             assert field_offsets(fields, 2)[1] <= actions.ACTION_SIZE
 
@@ -602,7 +610,7 @@ def test_every_vocabulary_record_fits_the_action_size() -> None:
     """Every action of every game, all its fields present, fits one ``ACTION_SIZE`` record (what
     ``Vocabulary.__init__`` asserted at import, checked here instead: the board never runs it)."""
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.sheriff.modules import deputies as mm
     from shared_rules.core.actions import ACTION_SIZE
     from shared_rules.core.actions_lookup import field_offsets
     from shared_rules.deadmans.rules import DeadMans

@@ -23,8 +23,8 @@ from host.screen import wording
 from host.hub.portlock import PortBusy
 from shared_rules import games
 from shared_rules.wire import codec
-from shared_rules.sheriff.modules import cards as sheriff_cards
-from shared_rules.sheriff.modules import deputies_black_market as sheriff_mm
+from shared_rules.sheriff.modules import cards
+from shared_rules.sheriff.modules import deputies
 from shared_rules.sheriff.modules import profile as deck_profile
 from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.core.engine import COMMON_REASONS, FIRST_GAME_REASON
@@ -41,7 +41,7 @@ for _name in games.names():
         GAME_CLASSES[_cls.GAME_ID] = _cls
     except ValueError:
         pass
-for _cls in (sheriff_mm.SheriffMM, sheriff_cards.SheriffCards):   # Sheriff with modules
+for _cls in (deputies.SheriffMM, cards.SheriffCards):   # Sheriff with modules
     GAME_CLASSES[_cls.GAME_ID] = _cls
 
 

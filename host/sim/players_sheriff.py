@@ -32,7 +32,7 @@ from host.sim.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim.runner import Attempt, Sim, SimError
 from shared_rules.sheriff.modules import cards_layout as KC
 from shared_rules.sheriff import layout as K
-from shared_rules.sheriff.modules import deputies_black_market_layout as KM
+from shared_rules.sheriff.modules import deputies_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 from shared_rules.sheriff.modules.profile import BLACK_MARKET_GOODS
 

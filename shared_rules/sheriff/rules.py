@@ -9,8 +9,8 @@ one of those unidentified copies: that is the conservation check (no sixth cross
 State (``STATE_SIZE`` bytes): registers, the pool, per seat (gold, hand size, flags, bag,
 declaration, known hand cards and stand counts per good), then both discard piles in one region
 (pile 1 grows up from its start, pile 2 down from its end: together they never exceed the deck).
-Scoring lives in ``sheriff_score`` (only ``summary`` needs it). A header with ``modules`` (or a
-``profile``) hands over to ``sheriff_mm`` (Merry Men expansion), imported only then; the modules
+Scoring lives in ``score`` (only ``summary`` needs it). A header with ``modules`` (or a
+``profile``) hands over to ``deputies`` (Merry Men expansion), imported only then; the modules
 override the hook points ``_contraband``, ``_penalty``, ``_is_merchant``,
 ``_next_merchant``, ``_share``, ``check``/``apply`` and the bag hooks, and reuse
 ``_let_through``/``_open_bag``/``_pay`` with the loot chest as receiver (``_at`` addresses their
@@ -125,7 +125,7 @@ _NOT_ON_STAND = const(34)
 _BAD_ORDER = const(35)
 _BAD_PAYMENT = const(36)
 
-# Phases (names: ``sheriff_view``).
+# Phases (names: ``sheriff.view``).
 _SETUP = const(0)
 _MARKET = const(1)
 _LOAD = const(2)
@@ -226,7 +226,7 @@ class Sheriff(engine.Game):
     # -- small accessors -------------------------------------------------------------
     def _at(self, seat):
         """Where a seat's bytes start. Seats past the fifth (the Merry Men's sixth seat, then
-        their loot chest) live after the base state, in ``sheriff_mm``'s longer one."""
+        their loot chest) live after the base state, in ``modules.deputies``' longer one."""
         return _SEAT_BASE + _SEAT_BYTES * seat if seat < _MAX_SEATS else _PILES_END + _SEAT_BYTES * (seat - _MAX_SEATS)
 
     def gold(self, seat):
@@ -599,8 +599,8 @@ class Sheriff(engine.Game):
 
     def _open_bag(self, rec, sheriff, partner):
         """Open the bag: a lying merchant pays ``sheriff`` (a seat or the loot chest); a truthful
-        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when ``partner``
-        pays the other half)."""
+        one is paid by the inspector ``rec[1]`` (half, the odd coin included, when the deputy
+        ``partner`` pays the other half)."""
         s = self.s
         t = rec[_F_TARGET]
         at = self._at(t)
@@ -628,7 +628,8 @@ class Sheriff(engine.Game):
 
     def _pay(self, debtor, creditor, owed, rec):
         """Gold first; the rest in goods from the debtor's stand (``pay_with`` of ``rec``, or the
-        default order when ``rec`` is None or has none) until covered, no change given; what the stand cannot cover is forgiven."""
+        default order when ``rec`` is None or has none) until covered, no change given; what the
+        stand cannot cover is forgiven."""
         s = self.s
         have = self.gold(debtor)
         paid = owed if have >= owed else have
@@ -722,16 +723,16 @@ class Sheriff(engine.Game):
 
     def summary(self):
         """The replay contract's fields; scoring is imported on demand, off the accept path."""
-        from shared_rules.sheriff import score as sheriff_score
+        from shared_rules.sheriff import score
         n = self.s[_R_SEATS]
         over = self.over()
         gold = [0] * n
         for i in range(n):
             gold[i] = self.gold(i)
-        scores = sheriff_score.scores(self)   # once: the winners are ranked on the same list
+        scores = score.scores(self)   # once: the winners are ranked on the same list
         return {
             "game": "sheriff", "players": n, "over": over,
-            "winners": sheriff_score.winners(self, scores) if over else [],
+            "winners": score.winners(self, scores) if over else [],
             "scores": scores, "gold": gold,
         }
 

@@ -42,7 +42,7 @@ _BAG = const(5)
 _PILES = const(241)
 _PILES_END = const(457)
 
-# The Merry Men layout (sheriff_mm: private consts there, restated and checked the same way).
+# The Merry Men layout (deputies: private consts there, restated and checked the same way).
 _PUB_SEAT6 = const(283)
 _PUB_CHEST = const(294)
 _PUB_MM = const(305)
@@ -51,7 +51,7 @@ _MM_PUB_SIZE = const(324)
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 _BM_GOODS = const(b"\x04\x05\x06")
-# ... and the card modules' (sheriff_cards).
+# ... and the card modules' (cards).
 _LAWS = const(4)
 _ORDERS = const(8)
 _MERRY_MEN = const(16)
@@ -95,9 +95,9 @@ def describe(view):
 
 
 def _modules(view, d):
-    """The Merry Men part of a view (``sheriff_mm.public``): deputies and the loot chest, the
+    """The Merry Men part of a view (``deputies.public``): deputies and the loot chest, the
     Black Market piles and cards held. Its fields are absent from a base game's dict."""
-    from shared_rules.sheriff.modules import deputies_black_market as mm
+    from shared_rules.sheriff.modules import deputies as mm
     mods = view[_PUB_MM]
     d["modules"] = [mm.MODULES[i] for i in range(len(mm.MODULES)) if mods & (1 << i)]
     if mods & _DEPUTIES:
@@ -159,7 +159,7 @@ def referee(game):
         d["seats"][seat]["known_hand"] = _goods(lambda g: known(game, seat, g))
         d["seats"][seat]["stand_all"] = _goods(lambda g: game.stand(seat, g))
         d["seats"][seat]["bag"] = [CODES[g] for g in bag(game, seat)]
-    men = getattr(game, "_men", None)
+    men = getattr(game, "_merry_men", None)
     if men:   # issue 11: which Merry Man each seat holds, and whether it travels in the bag
         for seat in range(game.seats()):
             d["seats"][seat]["merry_man_held"] = men.held(game, seat) if men.held(game, seat) >= 0 else None
@@ -177,7 +177,7 @@ def _goods(count):
 
 
 # What the referee knows of hands, read from its state (debug views and tests; the rules
-# themselves read the bytes inline). ``game._at`` places a seat's region (6 seats: sheriff_mm).
+# themselves read the bytes inline). ``game._at`` places a seat's region (6 seats: deputies).
 def hand(game, seat):
     """How many cards a seat holds."""
     return game.s[game._at(seat) + _HAND_N]

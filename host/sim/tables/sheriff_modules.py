@@ -8,7 +8,8 @@ merchant's stand holds three of a type. Gold discarded from the chest is counted
 (``gold_discarded``) so tests can check that gold is conserved.
 """
 from shared_rules.sheriff import layout as K
-from shared_rules.sheriff.modules import deputies_black_market_layout as KM
+from shared_rules.sheriff.modules import black_market_layout as KB
+from shared_rules.sheriff.modules import deputies_layout as KM
 from host.sim.tables import sheriff as base
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
@@ -107,7 +108,7 @@ class Table(base.Table):
         g = self.game
         for m in range(g.seats()):   # any player, the Sheriff and deputies too
             for i in range(3):
-                good = KM.BM_GOODS[i]
+                good = KB.BM_GOODS[i]
                 if g.stand(m, good) >= 3 and g.black_market_left(i):
                     out.append({"a": "claim", "p": m, "good": CODES[good]})
 

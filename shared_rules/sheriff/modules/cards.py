@@ -1,22 +1,17 @@
-"""Sheriff with the Merry Men expansion's card modules: imported only when a header names one.
+"""Sheriff with the Merry Men expansion's card modules (``SheriffCards``): imported only when a
+header names one. Each module's rules are functions of the game in their own file, imported only
+for a header that names that module:
 
-* ``special_orders`` (15 cards from the deck profile: a legal good, a contraband good, a reward):
-  four face up (``order_up`` reveals one; the market waits until four are up while the deck has
-  cards); a bag that gets through fills face-up orders with its cards (``pass`` ``orders``); the
-  order and both cards go under the owner's stand and score at the end (the legal good never
-  counts for King/Queen).
+* ``special_orders`` (15 cards from the deck profile): ``special_orders``;
+* ``merry_men`` (18 cards: value, penalty, primitives): ``merry_men``; the bag's Merry Man is a
+  hidden ``load`` field, its draws a ``merry`` action with hidden fields, a smuggled ``steal``
+  shares its rest by ``pass`` ``give``;
+* ``laws`` (24 cards: a player-count mark and primitives): ``laws``; each round opens with the
+  ``laws`` phase and a ``law`` action, and the laws in force act through the hook points below.
 
-* ``merry_men`` (18 cards: value, penalty, primitives): rules in ``sheriff_merry`` (imported only
-  for such a header); the bag's Merry Man is a hidden ``load`` field, its draws a ``merry`` action
-  with hidden fields, a smuggled ``steal`` shares its rest by ``pass`` ``give``.
-
-* ``laws`` (24 cards: a player-count mark and primitives): rules in ``sheriff_laws`` (imported
-  only for such a header); each round opens with the ``laws`` phase and a ``law`` action, and
-  the laws in force act through the hook points below.
-
-Rules and decisions: ``docs/rules-merry-men.md``. Built on ``sheriff_mm`` (deputies and the Black
-Market combine with these modules); state: that state, then one byte per order card, then the
-Merry Men region (``sheriff_merry``).
+Rules and decisions: ``docs/rules-merry-men.md``. Built on ``deputies.SheriffMM`` (deputies and the
+Black Market combine with these modules); state: that state, then one byte per order card, then
+the Merry Men region (``merry_men``), then the laws' (``laws``).
 """
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -31,9 +26,8 @@ except ImportError:
 
 from shared_rules.sheriff.modules import profile_cards
 from shared_rules.sheriff import rules as sh
-from shared_rules.sheriff.modules import deputies_black_market as mm
+from shared_rules.sheriff.modules import deputies as mm
 from shared_rules.core.actions import field, U8, LIST
-from shared_rules.catalogue import SHERIFF_VALUE
 from shared_rules.core.engine import OK, NO_SEAT, WRONG_PHASE
 
 # The base referee's registers, phases and flags (private there: restated, checked by
@@ -51,7 +45,7 @@ _BAG_MAX = const(5)
 _R_ROUND = const(4)
 _R_SEATS = const(0)
 
-# The Merry Men layout (sheriff_mm: private consts there, restated; tests/test_rules_literals.py).
+# The Merry Men layout (``deputies``: private consts there, restated; tests/test_rules_literals.py).
 _MM_STATE_END = const(559)
 _MM_PUB_SIZE = const(324)
 _SEATS6 = const(6)
@@ -67,22 +61,17 @@ _MERRY_MEN = const(16)
 _READY = const(28)           # the modules whose rules core exists
 
 _ORDER_CARDS = const(15)
-_FACE_UP = const(4)
 _ORDERS_PER_BAG = const(2)   # a bag of 5 cards fills at most two orders (2 cards each)
 
 # State after the Merry Men state: per order card 0 in the deck, 1 face up, 2 + seat under that
 # seat's stand.
 _ORD = const(559)
-_MEN = const(574)            # sheriff_merry's region: 18 card places, 6 seat statuses
-_LAW = const(598)            # sheriff_laws' region: 24 card places, the round whose laws are chosen
+_MEN = const(574)            # merry_men's region: 18 card places, 6 seat statuses
+_LAW = const(598)            # laws' region: 24 card places, the round whose laws are chosen
 _STATE_END = const(623)
 _LAWS_PHASE = const(8)
-_O_DECK = const(0)
-_O_UP = const(1)
 _O_SEAT = const(2)
 
-_names = mm.SheriffMM.VOCAB.names
-_fields = list(mm.SheriffMM.VOCAB.fields)
 _A_MARKET = const(1)
 _A_LOAD = const(2)
 _A_DECLARE = const(3)
@@ -91,19 +80,26 @@ _A_INSPECT = const(5)
 _A_ORDER_UP = const(9)
 _A_MERRY = const(10)
 _A_LAW = const(11)
-_ORDERS_FIELD = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
-_fields[_A_LOAD] = _fields[_A_LOAD] + (field("merry", U8, optional=True, hidden=True),)
-_fields[_A_PASS] = _fields[_A_PASS] + (_ORDERS_FIELD, field("give", LIST, None, optional=True, cap=_SEATS6))
-_fields[_A_INSPECT] = _fields[_A_INSPECT] + (_ORDERS_FIELD,)
-VOCAB = sh.Vocabulary(tuple(zip(_names, _fields)) + (
-    ("order_up", (field("order", U8),)),
-    ("merry", (field("keep", U8, hidden=True), field("bottom", U8, optional=True, hidden=True))),
-    ("law", (field("keep", LIST, None, cap=2), field("bottom", U8))),
-))
+
+
+def _vocabulary(base):
+    """``base`` (the Merry Men game's vocabulary) with the card modules' fields and actions."""
+    fields = list(base.fields)
+    orders = field("orders", LIST, None, optional=True, cap=_ORDERS_PER_BAG)
+    fields[_A_LOAD] += (field("merry", U8, optional=True, hidden=True),)
+    fields[_A_PASS] += (orders, field("give", LIST, None, optional=True, cap=_SEATS6))
+    fields[_A_INSPECT] += (orders,)
+    return sh.Vocabulary(tuple(zip(base.names, fields)) + (
+        ("order_up", (field("order", U8),)),
+        ("merry", (field("keep", U8, hidden=True), field("bottom", U8, optional=True, hidden=True))),
+        ("law", (field("keep", LIST, None, cap=2), field("bottom", U8))),
+    ))
+
+
+VOCAB = _vocabulary(mm.SheriffMM.VOCAB)
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
 _F_INSPECT_ORDERS = const(34)
-_F_ORDER_UP = const(2)
 _F_BRIBE = const(4)
 _F_BRIBE_BAG = const(24)
 _F_CARDS = const(2)
@@ -113,7 +109,6 @@ _F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
 _F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
-del _names, _fields
 
 REASONS = mm.SheriffMM.REASONS + (   # one string, as the base's
     " "
@@ -142,12 +137,6 @@ _COUNT_MISMATCH = const(30)
 _BAD_ORDER = const(35)
 _MODULE_OFF = const(37)
 _DECIDE_FIRST = const(41)
-_NO_SUCH_ORDER = const(46)
-_ORDER_NOT_IN_DECK = const(47)
-_ORDERS_FULL = const(48)
-_REVEAL_ORDERS = const(49)
-_ORDER_NOT_UP = const(50)
-_GOODS_MISSING = const(51)
 _BAG_OPENED = const(52)
 
 _SEAT_BASE = const(31)
@@ -198,63 +187,56 @@ class SheriffCards(mm.SheriffMM):
         self.orders = orders   # 15 rows: legal good, contraband good, reward (not state: header data)
         self.merry = merry     # 18 rows: value, penalty, 4 primitives
         self.laws = laws       # 24 rows: mark, 4 primitives
-        self._lw = None        # type: Any  # the sheriff_laws module when laws are on
-        self._men = None       # type: Any  # the sheriff_merry module when Merry Men are on
+        self._special_orders = None   # type: Any  # the special_orders module when it is on
+        self._laws = None             # type: Any  # the laws module when it is on
+        self._merry_men = None        # type: Any  # the merry_men module when it is on
         self._through = False  # set while a bag passes: Merry Men resolve with it
         self._rec = None       # type: Any  # the pass being applied (Merry Men resolve with it)
         self._smuggled = 0
+        if mods & _ORDERS:
+            from shared_rules.sheriff.modules import special_orders
+            self._special_orders = special_orders
         if mods & _MERRY_MEN:
-            from shared_rules.sheriff.modules import merry_men as sheriff_merry
-            self._men = sheriff_merry
-            sheriff_merry.start(self)
+            from shared_rules.sheriff.modules import merry_men
+            self._merry_men = merry_men
+            merry_men.start(self)
         if mods & _LAWS:
-            from shared_rules.sheriff.modules import laws as sheriff_laws
-            self._lw = sheriff_laws
-            sheriff_laws.start(self)
+            from shared_rules.sheriff.modules import laws
+            self._laws = laws
+            laws.start(self)
 
     # -- special orders ----------------------------------------------------------------------
     def order_held(self, seat):
         """The order cards under a seat's stand (allocates: scoring and views only)."""
-        return [i for i in range(_ORDER_CARDS) if self.s[_ORD + i] == _O_SEAT + seat]
+        return self._special_orders.held(self, seat) if self._special_orders else []
 
     def orders_up(self):
-        return [i for i in range(_ORDER_CARDS) if self.s[_ORD + i] == _O_UP]
-
-    def _count_orders(self, where):
-        n = 0
-        for i in range(_ORDER_CARDS):
-            if self.s[_ORD + i] == where:
-                n += 1
-        return n
+        return self._special_orders.face_up(self) if self._special_orders else []
 
     def extra_value(self, seat):
-        """Black Market cards, then each filled order: its reward and both goods' values."""
+        """Black Market cards, then each filled order."""
         v = mm.SheriffMM.extra_value(self, seat)
-        o = self.orders
-        for i in range(_ORDER_CARDS):
-            if self.s[_ORD + i] == _O_SEAT + seat:
-                v += o[3 * i + 2] + SHERIFF_VALUE[o[3 * i]] + SHERIFF_VALUE[o[3 * i + 1]]
-        return v
+        return v + self._special_orders.value(self, seat) if self._special_orders else v
 
     # -- checking ----------------------------------------------------------------------------
     def check(self, rec):
         kind = rec[0]
         s = self.s
         if kind == _A_ORDER_UP:
-            return self._check_order_up(rec)
+            return self._special_orders.check_order_up(self, rec) if self._special_orders else _MODULE_OFF
         if kind == _A_MERRY:
-            return self._men.check_draw(self, rec) if self._men else _MODULE_OFF
+            return self._merry_men.check_draw(self, rec) if self._merry_men else _MODULE_OFF
         if kind == _A_LAW:
-            if not self._lw:
+            if not self._laws:
                 return _MODULE_OFF
             if s[_R_PHASE] != _LAWS_PHASE:
                 return WRONG_PHASE
             deputy2 = s[_R_DEPUTY2] if s[_R_MODULES] & _DEPUTIES else NO_SEAT
-            return self._lw.check_law(self, rec, s[_R_SHERIFF], deputy2)
+            return self._laws.check_law(self, rec, s[_R_SHERIFF], deputy2)
         orders = kind == _A_PASS and rec[_F_PASS_ORDERS - 1] or kind == _A_INSPECT and rec[_F_INSPECT_ORDERS - 1]
         give = kind == _A_PASS and rec[_F_GIVE - 1]
         if orders or give:
-            if orders and not s[_R_MODULES] & _ORDERS or give and not self._men:
+            if orders and not self._special_orders or give and not self._merry_men:
                 return _MODULE_OFF
             if s[_R_PHASE] != _INSPECT:
                 return WRONG_PHASE
@@ -267,69 +249,30 @@ class SheriffCards(mm.SheriffMM):
                 both = self._stances(rec[1], rec[_F_TARGET])
                 if not both >> 2 and both & 3 != 1:
                     return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
-            err = self._check_orders(rec) if orders else OK
-            return self._men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
-        if kind == _A_MARKET and s[_R_MODULES] & _ORDERS and s[_R_PHASE] == _MARKET:
-            n = self._count_orders(_O_UP)
-            if n < _FACE_UP and self._count_orders(_O_DECK):
-                return _REVEAL_ORDERS
+            err = self._special_orders.check_fill(self, rec) if orders else OK
+            return self._merry_men.check_give(self, rec, rec[_F_TARGET]) if give and not err else err
+        if kind == _A_MARKET and self._special_orders and s[_R_PHASE] == _MARKET:
+            err = self._special_orders.check_market(self)
+            if err:
+                return err
         if kind == _A_LOAD and rec[_F_LOAD_MERRY - 1] and s[_R_PHASE] == _LOAD:
             err = self._check_load_merry(rec)
         else:
             err = mm.SheriffMM.check(self, rec)
-        if kind == _A_LOAD and self._lw and not err:
+        if kind == _A_LOAD and self._laws and not err:
             n = rec[_F_CARDS] + (1 if rec[_F_LOAD_MERRY - 1] else 0)
-            return _BAG_SIZE if n > self._lw.bag_max(self) else OK
-        if kind != _A_DECLARE or s[_R_PHASE] != _DECLARE or not self._men or not self._men.in_bag(self, rec[1]):
+            return _BAG_SIZE if n > self._laws.bag_max(self) else OK
+        if kind != _A_DECLARE or s[_R_PHASE] != _DECLARE or not self._merry_men or not self._merry_men.in_bag(self, rec[1]):
             return err
         # The Merry Man is one of the bag's cards: the declared count includes it.
         if err == _COUNT_MISMATCH:
             return OK if rec[3] == s[self._at(rec[1]) + _BAG_N] + 1 else err
         return _COUNT_MISMATCH if err == OK else err
 
-    def _check_order_up(self, rec):
-        s = self.s
-        if not s[_R_MODULES] & _ORDERS:
-            return _MODULE_OFF
-        o = rec[_F_ORDER_UP]
-        if o >= _ORDER_CARDS:
-            return _NO_SUCH_ORDER
-        if s[_ORD + o] != _O_DECK:
-            return _ORDER_NOT_IN_DECK
-        return _ORDERS_FULL if self._count_orders(_O_UP) >= _FACE_UP else OK
-
-    def _check_orders(self, rec):
-        """Each order is face up and named once, and the bag less its bribe holds every order's
-        two cards."""
-        s = self.s
-        t = rec[_F_TARGET]
-        n = rec[_F_PASS_ORDERS]
-        at = _F_PASS_ORDERS + 1
-        for i in range(n):
-            o = rec[at + i]
-            if o >= _ORDER_CARDS:
-                return _NO_SUCH_ORDER
-            if s[_ORD + o] != _O_UP or i and rec[at] == o:
-                return _ORDER_NOT_UP
-        bag = self._at(t) + _BAG
-        nb = s[self._at(t) + _BAG_N]
-        bribe = rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(_KINDS):
-            need = 0
-            for i in range(n):
-                o = rec[at + i]
-                if self.orders[3 * o] == g or self.orders[3 * o + 1] == g:
-                    need += 1
-            if need:
-                left = sh._count(s, bag, nb, g) - (rec[_F_BRIBE_BAG + 2 + g] if bribe else 0)
-                if need > left:
-                    return _GOODS_MISSING
-        return OK
-
     # -- Merry Men in the bag: loading, declaring, inspecting ---------------------------------
     def _check_load_merry(self, rec):
         """A load that names a Merry Man (in the load phase)."""
-        if not self._men:
+        if not self._merry_men:
             return _MODULE_OFF
         p = rec[1]
         if not self._is_merchant(p):
@@ -340,24 +283,24 @@ class SheriffCards(mm.SheriffMM):
         if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:
             return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
         err = self._check_hand(p, rec, _F_CARDS + 1, n)
-        return err if err else self._men.check_load(self, p)
+        return err if err else self._merry_men.check_load(self, p)
 
     def _confiscated_penalty(self, t):
-        if self._lw:
+        if self._laws:
             at = self._at(t)
-            v = self._lw.lying_penalty(self, at + _BAG, self.s[at + _BAG_N], self.s[at + _DECL_GOOD])
+            v = self._laws.lying_penalty(self, at + _BAG, self.s[at + _BAG_N], self.s[at + _DECL_GOOD])
         else:
             v = mm.SheriffMM._confiscated_penalty(self, t)
-        return v + self._men.penalty(self, t) if self._men else v
+        return v + self._merry_men.penalty(self, t) if self._merry_men else v
 
     # -- laws in force ---------------------------------------------------------------------
     def _contraband(self, g):
-        return mm.SheriffMM._contraband(self, g) or self._lw is not None and self._lw.contraband(self, g)
+        return mm.SheriffMM._contraband(self, g) or self._laws is not None and self._laws.contraband(self, g)
 
     def _penalty(self, g):
         """A truthful bag's penalty per card (the lying side: ``_confiscated_penalty``)."""
         p = mm.SheriffMM._penalty(self, g)
-        return p * self._lw.times(self, 1) if self._lw else p
+        return p * self._laws.times(self, 1) if self._laws else p
 
     def _law_sheriff(self):
         """Who a law's ``sheriff`` is: the Sheriff, or with deputies the loot chest."""
@@ -365,11 +308,11 @@ class SheriffCards(mm.SheriffMM):
 
     def _check_bribe(self, rec):
         err = mm.SheriffMM._check_bribe(self, rec)
-        if err or not self._lw:
+        if err or not self._laws:
             return err
         gold = rec[_F_BRIBE_GOLD] and (rec[_F_BRIBE_GOLD + 1] or rec[_F_BRIBE_GOLD + 2])
         goods = rec[_F_BRIBE_STAND] or rec[_F_BRIBE_BAG]
-        return self._lw.check_bribe(self, gold, goods)
+        return self._laws.check_bribe(self, gold, goods)
 
     def _rewards(self, t):
         """Rewards for the goods of ``t``'s bag that reach the stand (all of a bag that passes,
@@ -379,13 +322,13 @@ class SheriffCards(mm.SheriffMM):
         decl = s[at + _DECL_GOOD]
         for g in range(_KINDS):
             if self._through or g == decl:
-                self._lw.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
+                self._laws.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
 
     def _truthful_with_merry(self, t):
         """Every good in the bag is the declared one, but a Merry Man travels with them."""
         at = self._at(t)
         n = self.s[at + _BAG_N]
-        return self._men and self._men.in_bag(self, t) and sh._count(self.s, at + _BAG, n, self.s[at + _DECL_GOOD]) == n
+        return self._merry_men and self._merry_men.in_bag(self, t) and sh._count(self.s, at + _BAG, n, self.s[at + _DECL_GOOD]) == n
 
     def _check_inspect(self, rec):
         t = rec[_F_TARGET]
@@ -395,7 +338,7 @@ class SheriffCards(mm.SheriffMM):
             return _BAD_ORDER   # no good is confiscated: only the Merry Man is found
         if rec[_F_PAY - 1]:
             at = self._at(t)
-            return self._check_payment(rec, t, self._men.penalty(self, t), self.s[at + _DECL_GOOD], self.s[at + _BAG_N])
+            return self._check_payment(rec, t, self._merry_men.penalty(self, t), self.s[at + _DECL_GOOD], self.s[at + _BAG_N])
         return OK
 
     def _open_bag(self, rec, sheriff, partner):
@@ -408,26 +351,26 @@ class SheriffCards(mm.SheriffMM):
             return
         at = self._at(t)
         self.s[at + _STAND + self.s[at + _DECL_GOOD]] += self.s[at + _BAG_N]
-        self._pay(t, sheriff, self._men.penalty(self, t), rec)
+        self._pay(t, sheriff, self._merry_men.penalty(self, t), rec)
         self._resolved(t)
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, rec):
         s = self.s
         if rec[0] == _A_ORDER_UP:
-            s[_ORD + rec[_F_ORDER_UP]] = _O_UP
+            self._special_orders.order_up(self, rec)
         elif rec[0] == _A_MERRY:
-            self._men.apply_draw(self, rec)
+            self._merry_men.apply_draw(self, rec)
         elif rec[0] == _A_LAW:
-            self._lw.apply_law(self, rec, self._law_sheriff())
+            self._laws.apply_law(self, rec, self._law_sheriff())
             s[_R_PHASE] = _MARKET
         else:
             if rec[0] == _A_LOAD and rec[_F_LOAD_MERRY - 1]:
-                s[_MEN + 18 + rec[1]] |= 4   # sheriff_merry.IN_BAG, before the phase may move on
+                s[_MEN + 18 + rec[1]] |= 4   # merry_men.IN_BAG, before the phase may move on
             mm.SheriffMM.apply(self, rec)
-            if rec[0] == _A_DECLARE and self._lw:
-                self._lw.per_card(self, 2, rec[1], rec[2], rec[3], self._law_sheriff())   # TAX
-        if self._lw and s[_R_PHASE] == _MARKET and self._lw.due(self, s[_R_ROUND]):
+            if rec[0] == _A_DECLARE and self._laws:
+                self._laws.per_card(self, 2, rec[1], rec[2], rec[3], self._law_sheriff())   # TAX
+        if self._laws and s[_R_PHASE] == _MARKET and self._laws.due(self, s[_R_ROUND]):
             s[_R_PHASE] = _LAWS_PHASE   # a round opens with its laws
 
     def _let_through(self, rec, sheriff):
@@ -435,15 +378,11 @@ class SheriffCards(mm.SheriffMM):
         (a Merry Man in it resolves in ``_resolved``, before the round can end)."""
         t = rec[_F_TARGET]
         self._through = True
-        if self._men:
+        if self._merry_men:
             self._rec = rec
             self._smuggled = self._contraband_through(rec, t)
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
-            for i in range(rec[_F_PASS_ORDERS]):
-                o = rec[_F_PASS_ORDERS + 1 + i]
-                sh._take_from_bag(self, t, self.orders[3 * o])
-                sh._take_from_bag(self, t, self.orders[3 * o + 1])
-                self.s[_ORD + o] = _O_SEAT + t
+            self._special_orders.fill(self, rec, t)
         mm.SheriffMM._let_through(self, rec, sheriff)
 
     def _contraband_through(self, rec, t):
@@ -460,9 +399,9 @@ class SheriffCards(mm.SheriffMM):
         return n
 
     def _resolved(self, t):
-        if self._lw:
+        if self._laws:
             self._rewards(t)
-        men = self._men
+        men = self._merry_men
         if men:
             if men.in_bag(self, t):
                 if self._through:
@@ -483,12 +422,12 @@ class SheriffCards(mm.SheriffMM):
             if state[_ORD + i] >= _O_SEAT + state[_R_SEATS]:
                 return False
         if state[_R_MODULES] & _MERRY_MEN:
-            from shared_rules.sheriff.modules import merry_men as sheriff_merry
-            if not sheriff_merry.valid(state, state[_R_SEATS]):
+            from shared_rules.sheriff.modules import merry_men
+            if not merry_men.valid(state, state[_R_SEATS]):
                 return False
         if state[_R_MODULES] & _LAWS:
-            from shared_rules.sheriff.modules import laws as sheriff_laws
-            if not sheriff_laws.valid(state):
+            from shared_rules.sheriff.modules import laws
+            if not laws.valid(state):
                 return False
         if state[_R_PHASE] == _LAWS_PHASE:   # the base check knows phases up to the loot
             return mm.SheriffMM.valid_state(self, state[:_R_PHASE] + bytes((_MARKET,)) + state[_R_PHASE + 1:])
@@ -504,13 +443,13 @@ class SheriffCards(mm.SheriffMM):
             out[_PUB_ORD + i] = s[_ORD + i]
         for seat in range(_SEATS6):
             status = s[_MEN + 18 + seat]
-            out[_PUB_MEN + seat] = (status & 3) << 1 | status & 8   # sheriff_merry OWED, WAIT; ONE
+            out[_PUB_MEN + seat] = (status & 3) << 1 | status & 8   # merry_men OWED, WAIT; ONE
         for i in range(18):
-            if 0 < s[_MEN + i] <= _SEATS6:   # held by a seat (sheriff_merry's places)
+            if 0 < s[_MEN + i] <= _SEATS6:   # held by a seat (merry_men's places)
                 out[_PUB_MEN + s[_MEN + i] - 1] |= 1
         out[_PUB_LAWS] = out[_PUB_LAWS + 1] = 255
         for i in range(24):
-            if 2 <= s[_LAW + i] <= 3:   # sheriff_laws POS1, POS2
+            if 2 <= s[_LAW + i] <= 3:   # laws POS1, POS2
                 out[_PUB_LAWS + s[_LAW + i] - 2] = i
 
 

@@ -6,8 +6,8 @@ one that can be on top: any unknown card while unknown cards remain, then the ca
 deck in the order they went there. So a law put back cannot be kept by the next Sheriff, nor a
 Merry Man put back be drawn again, until the deck above it is used up.
 
-Each deck is a region of one place byte per card in the game state (``sheriff_laws``,
-``sheriff_merry``): ``unknown`` marks a card somewhere in the shuffled part, ``under + k`` the card
+Each deck is a region of one place byte per card in the game state (``laws``,
+``merry_men``): ``unknown`` marks a card somewhere in the shuffled part, ``under + k`` the card
 put under the deck k-th from the top of that known part (0 comes up first); other values are the
 owning module's (held, in force, out). No state of its own, no allocation.
 """

@@ -1,13 +1,13 @@
-"""The Laws module's rules, called by ``sheriff_cards`` only when a header names ``laws``
+"""The Laws module's rules, called by ``cards`` only when a header names ``laws``
 (imported then): functions of the game, no state of their own.
 
 Each round opens with the ``laws`` phase: the Sheriff (with deputies: either deputy, for both)
 keeps laws from the deck (``law``). The two face-up laws bind everyone for the round; their
-effects are the deck profile's primitives (``sheriff_effects``), run through the referee's hook
+effects are the deck profile's primitives (``effects``), run through the referee's hook
 points: what is contraband, penalties, taxes at declaration, rewards as goods reach a stand,
 forbidden bribes, the bag's size and gold moved when the laws come into force. The referee checks
 that kept and bottomed laws are in the deck and can be among the top cards drawn: a law put under
-the deck comes up only when the cards above it are used up (``sheriff_decks``). Rules and
+the deck comes up only when the cards above it are used up (``deck_order``). Rules and
 decisions: ``docs/rules-merry-men.md`` ("Laws").
 """
 try:
@@ -19,12 +19,12 @@ except ImportError:
 from shared_rules.sheriff.modules import deck_order as deck
 from shared_rules.sheriff.modules import effects as fx
 
-# The engine's, the referee's (penalty per good, catalogue order), restated as in sheriff.py.
+# The engine's, the referee's (penalty per good, catalogue order), restated as in sheriff/rules.py.
 _OK = const(0)
 _PENALTY = const(b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04")
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
-# sheriff_effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
+# effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
 _OP_BAG_MAX = const(6)
 _BANK = const(0)
 _OP_CONTRABAND = const(1)

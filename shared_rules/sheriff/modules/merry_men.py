@@ -1,4 +1,4 @@
-"""The Merry Men module's rules, called by ``sheriff_cards`` only when a header names
+"""The Merry Men module's rules, called by ``cards`` only when a header names
 ``merry_men`` (imported then): functions of the game, no state of their own.
 
 A player holds at most one Merry Man, hidden: the state keeps where each of the 18 cards is (the
@@ -6,7 +6,7 @@ deck's shuffled part, under the deck in the order put there, or the seat holding
 whether a draw is owed (setup and after smuggling a Merry Man through: two cards, keep one; after
 regaining the Merry Men's trust: one card), whether they wait for a contraband smuggle (after one
 was found), and whether their Merry Man is in this round's bag. A drawn card must be in the deck
-and able to be on top (``sheriff_decks``). Rules and decisions: ``docs/rules-merry-men.md``
+and able to be on top (``deck_order``). Rules and decisions: ``docs/rules-merry-men.md``
 ("Merry Men").
 """
 try:
@@ -20,7 +20,7 @@ from shared_rules.sheriff.modules import effects as fx
 from shared_rules.core.engine import OK
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
-# sheriff_effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
+# effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
 _OP_GOLD = const(7)
 _OP_STEAL = const(8)
 
@@ -38,7 +38,7 @@ _F_KEEP = const(2)
 _F_BOTTOM = const(4)         # optional: its presence byte before it
 _F_GIVE = const(46)          # pass `give`: count, then one amount per seat
 
-# Reason codes (``sheriff_cards.REASONS``).
+# Reason codes (``cards.REASONS``).
 _NO_MERRY_MAN = const(53)
 _NO_DRAW_OWED = const(54)
 _MERRY_NOT_IN_DECK = const(55)

@@ -2,7 +2,7 @@
 
 ``profile`` calls in here for these sections (check, binary sections, decoding) and the modules
 read their tables from here. A law or a Merry Man is a name, its data and a list of effect
-primitives (``sheriff_effects``), or ``"unsupported": "why"`` when the primitives cannot express
+primitives (``effects``), or ``"unsupported": "why"`` when the primitives cannot express
 the printed card: the module is then refused (``refusal``) instead of played wrongly. Schema and
 examples: ``docs/rules-merry-men.md`` ("Deck profile"). Header parsing only, never the accept path.
 """

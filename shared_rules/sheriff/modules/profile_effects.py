@@ -2,7 +2,7 @@
 
 ``{"do": "tax", "good": "apple", "gold": 1, "to": "bank"}`` is checked here with messages naming
 the field, and encoded as opcode and up to three parameters (names stored as their index); the
-rules run the bytes (``sheriff_effects``, where each primitive is described). Only parsing a
+rules run the bytes (``effects``, where each primitive is described). Only parsing a
 header's or a file's profile needs this module: a board holding a binary profile never loads it.
 """
 try:
@@ -17,7 +17,7 @@ NAMES = ("", "contraband", "tax", "reward", "penalty", "no_bribe", "bag_max", "g
 PARTIES = ("bank", "sheriff", "self", "each_merchant", "each_other")  # gold sources / receivers
 SIDES = ("both", "truthful", "lying")
 BRIBES = ("any", "gold", "goods")
-# Opcodes and parties (sheriff_effects' private consts, restated: tests/test_rules_literals.py).
+# Opcodes and parties (effects' private consts, restated: tests/test_rules_literals.py).
 _OP_CONTRABAND = const(1)
 _OP_TAX = const(2)
 _OP_REWARD = const(3)

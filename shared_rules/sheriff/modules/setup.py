@@ -10,9 +10,9 @@ except ImportError:
 from shared_rules.core import engine
 from shared_rules.sheriff import rules as sh
 from shared_rules.sheriff.modules import profile
-from shared_rules.sheriff.modules.deputies_black_market import MODULES, SheriffMM
+from shared_rules.sheriff.modules.deputies import MODULES, SheriffMM
 
-# Module bits, in header order of ``MODULES`` (deputies_black_market's).
+# Module bits, in header order of ``MODULES`` (``deputies``').
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 _LAWS = const(4)
@@ -44,9 +44,9 @@ def from_header(header):
         # qstr pool doubling (~620 names, one block) in a heap cut up by then. Not for a log's
         # inline profile, whose check and encoding leave garbage best freed before code loads.
         if mods & _LAWS:
-            from shared_rules.sheriff.modules import laws as sheriff_laws   # noqa: F401
+            from shared_rules.sheriff.modules import laws   # noqa: F401
         if mods & _MERRY_MEN:
-            from shared_rules.sheriff.modules import merry_men as sheriff_merry   # noqa: F401
+            from shared_rules.sheriff.modules import merry_men   # noqa: F401
     # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
     # binary form either way, so the board and a replay build the game from the same bytes.
     prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
@@ -65,6 +65,6 @@ def from_header(header):
     if not mods:
         return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
     if mods & _CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
-        from shared_rules.sheriff.modules import cards as sheriff_cards
-        return sheriff_cards.make(seats, first, royal, mods, values, prof)
+        from shared_rules.sheriff.modules import cards
+        return cards.make(seats, first, royal, mods, values, prof)
     return SheriffMM(seats, first, royal, mods, values)

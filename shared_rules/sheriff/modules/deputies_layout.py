@@ -1,4 +1,4 @@
-"""Generated from shared_rules/sheriff/modules/deputies_black_market.py by ``python -m host.layout``: do not edit.
+"""Generated from shared_rules/sheriff/modules/deputies.py by ``python -m host.layout``: do not edit.
 
 The module's ``const()`` values by name, for tests and host tools; never on a board.
 """
@@ -42,11 +42,6 @@ R_PILE1 = 9
 R_PILE2 = 10
 PILE_CAP = 216
 SEAT6 = 457
-BM = 541
-BM_VALUES = 541
-BM_LEFT = 547
-BM_REMOVED = 550
-BM_HELD = 553
 STATE_END = 559
 F_DISCARD = 2
 F_TAKE = 11
@@ -59,7 +54,6 @@ F_PAY = 16
 F_LOOT_GOLD = 3
 F_LOOT_GOODS = 5
 F_LOOT_SPLIT = 21
-F_CLAIM_GOOD = 2
 PASS = 1
 OPEN = 2
 A_SETUP = 0
@@ -81,14 +75,9 @@ NO_DISCARD_PILES = 39
 ALREADY_DECIDED = 40
 DECIDE_FIRST = 41
 BAD_SPLIT = 42
-NOT_BLACK_MARKET = 43
-MARKET_EXHAUSTED = 44
-NEED_THREE = 45
 REVEAL = 6
 LOOT = 7
-BM_GOODS = b'\x04\x05\x06'
 PUB_SEAT6 = 283
 PUB_CHEST = 294
 PUB_MM = 305
-PUB_BM = 309
 PUB_SIZE = 324

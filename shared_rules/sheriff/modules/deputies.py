@@ -1,17 +1,16 @@
-"""Sheriff with the Merry Men expansion's modules: imported only when a header names ``modules``.
+"""Sheriff with the Merry Men expansion's modules (``SheriffMM``), and the ``deputies`` module's
+rules: imported only when a header names ``modules``.
 
 * ``deputies`` (exactly 6 players): two deputies per round from a 6-card deck cycled three times
   (9 rounds), no setup piles, a draw-pile-only market opened by a merchant the deputies name, a
   pass/open stance per deputy and merchant with the seed's three outcomes, the loot chest split at
   the end of the inspection (an agreed split of the odd remainder, or it is discarded);
-* ``black_market``: three pairs of cards (pepper, mead, silk) whose values come from the deck
-  profile in the header (``shared_rules.sheriff.modules.profile``), claimed during the inspection with 3 contraband
-  of one type from the stand.
+* ``black_market``: its rules in ``black_market`` (imported only for such a header).
 
-Rules and every decision: ``docs/rules-merry-men.md``. The base referee (``sheriff``) does the
+Rules and every decision: ``docs/rules-merry-men.md``. The base referee (``sheriff.rules``) does the
 rest through its hook points. State: the base state, then the 6th seat, the loot chest (shaped
 like a seat, so bribes and debts reach it through the base code), then the Black Market region.
-The laws / special orders / Merry Men modules (next issue) add their module bits, actions after
+The card modules (``cards``: laws, special orders, Merry Men) add their module bits, actions after
 ``claim`` and regions after the Black Market's, and their sections to the profile.
 """
 try:
@@ -19,6 +18,11 @@ try:
 except ImportError:
     def const(x):
         return x
+
+try:
+    from typing import Any  # noqa: F401  (type comments only; MicroPython has no typing)
+except ImportError:
+    pass
 
 from shared_rules.sheriff import rules as sh
 from shared_rules.core.actions import field
@@ -73,11 +77,6 @@ _R_PILE1 = const(9)
 _R_PILE2 = const(10)
 _PILE_CAP = const(216)
 _SEAT6 = const(457)          # the base state's end: the 6th seat, then the chest (Sheriff._at)
-_BM = const(541)             # _SEAT6 + 2 * _SEAT_BYTES
-_BM_VALUES = const(541)      # 6 values: pepper top, lower, mead top, lower, silk top, lower
-_BM_LEFT = const(547)        # cards left per type (2, 1, 0)
-_BM_REMOVED = const(550)     # contraband removed from the game per type
-_BM_HELD = const(553)        # per seat: bit 2i top card of type i, bit 2i+1 the lower one
 _STATE_END = const(559)
 
 # Record offsets (base vocabulary).
@@ -92,7 +91,6 @@ _F_PAY = const(16)
 _F_LOOT_GOLD = const(3)      # presence byte at 2
 _F_LOOT_GOODS = const(5)     # presence byte at 4
 _F_LOOT_SPLIT = const(21)
-_F_CLAIM_GOOD = const(2)
 
 # Stances in a merchant's flags byte: first deputy bits 4-5, second deputy bits 6-7.
 _PASS = const(1)
@@ -120,13 +118,9 @@ _NO_DISCARD_PILES = const(39)
 _ALREADY_DECIDED = const(40)
 _DECIDE_FIRST = const(41)
 _BAD_SPLIT = const(42)
-_NOT_BLACK_MARKET = const(43)
-_MARKET_EXHAUSTED = const(44)
-_NEED_THREE = const(45)
 
 _REVEAL = const(6)
 _LOOT = const(7)
-_BM_GOODS = const(b"\x04\x05\x06")   # pepper, mead, silk: profile.BLACK_MARKET_GOODS
 
 # Public view: the base view, then the 6th seat and the chest (seat layout), then
 # modules, deputy 2, cycle mask, first merchant, the six Black Market values, cards left per type,
@@ -134,7 +128,6 @@ _BM_GOODS = const(b"\x04\x05\x06")   # pepper, mead, silk: profile.BLACK_MARKET_
 _PUB_SEAT6 = const(283)       # base PUBLIC_SIZE
 _PUB_CHEST = const(294)
 _PUB_MM = const(305)
-_PUB_BM = const(309)
 _PUB_SIZE = const(324)
 
 
@@ -172,11 +165,11 @@ class SheriffMM(sh.Sheriff):
             s[_R_SHERIFF] = _NO_SEAT
             s[_R_DEPUTY2] = _NO_SEAT
             s[_R_FIRST_MERCHANT] = _NO_SEAT
-        if values is not None:
-            for i in range(6):
-                s[_BM_VALUES + i] = values[i]
-            for i in range(3):
-                s[_BM_LEFT + i] = 2
+        self._black_market = None   # type: Any  # the black_market module when it is on
+        if mods & _BLACK_MARKET:
+            from shared_rules.sheriff.modules import black_market
+            self._black_market = black_market
+            black_market.start(self, values)
 
     def modules(self):
         return self.s[_R_MODULES]
@@ -187,41 +180,23 @@ class SheriffMM(sh.Sheriff):
 
     def black_market(self, seat):
         """(good code, value) of every Black Market card a seat holds."""
-        held = self.s[_BM_HELD + seat]
-        out = []   # a loop, not a comprehension: that would be code held from import
-        for i in range(6):
-            if held & (1 << i):
-                out.append((_BM_GOODS[i >> 1], self.s[_BM_VALUES + i]))
-        return out
+        return self._black_market.held(self, seat) if self._black_market else []
 
     def black_market_left(self, i):
         """Black Market cards left of type ``i`` (0 pepper, 1 mead, 2 silk)."""
-        return self.s[_BM_LEFT + i]
+        return self._black_market.left(self, i) if self._black_market else 0
 
-    def removed(self, g):
-        """Contraband of good ``g`` removed from the game by Black Market claims."""
-        for i in range(3):
-            if _BM_GOODS[i] == g:
-                return self.s[_BM_REMOVED + i]
-        return 0
+    def removed(self, good):
+        """Contraband of ``good`` removed from the game by Black Market claims."""
+        return self._black_market.removed(self, good) if self._black_market else 0
 
     def extra_value(self, seat):
         """Score beyond gold and stand goods: Black Market card values."""
-        v = 0
-        held = self.s[_BM_HELD + seat]
-        for i in range(6):
-            if held & (1 << i):
-                v += self.s[_BM_VALUES + i]
-        return v
+        return self._black_market.value(self, seat) if self._black_market else 0
 
     def extra_contraband(self, seat):
         """Black Market cards count as contraband cards for tie-breaks."""
-        n = 0
-        held = self.s[_BM_HELD + seat]
-        for i in range(6):
-            if held & (1 << i):
-                n += 1
-        return n
+        return self._black_market.count(self, seat) if self._black_market else 0
 
     # -- hook points -----------------------------------------------------------------------
     def _is_merchant(self, seat):
@@ -268,7 +243,7 @@ class SheriffMM(sh.Sheriff):
         s = self.s
         phase = s[_R_PHASE]
         if kind == _A_CLAIM:
-            return self._check_claim(rec)
+            return self._black_market.check_claim(self, rec) if self._black_market else _MODULE_OFF
         deputies = s[_R_MODULES] & _DEPUTIES
         if kind >= _A_DEPUTY and not deputies:
             return _MODULE_OFF
@@ -345,21 +320,6 @@ class SheriffMM(sh.Sheriff):
                     return _BAD_SPLIT
         return _OK
 
-    def _check_claim(self, rec):
-        s = self.s
-        if not s[_R_MODULES] & _BLACK_MARKET:
-            return _MODULE_OFF
-        if s[_R_PHASE] != _INSPECT:
-            return _WRONG_PHASE
-        p = rec[1]   # any player: the Sheriff and deputies too (docs/rules-merry-men.md, Black Market 1)
-        g = rec[_F_CLAIM_GOOD]
-        for i in range(3):
-            if _BM_GOODS[i] == g:
-                if not s[_BM_LEFT + i]:
-                    return _MARKET_EXHAUSTED
-                return _OK if self.stand(p, g) >= 3 else _NEED_THREE
-        return _NOT_BLACK_MARKET
-
     # -- applying --------------------------------------------------------------------------
     def apply(self, rec):
         kind = rec[0]
@@ -369,7 +329,7 @@ class SheriffMM(sh.Sheriff):
         elif kind == _A_LOOT:
             self._apply_loot(rec)
         elif kind == _A_CLAIM:
-            self._apply_claim(rec)
+            self._black_market.apply_claim(self, rec)
         elif s[_R_MODULES] & _DEPUTIES and kind >= _A_PASS:
             self._apply_stance(rec)
         elif s[_R_MODULES] & _DEPUTIES and kind == _A_MARKET:
@@ -425,17 +385,6 @@ class SheriffMM(sh.Sheriff):
         else:
             shift = 4 if p == self.s[_R_SHERIFF] else 6
             self.s[self._at(t) + _FLAGS] |= want << shift
-
-    def _apply_claim(self, rec):
-        s = self.s
-        p = rec[1]
-        g = rec[_F_CLAIM_GOOD]
-        for i in range(3):
-            if _BM_GOODS[i] == g:
-                s[self._at(p) + _STAND + g] -= 3
-                s[_BM_REMOVED + i] += 3
-                s[_BM_HELD + p] |= 1 << (2 * i + (2 - s[_BM_LEFT + i]))
-                s[_BM_LEFT + i] -= 1
 
     def _apply_loot(self, rec):
         s = self.s
@@ -534,10 +483,8 @@ class SheriffMM(sh.Sheriff):
         out[_PUB_MM + 1] = s[_R_DEPUTY2]
         out[_PUB_MM + 2] = s[_R_CYCLE]
         out[_PUB_MM + 3] = s[_R_FIRST_MERCHANT]
-        for i in range(9):
-            out[_PUB_BM + i] = s[_BM_VALUES + i]
-        for i in range(_SEATS6):
-            out[_PUB_BM + 9 + i] = s[_BM_HELD + i]
+        if self._black_market:
+            self._black_market.public(self, out)
 
 
 GAME = SheriffMM
