@@ -125,9 +125,9 @@ class Lossy:
         self.partial = bytearray()
         self.dropped = 0
 
-    def read(self, size: int) -> bytes:
+    def read(self, size: int, wait: float | None = None) -> bytes:
         out = bytearray()
-        for b in self.inner.read(size):
+        for b in self.inner.read(size, wait):
             self.partial.append(b)
             if b:
                 continue

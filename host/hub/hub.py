@@ -38,7 +38,7 @@ from host.hub.standings import sheriff_breakdown
 from host.hub.store import Store
 from host.hub.table import Archived, Table
 from host.hub.mirror import (PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport, check_port, open_port,
-                         profile_of_push)
+                             profile_of_push, readable_within)
 from shared_rules.wire import codec
 
 READ_S = 0.05        # a client transport's read timeout (as the serial port's)
@@ -565,7 +565,9 @@ class HubTransport:
         self.sock = sock
         sock.settimeout(READ_S)
 
-    def read(self, size: int) -> bytes:
+    def read(self, size: int, wait: float | None = None) -> bytes:
+        if not readable_within(self.sock, wait):
+            return b""
         try:
             data = self.sock.recv(size)
         except socket.timeout:

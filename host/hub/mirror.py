@@ -12,6 +12,7 @@ import errno
 import functools
 import json
 import os
+import select
 import stat
 import time
 from collections import deque
@@ -107,9 +108,11 @@ def profile_of_push(chunks: bytearray, body: bytes) -> dict[str, Any] | None:
 
 
 class Transport(Protocol):
-    """What the mirror needs of a serial port (pyserial's ``Serial`` fits)."""
+    """What the mirror needs of a serial port. ``read`` returns what came, waiting up to the
+    port's own timeout, or up to ``wait`` seconds when given (a caller that polls something
+    else between reads: the sim's hands asking the virtual board what it has scanned)."""
 
-    def read(self, size: int) -> bytes: ...
+    def read(self, size: int, wait: float | None = None) -> bytes: ...
     def write(self, data: bytes) -> int | None: ...
     def close(self) -> None: ...
 
@@ -445,8 +448,9 @@ class SerialLink:
         self.conn: Transport | None = None
         self._next_try = 0.0
 
-    def poll(self, budget: int = 4096) -> bool:
-        """Move bytes both ways once; True if the port is open."""
+    def poll(self, budget: int = 4096, wait: float | None = None) -> bool:
+        """Move bytes both ways once (reading waits up to ``wait`` seconds, None: the port's
+        timeout); True if the port is open."""
         if self.conn is None and not self._connect():
             return False
         assert self.conn is not None
@@ -454,7 +458,7 @@ class SerialLink:
             out = self.mirror.take_outbox()
             if out:
                 self.conn.write(out)
-            data = self.conn.read(budget)
+            data = self.conn.read(budget, wait)
         except (OSError, IOError) as e:
             self._lost(str(e))
             return False
@@ -513,7 +517,9 @@ class _Port:
         self.port = port
         self.claim = claim
 
-    def read(self, size: int) -> bytes:
+    def read(self, size: int, wait: float | None = None) -> bytes:
+        if not readable_within(self.port, wait):
+            return b""
         data = self.port.read(1)
         waiting = self.port.in_waiting if data else 0
         return data + self.port.read(min(size - 1, waiting)) if waiting and size > 1 else data
@@ -540,8 +546,8 @@ class Tapped:
         self.on_write = on_write
         self.via = getattr(inner, "via", "")  # "the hub of ": what the link is connected to
 
-    def read(self, size: int) -> bytes:
-        data = self.inner.read(size)
+    def read(self, size: int, wait: float | None = None) -> bytes:
+        data = self.inner.read(size, wait)
         if data and self.on_read is not None:
             self.on_read(data)
         return data
@@ -553,6 +559,12 @@ class Tapped:
 
     def close(self) -> None:
         self.inner.close()
+
+
+def readable_within(conn: Any, wait: float | None) -> bool:
+    """Whether ``conn`` (anything with ``fileno``) has bytes to read within ``wait`` seconds;
+    True when ``wait`` is None (the read itself waits, up to its own timeout)."""
+    return wait is None or bool(select.select([conn], [], [], wait)[0])
 
 
 class NotAPort(OSError):

@@ -106,10 +106,11 @@ class Session:
         return conn
 
     # -- moving bytes ----------------------------------------------------------------------
-    def pump(self) -> bool:
-        """Move bytes once (waits up to the port's read timeout); True while connected."""
+    def pump(self, wait: float | None = None) -> bool:
+        """Move bytes once (waits up to ``wait`` seconds for them, None: the port's read
+        timeout); True while connected."""
         with self.lock:
-            up = self.link.poll()
+            up = self.link.poll(wait=wait)
             m = self.mirror
             now = time.monotonic()
             if not up or m.in_sync:

@@ -62,6 +62,9 @@ MISTAKE_SEED = 0x6D697374  # the mistakes' generator: Rng(seed ^ MISTAKE_SEED)
 STALL_S = 10.0        # the board's loop not moving this long: it has stopped
 STALL_STEPS = 20000   # loop steps without scanning where a hand moved: that reader is dead
 CLIENT_S = 30.0       # the control socket's answer (a scans request waits for a loop step)
+SETTLE_READ_S = 0.002  # a hand waiting for a scan reads the serial port this long between asks:
+#                        the scan it waits for sends nothing, so the port's 50 ms would pass
+#                        in full, and the board scans on meanwhile (most of a game's CPU)
 
 
 class SimError(RuntimeError):
@@ -205,7 +208,7 @@ class Hands:
                     since = time.monotonic()
             if time.monotonic() - since > STALL_S:
                 raise SimError("the board's loop has not moved for %.0f s" % STALL_S)
-            self.session.pump()
+            self.session.pump(wait=SETTLE_READ_S)
 
     def cooling(self, uid: str) -> bool:
         """Whether the board may not have seen this tag lifted yet (the next move waits for it)."""
