@@ -471,8 +471,8 @@ class Sim:
 
     def pause(self, seconds: float) -> None:
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.session.pump()
+        while (left := end - time.monotonic()) > 0:
+            self.session.pump(wait=left)
             self._check()
 
     def cancel(self) -> None:
