@@ -75,7 +75,10 @@ HZ_MIN = 50
 HZ_MAX = 10000
 MS_MAX = 5000
 
-IDLE_MS = 1       # idle() waits at most this long for serial input or a host command
+IDLE_MS = 1       # idle() waits at most this long for serial input or a host command,
+QUIET_MS = 20     # or this long once QUIET_STEPS steps in a row had none: nothing changes on a
+QUIET_STEPS = 200  # virtual mat but by a command, so a mat left alone scans 50 times a second
+#                    (a tenth of the CPU), while one just touched scans flat out
 LINE_MAX = 400    # longest control command: P, reader, 10-byte UID, 144 bytes of user memory
 _HEX = b"0123456789abcdef"
 
@@ -331,18 +334,22 @@ def soft_reset():
 
 
 steps = 0  # loop steps (idle() calls), for the N report
+quiet = 0  # steps in a row that waited in vain
 
 
 def idle():
-    """Once per loop step: apply the host's commands, then wait up to IDLE_MS for any input.
+    """Once per loop step: apply the host's commands, then wait up to IDLE_MS (QUIET_MS once
+    nothing came for QUIET_STEPS steps) for any input.
 
     A hang-up on the serial port or the control pipe means the host bridge is gone: the board
     has lost its power, so SystemExit ends the interpreter instead of spinning on forever.
     """
-    global steps
+    global steps, quiet
     steps += 1
     control.service()
-    for ev in _wait_ipoll(IDLE_MS):
+    quiet += 1
+    for ev in _wait_ipoll(QUIET_MS if quiet > QUIET_STEPS else IDLE_MS):
         if ev[1] & select.POLLHUP:
             raise SystemExit(0)
+        quiet = 0
         break
