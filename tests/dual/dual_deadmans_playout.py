@@ -11,7 +11,7 @@ from shared_rules.core.engine import GAME_OVER
 from host.sim.playout import Playout
 from shared_rules.core.rng import Rng
 
-GAMES = count(60, 200)  # make soak: every one of the 200
+GAMES = count(40, 200)  # make soak: every one of the 200
 KINDS = ("trait", "draw", "collect", "hook", "cannon", "sword", "map", "oracle", "bonus")
 
 

@@ -9,7 +9,7 @@ from shared_rules.core.actions import ACTION_SIZE
 from host.sim.playout import Playout
 from shared_rules.core.rng import Rng
 
-GAMES = count(250, 2000)  # make soak: every one of the 2000
+GAMES = count(150, 2000)  # make soak: every one of the 2000
 
 
 def header(seed):
