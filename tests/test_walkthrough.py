@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+import pytest
+
 from children import reap
 from host.board.image import board_image, install_dir
 from host.vboard.client import VirtualBoardClient
@@ -86,10 +88,28 @@ def test_a_port_nobody_provides_fails_at_once(tmp_path: Path) -> None:
     waiting on (the time itself is measured by make bench, not here)."""
     (tmp_path / STARTING).write_text("%d\nbuilding its ROM image\n" % 2 ** 22)  # above any pid
     for port in (str(tmp_path / "tty"), "/nonexistent/tty"):
-        for cmd in (["flash", "--port", port], ["serve", "--port", port, "--http", "0"]):
+        for cmd in (["flash", "--port", port], ["serve", "--port", port, "--http", "0"],
+                    ["sim", "--port", port, "--game", "skull"],
+                    ["profile", "push", "host/profiles/sample.json", "--port", port]):
             out = subprocess.run(TAPMAT + cmd, cwd=ROOT, capture_output=True, text=True, timeout=30)
             assert out.returncode == 2, (cmd, out.stderr)
             assert "no such serial port" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("cmd", [["sim", "--game", "skull"], ["profile", "push", "host/profiles/sample.json"]])
+def test_a_command_that_waits_for_the_board_says_when_none_answers(cmd: list[str]) -> None:
+    """sim and profile push on a bare pty: the notice before their 10 s wait ends, then the error."""
+    master, slave = pty.openpty()
+    try:
+        port = os.ttyname(slave)
+        out = subprocess.run(TAPMAT + cmd + ["--port", port], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        said = out.stdout + out.stderr   # the sim tells its story on stdout, errors on stderr
+        assert out.returncode == 2 and "Traceback" not in said, said
+        _, notice, rest = said.partition("no tapmat board answers on %s after 3 s" % port)
+        assert notice and "make flash PORT=%s" % port in rest and "timed out after 10.0 s" in out.stderr, said
+    finally:
+        os.close(slave)
+        os.close(master)
 
 
 def test_serve_says_when_no_board_answers(tmp_path: Path) -> None:

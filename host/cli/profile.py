@@ -72,12 +72,15 @@ def push(port: str | None, blob: bytes, what: str) -> int:
     """Write the binary form to the board's profile.bin over the link (PROFILE frames)."""
     from host.screen.monitor import BoardRefused, Session, SessionTimeout
     from host.hub.portlock import PortBusy
+    from host.vboard.readiness import port_ready
     if not port:
         print("tapmat profile: push needs --port", file=sys.stderr)
         return 2
+    if not port_ready("tapmat profile", port):
+        return 2
     session = Session(port)
     try:
-        session.connect()
+        session.connect(say=lambda line: print("tapmat profile: " + line, file=sys.stderr, flush=True))
         session.push_profile(blob)
     except (BoardRefused, SessionTimeout, PortBusy, OSError) as e:
         print(f"tapmat profile: {port}: {e}", file=sys.stderr)

@@ -25,11 +25,10 @@ from host.hub.hub import Hub
 from host.hub.portlock import PortBusy
 from host.hub.store import Store, default_path
 from host import i18n
-from host.vboard.readiness import port_ready
+from host.vboard.readiness import SILENT_S, port_ready, silent_port
 
 NAME = "serve"
 HELP = "the hub: own the board's port, serve the web page (TV and phones), let views attach"
-SILENT_S = 3.0  # no HELLO from the board this long after the start: say so
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -132,6 +131,4 @@ def run(args: argparse.Namespace) -> int:
 def say_if_silent(hub: Hub, port: str) -> None:
     """A port where no tapmat firmware answers: say so (the hub keeps listening for one)."""
     if hub.mirror.hellos == 0:
-        print("tapmat serve: no tapmat board answers on %s after %.0f s (no firmware on it? "
-              "make flash PORT=%s GAME=skull PLAYERS=4); still listening" % (port, SILENT_S, port),
-              file=sys.stderr, flush=True)
+        print("tapmat serve: %s; still listening" % silent_port(port), file=sys.stderr, flush=True)

@@ -24,6 +24,7 @@ from typing import Any
 from host.hub.mirror import header_text, newgame_body
 from host.screen.monitor import SessionTimeout
 from host.sim.runner import SimError, play
+from host.vboard.readiness import port_ready
 from shared_rules import games
 
 NAME = "sim"
@@ -175,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.log and (Path(args.log).is_dir() or not Path(args.log).resolve().parent.is_dir()):
         print("tapmat sim: --log %s: not a file in an existing folder" % args.log, file=sys.stderr)
+        return 2
+    if args.port and not port_ready("tapmat sim", args.port):
         return 2
     out = sys.stderr if args.json else sys.stdout
 

@@ -22,6 +22,7 @@ from host.hub.store import names_beside
 from host.hub.mirror import PUBLIC, REFEREE, Event, Mirror, SerialLink, Tapped, Transport
 from host.screen.scoreboard import Picture, event_line, link_line, pad_names, picture_of, render
 from host.screen.wording import Voice
+from host.vboard.readiness import SILENT_S, silent_port
 from shared_rules.wire import codec
 from shared_rules.sheriff.modules import profile as deck_profile
 
@@ -124,10 +125,16 @@ class Session:
         with self.lock:
             self.link.send(data)
 
-    def wait(self, done: Callable[[], bool], timeout: float, what: str) -> None:
-        """Pump until ``done()`` holds; ``SessionTimeout`` naming ``what`` otherwise."""
-        end = time.monotonic() + timeout
+    def wait(self, done: Callable[[], bool], timeout: float, what: str,
+             slow: tuple[float, Callable[[], None]] | None = None) -> None:
+        """Pump until ``done()`` holds; ``SessionTimeout`` naming ``what`` otherwise. ``slow``:
+        (seconds, call) — ``call()`` once if it has not held after that long."""
+        start = time.monotonic()
+        end = start + timeout
         while not done():
+            if slow is not None and time.monotonic() - start > slow[0]:
+                slow[1]()
+                slow = None
             try:
                 self.pump()
             except ConnectionError:
@@ -137,9 +144,11 @@ class Session:
             if time.monotonic() > end:
                 raise SessionTimeout("timed out after %.1f s waiting for %s" % (timeout, what))
 
-    def connect(self, timeout: float = 10.0) -> None:
-        """Wait for the board's HELLO and the first snapshot."""
-        self.wait(lambda: self.mirror.in_sync, timeout, "the board's snapshot on %s" % self.port)
+    def connect(self, timeout: float = 10.0, say: Callable[[str], None] | None = None) -> None:
+        """Wait for the board's HELLO and the first snapshot; ``say`` is told if none came in
+        ``SILENT_S`` (a port with no tapmat firmware: the wait goes on to ``timeout``)."""
+        slow = None if say is None else (SILENT_S, lambda: say(silent_port(self.port) + "; waiting up to %.0f s" % timeout))
+        self.wait(lambda: self.mirror.in_sync, timeout, "the board's snapshot on %s" % self.port, slow)
 
     def close(self) -> None:
         with self.lock:

@@ -643,7 +643,7 @@ def play(header: dict[str, Any], seed: int, *, port: str | None = None, max_acti
         stack.callback(session.close)
         if session_hook is not None:
             session_hook(session)
-        session.connect()
+        session.connect(say=say)
         sim = Sim(session, header, seed, board_dir=folder, host_only=host_only, pace=pace,
                   mistakes=mistakes, on_step=on_step, say=say)
         stack.callback(sim.close)

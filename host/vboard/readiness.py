@@ -108,6 +108,15 @@ def no_such_port(port: str) -> str:
             f"/dev/ttyACM0; tapmat board prints its port)")
 
 
+SILENT_S = 3.0  # no tapmat firmware answering on a port this long: say so
+
+
+def silent_port(port: str) -> str:
+    """What to say of a port where no tapmat firmware has answered for ``SILENT_S``."""
+    return (f"no tapmat board answers on {port} after {SILENT_S:.0f} s (no firmware on it? "
+            f"make flash PORT={port} GAME=skull PLAYERS=4)")
+
+
 def port_ready(tool: str, port: str) -> bool:
     """``wait_for_port`` with a progress line on stderr; False, said there, if it never appears."""
     line = ProgressLine(tool, port)
