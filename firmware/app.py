@@ -58,6 +58,18 @@ def read_json(root, name):
         return None
 
 
+def let_go(prefixes):
+    """Take the modules whose names start with one of ``prefixes`` out of ``sys.modules`` and
+    their packages, so their code is collected once nothing else holds it."""
+    for prefix in prefixes:
+        for mod in [m for m in sys.modules if m.startswith(prefix)]:
+            del sys.modules[mod]
+            package, _, leaf = mod.rpartition(".")
+            parent = sys.modules.get(package)
+            if parent is not None and hasattr(parent, leaf):
+                delattr(parent, leaf)
+
+
 def with_profile(root, header):
     """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
     (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
@@ -83,6 +95,7 @@ class App:
     def __init__(self, board, persist=True, sensors=True):
         self.board = board
         self.root = board.fs_root
+        self.upload = None   # a deck profile being pushed (firmware/upload.py), between its frames
         # Whether the board has mat layouts; the file is read again at each start, which keeps
         # only the game's own layout (all of them, parsed, held 6 KB on the unix port). Parsed
         # first and collected, so the long-lived objects below are not placed among its garbage.
@@ -166,8 +179,22 @@ class App:
         if game is None:
             self.referee.hello()
             return False
+        self.set_up()
         self._start(game, header, info)
         return True
+
+    def set_up(self):
+        """A game is built: let go of the code only its setup needed (the Merry Men setup, the deck
+        profile's code that built its card tables, a finished profile upload), then collect, so
+        what the game loads next fills the holes: a running game's heap holds the rules, not
+        their setup (imported again when next needed). A game that needed none of it is left as
+        it is."""
+        setup = "shared_rules.sheriff.modules.setup"
+        if self.upload is None and setup not in sys.modules:
+            return
+        self.upload = None
+        let_go((setup, "shared_rules.sheriff.modules.profile", "firmware.upload"))
+        gc.collect()
 
     def _start(self, game, header, info=None):
         """Referee ``game`` from now on; ``info``: what the journal's recovery found (boot)."""
@@ -250,13 +277,7 @@ class App:
             if self.persist:
                 self.persist.close()
                 self.persist.game = None
-            for prefix in ("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.sheriff.modules.profile"):
-                for mod in [m for m in sys.modules if m.startswith(prefix)]:
-                    del sys.modules[mod]
-                    package, _, leaf = mod.rpartition(".")
-                    parent = sys.modules.get(package)
-                    if parent is not None and hasattr(parent, leaf):
-                        delattr(parent, leaf)
+            let_go(("shared_rules." + old.NAME, "firmware.mat_" + old.NAME, "shared_rules.sheriff.modules.profile"))
             old = None
         # Collect first, so the game's modules load into a heap with boot's and the last game's
         # garbage freed, not into what a collection forced mid-import leaves (measured: the
@@ -264,6 +285,7 @@ class App:
         gc.collect()
         try:
             game = games.from_header(header)
+            self.set_up()
             self.referee.fit(game)
             if self.sensors and self.layouts:
                 from firmware.mat import gestures_for

@@ -24,7 +24,6 @@ try:
 except ImportError:
     pass
 
-from shared_rules.sheriff.modules import profile_cards
 from shared_rules.sheriff import rules as sh
 from shared_rules.sheriff.modules import deputies as mm
 from shared_rules.core.actions import field, U8, LIST
@@ -159,7 +158,9 @@ def make(seats, first, royal, mods, values, prof):
     """The game for a header naming a card module (``prof``: its ``profile.Stored``, or None);
     ``ValueError`` saying why a module cannot be
     played (its cards missing from the profile, a card the primitives cannot express, or a
-    module whose rules core is not built yet)."""
+    module whose rules core is not built yet). The profile's card code is imported here only: a
+    game holds its tables, not the code that built them (a board lets it go, firmware/app.py)."""
+    from shared_rules.sheriff.modules import profile_cards
     for i in range(3):
         if mods & (_LAWS << i):
             name = mm.MODULES[2 + i]

@@ -9,7 +9,6 @@ except ImportError:
 
 from shared_rules.core import engine
 from shared_rules.sheriff import rules as sh
-from shared_rules.sheriff.modules import profile
 from shared_rules.sheriff.modules.deputies import MODULES, SheriffMM
 
 # Module bits, in header order of ``MODULES`` (``deputies``').
@@ -49,6 +48,7 @@ def from_header(header):
             from shared_rules.sheriff.modules import merry_men   # noqa: F401
     # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
     # binary form either way, so the board and a replay build the game from the same bytes.
+    from shared_rules.sheriff.modules import profile
     prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
     values = prof.black_market_values() if prof else None
     if mods & _BLACK_MARKET and values is None:
