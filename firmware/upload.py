@@ -21,7 +21,7 @@ def receive(app, body, n):
     ``profile.bin``. The last one is answered by STORED (the profile's CRC-32 and size), a refusal
     by a message and ERROR ``body``. With no game running, the board then starts as at power-on:
     a stored game that waited for this profile comes back."""
-    up = getattr(app, "upload", None)
+    up = app.upload
     if up is None:
         up = app.upload = Upload(app.root)
     ref = app.referee

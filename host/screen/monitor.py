@@ -147,7 +147,9 @@ class Session:
     def connect(self, timeout: float = 10.0, say: Callable[[str], None] | None = None) -> None:
         """Wait for the board's HELLO and the first snapshot; ``say`` is told if none came in
         ``SILENT_S`` (a port with no tapmat firmware: the wait goes on to ``timeout``)."""
-        slow = None if say is None else (SILENT_S, lambda: say(silent_port(self.port) + "; waiting up to %.0f s" % timeout))
+        slow = None
+        if say is not None:
+            slow = (SILENT_S, lambda: say("%s; waiting up to %.0f s" % (silent_port(self.port), timeout)))
         self.wait(lambda: self.mirror.in_sync, timeout, "the board's snapshot on %s" % self.port, slow)
 
     def close(self) -> None:
