@@ -95,7 +95,9 @@ def test_a_table_writes_only_its_own_topics_and_strangers_nothing(setup):
             await cancel(listening)
 
     got = asyncio.run(attempt())
-    assert [t for t, _ in got] == [topics.topic("A", "online")]   # B's topic never got A's forgery
+    # B's topic never got A's forgery; A's own message may come twice (QoS 1 is at least once, and
+    # amqtt may send a retained message both live and as retained to a subscriber just arriving)
+    assert {t for t, _ in got} == {topics.topic("A", "online")}
 
 
 @pytest.mark.mosquitto_only
