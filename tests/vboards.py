@@ -30,8 +30,13 @@ class Board:
         self.port = str(client.status()["port"])
 
     def wait_firmware(self, after: int) -> None:
-        """Wait until a boot later than ``after`` has the virtual profile up."""
+        """Wait until a boot later than ``after`` has the virtual profile up and its firmware loop
+        running (a ``scans`` request is answered from the loop: the firmware has booted its game
+        and reads the link, so a CONSOLE frame, ``make flash``'s first word, is answered at once;
+        under load the boot alone took longer than flash's 1 s wait for that answer)."""
         self.client.wait_booted(after, firmware=True, timeout=30)
+        with VirtualBoardClient(self.dir, timeout=30) as patient:   # a loaded machine boots slowly
+            patient.scans()
 
     def mpremote(self, *args: str, check: bool = True) -> str:
         out = subprocess.run([MPREMOTE, "connect", self.port, *args], capture_output=True,
