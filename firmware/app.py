@@ -41,6 +41,9 @@ _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
 _REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may end (docs/protocol.md)
 _IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
+# What only a game's setup runs (App.set_up lets go of it), as prefixes of module names.
+_SETUP_CODE = ("shared_rules.sheriff.modules.setup", "shared_rules.sheriff.modules.profile",
+               "shared_rules.catalogue", "firmware.upload")
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 
 
@@ -170,7 +173,7 @@ class App:
                 try:
                     conf = with_profile(self.root, conf)
                     gc.collect()   # as in new_game
-                    game = games.from_header(conf)
+                    game = games.from_header(conf, self.set_up)
                     header = json.dumps(conf).encode()
                 except ValueError:
                     game = None
@@ -184,16 +187,17 @@ class App:
         return True
 
     def set_up(self):
-        """A game is built: let go of the code only its setup needed (the Merry Men setup, the deck
-        profile's code that built its card tables, a finished profile upload), then collect, so
-        what the game loads next fills the holes: a running game's heap holds the rules, not
-        their setup (imported again when next needed). A game that needed none of it is left as
-        it is."""
-        setup = "shared_rules.sheriff.modules.setup"
-        if self.upload is None and setup not in sys.modules:
+        """Let go of the code only a game's setup needs: the Merry Men setup, the deck profile's
+        code and the card catalogue (read by it), a finished profile upload; then collect, so
+        what loads next fills the holes. Called between reading a header's card tables and
+        loading the rules (``games.from_header``'s ``between``: a board never holds both), and
+        once the game is built (the catalogue's values the rules took stay with them; all of it
+        is imported again when next needed). With none of it loaded, nothing is done."""
+        loaded = [p for p in _SETUP_CODE if any(m.startswith(p) for m in sys.modules)]
+        if self.upload is None and not loaded:
             return
         self.upload = None
-        let_go((setup, "shared_rules.sheriff.modules.profile", "firmware.upload"))
+        let_go(loaded)
         gc.collect()
 
     def _start(self, game, header, info=None):
@@ -284,7 +288,7 @@ class App:
         # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
         gc.collect()
         try:
-            game = games.from_header(header)
+            game = games.from_header(header, self.set_up)
             self.set_up()
             self.referee.fit(game)
             if self.sensors and self.layouts:
@@ -403,8 +407,12 @@ class App:
                 self.console(True)
                 self.console_since = self.board.ticks_ms()
             elif t == codec.PROFILE:
-                from firmware import upload   # a deck profile pushed: code loaded only then
-                upload.receive(self, body, n)
+                if self.profile_frame(body, n):
+                    self.set_up()   # the upload's code and the profile's go
+                    if self.referee.game is None:
+                        # The board starts as at power-on: a stored game that waited for this
+                        # profile comes back.
+                        self.boot()
             elif t == codec.NEWGAME:
                 try:
                     self.new_game(bytes(body[:n]).decode())
@@ -416,6 +424,12 @@ class App:
         if bad != self.link_errors_told:
             self.link_errors_told = bad
             self.error(r.last_error)
+
+    def profile_frame(self, body, n):
+        """A deck profile pushed (firmware/upload.py: its code loaded only then, and held by no
+        frame once this returns); True once the whole profile is stored."""
+        from firmware import upload
+        return upload.receive(self, body, n)
 
     def _record(self, body, n):
         """A host frame's trimmed record, zero-padded in ``self.rec``."""

@@ -19,8 +19,8 @@ _HEAD = 4   # offset:u16, total:u16
 def receive(app, body, n):
     """PROFILE from the host (``app``: the board's ``App``): a chunk of a deck profile for
     ``profile.bin``. The last one is answered by STORED (the profile's CRC-32 and size), a refusal
-    by a message and ERROR ``body``. With no game running, the board then starts as at power-on:
-    a stored game that waited for this profile comes back."""
+    by a message and ERROR ``body``. True once the whole profile is stored (the caller then boots
+    a board with no game running, with this code let go)."""
     up = app.upload
     if up is None:
         up = app.upload = Upload(app.root)
@@ -31,9 +31,9 @@ def receive(app, body, n):
     except (ValueError, OSError) as e:
         ref.message("deck profile refused: %s" % e)
         app.error(codec.ERR_BODY)
-        return
+        return False
     if blob is None:
-        return
+        return False
     out = app.link.body
     size = len(blob)
     for i in range(4):
@@ -41,8 +41,8 @@ def receive(app, body, n):
     out[4] = size & 255
     out[5] = size >> 8
     app.link.send(codec.STORED, 6)
-    if ref.game is None:
-        app.boot()
+    app.upload = None
+    return True
 
 
 class Upload:

@@ -27,13 +27,19 @@ def game_class(name):
     raise ValueError(_TEXTS.split("|")[1] % (name,))
 
 
-def from_header(header):
-    """A new game from a parsed log header (``ValueError`` with a message if it is bad)."""
+def from_header(header, between=None):
+    """A new game from a parsed log header (``ValueError`` with a message if it is bad).
+    ``between``: for a header with Sheriff modules or a deck profile, called once the header and
+    the profile's card tables are read, before the rules' code loads (``setup.from_header``)."""
     if not isinstance(header, dict):
         raise ValueError(_TEXTS.split("|")[0])
-    cls = game_class(header.get("game"))
-    if cls.NAME == "sheriff" and (header.get("modules") or "profile" in header):
-        # The Merry Men modules: code loaded only for such a header (base Sheriff's heap does not grow).
-        from shared_rules.sheriff.modules import setup
-        return setup.from_header(header)
-    return cls.from_header(header)
+    name = header.get("game")
+    if name == "sheriff" and (header.get("modules") or "profile" in header):
+        # The Merry Men modules: code loaded only for such a header (base Sheriff's heap does not
+        # grow), and it reads the header and the profile before any rules load.
+        try:
+            from shared_rules.sheriff.modules import setup
+        except ImportError:
+            raise ValueError(_TEXTS.split("|")[2] % (name,))
+        return setup.from_header(header, between)
+    return game_class(name).from_header(header)

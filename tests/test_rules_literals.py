@@ -366,11 +366,12 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     assert mm._PUB_MM == mm._PUB_CHEST + mm._PUB_SEAT and mm._PUB_SIZE == bm._PUB_BM + 15 == mm.SheriffMM.PUBLIC_SIZE
     assert bm._BM_GOODS == bytes(SHERIFF_CODES.index(c) for c in profile.BLACK_MARKET_GOODS)
     assert sheriff_deck_size(mm._SEATS6, True) == mm._PILE_CAP
-    assert [mm.MODULES[i] for i in range(2)] == ["deputies", "black_market"]
+    from shared_rules.sheriff.modules import MODULES
+    assert [MODULES[i] for i in range(2)] == ["deputies", "black_market"]
     assert (mm._DEPUTIES, mm._BLACK_MARKET) == (1, 2)
     from shared_rules.sheriff.modules import setup
     assert [setup._DEPUTIES, setup._BLACK_MARKET, setup._LAWS, setup._CARD_MODULES, setup._MERRY_MEN] == [
-        1 << mm.MODULES.index(m) for m in ("deputies", "black_market", "laws")] + [4 + 8 + 16, 16]
+        1 << MODULES.index(m) for m in ("deputies", "black_market", "laws")] + [4 + 8 + 16, 16]
     assert (setup._SEATS6, setup._MAX_SEATS) == (mm._SEATS6, sheriff._MAX_SEATS)
     from shared_rules.sheriff.modules import cards
     from shared_rules.sheriff import view as sheriff_view
@@ -392,6 +393,7 @@ def test_effect_opcodes_and_parties_are_the_profiles_names_and_rows_fit_them() -
 
 def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> None:
     from shared_rules.sheriff.modules import cards as sc
+    from shared_rules.sheriff.modules import MODULES
     from shared_rules.sheriff.modules import laws
     from shared_rules.sheriff.modules import merry_men
     from shared_rules.sheriff.modules import special_orders
@@ -411,7 +413,9 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
     assert named and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS
     assert sc._PUB_LAWS == sc._PUB_MEN + sc._SEATS6 and sc._PUB_SIZE == sc._PUB_LAWS + 2 == sc.SheriffCards.PUBLIC_SIZE
-    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << sc.mm.MODULES.index(m) for m in ("laws", "special_orders",
+    from shared_rules.sheriff.modules import profile_cards as pc
+    assert [pc._LAWS_BIT, pc._ORDERS_BIT, pc._MERRY_BIT] == [1 << MODULES.index(m) for m in pc.SECTIONS]
+    assert [sc._LAWS, sc._ORDERS, sc._MERRY_MEN] == [1 << MODULES.index(m) for m in ("laws", "special_orders",
                                                                                          "merry_men")]
 
 

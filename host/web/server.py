@@ -53,12 +53,12 @@ from host.web.pairing import HOST_COOKIE, Pairing, PairRefused
 from host.web.fanout import Fanout
 from host.web.security import MAX_BODY, allowed_hosts, guard, parse_json, small_int
 from shared_rules import games
+from shared_rules.sheriff.modules import MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = Path(__file__).resolve().parent   # the pages beside this module
 GUIDE = ROOT / "docs" / "players.md"
 GUIDES = {"en": GUIDE, "vi": ROOT / "docs" / "players.vi.md"}
-MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
 MAX_SEATS = 16
 DECIDED = 4   # answered proposals the views show
 PUSH_S = 1.0  # a WebSocket looks for a new picture at least this often (a change wakes it at once)

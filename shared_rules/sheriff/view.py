@@ -97,9 +97,9 @@ def describe(view):
 def _modules(view, d):
     """The Merry Men part of a view (``deputies.public``): deputies and the loot chest, the
     Black Market piles and cards held. Its fields are absent from a base game's dict."""
-    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import MODULES
     mods = view[_PUB_MM]
-    d["modules"] = [mm.MODULES[i] for i in range(len(mm.MODULES)) if mods & (1 << i)]
+    d["modules"] = [MODULES[i] for i in range(len(MODULES)) if mods & (1 << i)]
     if mods & _DEPUTIES:
         pair = [view[_R_SHERIFF], view[_PUB_MM + 1]]
         d["deputies"] = [x for x in pair if x != NO_SEAT]

@@ -57,7 +57,6 @@ _CARD_MODULES = const(28)
 _LAWS = const(4)
 _ORDERS = const(8)
 _MERRY_MEN = const(16)
-_READY = const(28)           # the modules whose rules core exists
 
 _ORDER_CARDS = const(15)
 _ORDERS_PER_BAG = const(2)   # a bag of 5 cards fills at most two orders (2 cards each)
@@ -152,27 +151,6 @@ _PUB_ORD = const(324)
 _PUB_MEN = const(339)
 _PUB_LAWS = const(345)        # the laws in force: position 1, position 2 (255: none)
 _PUB_SIZE = const(347)
-
-
-def make(seats, first, royal, mods, values, prof):
-    """The game for a header naming a card module (``prof``: its ``profile.Stored``, or None);
-    ``ValueError`` saying why a module cannot be
-    played (its cards missing from the profile, a card the primitives cannot express, or a
-    module whose rules core is not built yet). The profile's card code is imported here only: a
-    game holds its tables, not the code that built them (a board lets it go, firmware/app.py)."""
-    from shared_rules.sheriff.modules import profile_cards
-    for i in range(3):
-        if mods & (_LAWS << i):
-            name = mm.MODULES[2 + i]
-            why = profile_cards.refusal(prof, name)
-            if why:
-                raise ValueError(why)
-            if not (_LAWS << i) & _READY:
-                raise ValueError("module %r is not supported yet (deputies, black_market, special_orders are)" % name)
-    orders = profile_cards.table(prof, "special_orders") if mods & _ORDERS else b""
-    merry = profile_cards.table(prof, "merry_men") if mods & _MERRY_MEN else b""
-    laws = profile_cards.table(prof, "laws") if mods & _LAWS else b""
-    return SheriffCards(seats, first, royal, mods, values, orders, merry, laws)
 
 
 class SheriffCards(mm.SheriffMM):

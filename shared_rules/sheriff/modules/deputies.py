@@ -36,8 +36,7 @@ _U8 = const(0)
 _NAME = const(2)
 _LIST = const(3)
 
-# Module bits (register _R_MODULES), in header order of ``MODULES``.
-MODULES = ("deputies", "black_market", "laws", "special_orders", "merry_men")
+# Module bits (register _R_MODULES), in header order of the package's ``MODULES``.
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 

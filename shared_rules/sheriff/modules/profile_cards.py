@@ -24,6 +24,9 @@ _S_LAW = const(2)                   # binary section tags (profile's tag 1 is th
 _S_ORDERS = const(3)
 _S_MERRY = const(4)
 _UNSUPPORTED = const(128)           # flag in a card's first binary byte
+_LAWS_BIT = const(4)                # module bits of SECTIONS' modules (in its order)
+_ORDERS_BIT = const(8)
+_MERRY_BIT = const(16)
 # Game tables: one fixed-width row per card.
 LAW_ROW = 17                 # mark, then 4 primitives of 4 bytes (zero padded)
 MERRY_ROW = 18               # value, penalty, then 4 primitives of 4 bytes
@@ -136,6 +139,21 @@ def refusal(stored, section):
             return "%s: card %d (%s) cannot be expressed with the effect primitives (%s): the referee will not guess its rules" % (
                 section, j, c["name"], c["unsupported"])
     return None
+
+
+def tables(stored, mods):
+    """The three card tables of a game with module bits ``mods`` (laws 4, special orders 8, Merry
+    Men 16; empty for a module that is off): special orders, Merry Men, laws. ``ValueError`` saying
+    why a module cannot be played (its cards missing from the profile, or a card the primitives
+    cannot express)."""
+    for i in range(len(SECTIONS)):
+        if mods & (_LAWS_BIT << i):
+            why = refusal(stored, SECTIONS[i])
+            if why:
+                raise ValueError(why)
+    return (table(stored, "special_orders") if mods & _ORDERS_BIT else b"",
+            table(stored, "merry_men") if mods & _MERRY_BIT else b"",
+            table(stored, "laws") if mods & _LAWS_BIT else b"")
 
 
 def table(stored, section):

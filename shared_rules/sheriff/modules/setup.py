@@ -1,6 +1,11 @@
 """A Sheriff game for a header that names Merry Men modules or a deck profile: the header checked,
 the profile read in its binary form, and the game class that plays those modules (loaded only for
-such a header: base Sheriff's board never imports this)."""
+such a header: base Sheriff's board never imports this).
+
+Two steps, so a board never holds the code that reads a deck profile and the rules' code at once:
+first the header and the profile's card tables (no rules loaded), then ``between()`` (a board lets
+go of the profile code there, firmware/app.py), then the rules and the game.
+"""
 try:
     from micropython import const  # type: ignore[import-not-found]
 except ImportError:
@@ -8,10 +13,9 @@ except ImportError:
         return x
 
 from shared_rules.core import engine
-from shared_rules.sheriff import rules as sh
-from shared_rules.sheriff.modules.deputies import MODULES, SheriffMM
+from shared_rules.sheriff.modules import MODULES
 
-# Module bits, in header order of ``MODULES`` (``deputies``').
+# Module bits, in header order of ``MODULES``.
 _DEPUTIES = const(1)
 _BLACK_MARKET = const(2)
 _LAWS = const(4)
@@ -21,8 +25,9 @@ _SEATS6 = const(6)
 _MAX_SEATS = const(5)
 
 
-def from_header(header):
-    """A game for a header with ``modules`` and/or ``profile`` (``ValueError`` naming the key)."""
+def from_header(header, between=None):
+    """A game for a header with ``modules`` and/or ``profile`` (``ValueError`` naming the key).
+    ``between``: called once the header and the card tables are read, before the rules load."""
     engine.check_options(header, ["game", "players", "first_sheriff", "royal", "modules", "profile"])
     if not isinstance(header.get("modules", []), list):
         raise ValueError("modules must be a list")
@@ -37,19 +42,7 @@ def from_header(header):
         if mods & bit:
             raise ValueError("module %r is listed twice" % (m,))
         mods |= bit
-    if mods & _CARD_MODULES and not isinstance(header.get("profile"), dict):
-        # On a board (the profile named by digest: profile.bin read whole) the laws' and Merry
-        # Men's code first: loaded after the profile and the card code, their names crossed the
-        # qstr pool doubling (~620 names, one block) in a heap cut up by then. Not for a log's
-        # inline profile, whose check and encoding leave garbage best freed before code loads.
-        if mods & _LAWS:
-            from shared_rules.sheriff.modules import laws   # noqa: F401
-        if mods & _MERRY_MEN:
-            from shared_rules.sheriff.modules import merry_men   # noqa: F401
-    # An inline profile (a log) or, on the board, the digest of its profile.bin: read in its
-    # binary form either way, so the board and a replay build the game from the same bytes.
-    from shared_rules.sheriff.modules import profile
-    prof = profile.load(header["profile"], header.get("modules", ())) if "profile" in header else None
+    prof = _profile(header)
     values = prof.black_market_values() if prof else None
     if mods & _BLACK_MARKET and values is None:
         raise ValueError("black_market needs the Black Market values: a header 'profile' with 'black_market'")
@@ -62,9 +55,31 @@ def from_header(header):
     else:
         seats = engine.int_option(header, "players", 0, 3, _MAX_SEATS)
         first = engine.int_option(header, "first_sheriff", 0, 0, seats - 1)
+    tables = _card_tables(prof, mods) if mods & _CARD_MODULES else ()
+    prof = None   # the game keeps its tables, not the profile (nor, through it, the profile code)
+    if between is not None:
+        between()
     if not mods:
-        return sh.Sheriff(seats, first, royal)   # a profile alone changes nothing
+        from shared_rules.sheriff import rules
+        return rules.Sheriff(seats, first, royal)   # a profile alone changes nothing
     if mods & _CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
         from shared_rules.sheriff.modules import cards
-        return cards.make(seats, first, royal, mods, values, prof)
-    return SheriffMM(seats, first, royal, mods, values)
+        return cards.SheriffCards(seats, first, royal, mods, values, *tables)
+    from shared_rules.sheriff.modules import deputies
+    return deputies.SheriffMM(seats, first, royal, mods, values)
+
+
+def _profile(header):
+    """The header's profile as ``profile.Stored``, or None: an inline profile (a log) or, on the
+    board, the digest of its profile.bin, read in its binary form either way, so the board and a
+    replay build the game from the same bytes. The profile code is imported here only."""
+    if "profile" not in header:
+        return None
+    from shared_rules.sheriff.modules import profile
+    return profile.load(header["profile"], header.get("modules", ()))
+
+
+def _card_tables(prof, mods):
+    """The card modules' tables: special orders, Merry Men, laws (``profile_cards.tables``)."""
+    from shared_rules.sheriff.modules import profile_cards
+    return profile_cards.tables(prof, mods)
