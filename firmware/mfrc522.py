@@ -36,11 +36,8 @@ automatic field reset. Failures end in a status code, never in a wrong UID: anti
 answers must match their BCC, SELECT is answered (SAK + CRC_A) only by the tag owning the
 complete UID CLn, cascade tag and SAK cascade bit must agree, READ data must match CRC_A.
 
-Writing (`select_uid` + `write`): a tag whose UID is known is selected directly with SELECT
-CL1/CL2 (no anticollision), then WRITE programs one page. Only user memory is written unless
-the caller asks for system pages; the limit comes from the tag's capability container. An
-answer that is lost or garbled never counts as success: the driver reads the page back and
-compares, and writes again when it differs (a WRITE of the same data is idempotent).
+Writing tags is ``firmware.tag_writer`` (``TagWriter``, this driver and WRITE): the referee only
+reads, so a board in play never loads it.
 
 Every wait is bounded: the chip's timer ends each exchange (TAuto) and every polling loop has
 a fixed bound in case the chip stops answering.
@@ -126,18 +123,12 @@ _TMODE_SET = const(_TAUTO | _PRESCALER >> 8)  # TModeReg as init() writes it: TA
 # 5th bit (data sheet TModeReg): 138 us suffice, twice that is kept. HLTA is never answered.
 _T_SHORT = const(11)
 _T_LONG = const(204)   # 5.1 ms: NTAG READ answers within 5 ms; also field-off and power-up guard
-_T_WRITE = const(404)  # 10.1 ms: NTAG WRITE answers within 10 ms (§10.4, WRITE timing)
 _POLL_MAX = const(1000)  # status polls per wait: far longer than 5.1 ms on any SPI clock
 
 # ISO/IEC 14443-3 commands.
 _REQA = const(0x26)
 _WUPA = const(0x52)
 _READ = const(0x30)
-_WRITE = const(0xA2)
-_ACK = const(0x0A)
-_NAK_CRC = const(0x1)
-_NAK_CODES = const(0x0033)  # bit n set: n is an NTAG NAK code (0h, 1h, 4h, 5h; §9.3)
-_CC_MAGIC = const(0xE1)     # CC byte 0: NDEF data present (NFC Forum Type 2 Tag)
 _HLTA = const(0x50)
 _CT = const(0x88)
 _SEL = const((0x93, 0x95, 0x97))  # SEL of cascade levels 1..3
@@ -236,7 +227,6 @@ class Mfrc522:
     ttx = bytearray((0x80 | _COM_IRQ << 1, 0x80 | _TMODE << 1, 0))
     resp = bytearray(_RX_MAX)  # the last answer
     cl = bytearray(10)  # UID CLn + BCC being resolved; 5..9: a copy while a collision is located
-    page = bytearray(_PAGE_BYTES)  # write(): capability container, read-back
     rx_n = 0     # length in bytes of the last answer (in resp)
     rx_last = 0  # valid bits of its last byte (0 = all 8)
     coll = 0     # CollReg after it
@@ -272,7 +262,7 @@ class Mfrc522:
     uid_len = 0          # its length; 0: none
     sak = 0
     last_nak = 0         # code of the last NAK (write, read)
-    user_last = 0        # last user page of the selected tag (write()); 0: not read from its CC
+    user_last = 0        # last user page of the selected tag (firmware.tag_writer); 0: not read from its CC
 
     def set_guard_hook(self, hook):
         """Have every reader call ``hook()`` between its status polls while it waits out a field
@@ -698,45 +688,6 @@ class Mfrc522:
             return _OK
         return _PROTOCOL_ERR if st == _OK or st == _COLLISION else st
 
-    # --- writing -------------------------------------------------------------------------
-    def select_uid(self, uid, off=0):
-        """Select the NTAG whose 7-byte UID is uid[off:off+7] among the tags in the field.
-
-        WUPA wakes IDLE and HALT tags; SELECT CL1 (88h + UID0..2) and CL2 (UID3..6) with the
-        known UID need no anticollision, since only the tag owning UID CLn answers a SELECT
-        (ISO/IEC 14443-3 §6.5.3.4). OK (the tag is ACTIVE), NO_TAG (no tag with that UID
-        answered), or the error of the last of at most 5 rounds.
-        """
-        if len(uid) < off + _UID_LEN or off < 0:
-            raise ValueError("7 bytes of UID expected in uid[off:]")
-        Mfrc522.user_last = 0
-        Mfrc522.uid_len = 0
-        st = _NO_TAG  # outcome of the last round that woke something
-        quiet = 0
-        for _ in range(5):
-            wake = self.request(True)
-            if wake == _NO_TAG:
-                quiet += 1
-                if quiet == 3:
-                    return _NO_TAG  # three WUPAs in a row unanswered: nothing in the field
-                # a READY or ACTIVE tag takes WUPA as an error (now it is IDLE), and a lost
-                # ATQA leaves it READY: either way the next WUPA or the one after wakes it
-                continue
-            quiet = 0
-            st = wake
-            if st == _OK:
-                st = self._select_part(uid, off, 0)
-            if st == _OK:
-                st = self._select_part(uid, off, 1)
-            if st == _OK:
-                for i in range(_UID_LEN):
-                    self.uid[i] = uid[off + i]
-                Mfrc522.uid_len = _UID_LEN
-                return _OK
-            if st == _CHIP_ERR:
-                return st
-        return _NO_TAG if st == _TIMEOUT else st
-
     def _select_part(self, uid, off, level):
         """SELECT of cascade level 1 (CT + UID0..2) or 2 (UID3..6) of a 7-byte UID."""
         self._fill_cl(uid, off, level)
@@ -745,94 +696,6 @@ class Mfrc522:
             return _PROTOCOL_ERR  # UID incomplete after CL2, or complete after CL1
         return st
 
-    def write(self, page, data, off=0, system=False):
-        """NTAG WRITE (A2h, §10.4) of data[off:off+4] into `page` of the selected NTAG.
-
-        Without `system` only user memory is written: pages 4 .. .user_last, learned from the
-        capability container (one READ of page 3 after each selection); any other page gives
-        DENIED and no WRITE is sent. system=True passes every page to the tag, which NAKs what
-        it does not allow; lock bytes (page 2, dynamic lock page) and CC are one-time
-        programmable and take the OR of old and new bits (§8.5.2-8.5.4).
-
-        OK means the tag acknowledged (4-bit ACK Ah) or, when its answer was lost or garbled,
-        that a READ of the page returned exactly the data. Otherwise the page is written again
-        (WRITE is idempotent), after waking and selecting the tag again by its UID when it may
-        have left ACTIVE (a NAK 1h for a corrupted frame, no clean READ answer); at most
-        1 + MAX_ERRORS attempts, failures counted in .errors. A NAK 0h (page locked or
-        protected), 4h or 5h ends at once: NAK, the code in .last_nak. NO_TAG when the tag
-        has left the field.
-        """
-        if len(data) < off + 4 or off < 0 or not 0 <= page <= 0xFF:
-            raise ValueError("page 0..255 and 4 bytes in data[off:] expected")
-        self.errors = 0
-        if self.uid_len != _UID_LEN:
-            return _NO_TAG  # no NTAG selected
-        st = _OK
-        active = True
-        for _ in range(_MAX_ERRORS + 1):
-            if not active:
-                last = self.user_last  # the same tag: its user memory is known
-                st = self.select_uid(self.uid)
-                Mfrc522.user_last = last
-                if st == _NO_TAG or st == _CHIP_ERR:
-                    return st
-                active = st == _OK
-            p = self.page
-            if active and not system:
-                if not self.user_last:
-                    # .user_last from the CC (page 3): byte 2 is the NDEF data area in 8-byte
-                    # units. NTAG215/216 announce less than they have (3Eh = 496 of 504 bytes,
-                    # 6Dh = 872 of 888; §8.5.4), so their CC values map to their real last user
-                    # pages 81h and E1h; NTAG213's 12h (144 bytes) ends at 27h; another Type 2
-                    # tag gets the area its CC announces.
-                    st = self.read(3, p)
-                    if st == _OK and p[0] != _CC_MAGIC:
-                        return _DENIED  # not NDEF formatted: the user memory is unknown
-                    if st == _OK:
-                        size = p[2]
-                        if size == 0x3E:
-                            Mfrc522.user_last = 0x81
-                        elif size == 0x6D:
-                            Mfrc522.user_last = 0xE1
-                        else:
-                            Mfrc522.user_last = min(3 + 2 * size, 0xFF)
-                        if self.user_last < _FIRST_USER_PAGE:
-                            return _DENIED
-                    active = st == _OK
-                if active and not _FIRST_USER_PAGE <= page <= self.user_last:
-                    return _DENIED
-            if active:
-                # one WRITE exchange: OK on ACK, NAK (code in .last_nak), or the transfer error
-                f = self.ftx
-                f[1] = _WRITE
-                f[2] = page
-                for i in range(4):
-                    f[3 + i] = data[off + i]
-                st = self._transceive(self._append_crc(6), 0, 0, _T_WRITE)
-                if st == _OK:
-                    code = self.resp[0] & 0x0F
-                    if self.rx_n != 1 or self.rx_last != 4:  # ACK and NAK: 4-bit frames
-                        st = _PROTOCOL_ERR
-                    elif code == _ACK:
-                        return _OK
-                    elif (_NAK_CODES >> code) & 1:
-                        Mfrc522.last_nak = code
-                        st = _NAK
-                    else:
-                        st = _PROTOCOL_ERR  # neither ACK nor a NAK: a garbled answer
-                if st == _CHIP_ERR or (st == _NAK and self.last_nak != _NAK_CRC):
-                    return st
-                active = False
-                if st != _NAK:  # no clean answer: the tag may have programmed the page anyway
-                    active = self.read(page, p) == _OK  # answered: still ACTIVE
-                    if active and p[0] == data[off] and p[1] == data[off + 1] \
-                            and p[2] == data[off + 2] and p[3] == data[off + 3]:
-                        self.errors += 1
-                        return _OK  # only the answer was lost
-            self.errors += 1
-        return st
-
-    # --- roll call -----------------------------------------------------------------------
     def roll_call(self, uids, known, keep=False, twins=None, turn=0):
         """Whether the field holds exactly the ``known`` tags of uids (7-byte slots, sorted here
         in place), told without selecting and halting each: OK when it does, else the first

@@ -593,6 +593,10 @@ def test_the_reader_stack_restates_the_drivers_status_codes() -> None:
     from shared_rules.core import deck
     assert (sensors._NO_EVENT, sensors._ARRIVE) == (presence._NONE, presence._ARRIVE)
     assert presence._UID_LEN == deck.UID_LEN and presence._EV == 2 + deck.UID_LEN
+    from firmware import tag_writer
+    for name in ("OK", "NO_TAG", "TIMEOUT", "PROTOCOL_ERR", "NAK", "CHIP_ERR", "DENIED", "UID_LEN", "PAGE_BYTES",
+                 "FIRST_USER_PAGE", "MAX_ERRORS"):
+        assert getattr(tag_writer, "_" + name) == getattr(mfrc522, "_" + name), name
 
 
 def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_the_first_game() -> None:

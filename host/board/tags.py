@@ -356,12 +356,13 @@ READER_SCRIPT = "STATUS_NAMES = %r\nFIRST_USER_PAGE = %d\nARRIVE = %d\n" % (
     STATUS_NAMES, FIRST_USER_PAGE, ARRIVE) + """\
 import binascii
 from firmware import boards
+from firmware.tag_writer import TagWriter
 from firmware.presence import Presence
 _b = boards.load()
 _R = %(reader)d
 if not 0 <= _R < len(_b.readers):
     raise ValueError('reader %%d: the board has readers 0..%%d' %% (_R, len(_b.readers) - 1))
-_r = _b.readers[_R]
+_r = TagWriter.of(_b.readers[_R])
 _p = Presence(readers=1, slots=5, misses=3)
 _u = bytearray(35)
 _d = bytearray(80)

@@ -12,6 +12,7 @@ except ImportError:
     micropython = None
 
 from firmware import mfrc522 as drv
+from firmware.tag_writer import TagWriter
 from host.board import mfrc522_layout as L
 from firmware.emu import mfrc522_emu as emu
 from firmware.emu.ntag import ACTIVE, NTAG213, NTAG215, NTAG216, WRITE_FC, NtagTag, Picc
@@ -33,11 +34,11 @@ def _uid(*tail):
     return bytes((0x04,) + tail)
 
 
-def _rig(version=0x92, spy=False):
+def _rig(version=0x92, spy=False, driver=drv.Mfrc522):
     bus = EmuSpiBus()
     chip = bus.add_reader(version)
     port = _Spy(bus) if spy else bus
-    rdr = drv.Mfrc522(port, chip.cs)
+    rdr = driver(port, chip.cs)
     assert rdr.init() == L.OK
     if spy:
         port.frames = []  # forget the CRC self-test written by init()
@@ -702,8 +703,8 @@ RECORD = b"\x03\x2a\xd4\x0b\x1ftapmat:card\x01\x1a\x2b\x3c\x4d\x06digit0" + byte
 
 
 def _writer(pages=NTAG213, others=()):
-    """A reader with an NTAG (and maybe other tags) in a field that is on; nothing selected."""
-    bus, chip, rdr, _ = _rig()
+    """A tag writer with an NTAG (and maybe other tags) in a field that is on; nothing selected."""
+    bus, chip, rdr, _ = _rig(driver=TagWriter)
     tag = NtagTag(_uid(0x7A, 0x01, 0x02, 0x03, 0x04, pages & 0xFF), pages)
     chip.add_tag(tag)
     for u in others:
@@ -860,7 +861,7 @@ def _garbled_writer(at, count, after=0):
     """A writer whose WRITE frames get garbled (see _Garble)."""
     bus = EmuSpiBus()
     chip = bus.add_reader()
-    rdr = drv.Mfrc522(_Garble(bus, at, count, after), chip.cs)
+    rdr = TagWriter(_Garble(bus, at, count, after), chip.cs)
     assert rdr.init() == L.OK
     tag = NtagTag(_uid(0x7B, 1, 2, 3, 4, 5))
     chip.add_tag(tag)
@@ -988,7 +989,7 @@ def test_tag_removed_mid_write():
         chip = bus.add_reader()
         tag = NtagTag(_uid(0x7C, 1, 2, 3, 4, 5))
         port = _Removal(bus, chip, tag.uid, 3 + 1 + 5)  # select (3), CC read, pages 4..8
-        rdr = drv.Mfrc522(port, chip.cs)
+        rdr = TagWriter(port, chip.cs)
         assert rdr.init() == L.OK
         chip.add_tag(tag)
         rdr.antenna_on()
@@ -1658,3 +1659,18 @@ def test_a_transfer_in_one_buffer_reaches_every_selected_reader_as_sent():
     assert one == rx and rx[1] == rx[2] == 0x91 & 0x92
     return _hex(one)
 
+
+
+def test_a_writer_made_of_a_boards_reader_writes_on_that_readers_chip():
+    """``tapmat tags write`` turns the board's reader into a writer (``TagWriter.of``)."""
+    bus, chip, rdr, _ = _rig()
+    other = bus.add_reader()
+    assert drv.Mfrc522(bus, other.cs).init() == L.OK
+    tag = NtagTag(_uid(0x7C, 1, 2, 3, 4, 5))
+    chip.add_tag(tag)
+    w = TagWriter.of(rdr)
+    assert w.gain == rdr.gain and w.init() == L.OK
+    w.antenna_on()
+    assert w.select_uid(tag.uid) == L.OK and w.write(4, b"ours") == L.OK
+    assert bytes(tag.mem[16:20]) == b"ours"
+    return _hex(tag.mem[16:20])
