@@ -16,7 +16,6 @@ import json
 import os
 import sys
 
-from shared_rules import games
 from shared_rules.core import board_files
 from shared_rules.wire import codec
 from shared_rules.core.actions import ACTION_SIZE
@@ -42,7 +41,7 @@ _REGISTRY_FILE = const("deck.bin")
 _REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may end (docs/protocol.md)
 _IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
 # What only a game's setup runs (App.set_up lets go of it), as prefixes of module names.
-_SETUP_CODE = ("shared_rules.sheriff.modules.setup", "shared_rules.sheriff.modules.profile",
+_SETUP_CODE = ("shared_rules.games", "shared_rules.sheriff.modules.setup", "shared_rules.sheriff.modules.profile",
                "shared_rules.catalogue", "firmware.upload")
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
 
@@ -89,6 +88,13 @@ def with_profile(root, header):
             return header
         header["profile"] = profile.Stored(blob, header["modules"], path).digest
     return header
+
+
+def known_game(name):
+    """Whether the referee knows the game ``name`` (the game table is imported for the question:
+    a running game does not hold it)."""
+    from shared_rules import games
+    return name in games.names()
 
 
 class App:
@@ -173,7 +179,7 @@ class App:
                 try:
                     conf = with_profile(self.root, conf)
                     gc.collect()   # as in new_game
-                    game = games.from_header(conf, self.set_up)
+                    game = self.build(conf)
                     header = json.dumps(conf).encode()
                 except ValueError:
                     game = None
@@ -186,9 +192,15 @@ class App:
         self._start(game, header, info)
         return True
 
+    def build(self, header):
+        """The game for a parsed header (``games.from_header``: ``ValueError`` saying why not).
+        The game table is setup code: imported here, let go with the rest (``set_up``)."""
+        from shared_rules import games
+        return games.from_header(header, self.set_up)
+
     def set_up(self):
-        """Let go of the code only a game's setup needs: the Merry Men setup, the deck profile's
-        code and the card catalogue (read by it), a finished profile upload; then collect, so
+        """Let go of the code only a game's setup needs: the game table, the Merry Men setup, the
+        deck profile's code and the card catalogue (read by it), a finished profile upload; then collect, so
         what loads next fills the holes. Called between reading a header's card tables and
         loading the rules (``games.from_header``'s ``between``: a board never holds both), and
         once the game is built (the catalogue's values the rules took stay with them; all of it
@@ -264,7 +276,7 @@ class App:
                 raise ValueError("%s (%d actions): confirm to end it" % (_IN_PROGRESS, under_way))
             header = with_profile(self.root, header)
             name = header.get("game")
-            if name not in games.names():
+            if not known_game(name):
                 raise ValueError("unknown game")
         except ValueError as e:
             self.refuse_new_game(e)
@@ -288,7 +300,7 @@ class App:
         # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
         gc.collect()
         try:
-            game = games.from_header(header, self.set_up)
+            game = self.build(header)
             self.set_up()
             self.referee.fit(game)
             if self.sensors and self.layouts:
