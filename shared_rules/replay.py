@@ -62,23 +62,20 @@ _W_READ = const(10)
 _W_USAGE = const(11)
 
 
-# A replay in progress is one list, indexed by these (a class would be a 224-byte object held from
-# import, its instances a dict each): what ``begin`` makes and ``feed`` and ``result`` take.
-_PATH = const(0)      # the log's name, for errors
-_GAME = const(1)      # the game, once the header is in (None before)
-_REJECTED = const(2)  # the first _MAX_LISTED refusals: {"line", "error"[, "detail"]}
-_REFUSED = const(3)   # every refusal, counted
-_LINE = const(4)      # lines fed so far
-_REC = const(5)       # the action record, made with the game (the game's import finds the heap without it)
+class Replay:
+    """A replay in progress: what ``feed`` takes line by line and ``result`` sums up."""
 
-
-def begin(path="<log>"):
-    """A replay before its first line (the list ``feed`` takes: game ``[1]``, refusals ``[2]``)."""
-    return [path, None, [], 0, 0, None]
+    def __init__(self, path="<log>"):
+        self.path = path      # the log's name, for errors
+        self.game = None      # the game, once the header is in
+        self.rejected = []    # the first _MAX_LISTED refusals: {"line", "error"[, "detail"]}
+        self.refused = 0      # every refusal, counted
+        self.line = 0         # lines fed so far
+        self.rec = None       # the action record, made with the game (the game's import finds the heap without it)
 
 
 def feed(r, raw):
-    """Feed the replay ``r`` (from ``begin``) one raw line (bytes, or a memoryview of the reader's
+    """Feed the replay ``r`` (a ``Replay``) one raw line (bytes, or a memoryview of the reader's
     buffer used before the next read; None for a line over ``_MAX_LINE`` bytes); return the
     reason code (0 also for ignored lines).
 
@@ -87,8 +84,8 @@ def feed(r, raw):
     ASCII bytes inside a longer character; indexing a ``str`` would make a one-character
     string, interned on MicroPython) or is not one JSON value. Blank and ``#`` lines are
     ignored."""
-    r[_LINE] += 1
-    limit = _MAX_DEPTH if r[_GAME] else _HEADER_DEPTH
+    r.line += 1
+    limit = _MAX_DEPTH if r.game else _HEADER_DEPTH
     bad = 0
     obj = False
     if raw is None:
@@ -96,7 +93,7 @@ def feed(r, raw):
     else:
         i = 0
         j = len(raw)
-        if r[_LINE] == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
+        if r.line == 1 and j > 2 and raw[0] == 0xEF and raw[1] == 0xBB and raw[2] == 0xBF:
             i = 3  # a UTF-8 byte order mark, as some editors write
         while i < j and raw[i] in b" \t\n\r\x0b\x0c":   # bytes.strip()'s whitespace, without a copy
             i += 1
@@ -139,27 +136,27 @@ def feed(r, raw):
     why = None
     if bad:
         from shared_rules.replay_why import say
-        why = say((bad, _MAX_LINE if r[_GAME] else _MAX_HEADER, limit, raw))
+        why = say((bad, _MAX_LINE if r.game else _MAX_HEADER, limit, raw))
     raw = None  # a header's copies go before its game's modules load (a profile's is ~6 KB)
     text = ""
-    game = r[_GAME]
+    game = r.game
     if game is None:
         if obj is False:
             from shared_rules.replay_why import say
-            raise ValueError(say((_W_HEADER, r[_PATH], r[_LINE], why)))
+            raise ValueError(say((_W_HEADER, r.path, r.line, why)))
         try:
             gc.collect()  # the header's pieces go before the game's modules load
-            game = r[_GAME] = games.from_header(obj)
+            game = r.game = games.from_header(obj)
             # Load what the result will need (a scoring module, its names) now, while the
             # heap is in one piece: at the end of a long log a module or a new qstr pool
             # may find no block large enough.
             game.summary()
-            r[_REC] = bytearray(_ACTION_SIZE)
+            r.rec = bytearray(_ACTION_SIZE)
         except ValueError as e:
             from shared_rules.replay_why import say
-            raise ValueError(say((_W_BAD_HEADER, r[_PATH], r[_LINE], e)))
+            raise ValueError(say((_W_BAD_HEADER, r.path, r.line, e)))
         return 0
-    rec = r[_REC]
+    rec = r.rec
     err = _MALFORMED if obj is False else game.VOCAB.encode(obj, rec)
     if err and obj is not False:
         from shared_rules.replay_why import explain
@@ -170,24 +167,24 @@ def feed(r, raw):
             from shared_rules.replay_why import say
             why = say((_W_SEAT, rec[1], game.seats() - 1))
     if err:
-        r[_REFUSED] += 1
-        if len(r[_REJECTED]) < _MAX_LISTED:
-            entry = {"line": r[_LINE], "error": game.reason(err)}
+        r.refused += 1
+        if len(r.rejected) < _MAX_LISTED:
+            entry = {"line": r.line, "error": game.reason(err)}
             if why:
                 entry["detail"] = why
-            r[_REJECTED].append(entry)
+            r.rejected.append(entry)
     return err
 
 
 def result(r):
     """The result of the replay ``r``: the game's summary, the refusals listed and counted
     (``ValueError`` if no header came)."""
-    if r[_GAME] is None:
+    if r.game is None:
         from shared_rules.replay_why import say
-        raise ValueError(say((_W_NO_HEADER, r[_PATH], r[_LINE])))
-    out = r[_GAME].summary()
-    out["rejected"] = r[_REJECTED]
-    out["rejected_count"] = r[_REFUSED]
+        raise ValueError(say((_W_NO_HEADER, r.path, r.line)))
+    out = r.game.summary()
+    out["rejected"] = r.rejected
+    out["rejected_count"] = r.refused
     return out
 
 
@@ -199,7 +196,7 @@ def replay_file(path, strict=False):
     ``feed`` as a view of it, without a copy (``readline(n)`` would reserve n fresh bytes for
     every line, however short). A longer line is gathered in pieces and joined; one over the
     limit goes to ``feed`` as None: the rest of it is skipped, never held."""
-    r = begin(path)
+    r = Replay(path)
     try:
         f = open(path, "rb")
     except OSError:
@@ -212,7 +209,7 @@ def replay_file(path, strict=False):
             if buf is None:
                 buf = bytearray(_PIECE)
                 view = memoryview(buf)
-            limit = _MAX_LINE if r[_GAME] else _MAX_HEADER
+            limit = _MAX_LINE if r.game else _MAX_HEADER
             parts = None  # type: list | None
             n = 0  # bytes of the line in parts
             try:
@@ -235,14 +232,14 @@ def replay_file(path, strict=False):
                     # A short header one byte at a time: nothing is read past its line, so the
                     # buffer can go while the header's game loads (and is made again after). A
                     # long one (a deck profile) in whole pieces: byte reads cost it its heap.
-                    got = f.readinto(view[end:] if r[_GAME] or parts is not None else view[end:end + 1])
+                    got = f.readinto(view[end:] if r.game or parts is not None else view[end:end + 1])
                     if not got:
                         stop = end  # the last line has no newline
                         break
                     end += got
             except OSError:
                 from shared_rules.replay_why import say
-                raise ValueError(say((_W_READ, path, r[_LINE] + 1)))
+                raise ValueError(say((_W_READ, path, r.line + 1)))
             if parts is None:
                 if stop == start and start == end:
                     break  # the end of the file
@@ -254,7 +251,7 @@ def replay_file(path, strict=False):
                 line = b"".join(parts)
             parts = None  # the pieces go before feed (a header's game loads in it)
             start = stop + 1 if stop < end else end
-            if r[_GAME] is None:
+            if r.game is None:
                 if line is not None:
                     line = bytes(line)
                 if start == end:   # nothing read past the header

@@ -324,12 +324,12 @@ def test_an_entry_is_undone_until_a_move_on_the_mat(tmp_path):
             done = hub.new_game(header, replace=True)
             # the public record: a disc placed face down has no disc in its line (docs/host.md)
             assert done is not None and done.actions == [{"a": "place", "p": 0}, {"a": "place", "p": 1}]
-            r = replay.begin()
+            r = replay.Replay()
             for line in done.log().replace('"p": 0}', '"p": 0, "disc": "flower"}').replace(
                     '"p": 1}', '"p": 1, "disc": "flower"}').encode().splitlines():
                 assert replay.feed(r, line) == 0, line
             out = bytearray(games.from_header(header).PUBLIC_SIZE)
-            r[1].public(out)
+            r.game.public(out)
             assert bytes(out) == kept and replay.result(r)["rejected"] == []
         finally:
             hub.close()

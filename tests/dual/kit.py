@@ -3,18 +3,11 @@ import json
 
 from shared_rules import replay
 
-# Where ``replay.begin``'s list keeps the game, the refusals and the action record (replay's
-# private _GAME, _REJECTED and _REC, inlined on MicroPython; tests/test_rules_literals.py checks them).
-GAME = 1
-REJECTED = 2
-REC = 5
-
-
 class Played:
-    """A replay fed through ``replay.feed``, its game and refusals as attributes."""
+    """A replay fed through ``replay.feed``: its game, refusals and action record as attributes."""
 
     def __init__(self):
-        self.r = replay.begin()
+        self.r = replay.Replay()
 
     def feed(self, raw):
         """``replay.feed`` one raw line; its reason code."""
@@ -25,15 +18,15 @@ class Played:
 
     @property
     def game(self):
-        return self.r[GAME]
+        return self.r.game
 
     @property
     def rejected(self):
-        return self.r[REJECTED]
+        return self.r.rejected
 
     @property
     def rec(self):
-        return self.r[REC]
+        return self.r.rec
 
 
 def play(header, actions):
