@@ -41,7 +41,6 @@ def receive(app, body, n):
     out[4] = size & 255
     out[5] = size >> 8
     app.link.send(codec.STORED, 6)
-    app.upload = None
     return True
 
 

@@ -72,7 +72,8 @@ def from_header(header, between=None):
 def _profile(header):
     """The header's profile as ``profile.Stored``, or None: an inline profile (a log) or, on the
     board, the digest of its profile.bin, read in its binary form either way, so the board and a
-    replay build the game from the same bytes. The profile code is imported here only."""
+    replay build the game from the same bytes. The profile code is imported here only (as in
+    ``_card_tables``)."""
     if "profile" not in header:
         return None
     from shared_rules.sheriff.modules import profile
@@ -80,6 +81,8 @@ def _profile(header):
 
 
 def _card_tables(prof, mods):
-    """The card modules' tables: special orders, Merry Men, laws (``profile_cards.tables``)."""
+    """The card modules' tables: special orders, Merry Men, laws (``profile_cards.tables``). A
+    function of its own so that no frame of ``from_header`` holds the profile code once
+    ``between`` lets it go."""
     from shared_rules.sheriff.modules import profile_cards
     return profile_cards.tables(prof, mods)
