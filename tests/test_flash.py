@@ -205,3 +205,23 @@ def test_command_line_game_and_deck(tmp_path: Path) -> None:
         read_deck(tmp_path / "d2.json")
     with pytest.raises(ImageError, match="No such file"):
         read_deck(tmp_path / "missing.bin")
+
+
+def test_flash_knows_it_closed_the_port_before_the_close_begins() -> None:
+    """A read that fails while pyserial is still closing the port (its fd gone, ``is_open`` still
+    true) must be told from a device that answered garbage: the closer's event is set first."""
+    import threading
+
+    from host.board import flash
+
+    seen: list[bool] = []
+    closed = threading.Event()
+
+    class SlowPort:
+        def close(self) -> None:
+            seen.append(closing.is_set())
+            closed.set()
+
+    with flash._closed_after(SlowPort(), 0.01) as closing:
+        assert closed.wait(10)
+    assert seen == [True]

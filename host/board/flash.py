@@ -223,12 +223,20 @@ def _last_line(text: str) -> str:
 @contextlib.contextmanager
 def _closed_after(port: Any, seconds: float) -> Any:
     """Close ``port`` if the block still runs after ``seconds``: mpremote empties the input
-    before it asks for the REPL, forever on a device that never stops sending."""
-    timer = threading.Timer(seconds, port.close)
+    before it asks for the REPL, forever on a device that never stops sending. Yields an event
+    set before the port is closed: a read that fails while pyserial is still closing the port
+    sees the fd gone with ``is_open`` still true."""
+    closing = threading.Event()
+
+    def close() -> None:
+        closing.set()
+        port.close()
+
+    timer = threading.Timer(seconds, close)
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield closing
     finally:
         timer.cancel()
 
@@ -282,10 +290,10 @@ class Connection:
         hand_console_over(self.transport.serial)
         said = io.StringIO()
         try:
-            with contextlib.redirect_stdout(said), _closed_after(self.transport.serial, 3 * self.timeout):
+            with contextlib.redirect_stdout(said), _closed_after(self.transport.serial, 3 * self.timeout) as closing:
                 self.transport.enter_raw_repl(soft_reset=True, timeout_overall=self.timeout)
         except (TransportError, serial.SerialException, OSError, TypeError) as e:  # TypeError: closed
-            if not self.transport.serial.is_open:
+            if closing.is_set():
                 raise BoardError(f"{self.port}: no MicroPython REPL answered in {3 * self.timeout:.0f} s: "
                                  f"the device kept sending without ever stopping (not a MicroPython "
                                  f"board, or a program that ignores Ctrl-C)") from None
