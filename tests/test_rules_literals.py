@@ -122,9 +122,8 @@ def test_sheriff_restates_the_engine_actions_and_catalogue_values_it_uses() -> N
     from shared_rules.core import actions
     from shared_rules.core import engine
     from shared_rules.catalogue import CONTRABAND, ROYAL, SHERIFF_GOODS, SHERIFF_PENALTY
-    assert (sheriff._OK, sheriff._MALFORMED, sheriff._UNKNOWN_CODE, sheriff._WRONG_PHASE, sheriff._NOT_YOUR_TURN,
-            sheriff._NO_SEAT) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE, engine.WRONG_PHASE,
-                                  engine.NOT_YOUR_TURN, engine.NO_SEAT)
+    assert (sheriff._OK, sheriff._MALFORMED, sheriff._WRONG_PHASE, sheriff._NOT_YOUR_TURN, sheriff._NO_SEAT) == (
+        engine.OK, engine.MALFORMED, engine.WRONG_PHASE, engine.NOT_YOUR_TURN, engine.NO_SEAT)
     assert (actions.OK, actions.MALFORMED, actions.UNKNOWN_CODE) == (engine.OK, engine.MALFORMED, engine.UNKNOWN_CODE)
     assert (sheriff._U8, sheriff._U16, sheriff._NAME, sheriff._LIST, sheriff._OBJ) == (
         actions.U8, actions.U16, actions.NAME, actions.LIST, actions.OBJ)
@@ -190,6 +189,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
     (_BLACK_MARKET, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py"]),
     (_ORDERS, ["shared_rules/sheriff/rules.py", _CARDS, "shared_rules/core/engine.py"]),
     ("shared_rules/sheriff/view.py", ["shared_rules/sheriff/rules.py", _MM, _CARDS]),
+    ("shared_rules/sheriff/actions_json.py", ["shared_rules/sheriff/rules.py", "shared_rules/core/engine.py"]),
     (_MAT, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py", "firmware/mat.py"]),
     (_MAT_CARDS, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/sheriff/modules/laws.py", "shared_rules/sheriff/modules/merry_men.py", _MAT,
                   "shared_rules/core/engine.py",
@@ -272,6 +272,19 @@ def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants(
     from shared_rules.core import engine
     assert (replay._MALFORMED, replay._BAD_SEAT) == (engine.MALFORMED, engine.BAD_SEAT)
     assert replay._ACTION_SIZE == actions.ACTION_SIZE
+
+
+def test_the_json_encoder_restates_the_record_size_and_codes_of_actions() -> None:
+    from shared_rules.core import actions, actions_encode
+    assert (actions_encode._ACTION_SIZE, actions_encode._OK, actions_encode._MALFORMED, actions_encode._UNKNOWN_CODE) == (
+        actions.ACTION_SIZE, actions.OK, actions.MALFORMED, actions.UNKNOWN_CODE)
+
+
+def test_the_sheriffs_json_shapes_read_the_goods_codes_from_the_vocabulary() -> None:
+    from shared_rules.sheriff import actions_json
+    from shared_rules.sheriff.modules import cards, deputies
+    for vocab in (sheriff.Sheriff.VOCAB, deputies.SheriffMM.VOCAB, cards.VOCAB):
+        assert actions_json._codes(vocab) == sheriff.CODES
 
 
 # -- Skull ---------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ The module's ``const()`` values by name, for tests and host tools; never on a bo
 """
 OK = 0
 MALFORMED = 1
-UNKNOWN_CODE = 2
 WRONG_PHASE = 5
 NOT_YOUR_TURN = 6
 NO_SEAT = 255
@@ -32,7 +31,6 @@ PILE_CAP = 216
 MIN_SEATS = 3
 START_GOLD = 50
 LIST_CAP = 8
-TALLY_MAX = 254
 PAY_CAP = 16
 A_SETUP = 0
 A_MARKET = 1

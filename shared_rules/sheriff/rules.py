@@ -34,7 +34,6 @@ from shared_rules.core import engine
 # From the engine and actions (restated: a name imported from a module is a dictionary slot).
 _OK = const(0)
 _MALFORMED = const(1)
-_UNKNOWN_CODE = const(2)
 _WRONG_PHASE = const(5)
 _NOT_YOUR_TURN = const(6)
 _NO_SEAT = const(255)
@@ -72,7 +71,6 @@ _PILE_CAP = const(216)  # the largest deck: both discard piles together never ho
 _MIN_SEATS = const(3)
 _START_GOLD = const(50)
 _LIST_CAP = const(8)    # longer card lists than the rules allow get a precise reason, not `malformed`
-_TALLY_MAX = const(254)  # a bribe's copies of one good, as counted in the record
 _PAY_CAP = const(16)    # a debt is at most 5 x 5 = 25 gold: at most 13 goods ever settle it
 
 # Action kinds, in VOCAB order (inspect is the last one, 5).
@@ -787,8 +785,8 @@ CODES = tuple(["apple", "cheese", "bread", "chicken", "pepper", "mead", "silk", 
 
 class Vocabulary(actions.Vocabulary):
     """The log writes ``setup`` piles as a list of two lists, and a bribe's goods as lists of any
-    length; records hold two plain lists, and the bribe's goods as counts per good (any length
-    fits the record: no valid bribe is refused for its size).
+    length: ``encode`` and ``decode`` are ``actions_json``'s (the host, tests and the replay; a
+    board accepting records never loads it).
 
     The base game's vocabulary (made without ``__init__``, below) makes its ``names`` and
     ``fields`` when first asked, by the first game's ``__init__``: its ~2 KB of small tuples
@@ -796,8 +794,12 @@ class Vocabulary(actions.Vocabulary):
     has run) instead of adding to the import's peak. The Merry Men's pass theirs."""
 
     def __getattr__(self, name):
-        """``names`` and ``fields`` of the base game's vocabulary, made once; other names are the
-        base's lookups. ``target`` and ``to`` are one field tuple each, shared by two actions."""
+        """``names`` and ``fields`` of the base game's vocabulary, made once; ``encode`` and
+        ``decode`` from ``actions_json``; other names are the base's lookups. ``target`` and
+        ``to`` are one field tuple each, shared by two actions."""
+        if name == "encode" or name == "decode":
+            from shared_rules.sheriff import actions_json
+            return actions_json.attribute(self, name)
         if name != "names" and name != "fields":
             return actions.Vocabulary.__getattr__(self, name)
         target = actions.field("target", _U8)
@@ -815,69 +817,6 @@ class Vocabulary(actions.Vocabulary):
              actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP)),
         )
         return getattr(self, name)
-
-    def encode(self, obj, rec):
-        bribe = None
-        if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
-            # The bribe's goods are checked here and counted straight into the record once the
-            # rest is encoded: no per-bribe list of counts.
-            bribe = obj["bribe"]
-            rest = {}
-            for key in bribe:
-                if key != "stand" and key != "bag":
-                    rest[key] = bribe[key]
-            for key in ["stand", "bag"]:   # a list display: no tuple held from import
-                if key in bribe:
-                    names = bribe[key]
-                    if not isinstance(names, list):
-                        return _MALFORMED
-                    for v in names:
-                        if not isinstance(v, str):
-                            return _MALFORMED
-                        if v not in CODES:
-                            return _UNKNOWN_CODE
-            obj = dict(obj)
-            obj["bribe"] = rest
-        if isinstance(obj, dict) and obj.get("a") == "setup":
-            piles = obj.get("piles")
-            if "pile1" in obj or "pile2" in obj or not isinstance(piles, list) or len(piles) != 2:
-                return _MALFORMED
-            flat = {}
-            for key in obj:
-                if key != "piles":
-                    flat[key] = obj[key]
-            flat["pile1"] = piles[0]
-            flat["pile2"] = piles[1]
-            obj = flat
-        err = actions.Vocabulary.encode(self, obj, rec)
-        if bribe is not None and not err:
-            for key in ["stand", "bag"]:
-                if key in bribe:
-                    at = _F_BRIBE_STAND if key == "stand" else _F_BRIBE_BAG
-                    rec[at] = 1   # present, one count per good
-                    rec[at + 1] = _KINDS
-                    for v in bribe[key]:
-                        g = CODES.index(v)
-                        if rec[at + 2 + g] < _TALLY_MAX:   # more copies than any deck holds: the same to the rules
-                            rec[at + 2 + g] += 1
-        return err
-
-    def decode(self, rec, public=False):
-        from shared_rules.core import actions_lookup   # the base's decode: host side, loaded on first use
-        obj = actions_lookup.decode(self, rec, public)
-        if rec[0] == _A_SETUP:
-            obj["piles"] = [obj.pop("pile1"), obj.pop("pile2")]
-        bribe = obj.get("bribe") if rec[0] == _A_PASS else None
-        if bribe:
-            for key in ["stand", "bag"]:   # a list display: no tuple held from import
-                if key in bribe:
-                    counts = bribe[key]
-                    names = []   # loops, not a comprehension: that would be code held from import
-                    for g in range(_KINDS):
-                        for _ in range(counts[g]):
-                            names.append(CODES[g])
-                    bribe[key] = names
-        return obj
 
 
 Sheriff.VOCAB = object.__new__(Vocabulary)   # names and fields: on first use (no __init__)
