@@ -309,6 +309,31 @@ def test_accepting_a_host_action_allocates_nothing():
     return app.referee.game.digest()
 
 
+def test_the_collector_runs_often_only_while_a_game_is_set_up():
+    """Making the app, boot, a new game and a refused one each turn the frequent collection on and
+    off again: a game is played with the collector as MicroPython sets it (a collection when the
+    heap is full; ``gc.threshold()`` -1), not every few KB."""
+    import gc
+    from firmware import app as app_module
+    calls = []
+    real = app_module.collect_often
+
+    def recorded(on):
+        calls.append(on)
+        real(on)
+
+    app_module.collect_often = recorded
+    try:
+        board, app, m = started()
+        board.link.push(codec.encode(codec.NEWGAME, 1, b'{"game": "chess"}'))
+        app.step()
+    finally:
+        app_module.collect_often = real
+    assert calls == [True, False] * 4, calls
+    assert not hasattr(gc, "threshold") or gc.threshold() == -1
+    return calls
+
+
 def test_undo_takes_back_the_last_host_entry_until_a_move_on_the_mat():
     """UNDO naming the last host entry (its hidden fields need not be known) puts the game back
     as it was before it: UNDONE with the entry, a SNAPSHOT, and the journal agrees after a power
