@@ -76,12 +76,20 @@ def wait_text(driver, element_id: str, text: str, timeout: float) -> float:
 
 
 def wait_for(check, timeout: float, what: str):
-    """What ``check()`` gave once it gave something true (AssertionError after ``timeout``)."""
+    """What ``check()`` gave once it gave something true (AssertionError after ``timeout``). A page
+    that redraws itself may replace an element between ``check`` finding it and reading it: that
+    look counts as not yet (the hall page failed so once)."""
+    from selenium.common.exceptions import StaleElementReferenceException
     began = time.monotonic()
-    while not (got := check()):
+    while True:
+        try:
+            got = check()
+        except StaleElementReferenceException:
+            got = None
+        if got:
+            return got
         assert time.monotonic() - began < timeout, "no " + what
         time.sleep(0.05)
-    return got
 
 
 @contextlib.contextmanager
