@@ -274,12 +274,6 @@ def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants(
     assert replay._ACTION_SIZE == actions.ACTION_SIZE
 
 
-def test_the_json_encoder_restates_the_record_size_and_codes_of_actions() -> None:
-    from shared_rules.core import actions, actions_encode
-    assert (actions_encode._ACTION_SIZE, actions_encode._OK, actions_encode._MALFORMED, actions_encode._UNKNOWN_CODE) == (
-        actions.ACTION_SIZE, actions.OK, actions.MALFORMED, actions.UNKNOWN_CODE)
-
-
 def test_the_sheriffs_json_shapes_read_the_goods_codes_from_the_vocabulary() -> None:
     from shared_rules.sheriff import actions_json
     from shared_rules.sheriff.modules import cards, deputies

@@ -42,17 +42,30 @@ class Vocabulary:
         self.fields = tuple(fields)
 
     def __getattr__(self, name):
-        """``encode(obj, rec)`` (a JSON action object into a record: the host, tests and the
-        replay) from ``actions_encode``; ``kind(name)`` (an action's index, or -1),
-        ``offset(action, field)`` (where a field's value is), ``offsets`` (per action, each
-        field's offset) and ``decode(rec, public=False)`` (a record back to its JSON object): for
-        the host, tests, tools and the replay's explanations, from ``actions_lookup``. Each
-        module is loaded on first use: a board accepting records never asks."""
-        if name == "encode":
-            from shared_rules.core import actions_encode
-            return lambda obj, rec: actions_encode.encode(self, obj, rec)
+        """``kind(name)`` (an action's index, or -1), ``offset(action, field)`` (where a field's
+        value is), ``offsets`` (per action, each field's offset) and ``decode(rec, public=False)``
+        (a record back to its JSON object): for the host, tests, tools and the replay's
+        explanations, from ``actions_lookup``, loaded on first use (a board accepting records
+        never asks, nor does a replay)."""
         from shared_rules.core import actions_lookup
         return actions_lookup.attribute(self, name)
+
+    def encode(self, obj, rec):
+        """Fill ``rec`` from a JSON action object; return OK, MALFORMED or UNKNOWN_CODE."""
+        if not isinstance(obj, dict):
+            return MALFORMED
+        a = obj.get("a")
+        k = len(self.names) - 1
+        while k >= 0 and self.names[k] != a:
+            k -= 1
+        p = obj.get("p")
+        if k < 0 or not isinstance(p, int) or isinstance(p, bool) or p < 0 or p > 254:
+            return MALFORMED
+        for i in range(ACTION_SIZE):
+            rec[i] = 0
+        rec[0] = k
+        rec[1] = p
+        return _put(self.fields[k], obj, rec, 2, True)
 
     def valid(self, rec):
         """Whether a record read from the wire is well formed: a known kind, presence bytes 0/1,
@@ -101,3 +114,65 @@ def _valid(fields, rec, at):
         else:
             at += 1 if kind == U8 else 2
     return at
+
+
+def _put(fields, obj, rec, at, top):
+    """Encode the fields of ``obj`` into ``rec`` from ``at`` on; OK or the first error. Keys that
+    are no field are MALFORMED: checked after the fields for an action (``top``, which also
+    has ``a`` and ``p``), before them for a nested object."""
+    bad = False
+    for key in obj:
+        if not top or (key != "a" and key != "p"):
+            for f in fields:
+                if f[0] == key:
+                    break
+            else:
+                bad = True
+    if bad and not top:
+        return MALFORMED
+    for f in fields:
+        name, kind, table, optional, cap, hidden = f
+        end = at + _size(f)
+        if name in obj:
+            v = obj[name]
+            if optional:
+                rec[at] = 1
+                at += 1
+            if kind == U8 or kind == U16:
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > (254 if kind == U8 else 65535):
+                    return MALFORMED
+                rec[at] = v & 255
+                if kind == U16:
+                    rec[at + 1] = v >> 8
+            elif kind == OBJ:
+                if not isinstance(v, dict):
+                    return MALFORMED
+                err = _put(table, v, rec, at, False)
+                if err:
+                    return err
+            else:
+                items = (v,)
+                if kind == LIST:
+                    if isinstance(v, list) and len(v) <= cap:
+                        items = v
+                    elif hidden != 2 or not isinstance(v, str):
+                        return MALFORMED
+                    rec[at] = len(items)
+                    at += 1
+                for c in items:
+                    if table is None:
+                        if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c >= 255:
+                            return MALFORMED
+                    elif not isinstance(c, str):
+                        return MALFORMED
+                    elif c in table:
+                        c = table.index(c)
+                    else:
+                        return UNKNOWN_CODE
+                    rec[at] = c
+                    at += 1
+        elif not optional:
+            return MALFORMED
+        at = end
+    return MALFORMED if bad else OK
+

@@ -3,8 +3,8 @@ piles as a list of two lists, a bribe's goods as lists of names of any length. R
 plain lists, and the bribe's goods as counts per good (any length fits the record: no valid bribe
 is refused for its size).
 
-``rules.Vocabulary`` (every Sheriff game's, the modules' too) serves ``encode`` and ``decode``
-from here, loaded the first time one is asked for: the host, tests and the replay use them; a
+``rules.Vocabulary`` (every Sheriff game's, the modules' too) hands ``encode`` and ``decode`` to
+this module, loaded the first time one is called: the host, tests and the replay use them; a
 board accepting records never does.
 """
 try:
@@ -13,7 +13,7 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import actions_encode
+from shared_rules.core import actions
 
 # The engine's codes, the rules' kinds and record layout (restated: tests/test_rules_literals.py).
 _MALFORMED = const(1)
@@ -33,16 +33,9 @@ def _codes(vocab):
     return vocab.fields[_A_DECLARE][0][2]
 
 
-def attribute(vocab, name):
-    """``vocab.encode`` or ``vocab.decode``, bound to ``vocab``."""
-    if name == "encode":
-        return lambda obj, rec: encode(vocab, obj, rec)
-    return lambda rec, public=False: decode(vocab, rec, public)
-
-
 def encode(vocab, obj, rec):
     """``vocab.encode(obj, rec)``: the bribe's goods checked and counted into the record once the
-    rest is encoded, the setup piles flattened; then the base's encoding."""
+    rest is encoded, the setup piles flattened; the rest is the base's encoding."""
     codes = _codes(vocab)
     bribe = None
     if isinstance(obj, dict) and obj.get("a") == "pass" and isinstance(obj.get("bribe"), dict):
@@ -76,7 +69,7 @@ def encode(vocab, obj, rec):
         flat["pile1"] = piles[0]
         flat["pile2"] = piles[1]
         obj = flat
-    err = actions_encode.encode(vocab, obj, rec)
+    err = actions.Vocabulary.encode(vocab, obj, rec)
     if bribe is not None and not err:
         for key in ("stand", "bag"):
             if key in bribe:

@@ -794,12 +794,12 @@ class Vocabulary(actions.Vocabulary):
     has run) instead of adding to the import's peak. The Merry Men's pass theirs."""
 
     def __getattr__(self, name):
-        """``names`` and ``fields`` of the base game's vocabulary, made once; ``encode`` and
-        ``decode`` from ``actions_json``; other names are the base's lookups. ``target`` and
-        ``to`` are one field tuple each, shared by two actions."""
-        if name == "encode" or name == "decode":
+        """``names`` and ``fields`` of the base game's vocabulary, made once; ``decode`` from
+        ``actions_json``; other names are the base's lookups. ``target`` and ``to`` are one field
+        tuple each, shared by two actions."""
+        if name == "decode":
             from shared_rules.sheriff import actions_json
-            return actions_json.attribute(self, name)
+            return lambda rec, public=False: actions_json.decode(self, rec, public)
         if name != "names" and name != "fields":
             return actions.Vocabulary.__getattr__(self, name)
         target = actions.field("target", _U8)
@@ -817,6 +817,11 @@ class Vocabulary(actions.Vocabulary):
              actions.field("pay_with", _LIST, CODES, optional=True, cap=_PAY_CAP)),
         )
         return getattr(self, name)
+
+    def encode(self, obj, rec):
+        """The log's shapes (``actions_json``, loaded now), then the base's encoding."""
+        from shared_rules.sheriff import actions_json
+        return actions_json.encode(self, obj, rec)
 
 
 Sheriff.VOCAB = object.__new__(Vocabulary)   # names and fields: on first use (no __init__)
