@@ -37,6 +37,7 @@ _HEADER_DEPTH = const(6)
 _MALFORMED = const(1)      # engine.MALFORMED
 _BAD_SEAT = const(3)       # engine.BAD_SEAT
 _ACTION_SIZE = const(128)  # actions.ACTION_SIZE
+_GC_EVERY = const(1024)   # bytes allocated between collections while a replay loads its game (MicroPython)
 _PIECE = const(128)       # the read buffer: real action lines (Skull, DMD, most of Sheriff's) fit in it
 _QUOTE = const(0x22)
 _BACKSLASH = const(0x5C)
@@ -204,6 +205,14 @@ def replay_file(path, strict=False):
         raise ValueError(say((_W_OPEN, path)))
     buf = view = None  # type: Any  # made for the first line, again after the header's game loads
     start = end = 0  # unread bytes: buf[start:end]
+    # MicroPython collects only when the heap is full: the game's modules, loaded with the header,
+    # are then placed among the header's garbage, whose holes are too small for what comes next.
+    # Until the game is loaded, a collection every _GC_EVERY bytes; then the caller's setting
+    # again (collecting that often through a long log made it five times slower to replay).
+    threshold = getattr(gc, "threshold", None)   # None: CPython's collector, which needs no help
+    every = threshold() if threshold else None
+    if threshold:
+        threshold(_GC_EVERY)
     try:
         while True:
             if buf is None:
@@ -251,7 +260,8 @@ def replay_file(path, strict=False):
                 line = b"".join(parts)
             parts = None  # the pieces go before feed (a header's game loads in it)
             start = stop + 1 if stop < end else end
-            if r.game is None:
+            header = r.game is None
+            if header:
                 if line is not None:
                     line = bytes(line)
                 if start == end:   # nothing read past the header
@@ -260,8 +270,12 @@ def replay_file(path, strict=False):
             if feed(r, line) and strict:
                 break
             line = None
+            if header and r.game is not None and threshold:
+                threshold(every)
     finally:
         f.close()
+        if threshold:
+            threshold(every)
     return result(r)
 
 

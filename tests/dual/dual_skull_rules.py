@@ -327,3 +327,24 @@ def test_public_view_hides_discs():
     r.game.VOCAB.encode(place(0, "skull"), rec)
     assert r.game.VOCAB.decode(rec, public=True) == {"a": "place", "p": 0}
     return d["seats"]
+
+
+def test_a_replayed_file_gives_the_collectors_setting_back():
+    """``replay_file`` collects often while it loads the game (MicroPython's ``gc.threshold``), then
+    sets the collector back as the caller had it: refusals and all, the same result."""
+    import gc
+    import json
+    import sys
+    import scratch
+    from shared_rules import replay
+    path = scratch.TMP + "/tapmat_replay_gc_%s.jsonl" % sys.implementation.name
+    with open(path, "w") as f:
+        f.write(json.dumps(H(3)) + "\n" + json.dumps(place(0)) + "\n" + json.dumps(bid(0, 1)) + "\n")
+    threshold = getattr(gc, "threshold", None)
+    if threshold:
+        threshold(49152)
+    out = replay.replay_file(path)
+    assert not threshold or threshold() == 49152
+    if threshold:
+        threshold(-1)
+    return [out["rejected_count"], [r["error"] for r in out["rejected"]]]
