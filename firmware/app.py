@@ -186,7 +186,7 @@ class App:
         info = None
         if self.persist:
             try:
-                game, info = self.persist.boot()
+                game, info = self.persist.boot(self.set_up)
             except ValueError as e:
                 if not getattr(e, "keep", False):
                     raise

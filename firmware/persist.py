@@ -232,14 +232,15 @@ class Persist:
             self._jf.close()
             self._jf = None
 
-    def boot(self):
+    def boot(self, between=None):
         """Restore the newest recoverable game: ``(game or None, info)`` (``firmware.recover``:
         the algorithm and ``info``). The recovery code is loaded for this and let go after it:
-        a running game never holds it."""
+        a running game never holds it. ``between``: as ``games.from_header``'s, for a game
+        built from a stored header (the app lets go of the deck profile's code there)."""
         gc.collect()   # its code loads into the heap with the start's garbage freed
         from firmware import recover
         try:
-            return recover.boot(self)
+            return recover.boot(self, between)
         finally:
             del sys.modules["firmware.recover"]
             package = sys.modules.get("firmware")

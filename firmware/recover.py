@@ -42,23 +42,24 @@ def read_prefix(data):
     return gen, count, bytes(data[_SNAP_FIXED:end]), end + 4
 
 
-def game_for(header):
+def game_for(header, between=None):
     """A new game from stored header bytes, or None if they no longer describe one
-    (``profile.Missing`` raised when the deck profile the header names is not the board's)."""
+    (``profile.Missing`` raised when the deck profile the header names is not the board's).
+    ``between``: as ``games.from_header``'s (the app lets go of the profile code there)."""
     try:
         header = json.loads(header.decode())
         gc.collect()   # the game's modules load into the holes boot's garbage leaves (app.new_game)
-        return games.from_header(header)
+        return games.from_header(header, between)
     except ValueError as e:
         if getattr(e, "keep", False):
             raise   # intact, but the board's deck profile is gone or another: keep it (app.boot)
         return None
 
 
-def restore_snapshot(data):
+def restore_snapshot(data, between=None):
     """``(game, gen, count, header, name)`` from a fully valid snapshot file, else None."""
     head = read_prefix(data)
-    game = game_for(head[2]) if head else None
+    game = game_for(head[2], between) if head else None
     if game is None or game.restore(data[head[3]:]) != OK:
         return None
     return game, head[0], head[1], head[2], snapshot_name(data)
@@ -131,7 +132,7 @@ def _read(path):
         return None
 
 
-def boot(persist):
+def boot(persist, between=None):
     """Restore the newest recoverable game: ``(game or None, info)``.
 
     Base: ``snap.bin`` if valid, else ``snap.old``, else a new game from the self-checked
@@ -140,6 +141,8 @@ def boot(persist):
     one, and so on. Unless this was the ordinary case (valid ``snap.bin``, its ``jrn.bin``
     replayed to its end mark, an intact fallback pair), write a fresh snapshot + journal, so
     a torn tail is cut away and new records never land behind garbage.
+
+    ``between``: as ``games.from_header``'s, for each game a header builds here.
 
     ``info``: ``source`` (``"snap.bin"``, ``"snap.old"``, ``"header"`` or None),
     ``journals`` (replayed, in order), ``replayed``, ``dropped`` (journal bytes not replayed:
@@ -157,22 +160,23 @@ def boot(persist):
                 ("jrn.new", _read(p["jrn.new"])))
     source = "snap.new"
     new = _read(p["snap.new"])
-    base = _finished_snapshot(new, journals[2][1]) or _finished_snapshot(new, journals[0][1])
+    base = (_finished_snapshot(new, journals[2][1], between)
+            or _finished_snapshot(new, journals[0][1], between))
     if base is None:
         source = "snap.bin"
-        base = restore_snapshot(snap)
+        base = restore_snapshot(snap, between)
         if base is None and snap is not None:
             damage.append("snap.bin damaged")
     if base is None:
         if snap is None and old is not None and not _exists(p["snap.new"]):
             damage.append("snap.bin missing")  # a checkpoint cut before its rename has snap.new
         source = "snap.old"
-        base = restore_snapshot(old)
+        base = restore_snapshot(old, between)
         if base is None and old is not None:
             damage.append("snap.old damaged")
     if base is None:
         source = "header"
-        base = _base_from_header(snap, old)
+        base = _base_from_header(snap, old, between)
     if base is None:
         if snap is not None or old is not None or _exists(p["played"]):
             damage.append("the stored game is gone")
@@ -217,12 +221,12 @@ def _cut_in_checkpoint(persist, name):
     return data is not None and read_prefix(data) is not None and snapshot_name(data) == name
 
 
-def _base_from_header(new, old):
+def _base_from_header(new, old, between):
     """A new game from the first intact snapshot header (of ``snap.bin``'s bytes ``new``, else
     ``snap.old``'s), named like the file it came from."""
     for data in (new, old):
         head = read_prefix(data)
-        game = game_for(head[2]) if head else None
+        game = game_for(head[2], between) if head else None
         if game is not None:
             name = snapshot_name(snapshot_file(head[0], 0, head[2], game))
             return game, head[0], 0, head[2], name
@@ -251,14 +255,14 @@ def _chain(game, gen, count, header, name, journals, info):
     return count, last_gen, last_name, name, ended
 
 
-def _finished_snapshot(data, journal):
+def _finished_snapshot(data, journal, between):
     """``restore_snapshot(data)`` when ``journal`` is its complete, empty journal: a checkpoint
     that wrote both and was cut before its renames (``jrn.new``) or between them (``jrn.bin``):
     nothing was accepted after it. Else None. Its state need not follow from the chain before:
     an undo's checkpoint (``Persist.undone``) is the state before the last journalled action."""
     if data is None or journal is None:
         return None
-    base = restore_snapshot(data)
+    base = restore_snapshot(data, between)
     if base is None or journal_seed(journal, base[4]) < 0 or not _ends_at(journal, _JRN_HEADER, base[2]):
         return None
     return base
