@@ -122,6 +122,25 @@ class Heap:
             return game(self.firmware_once(mode, frames, fs, mat, heap)) == game(expect)
         return self.smallest(mode, passes, 8192, 512) - full["emulator_heap"]
 
+    def restore(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes]) -> int:
+        """The smallest heap with which a mat boots after a power cut at the end of the game
+        ``frames`` (its journal and snapshot as the played run left them, no frame coming) and
+        restores that game, as at a heap of 4 MB; the emulator's heap subtracted as in
+        ``firmware``. A boot that restarted (status 80) failed."""
+        self.firmware_once(mode, frames, fs, mat)
+        left = {f.name: f.read_bytes() for f in fs.iterdir()}
+        quiet = frames.with_name("no.frames")
+        quiet.write_bytes(b"")
+
+        def boot(heap: int) -> dict | None:
+            _refill(fs, left)
+            r = self.run(mode, FIRMWARE % _argv(quiet, fs, mat), heap)
+            return json.loads(r.stdout) if r.returncode == 0 else None
+        full = boot(1 << 22)
+        if not full or not full["over"]:
+            raise RuntimeError("%s: the board did not restore the game from %s at 4 MB: %s" % (frames.name, mode, full))
+        return self.smallest(mode, lambda heap: boot(heap) == full, 8192, 512) - full["emulator_heap"]
+
     def firmware_once(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes] | None = None,
                       heap: int = 1 << 22) -> dict | None:
         """One whole game in one process on a board whose filesystem ``fs`` starts with only

@@ -25,15 +25,16 @@ def kb(n: int | str) -> str:
 
 def tables(r: dict) -> str:
     out = ["| case | replay, ROMFS | replay, .mpy | firmware loop, ROMFS | firmware loop, .mpy "
-           "| on a mat, ROMFS | on a mat, .mpy |",
-           "|---|---|---|---|---|---|---|"]
+           "| on a mat, ROMFS | on a mat, .mpy | restored at boot on a mat, .mpy |",
+           "|---|---|---|---|---|---|---|---|"]
     for label, name in {**NAMES, **MODULE_NAMES}.items():
         g, f = r["games"].get(label, {}), r["firmware"].get(label, {})
         out.append("| %s | %s |" % (name, " | ".join(kb(d.get(key, "")) for d, key in (
             (g, "min_heap_replay_romfs"), (g, "min_heap_replay_mpy"), (f, "min_heap_firmware_romfs"),
-            (f, "min_heap_firmware_mpy"), (f, "min_heap_firmware_mat_romfs"), (f, "min_heap_firmware_mat_mpy")))))
+            (f, "min_heap_firmware_mpy"), (f, "min_heap_firmware_mat_romfs"), (f, "min_heap_firmware_mat_mpy"),
+            (f, "min_heap_restore_mat_mpy")))))
     f = r["firmware"].get("switch", {})
-    out.append("| %s | — | — | %s |" % (SWITCH, " | ".join(kb(f.get(key, "")) for key in (
+    out.append("| %s | — | — | %s | — |" % (SWITCH, " | ".join(kb(f.get(key, "")) for key in (
         "min_heap_firmware_romfs", "min_heap_firmware_mpy", "min_heap_firmware_mat_romfs", "min_heap_firmware_mat_mpy"))))
     out += ["", "The firmware loop's wire and journal bytes (same runs):", "",
             "| case | DELTA frame B/action | SNAPSHOT frame B | journal B/action | snapshot file B |",
