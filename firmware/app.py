@@ -74,6 +74,17 @@ def collect_often(on):
         gc.threshold(_GC_EVERY if on else -1)
 
 
+def setting_up(method):
+    """``method`` (a step that sets a game up) run with ``collect_often`` on, and off after it."""
+    def run(*args, **kwargs):
+        collect_often(True)
+        try:
+            return method(*args, **kwargs)
+        finally:
+            collect_often(False)
+    return run
+
+
 def let_go(prefixes):
     """Take the modules whose names start with one of ``prefixes`` out of ``sys.modules`` and
     their packages, so their code is collected once nothing else holds it."""
@@ -115,8 +126,8 @@ class App:
     """The board's loop. ``persist`` and ``sensors`` default to the real ones on ``board``; tests
     may pass None to leave one out."""
 
+    @setting_up   # the imports and objects below, like a game's start
     def __init__(self, board, persist=True, sensors=True):
-        collect_often(True)   # the imports and objects below, like a game's start
         self.board = board
         self.root = board.fs_root
         self.upload = None   # a deck profile being pushed (firmware/upload.py), between its frames
@@ -159,21 +170,14 @@ class App:
         self.link_errors_told = 0  # the link's bad frames, as last told to the host
         if self.sensors:
             self.sensors.report = self.report
-        collect_often(False)
 
     # -- starting a game -----------------------------------------------------------------
+    @setting_up
     def boot(self):
         """Restore the journalled game, or start the configured one; announce it to the host.
 
         After two failed starts in a row (``main`` left a second restart note) no game starts:
         the board answers the host, which may choose another game; the journal stays."""
-        collect_often(True)
-        try:
-            return self._boot()
-        finally:
-            collect_often(False)
-
-    def _boot(self):
         why = _restart_note(self.root)
         if why is not None and why.startswith(_AGAIN):
             _restart_note(self.root, True)
@@ -279,6 +283,7 @@ class App:
         self.prompt_what = -1
         self._prompt()
 
+    @setting_up
     def new_game(self, text):
         """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
 
@@ -289,13 +294,6 @@ class App:
         Switching to another game first lets go of the running one and of its modules (rules,
         gestures), so the two never share the heap; if the new header is then refused, the
         running game comes back from the journal."""
-        collect_often(True)
-        try:
-            self._new_game(text)
-        finally:
-            collect_often(False)
-
-    def _new_game(self, text):
         try:
             header = json.loads(text)
             if not isinstance(header, dict):
@@ -474,15 +472,12 @@ class App:
             self.link_errors_told = bad
             self.error(r.last_error)
 
+    @setting_up
     def profile_frame(self, body, n):
         """A deck profile pushed (firmware/upload.py: its code loaded only then, and held by no
         frame once this returns); True once the whole profile is stored."""
-        collect_often(True)
-        try:
-            from firmware import upload
-            return upload.receive(self, body, n)
-        finally:
-            collect_often(False)
+        from firmware import upload
+        return upload.receive(self, body, n)
 
     def _record(self, body, n):
         """A host frame's trimmed record, zero-padded in ``self.rec``."""

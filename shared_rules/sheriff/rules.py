@@ -794,12 +794,8 @@ class Vocabulary(actions.Vocabulary):
     has run) instead of adding to the import's peak. The Merry Men's pass theirs."""
 
     def __getattr__(self, name):
-        """``names`` and ``fields`` of the base game's vocabulary, made once; ``decode`` from
-        ``actions_json``; other names are the base's lookups. ``target`` and ``to`` are one field
-        tuple each, shared by two actions."""
-        if name == "decode":
-            from shared_rules.sheriff import actions_json
-            return lambda rec, public=False: actions_json.decode(self, rec, public)
+        """``names`` and ``fields`` of the base game's vocabulary, made once; other names are the
+        base's lookups. ``target`` and ``to`` are one field tuple each, shared by two actions."""
         if name != "names" and name != "fields":
             return actions.Vocabulary.__getattr__(self, name)
         target = actions.field("target", _U8)
@@ -822,6 +818,11 @@ class Vocabulary(actions.Vocabulary):
         """The log's shapes (``actions_json``, loaded now), then the base's encoding."""
         from shared_rules.sheriff import actions_json
         return actions_json.encode(self, obj, rec)
+
+    def decode(self, rec, public=False):
+        """The base's decoding, then the log's shapes (``actions_json``, loaded now)."""
+        from shared_rules.sheriff import actions_json
+        return actions_json.decode(self, rec, public)
 
 
 Sheriff.VOCAB = object.__new__(Vocabulary)   # names and fields: on first use (no __init__)
