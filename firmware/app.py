@@ -42,7 +42,7 @@ _REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may 
 _IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
 # What only a game's setup runs (App.set_up lets go of it), as prefixes of module names.
 _SETUP_CODE = ("shared_rules.games", "shared_rules.sheriff.modules.setup", "shared_rules.sheriff.modules.profile",
-               "shared_rules.catalogue", "firmware.upload")
+               "shared_rules.catalogue", "firmware.upload", "shared_rules.core.deck_check")
 # Collect after this many bytes allocated, not only when the heap is full (docs/performance.md,
 # round 11): a game's start loads code and parses files whose garbage then lies among what stays.
 _GC_EVERY = const(4096)

@@ -2,8 +2,9 @@
 
 The file (format: ``shared_rules/core/deck.py``) stays on flash; only one 12-byte record buffer
 lives in RAM. Opening checks the whole file once (header, size, record fields, UID order,
-CRC-32), reading it in small chunks, so a damaged or foreign file is refused with a clear
-``DeckError`` at boot instead of giving wrong answers during a game. ``lookup`` then only does
+CRC-32: ``shared_rules/core/deck_check.py``, loaded for it), reading it in small chunks, so a
+damaged or foreign file is refused with a clear ``DeckError`` at boot instead of giving wrong
+answers during a game. ``lookup`` then only does
 ``seek`` + ``readinto`` into the preallocated buffer: no allocation (``dual_registry.py``
 checks it under ``micropython.heap_lock``; both calls allocate nothing on the unix port).
 The same pass notes the CL1s (UID0..2) that two or more tags share (``twinned``: the roll call
@@ -14,16 +15,12 @@ try:
 except ImportError:
     def const(x):
         return x
-import binascii
-
 from shared_rules.core import deck
 from shared_rules.core.deck import DeckError
 
-_CHUNK = const(16)  # records per read while verifying at open
-# The file's layout (shared_rules.core.deck's private literals, restated: tests/test_rules_literals.py).
+# The file's layout (shared_rules.core.deck_records' names, restated: tests/test_rules_literals.py).
 _HEADER_SIZE = const(8)
 _RECORD_SIZE = const(12)
-_CRC_SIZE = const(4)
 _UID_LEN = const(7)
 _R_GAME = const(7)
 _R_KIND = const(8)
@@ -50,47 +47,9 @@ class Registry:
         else:
             self.name = "<stream>"
             f = source
-        try:  # check the whole file: the record count, and the CL1s (3 bytes each, in order)
-            # that two or more of its UIDs share (DeckError saying what is wrong)
-            size = f.seek(0, 2)
-            f.seek(0)
-            head = bytearray(_HEADER_SIZE)
-            got = f.readinto(head)
-            n = deck.header_count(head, size)  # a too short file is named as such first
-            if got != _HEADER_SIZE:
-                raise DeckError("cannot read the header")
-            crc = binascii.crc32(head)
-            buf = bytearray(_CHUNK * _RECORD_SIZE)
-            view = memoryview(buf)
-            prev = bytearray(_UID_LEN)
-            twins = bytearray()
-            first_problem = None  # reported after the CRC: damage is the likelier cause
-            done = 0
-            while done < n:
-                k = min(_CHUNK, n - done)
-                part = view[0:k * _RECORD_SIZE]
-                if f.readinto(part) != k * _RECORD_SIZE:
-                    raise DeckError("the file ended early")
-                crc = binascii.crc32(part, crc)
-                for i in range(k):
-                    off = i * _RECORD_SIZE
-                    problem = deck.record_problem(buf, off)
-                    if problem is None and done + i and deck.compare_uid(prev, 0, buf, off) >= 0:
-                        problem = "UIDs not in ascending order"
-                    if done + i and prev[:_CL1] == buf[off:off + _CL1] \
-                            and twins[-_CL1:] != prev[:_CL1]:
-                        twins += prev[:_CL1]
-                    if problem and first_problem is None:
-                        first_problem = "record %d: %s" % (done + i, problem)
-                    prev[:] = buf[off:off + _UID_LEN]
-                done += k
-            tail = bytearray(_CRC_SIZE)
-            if f.readinto(tail) != _CRC_SIZE or crc & 0xFFFFFFFF != int.from_bytes(tail, "little"):
-                raise DeckError("CRC mismatch: the file is damaged")
-            if first_problem:
-                raise DeckError(first_problem)
-            self.count = n
-            self._twins = bytes(twins)
+        from shared_rules.core import deck_check   # let go with the setup code (App.set_up)
+        try:
+            self.count, self._twins = deck_check.check(f)
         except (DeckError, OSError) as e:
             if f is not source:
                 f.close()

@@ -28,9 +28,9 @@ def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() ->
 
 
 def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
-    from shared_rules.core import deck
-    assert deck._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
-                                      for k in range(len(deck.KINDS)))
+    from shared_rules.core import deck, deck_check
+    assert deck_check._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))
+                                            for k in range(len(deck.KINDS)))
 
 
 def test_the_codecs_largest_frame_is_the_worst_case_stuffing_of_the_largest_raw_frame() -> None:
@@ -441,16 +441,16 @@ def test_the_module_cards_gestures_write_the_card_modules_record_layout() -> Non
 
 # -- the mat's firmware (round 5): names a board no longer keeps ------------------------------------
 _DECK_NAMES = ("MAGIC", "VERSION", "HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "R_GAME", "R_KIND", "R_CODE",
-               "R_SEAT", "R_DECK", "ANY_GAME", "GAMES", "KINDS", "DISC", "OWNER_SEATS", "NO_SEAT")
+               "R_SEAT", "R_DECK", "GAMES", "KINDS", "DISC", "OWNER_SEATS", "NO_SEAT")
 
 
 def test_the_deck_files_private_literals_are_the_host_sides_public_names() -> None:
-    from shared_rules.core import deck
+    from shared_rules.core import deck, deck_check
     from shared_rules.core import deck_records as r
     for name in _DECK_NAMES:
-        assert getattr(deck, "_" + name) == getattr(r, name), name
+        assert getattr(deck_check, "_" + name) == getattr(r, name), name
         assert getattr(deck, name) == getattr(r, name), name   # deck.NAME still reads on the host
-    assert tuple(deck._DECKS) == r.DECKS
+    assert tuple(deck_check._DECKS) == r.DECKS and deck._GAMES == r.GAMES and deck_check._UID_LEN == r.UID_LEN
     assert (r.CARD, r.DISC, r.TOKEN, r.TRAIT, r.MODULE) == tuple(r.KINDS.index(k) for k in
                                                                   ("card", "disc", "token", "trait", "module"))
     assert r.HEADER_SIZE == len(r.MAGIC) + 4 and r.RECORD_SIZE == r.R_DECK + 1 == r.UID_LEN + 5
@@ -461,9 +461,11 @@ def test_the_board_registry_and_the_mat_restate_the_deck_and_token_values() -> N
     from firmware import mat, registry
     from shared_rules.core import deck_records as r
     from shared_rules.core import tokens
-    for name in ("HEADER_SIZE", "RECORD_SIZE", "CRC_SIZE", "UID_LEN", "R_GAME", "R_KIND", "R_CODE", "R_SEAT",
+    for name in ("HEADER_SIZE", "RECORD_SIZE", "UID_LEN", "R_GAME", "R_KIND", "R_CODE", "R_SEAT",
                  "R_DECK", "NO_SEAT"):
         assert getattr(registry, "_" + name) == getattr(r, name), name
+    from shared_rules.core import deck_check
+    assert registry._CL1 == deck_check._CL1
     assert (mat._ANY_GAME, mat._TOKEN) == (r.ANY_GAME, r.TOKEN)
     assert (mat._T_DIGIT0, mat._T_CONFIRM, mat._T_CANCEL) == (tokens.DIGIT0, tokens.CONFIRM, tokens.CANCEL)
     assert [tokens.digit(t) for t in range(40)] == [t - mat._T_DIGIT0 if 0 <= t - mat._T_DIGIT0 < 10 else -1

@@ -9,11 +9,13 @@ except ImportError:
     def const(x):
         return x
 import binascii
+import io
 import os
 
 from shared_rules import catalogue
 from shared_rules.core import tokens
-from shared_rules.core.deck import CARD, MODULE, UID_LEN, DeckError, compare_uid, game_id, header_count, record_problem
+from shared_rules.core.deck import CARD, MODULE, UID_LEN, DeckError, game_id
+from shared_rules.core.deck_check import check
 
 # The file's layout and piece kinds, by name for the host and tests (``deck.R_GAME`` reads them
 # through ``deck.__getattr__``): ``deck`` holds them as private literals, so that a board keeps no
@@ -183,21 +185,9 @@ def pack(records):
 
 
 def unpack(blob):
-    """Host records from registry file bytes (DeckError naming the problem)."""
-    n = header_count(blob, len(blob))
-    end = len(blob) - CRC_SIZE
-    if binascii.crc32(blob[0:end]) & 0xFFFFFFFF != int.from_bytes(blob[end:], "little"):
-        raise DeckError("CRC mismatch: the file is damaged")
-    out = []
-    for i in range(n):
-        off = HEADER_SIZE + i * RECORD_SIZE
-        problem = record_problem(blob, off)
-        if problem is None and i and compare_uid(blob, off - RECORD_SIZE, blob, off) >= 0:
-            problem = "UIDs not in ascending order"
-        if problem:
-            raise DeckError("record %d: %s" % (i, problem))
-        out.append(_record(blob, off))
-    return out
+    """Host records from registry file bytes (DeckError naming the problem, as a board would)."""
+    n = check(io.BytesIO(blob))[0]
+    return [_record(blob, HEADER_SIZE + i * RECORD_SIZE) for i in range(n)]
 
 
 def _record(row, off):
