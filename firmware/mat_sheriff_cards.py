@@ -244,7 +244,7 @@ class Gestures:
         deputy who wanted to open acts (a first stance settles nothing)."""
         if not self.g.deputies:
             return True
-        both = self.g.game._stances(p, t)
+        both = self.g.game.stances(p, t)
         return bool(both >> 2) or both & 3 == want
 
     def inspect(self, rec, t):

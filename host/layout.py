@@ -27,7 +27,7 @@ MODULES: tuple[str, ...] = (
     "shared_rules.sheriff.rules",
     "shared_rules.sheriff.modules.cards",
     "shared_rules.sheriff.modules.laws",
-    "shared_rules.sheriff.modules.deputies",
+    "shared_rules.sheriff.modules.expansion",
     "shared_rules.sheriff.modules.black_market",
     "shared_rules.skull.rules",
 )

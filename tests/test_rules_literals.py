@@ -175,7 +175,8 @@ def _consts(module: str) -> dict:
     return constants(ROOT / module)
 
 
-_MM = "shared_rules/sheriff/modules/deputies.py"
+_MM = "shared_rules/sheriff/modules/expansion.py"
+_DEP = "shared_rules/sheriff/modules/deputies.py"
 _CARDS = "shared_rules/sheriff/modules/cards.py"
 _BLACK_MARKET = "shared_rules/sheriff/modules/black_market.py"
 _ORDERS = "shared_rules/sheriff/modules/special_orders.py"
@@ -185,13 +186,14 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
 
 @pytest.mark.parametrize("module, sources", [
     (_MM, ["shared_rules/sheriff/rules.py"]),
-    (_CARDS, ["shared_rules/sheriff/rules.py", _MM]),
+    (_DEP, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py"]),
+    (_CARDS, ["shared_rules/sheriff/rules.py", _MM, _DEP]),
     (_BLACK_MARKET, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py"]),
     (_ORDERS, ["shared_rules/sheriff/rules.py", _CARDS, "shared_rules/core/engine.py"]),
     ("shared_rules/sheriff/view.py", ["shared_rules/sheriff/rules.py", _MM, _CARDS]),
     ("shared_rules/sheriff/actions_json.py", ["shared_rules/sheriff/rules.py", "shared_rules/core/engine.py"]),
-    (_MAT, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/core/engine.py", "firmware/mat.py"]),
-    (_MAT_CARDS, ["shared_rules/sheriff/rules.py", _MM, "shared_rules/sheriff/modules/laws.py", "shared_rules/sheriff/modules/merry_men.py", _MAT,
+    (_MAT, ["shared_rules/sheriff/rules.py", _MM, _DEP, "shared_rules/core/engine.py", "firmware/mat.py"]),
+    (_MAT_CARDS, ["shared_rules/sheriff/rules.py", _MM, _DEP, "shared_rules/sheriff/modules/laws.py", "shared_rules/sheriff/modules/merry_men.py", _MAT,
                   "shared_rules/core/engine.py",
                   "firmware/mat.py"]),
     ("shared_rules/sheriff/modules/laws.py", ["shared_rules/sheriff/modules/effects.py", "shared_rules/sheriff/rules.py", "shared_rules/core/engine.py"]),
@@ -216,14 +218,14 @@ def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: 
 def test_the_sheriff_gestures_zones_prompts_and_phases_are_their_indexes() -> None:
     from firmware.mat_sheriff import Gestures
     from shared_rules.sheriff.modules import cards
-    from shared_rules.sheriff.modules import deputies
+    from shared_rules.sheriff.modules import expansion
     for module in (_MAT, _MAT_CARDS):
         c = _consts(module)
         assert all(Gestures.ZONES[v] == n[2:].lower() for n, v in c.items() if n.startswith("Z_")), module
         assert all(Gestures.PROMPTS[v] == n[2:].lower() for n, v in c.items() if n.startswith("P_")), module
-        assert c["LAWS_PHASE"] == cards._LAWS_PHASE and c["SEATS"] == deputies._SEATS6
+        assert c["LAWS_PHASE"] == cards._LAWS_PHASE and c["SEATS"] == expansion._SEATS6
     c = _consts(_MAT)
-    assert (c["REVEAL"], c["LOOT_PHASE"]) == (deputies._REVEAL, deputies._LOOT)
+    assert (c["REVEAL"], c["LOOT_PHASE"]) == (expansion._REVEAL, expansion._LOOT)
     assert len([n for n in c if n.startswith("P_")]) == len(Gestures.PROMPTS)
     cards_consts = _consts(_CARDS)
     orders = _consts(_ORDERS)
@@ -276,8 +278,8 @@ def test_the_replay_reads_reason_codes_and_the_record_size_as_its_own_constants(
 
 def test_the_sheriffs_json_shapes_read_the_goods_codes_from_the_vocabulary() -> None:
     from shared_rules.sheriff import actions_json
-    from shared_rules.sheriff.modules import cards, deputies
-    for vocab in (sheriff.Sheriff.VOCAB, deputies.SheriffMM.VOCAB, cards.VOCAB):
+    from shared_rules.sheriff.modules import cards, expansion
+    for vocab in (sheriff.Sheriff.VOCAB, expansion.SheriffMM.VOCAB, cards.VOCAB):
         assert actions_json._codes(vocab) == sheriff.CODES
 
 
@@ -352,7 +354,8 @@ def test_skull_gestures_literals_are_the_rules_mat_deck_and_token_values() -> No
 
 def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     from shared_rules.sheriff.modules import profile
-    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import expansion as mm
+    from shared_rules.sheriff.modules import deputies as dep
     from shared_rules.sheriff.modules import black_market as bm
     from shared_rules.catalogue import sheriff_deck_size
     vocab = mm.SheriffMM.VOCAB
@@ -360,13 +363,15 @@ def test_sheriff_mm_layout_follows_the_base_and_its_vocabulary() -> None:
     assert mm._SEAT6 == sheriff.Sheriff.STATE_SIZE and bm._BM_VALUES == mm._SEAT6 + 2 * mm._SEAT_BYTES
     assert mm._STATE_END == bm._BM_HELD + bm._SEATS6 == mm.SheriffMM.STATE_SIZE
     assert vocab.names[mm._A_DEPUTY:] == ("deputy", "loot", "claim") and vocab.names[mm._A_INSPECT] == "inspect"
-    assert [mm._F_DISCARD, mm._F_TAKE, mm._F_TO, mm._F_TARGET, mm._F_BRIBE, mm._F_ITO, mm._F_ORDER, mm._F_PAY,
-            mm._F_LOOT_GOLD, mm._F_LOOT_GOODS, mm._F_LOOT_SPLIT, bm._F_CLAIM_GOOD] == [
+    assert [dep._F_DISCARD, dep._F_TAKE, dep._F_TO, dep._F_TARGET, dep._F_BRIBE, dep._F_ITO, dep._F_ORDER, dep._F_PAY,
+            dep._F_LOOT_GOLD, dep._F_LOOT_GOODS, dep._F_LOOT_SPLIT, bm._F_CLAIM_GOOD] == [
         vocab.offset("market", "discard"), vocab.offset("market", "take"), vocab.offset("market", "to"),
         vocab.offset("pass", "target"), vocab.offset("pass", "bribe"), vocab.offset("inspect", "to"),
         vocab.offset("inspect", "order"), vocab.offset("inspect", "pay_with"), vocab.offset("loot", "gold"),
         vocab.offset("loot", "goods"), vocab.offset("loot", "split"), vocab.offset("claim", "good")]
-    named = {n[1:]: v for module in (mm, bm) for n, v in vars(module).items()
+    assert (dep._A_MARKET, dep._A_PASS, dep._A_DEPUTY, dep._A_LOOT) == (
+        vocab.names.index("market"), vocab.names.index("pass"), mm._A_DEPUTY, mm._A_LOOT)
+    named = {n[1:]: v for module in (mm, dep, bm) for n, v in vars(module).items()
              if n.startswith("_") and n[1:].lower() in reasons}
     assert len(named) == 15 and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert mm._PUB_SEAT6 == sheriff.Sheriff.PUBLIC_SIZE and mm._PUB_CHEST == mm._PUB_SEAT6 + mm._PUB_SEAT
@@ -526,7 +531,7 @@ def test_the_sheriff_games_name_their_reasons_from_one_string() -> None:
     ``reason`` splits it, the engine names the common codes; each module adds its own after."""
     from shared_rules.core import engine
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import expansion as mm
     base = sheriff.Sheriff.REASONS.split()
     more = mm.SheriffMM.REASONS.split()
     cards = sc.SheriffCards.REASONS.split()
@@ -557,7 +562,7 @@ def test_every_game_names_every_reason_code_from_its_one_string() -> None:
     were when they were tuples."""
     from shared_rules.core import engine
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import expansion as mm
     from shared_rules.deadmans.rules import DeadMans
     from shared_rules.skull.rules import Skull
     skull = ("eliminated_seat no_such_disc already_placed bid_out_of_range bid_too_low own_stack_first "
@@ -614,11 +619,11 @@ def test_every_sheriff_action_record_fits_and_the_base_vocabulary_is_made_with_t
     from shared_rules.core import actions
     from shared_rules.sheriff import rules as sheriff
     from shared_rules.sheriff.modules import cards
-    from shared_rules.sheriff.modules import deputies
+    from shared_rules.sheriff.modules import expansion
     from shared_rules.core.actions_lookup import field_offsets
     sheriff.Sheriff(5)
     assert vars(sheriff.Sheriff.VOCAB)["names"] == ("setup", "market", "load", "declare", "pass", "inspect")
-    for cls in (sheriff.Sheriff, deputies.SheriffMM, cards.SheriffCards):
+    for cls in (sheriff.Sheriff, expansion.SheriffMM, cards.SheriffCards):
         for fields in cls.VOCAB.fields:
             assert field_offsets(fields, 2)[1] <= actions.ACTION_SIZE
 
@@ -627,7 +632,7 @@ def test_every_vocabulary_record_fits_the_action_size() -> None:
     """Every action of every game, all its fields present, fits one ``ACTION_SIZE`` record (what
     ``Vocabulary.__init__`` asserted at import, checked here instead: the board never runs it)."""
     from shared_rules.sheriff.modules import cards as sc
-    from shared_rules.sheriff.modules import deputies as mm
+    from shared_rules.sheriff.modules import expansion as mm
     from shared_rules.core.actions import ACTION_SIZE
     from shared_rules.core.actions_lookup import field_offsets
     from shared_rules.deadmans.rules import DeadMans

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import fuzzkit
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff import view as sv
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from shared_rules.core.actions import ACTION_SIZE
 from test_sheriff_fuzz import action
 from test_sheriff_mm_fuzz import MM_ACTIONS

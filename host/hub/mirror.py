@@ -25,7 +25,7 @@ from host.hub.portlock import PortBusy
 from shared_rules import games
 from shared_rules.wire import codec
 from shared_rules.sheriff.modules import cards
-from shared_rules.sheriff.modules import deputies
+from shared_rules.sheriff.modules import expansion
 from shared_rules.sheriff.modules import profile as deck_profile
 from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.core.engine import COMMON_REASONS, FIRST_GAME_REASON
@@ -42,7 +42,7 @@ for _name in games.names():
         GAME_CLASSES[_cls.GAME_ID] = _cls
     except ValueError:
         pass
-for _cls in (deputies.SheriffMM, cards.SheriffCards):   # Sheriff with modules
+for _cls in (expansion.SheriffMM, cards.SheriffCards):   # Sheriff with modules
     GAME_CLASSES[_cls.GAME_ID] = _cls
 
 

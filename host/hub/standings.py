@@ -30,7 +30,7 @@ class _OneGood:
 
 def black_market_value(game: Any, seat: int) -> int:
     """The Black Market cards a seat holds (0 without the module)."""
-    from shared_rules.sheriff.modules.deputies import SheriffMM
+    from shared_rules.sheriff.modules.expansion import SheriffMM
     return int(SheriffMM.extra_value(game, seat)) if isinstance(game, SheriffMM) else 0
 
 

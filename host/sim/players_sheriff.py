@@ -32,7 +32,7 @@ from host.sim.players_common import UNKNOWN_UID, PhysicalPlayer
 from host.sim.runner import Attempt, Sim, SimError
 from shared_rules.sheriff.modules import cards_layout as KC
 from shared_rules.sheriff import layout as K
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES, SHERIFF_GOODS
 from shared_rules.sheriff.modules.profile import BLACK_MARKET_GOODS
 
@@ -236,7 +236,7 @@ class Player(PhysicalPlayer):
         """Whether a pass/inspect settles the bag (deputies: not a first stance)."""
         if not self.deputies:
             return True
-        both = self.sim.game._stances(a["p"], a["target"])
+        both = self.sim.game.stances(a["p"], a["target"])
         return bool(both >> 2) or both & 3 == (1 if a["a"] == "pass" else 2)
 
     def name_deputy(self, p: int) -> None:

@@ -66,6 +66,8 @@ def compare_uid(a, a_off, b, b_off):
 
 
 def __getattr__(name):
+    if name.startswith("__"):   # the import system's probes (``__path__``...) load nothing
+        raise AttributeError(name)
     records = __import__("shared_rules.core.deck_records", None, None, ("x",))
     try:
         return getattr(records, name)

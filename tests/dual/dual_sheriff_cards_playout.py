@@ -15,7 +15,7 @@ from shared_rules import games
 from shared_rules.core.actions import ACTION_SIZE
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff.modules import cards_layout as KC
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from host.sim.playout import Playout
 from dual_sheriff_cards_rules import PROFILE, LPROFILE
 

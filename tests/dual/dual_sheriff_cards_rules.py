@@ -10,7 +10,7 @@ from shared_rules.sheriff.modules import profile_effects as pe
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff.modules import cards as sc
 from shared_rules.sheriff.modules import cards_layout as KC
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 LEGAL = ("apple", "cheese", "bread", "chicken")

@@ -10,7 +10,7 @@ cycle of three rounds. The last test accepts whole games under ``micropython.hea
 import playkit
 from dual_sheriff_playout import check_cards
 from shared_rules.sheriff import layout as K
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from host.sim.playout import Playout
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,

@@ -8,8 +8,8 @@ from shared_rules.sheriff.modules import profile
 from shared_rules.sheriff import rules as sh
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff import view as sv
-from shared_rules.sheriff.modules import deputies as mm
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion as mm
+from shared_rules.sheriff.modules import expansion_layout as KM
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
 PROFILE = {"format": 1, "name": "test values", "placeholders": True,

@@ -14,7 +14,7 @@ asking the referee's ``check``; the playout tests check the invariants independe
 """
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff.modules import cards_layout as KC
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from host.sim.tables import sheriff_modules as mmt
 from shared_rules.core.actions import ACTION_SIZE
 

@@ -9,7 +9,7 @@ merchant's stand holds three of a type. Gold discarded from the chest is counted
 """
 from shared_rules.sheriff import layout as K
 from shared_rules.sheriff.modules import black_market_layout as KB
-from shared_rules.sheriff.modules import deputies_layout as KM
+from shared_rules.sheriff.modules import expansion_layout as KM
 from host.sim.tables import sheriff as base
 from shared_rules.catalogue import SHERIFF_CODES as CODES
 
@@ -68,7 +68,7 @@ class Table(base.Table):
         """Each deputy who may act on ``t``: a bare stance, or the settling pass/inspect."""
         g = self.game
         for d in self.deputies:
-            both = g._stances(d, t)
+            both = g.stances(d, t)
             mine, other = both >> 2, both & 3
             if mine and not (mine == 2 and other == 1):
                 continue

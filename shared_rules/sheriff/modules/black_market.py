@@ -1,4 +1,4 @@
-"""The Black Market module's rules, called by the Merry Men game (``deputies.SheriffMM``) only when
+"""The Black Market module's rules, called by the Merry Men game (``expansion.SheriffMM``) only when
 a header names ``black_market`` (imported then): functions of the game, no state of their own.
 
 Three pairs of cards (pepper, mead, silk) whose values come from the deck profile in the header
@@ -116,7 +116,7 @@ def count(g, seat):
 
 
 def public(g, out):
-    """The Black Market's part of the public view (``deputies.SheriffMM.public``)."""
+    """The Black Market's part of the public view (``expansion.SheriffMM.public``)."""
     s = g.s
     for i in range(9):
         out[_PUB_BM + i] = s[_BM_VALUES + i]

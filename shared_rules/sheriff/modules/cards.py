@@ -9,7 +9,7 @@ for a header that names that module:
 * ``laws`` (24 cards: a player-count mark and primitives): ``laws``; each round opens with the
   ``laws`` phase and a ``law`` action, and the laws in force act through the hook points below.
 
-Rules and decisions: ``docs/rules-merry-men.md``. Built on ``deputies.SheriffMM`` (deputies and the
+Rules and decisions: ``docs/rules-merry-men.md``. Built on ``expansion.SheriffMM`` (deputies and the
 Black Market combine with these modules); state: that state, then one byte per order card, then
 the Merry Men region (``merry_men``), then the laws' (``laws``).
 """
@@ -25,7 +25,7 @@ except ImportError:
     pass
 
 from shared_rules.sheriff import rules as sh
-from shared_rules.sheriff.modules import deputies as mm
+from shared_rules.sheriff.modules import expansion as mm
 from shared_rules.core.actions import field, U8, LIST
 from shared_rules.core.engine import OK, NO_SEAT, WRONG_PHASE
 
@@ -44,7 +44,7 @@ _BAG_MAX = const(5)
 _R_ROUND = const(4)
 _R_SEATS = const(0)
 
-# The Merry Men layout (``deputies``: private consts there, restated; tests/test_rules_literals.py).
+# The Merry Men layout (``expansion``: private consts there, restated; tests/test_rules_literals.py).
 _MM_STATE_END = const(559)
 _MM_PUB_SIZE = const(324)
 _SEATS6 = const(6)
@@ -225,7 +225,7 @@ class SheriffCards(mm.SheriffMM):
             if kind == _A_INSPECT:
                 return _BAG_OPENED
             if s[_R_MODULES] & _DEPUTIES:
-                both = self._stances(rec[1], rec[_F_TARGET])
+                both = self.stances(rec[1], rec[_F_TARGET])
                 if not both >> 2 and both & 3 != 1:
                     return _DECIDE_FIRST   # a bare stance: the bag does not pass yet
             err = self._special_orders.check_fill(self, rec) if orders else OK

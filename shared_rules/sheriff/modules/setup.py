@@ -65,8 +65,8 @@ def from_header(header, between=None):
     if mods & _CARD_MODULES:   # issue 11: laws, special orders, Merry Men (loaded only now)
         from shared_rules.sheriff.modules import cards
         return cards.SheriffCards(seats, first, royal, mods, values, *tables)
-    from shared_rules.sheriff.modules import deputies
-    return deputies.SheriffMM(seats, first, royal, mods, values)
+    from shared_rules.sheriff.modules import expansion
+    return expansion.SheriffMM(seats, first, royal, mods, values)
 
 
 def _profile(header):
