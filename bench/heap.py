@@ -120,7 +120,7 @@ class Heap:
 
         def passes(heap: int) -> bool:
             return game(self.firmware_once(mode, frames, fs, mat, heap)) == game(expect)
-        return self.smallest(mode, passes, 8192, 512) - full["emulator_heap"]
+        return self.smallest(mode, passes, 8192) - full["emulator_heap"]
 
     def restore(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes]) -> int:
         """The smallest heap with which a mat boots after a power cut at the end of the game
@@ -139,7 +139,7 @@ class Heap:
         full = boot(1 << 22)
         if not full or not full["over"]:
             raise RuntimeError("%s: the board did not restore the game from %s at 4 MB: %s" % (frames.name, mode, full))
-        return self.smallest(mode, lambda heap: boot(heap) == full, 8192, 512) - full["emulator_heap"]
+        return self.smallest(mode, lambda heap: boot(heap) == full, 8192) - full["emulator_heap"]
 
     def firmware_once(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes] | None = None,
                       heap: int = 1 << 22) -> dict | None:

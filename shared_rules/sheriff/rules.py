@@ -538,14 +538,17 @@ class Sheriff(engine.Game):
         """The next merchant clockwise after ``seat`` who is in this round (NO_SEAT past the
         Sheriff's right). ``seat`` NO_SEAT: the first one, who opens the market and the
         declarations: the Sheriff's left (deputies: the merchant they named)."""
+        sheriff = self.s[_R_SHERIFF]
+        return self._merchant_after(sheriff if seat == _NO_SEAT else seat, sheriff)
+
+    def _merchant_after(self, seat, stop):
+        """The first merchant in this round clockwise after ``seat``, ``stop`` excluded (NO_SEAT:
+        none before it)."""
         s = self.s
         n = s[_R_SEATS]
-        sheriff = s[_R_SHERIFF]
-        if seat == _NO_SEAT:
-            seat = sheriff
         while True:
             seat = (seat + 1) % n
-            if seat == sheriff:
+            if seat == stop:
                 return _NO_SEAT
             if self._is_merchant(seat) and not s[self._at(seat) + _FLAGS] & _SKIPPED:
                 return seat

@@ -310,9 +310,10 @@ def test_accepting_a_host_action_allocates_nothing():
 
 
 def test_the_collector_runs_often_only_while_a_game_is_set_up():
-    """Making the app, boot, a new game and a refused one each turn the frequent collection on and
-    off again: a game is played with the collector as MicroPython sets it (a collection when the
-    heap is full; ``gc.threshold()`` -1), not every few KB."""
+    """Making the app, boot, a new game and a refused one turn the frequent collection on; the
+    loop's step that set a game up turns it off at its end: a game is played with the collector
+    as MicroPython sets it (a collection when the heap is full; ``gc.threshold()`` -1), not
+    every few KB."""
     import gc
     from firmware import app as app_module
     calls = []
@@ -324,12 +325,20 @@ def test_the_collector_runs_often_only_while_a_game_is_set_up():
 
     app_module.collect_often = recorded
     try:
-        board, app, m = started()
+        board = FakeBoard()
+        app = App(board, sensors=None)
+        app.boot()   # no game stored
+        booted = app.collecting
+        board.link.push(codec.encode(codec.NEWGAME, 0, json.dumps(HEADER).encode()))
+        app.step()
         board.link.push(codec.encode(codec.NEWGAME, 1, b'{"game": "chess"}'))
         app.step()
+        board.link.push(action_frame({"a": "place", "p": 0, "disc": "flower"}, 2))
+        app.step()   # play: nothing set up, nothing switched
     finally:
         app_module.collect_often = real
-    assert calls == [True, False] * 4, calls
+    assert calls == [True, False, True, False], calls
+    assert booted and not app.collecting
     assert not hasattr(gc, "threshold") or gc.threshold() == -1
     return calls
 

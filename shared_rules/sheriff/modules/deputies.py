@@ -92,18 +92,12 @@ def start(g):
 def next_merchant(g, seat):
     """Clockwise from the named first merchant, deputies and sitters-out skipped; ``seat``
     NO_SEAT: that first merchant (or the next one, if they sit the round out)."""
-    s = g.s
-    first = s[_R_FIRST_MERCHANT]
+    first = g.s[_R_FIRST_MERCHANT]
     if seat == _NO_SEAT:
-        if first == _NO_SEAT or not s[g._at(first) + _FLAGS] & _SKIPPED:
+        if first == _NO_SEAT or not g.s[g._at(first) + _FLAGS] & _SKIPPED:
             return first
         seat = first
-    while True:
-        seat = (seat + 1) % _SEATS6
-        if seat == first:
-            return _NO_SEAT
-        if g._is_merchant(seat) and not s[g._at(seat) + _FLAGS] & _SKIPPED:
-            return seat
+    return g._merchant_after(seat, first)
 
 
 def stances(g, p, t):
