@@ -27,6 +27,11 @@ def test_the_firmware_loop_reads_the_mats_poll_results_as_its_own_constants() ->
     assert (app._NOTHING, app._READY) == (mat.NOTHING, mat.READY)
 
 
+def test_special_orders_restate_the_goods_values_of_the_catalogue() -> None:
+    from shared_rules.sheriff.modules import special_orders
+    assert special_orders._VALUE == SHERIFF_VALUE
+
+
 def test_the_deck_registry_check_counts_each_kinds_codes_as_the_catalogue() -> None:
     from shared_rules.core import deck, deck_check
     assert deck_check._CODE_COUNTS == bytes(len(deck.codes(g, k) or ()) for g in range(len(deck.GAMES))

@@ -15,7 +15,11 @@ except ImportError:
         return x
 
 from shared_rules.sheriff import rules as sh
-from shared_rules.catalogue import SHERIFF_VALUE
+
+# The goods' values (the catalogue's ``SHERIFF_VALUE``, restated: importing the catalogue here put
+# its Sheriff section on the heap beside the rules at a restore's peak, the failure point of
+# special orders restored on a mat from .mpy; tests/test_rules_literals.py ties them).
+_VALUE = const(b"\x02\x03\x03\x04\x06\x07\x08\x09\x04\x06\x06\x09\x06\x09\x08")
 
 # The engine's codes and the base referee's layout (tests/test_rules_literals.py).
 _OK = const(0)
@@ -71,7 +75,7 @@ def value(g, seat):
     o = g.orders
     for i in range(_ORDER_CARDS):
         if g.s[_ORD + i] == _O_SEAT + seat:
-            v += o[3 * i + 2] + SHERIFF_VALUE[o[3 * i]] + SHERIFF_VALUE[o[3 * i + 1]]
+            v += o[3 * i + 2] + _VALUE[o[3 * i]] + _VALUE[o[3 * i + 1]]
     return v
 
 
