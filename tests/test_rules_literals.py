@@ -202,7 +202,7 @@ _MAT_CARDS = "firmware/mat_sheriff_cards.py"
                   "shared_rules/core/engine.py",
                   "firmware/mat.py"]),
     ("shared_rules/sheriff/modules/laws.py", ["shared_rules/sheriff/modules/effects.py", "shared_rules/sheriff/rules.py", "shared_rules/core/engine.py"]),
-    ("shared_rules/sheriff/modules/merry_men.py", ["shared_rules/sheriff/modules/effects.py"]),
+    ("shared_rules/sheriff/modules/merry_men.py", ["shared_rules/sheriff/modules/effects.py", "shared_rules/sheriff/rules.py", _CARDS]),
     ("shared_rules/sheriff/modules/profile_effects.py", ["shared_rules/sheriff/modules/effects.py"]),
 ])
 def test_modules_restating_the_sheriff_referees_constants_agree_with_it(module: str, sources: list) -> None:
@@ -419,13 +419,13 @@ def test_sheriff_cards_layout_follows_the_merry_men_one_and_its_vocabulary() -> 
     assert sc._LAW == sc._MEN + 18 + sc._SEATS6 and sc._STATE_END == sc._LAW + 25 == sc.SheriffCards.STATE_SIZE
     assert vocab.names[sc._A_ORDER_UP:] == ("order_up", "merry", "law") and vocab.names[sc._A_INSPECT] == "inspect"
     assert [vocab.offset("law", "keep"), vocab.offset("law", "bottom")] == [laws._F_KEEP, laws._F_BOTTOM]
-    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, special_orders._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE, sc._F_ORDER_LIST,
-            sc._F_PAY] == [
+    assert [sc._F_PASS_ORDERS, sc._F_INSPECT_ORDERS, special_orders._F_ORDER_UP, sc._F_LOAD_MERRY, sc._F_GIVE,
+            merry_men._F_ORDER_LIST, merry_men._F_PAY] == [
         vocab.offset("pass", "orders"), vocab.offset("inspect", "orders"), vocab.offset("order_up", "order"),
         vocab.offset("load", "merry"), vocab.offset("pass", "give"), vocab.offset("inspect", "order"),
         vocab.offset("inspect", "pay_with")]
     reasons = sc.REASONS.split()
-    named = {n[1:]: v for module in (sc, special_orders) for n, v in vars(module).items()
+    named = {n[1:]: v for module in (sc, special_orders, merry_men) for n, v in vars(module).items()
              if n.startswith("_") and n[1:].lower() in reasons and isinstance(v, int)}
     assert named and all(reasons[v - 16] == n.lower() for n, v in named.items())
     assert sc._PUB_ORD == sc._MM_PUB_SIZE and sc._PUB_MEN == sc._PUB_ORD + sc._ORDER_CARDS

@@ -37,10 +37,6 @@ _INSPECT = const(4)
 _MARKET = const(1)
 _LOAD = const(2)
 _DECLARE = const(3)
-_KINDS = const(15)
-_LOADED = const(1)
-_FLAGS = const(3)
-_BAG_MAX = const(5)
 _R_ROUND = const(4)
 _R_SEATS = const(0)
 
@@ -98,13 +94,10 @@ VOCAB = _vocabulary(mm.SheriffMM.VOCAB)
 _F_TARGET = const(2)
 _F_PASS_ORDERS = const(42)
 _F_INSPECT_ORDERS = const(34)
-_F_BRIBE = const(4)
 _F_BRIBE_BAG = const(24)
 _F_CARDS = const(2)
 _F_LOAD_MERRY = const(12)
 _F_GIVE = const(46)
-_F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
-_F_PAY = const(16)
 _F_BRIBE_GOLD = const(4)     # presence bytes of the bribe's parts
 _F_BRIBE_STAND = const(7)
 
@@ -128,11 +121,7 @@ REASONS = mm.SheriffMM.REASONS + (   # one string, as the base's
     "not_on_top "         # 61 a drawn law or Merry Man lies under the deck, below the cards drawn
     "draw_count"          # 62 a Merry Man draw of two cards when one is owed, or of one when two are
 )
-_NOT_A_MERCHANT = const(20)
 _BAG_SIZE = const(27)
-_ALREADY_LOADED = const(28)
-_COUNT_MISMATCH = const(30)
-_BAD_ORDER = const(35)
 _MODULE_OFF = const(37)
 _DECIDE_FIRST = const(41)
 _BAG_OPENED = const(52)
@@ -142,7 +131,6 @@ _SEAT_BYTES = const(42)
 _BAG_N = const(4)
 _BAG = const(5)
 
-_STAND = const(27)
 _DECL_GOOD = const(10)
 
 # Public view: the Merry Men view, one byte per order card (as in the state: all public), one
@@ -235,34 +223,15 @@ class SheriffCards(mm.SheriffMM):
             if err:
                 return err
         if kind == _A_LOAD and rec[_F_LOAD_MERRY - 1] and s[_R_PHASE] == _LOAD:
-            err = self._check_load_merry(rec)
+            err = self._merry_men.check_load_merry(self, rec) if self._merry_men else _MODULE_OFF
         else:
             err = mm.SheriffMM.check(self, rec)
         if kind == _A_LOAD and self._laws and not err:
             n = rec[_F_CARDS] + (1 if rec[_F_LOAD_MERRY - 1] else 0)
             return _BAG_SIZE if n > self._laws.bag_max(self) else OK
-        if kind != _A_DECLARE or s[_R_PHASE] != _DECLARE or not self._merry_men or not self._merry_men.in_bag(self, rec[1]):
-            return err
-        # The Merry Man is one of the bag's cards: the declared count includes it.
-        if err == _COUNT_MISMATCH:
-            return OK if rec[3] == s[self._at(rec[1]) + _BAG_N] + 1 else err
-        return _COUNT_MISMATCH if err == OK else err
-
-    # -- Merry Men in the bag: loading, declaring, inspecting ---------------------------------
-    def _check_load_merry(self, rec):
-        """A load that names a Merry Man (in the load phase)."""
-        if not self._merry_men:
-            return _MODULE_OFF
-        p = rec[1]
-        if not self._is_merchant(p):
-            return _NOT_A_MERCHANT
-        if self.s[self._at(p) + _FLAGS] & _LOADED:
-            return _ALREADY_LOADED
-        n = rec[_F_CARDS]
-        if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:
-            return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
-        err = self._check_hand(p, rec, _F_CARDS + 1, n)
-        return err if err else self._merry_men.check_load(self, p)
+        if kind == _A_DECLARE and s[_R_PHASE] == _DECLARE and self._merry_men:
+            return self._merry_men.check_declare(self, rec, err)
+        return err
 
     def _confiscated_penalty(self, t):
         if self._laws:
@@ -293,45 +262,19 @@ class SheriffCards(mm.SheriffMM):
         goods = rec[_F_BRIBE_STAND] or rec[_F_BRIBE_BAG]
         return self._laws.check_bribe(self, gold, goods)
 
-    def _rewards(self, t):
-        """Rewards for the goods of ``t``'s bag that reach the stand (all of a bag that passes,
-        the declared ones of an opened bag)."""
-        s = self.s
-        at = self._at(t)
-        decl = s[at + _DECL_GOOD]
-        for g in range(_KINDS):
-            if self._through or g == decl:
-                self._laws.per_card(self, 3, t, g, sh._count(s, at + _BAG, s[at + _BAG_N], g), self._law_sheriff())
-
-    def _truthful_with_merry(self, t):
-        """Every good in the bag is the declared one, but a Merry Man travels with them."""
-        at = self._at(t)
-        n = self.s[at + _BAG_N]
-        return self._merry_men and self._merry_men.in_bag(self, t) and sh._count(self.s, at + _BAG, n, self.s[at + _DECL_GOOD]) == n
-
     def _check_inspect(self, rec):
-        t = rec[_F_TARGET]
-        if not self._truthful_with_merry(t):
-            return mm.SheriffMM._check_inspect(self, rec)
-        if rec[_F_ORDER_LIST - 1] and rec[_F_ORDER_LIST]:
-            return _BAD_ORDER   # no good is confiscated: only the Merry Man is found
-        if rec[_F_PAY - 1]:
-            at = self._at(t)
-            return self._check_payment(rec, t, self._merry_men.penalty(self, t), self.s[at + _DECL_GOOD], self.s[at + _BAG_N])
-        return OK
+        if self._merry_men and self._merry_men.truthful_with(self, rec[_F_TARGET]):
+            return self._merry_men.check_inspect(self, rec)
+        return mm.SheriffMM._check_inspect(self, rec)
 
     def _open_bag(self, rec, sheriff, partner):
-        """A Merry Man found among truthful goods: the goods reach the stand and its owner pays its
-        penalty (nobody pays the merchant). Otherwise as usual, its penalty added to the lie's."""
+        """A Merry Man found among truthful goods: ``merry_men.open_bag``. Otherwise as usual, its
+        penalty added to the lie's (``_confiscated_penalty``)."""
         self._through = False
-        t = rec[_F_TARGET]
-        if not self._truthful_with_merry(t):
+        if self._merry_men and self._merry_men.truthful_with(self, rec[_F_TARGET]):
+            self._merry_men.open_bag(self, rec, sheriff)
+        else:
             mm.SheriffMM._open_bag(self, rec, sheriff, partner)
-            return
-        at = self._at(t)
-        self.s[at + _STAND + self.s[at + _DECL_GOOD]] += self.s[at + _BAG_N]
-        self._pay(t, sheriff, self._merry_men.penalty(self, t), rec)
-        self._resolved(t)
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, rec):
@@ -358,38 +301,16 @@ class SheriffCards(mm.SheriffMM):
         t = rec[_F_TARGET]
         self._through = True
         if self._merry_men:
-            self._rec = rec
-            self._smuggled = self._contraband_through(rec, t)
+            self._merry_men.let_through(self, rec, t)
         if rec[0] == _A_PASS and rec[_F_PASS_ORDERS - 1]:
             self._special_orders.fill(self, rec, t)
         mm.SheriffMM._let_through(self, rec, sheriff)
 
-    def _contraband_through(self, rec, t):
-        """Contraband cards of the bag that get through (less those given as a bribe)."""
-        s = self.s
-        at = self._at(t)
-        n = 0
-        bribe = rec[0] == _A_PASS and rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
-        for g in range(_KINDS):
-            if self._contraband(g):
-                c = sh._count(s, at + _BAG, s[at + _BAG_N], g) - (rec[_F_BRIBE_BAG + 2 + g] if bribe else 0)
-                if c > 0:
-                    n += c
-        return n
-
     def _resolved(self, t):
         if self._laws:
-            self._rewards(t)
-        men = self._merry_men
-        if men:
-            if men.in_bag(self, t):
-                if self._through:
-                    men.smuggled(self, self._rec, t, self._rec[1])
-                else:
-                    men.found(self, t)
-            elif self._through and self._smuggled:
-                men.contraband_through(self, t)
-            self._rec = None
+            self._laws.rewards(self, t, self._through, self._law_sheriff())
+        if self._merry_men:
+            self._merry_men.resolved(self, t)
         self._through = False
         mm.SheriffMM._resolved(self, t)
 

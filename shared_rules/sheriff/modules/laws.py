@@ -16,12 +16,17 @@ except ImportError:
     def const(x):
         return x
 
+from shared_rules.sheriff import rules as sh
 from shared_rules.sheriff.modules import deck_order as deck
 from shared_rules.sheriff.modules import effects as fx
 
 # The engine's, the referee's (penalty per good, catalogue order), restated as in sheriff/rules.py.
 _OK = const(0)
 _PENALTY = const(b"\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04")
+_KINDS = const(15)
+_BAG_N = const(4)            # a seat's bag: count, then codes
+_BAG = const(5)
+_DECL_GOOD = const(10)
 
 _SIZE = const(4)             # bytes per primitive (a literal: ``range`` steps must be constants)
 # effects' opcodes and parties read here (private there; tests/test_rules_literals.py).
@@ -238,3 +243,14 @@ def run_gold(g, sheriff):
     while at >= 0:
         fx.move_gold(g, g.laws[at + 1], g.laws[at + 2], g.laws[at + 3], _NOBODY, sheriff)
         at = _next(g, _OP_GOLD, at)
+
+
+def rewards(g, t, through, sheriff):
+    """Rewards for the goods of ``t``'s bag that reach the stand (``through``: all of a bag that
+    passes; else the declared ones of an opened bag), paid by ``sheriff`` (the law's sheriff)."""
+    s = g.s
+    at = g._at(t)
+    decl = s[at + _DECL_GOOD]
+    for good in range(_KINDS):
+        if through or good == decl:
+            per_card(g, 3, t, good, sh._count(s, at + _BAG, s[at + _BAG_N], good), sheriff)

@@ -4,6 +4,10 @@ The module's ``const()`` values by name, for tests and host tools; never on a bo
 """
 OK = 0
 PENALTY = b'\x02\x02\x02\x02\x04\x04\x04\x04\x03\x04\x04\x05\x04\x05\x04'
+KINDS = 15
+BAG_N = 4
+BAG = 5
+DECL_GOOD = 10
 SIZE = 4
 OP_BAG_MAX = 6
 BANK = 0

@@ -15,6 +15,7 @@ except ImportError:
     def const(x):
         return x
 
+from shared_rules.sheriff import rules as sh
 from shared_rules.sheriff.modules import deck_order as deck
 from shared_rules.sheriff.modules import effects as fx
 from shared_rules.core.engine import OK
@@ -37,6 +38,30 @@ _ROW = const(18)             # merry table row: value, penalty, 4 primitives
 _F_KEEP = const(2)
 _F_BOTTOM = const(4)         # optional: its presence byte before it
 _F_GIVE = const(46)          # pass `give`: count, then one amount per seat
+
+# The base referee's layout, record offsets and codes (``rules``, ``cards``: restated,
+# tests/test_rules_literals.py).
+_FLAGS = const(3)
+_LOADED = const(1)
+_BAG_N = const(4)
+_BAG = const(5)
+_DECL_GOOD = const(10)
+_STAND = const(27)
+_KINDS = const(15)
+_BAG_MAX = const(5)
+_A_PASS = const(4)
+_F_CARDS = const(2)          # load `cards`: count, then the codes
+_F_LOAD_MERRY = const(12)    # load `merry`: its presence byte before it
+_F_TARGET = const(2)
+_F_BRIBE = const(4)          # pass `bribe`: its presence byte, then the bribe
+_F_BRIBE_BAG = const(24)
+_F_ORDER_LIST = const(6)     # inspect `order` (confiscated cards)
+_F_PAY = const(16)
+_NOT_A_MERCHANT = const(20)
+_BAG_SIZE = const(27)
+_ALREADY_LOADED = const(28)
+_COUNT_MISMATCH = const(30)
+_BAD_ORDER = const(35)
 
 # Reason codes (``cards.REASONS``).
 _NO_MERRY_MAN = const(53)
@@ -200,3 +225,86 @@ def contraband_through(g, t):
     one card ("rút một thẻ") is owed at once."""
     if g.s[_MSEAT + t] & WAIT:
         g.s[_MSEAT + t] = OWED | ONE
+
+
+# -- a Merry Man in a bag: loading, declaring, inspecting, getting through ---------------------
+def check_load_merry(g, rec):
+    """A load that names a Merry Man (in the load phase)."""
+    p = rec[1]
+    if not g._is_merchant(p):
+        return _NOT_A_MERCHANT
+    if g.s[g._at(p) + _FLAGS] & _LOADED:
+        return _ALREADY_LOADED
+    n = rec[_F_CARDS]
+    if rec[_F_LOAD_MERRY] != 1 or n > _BAG_MAX - 1:
+        return _BAG_SIZE   # one Merry Man, and the bag holds 5 cards in all
+    err = g._check_hand(p, rec, _F_CARDS + 1, n)
+    return err if err else check_load(g, p)
+
+
+def check_declare(g, rec, err):
+    """A declaration, ``err`` the base's verdict: a Merry Man in the bag is one of its cards, so
+    the declared count includes it."""
+    if not in_bag(g, rec[1]):
+        return err
+    if err == _COUNT_MISMATCH:
+        return OK if rec[3] == g.s[g._at(rec[1]) + _BAG_N] + 1 else err
+    return _COUNT_MISMATCH if err == OK else err
+
+
+def truthful_with(g, t):
+    """Every good in ``t``'s bag is the declared one, but a Merry Man travels with them."""
+    at = g._at(t)
+    n = g.s[at + _BAG_N]
+    return in_bag(g, t) and sh._count(g.s, at + _BAG, n, g.s[at + _DECL_GOOD]) == n
+
+
+def check_inspect(g, rec):
+    """Inspecting a truthful bag with a Merry Man (``truthful_with``): no good is confiscated,
+    and its penalty is what is paid."""
+    t = rec[_F_TARGET]
+    if rec[_F_ORDER_LIST - 1] and rec[_F_ORDER_LIST]:
+        return _BAD_ORDER   # no good is confiscated: only the Merry Man is found
+    if rec[_F_PAY - 1]:
+        at = g._at(t)
+        return g._check_payment(rec, t, penalty(g, t), g.s[at + _DECL_GOOD], g.s[at + _BAG_N])
+    return OK
+
+
+def open_bag(g, rec, sheriff):
+    """A Merry Man found among truthful goods: the goods reach the stand and its owner pays its
+    penalty (nobody pays the merchant)."""
+    t = rec[_F_TARGET]
+    at = g._at(t)
+    g.s[at + _STAND + g.s[at + _DECL_GOOD]] += g.s[at + _BAG_N]
+    g._pay(t, sheriff, penalty(g, t), rec)
+    g._resolved(t)
+
+
+def let_through(g, rec, t):
+    """``t``'s bag passes (``rec``): the pass and the contraband cards that get through (less
+    those given as a bribe) are kept for ``resolved``."""
+    s = g.s
+    at = g._at(t)
+    n = 0
+    bribe = rec[0] == _A_PASS and rec[_F_BRIBE - 1] and rec[_F_BRIBE_BAG]
+    for good in range(_KINDS):
+        if g._contraband(good):
+            c = sh._count(s, at + _BAG, s[at + _BAG_N], good) - (rec[_F_BRIBE_BAG + 2 + good] if bribe else 0)
+            if c > 0:
+                n += c
+    g._rec = rec
+    g._smuggled = n
+
+
+def resolved(g, t):
+    """``t``'s bag is settled: a Merry Man in it was smuggled through or found; contraband that
+    got through ends a wait."""
+    if in_bag(g, t):
+        if g._through:
+            smuggled(g, g._rec, t, g._rec[1])
+        else:
+            found(g, t)
+    elif g._through and g._smuggled:
+        contraband_through(g, t)
+    g._rec = None
