@@ -161,6 +161,7 @@ class App:
         self.link_errors_told = 0  # the link's bad frames, as last told to the host
         if self.sensors:
             self.sensors.report = self.report
+        self.set_up()   # the registry's checks (deck_check) go before any game loads
 
     # -- starting a game -----------------------------------------------------------------
     def setting_up(self):
@@ -230,7 +231,8 @@ class App:
         what loads next fills the holes. Called between reading a header's card tables and
         loading the rules (``games.from_header``'s ``between``: a board never holds both), and
         once the game is built (the catalogue's values the rules took stay with them; all of it
-        is imported again when next needed). With none of it loaded, nothing is done."""
+        is imported again when next needed); and once the app is made, after the deck registry's
+        checks. With none of it loaded, nothing is done."""
         loaded = [p for p in _SETUP_CODE if any(m.startswith(p) for m in sys.modules)]
         if self.upload is None and not loaded:
             return
