@@ -12,11 +12,11 @@ except ImportError:
         return x
 
 import gc
-import json
 import os
 import sys
 
 from shared_rules.core import board_files
+from shared_rules.core.board_files import board_path, read_json
 from shared_rules.wire import codec
 from shared_rules.core.actions import ACTION_SIZE
 
@@ -38,8 +38,6 @@ _READY = const(1)    # itself is imported only with readers
 _GAME_FILE = const("game.json")
 _LAYOUT_FILE = const("mat_layout.json")
 _REGISTRY_FILE = const("deck.bin")
-_REPLACE = const("replace")  # NEWGAME's confirmation that a game under way may end (docs/protocol.md)
-_IN_PROGRESS = const("a game is in progress")  # the refusal's words the host recognises
 # What only a game's setup runs (App.set_up lets go of it), as prefixes of module names.
 _SETUP_CODE = ("shared_rules.games", "shared_rules.sheriff.modules.setup", "shared_rules.sheriff.modules.profile",
                "shared_rules.catalogue", "firmware.upload", "shared_rules.core.deck_check")
@@ -47,20 +45,6 @@ _SETUP_CODE = ("shared_rules.games", "shared_rules.sheriff.modules.setup", "shar
 # round 11): a game's start loads code and parses files whose garbage then lies among what stays.
 _GC_EVERY = const(4096)
 _REJECT = const(1)  # the buzzer's REJECT (firmware.sounds, restated: its notes are the board profile's)
-
-
-def board_path(root, name):
-    """A file's path on the board filesystem (``root``: "" or "." for the current folder)."""
-    return name if root in ("", ".") else root.rstrip("/") + "/" + name
-
-
-def read_json(root, name):
-    """A JSON file of the board filesystem, or None if it is missing or unreadable."""
-    try:
-        with open(board_path(root, name)) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def collect_often(on):
@@ -85,31 +69,6 @@ def let_go(prefixes):
             parent = sys.modules.get(package)
             if parent is not None and hasattr(parent, leaf):
                 delattr(parent, leaf)
-
-
-def with_profile(root, header):
-    """Sheriff modules without a ``profile`` in the header take the board's ``profile.bin``
-    (written by ``make flash PROFILE=...``), named by its digest for those modules (the link form,
-    docs/protocol.md); unchanged without the file. The profile code is imported only then."""
-    if isinstance(header, dict) and header.get("modules") and "profile" not in header:
-        from shared_rules.sheriff.modules import profile
-        if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
-            return header   # deputies alone read no card data: the game must not depend on the file
-        path = board_path(root, board_files.PROFILE_FILE)
-        try:
-            with open(path, "rb") as f:
-                blob = f.read()
-        except OSError:
-            return header
-        header["profile"] = profile.Stored(blob, header["modules"], path).digest
-    return header
-
-
-def known_game(name):
-    """Whether the referee knows the game ``name`` (the game table is imported for the question:
-    a running game does not hold it)."""
-    from shared_rules import games
-    return name in games.names()
 
 
 class App:
@@ -186,7 +145,6 @@ class App:
                                  "journal is kept (send a new game, or switch off and on)" % why[len(_AGAIN):])
             return False
         game = None
-        header = None
         info = None
         if self.persist:
             try:
@@ -198,32 +156,29 @@ class App:
                 self.referee.hello()
                 self.referee.message("%s; the stored game is kept, not restored" % e)
                 return False
-            if game is not None:
-                header = self.persist.header
         if game is None:
             conf = read_json(self.root, _GAME_FILE)
-            if conf is not None:
-                try:
-                    conf = with_profile(self.root, conf)
-                    gc.collect()   # as in new_game
-                    game = self.build(conf)
-                    header = json.dumps(conf).encode()
-                except ValueError:
-                    game = None
-                if game is not None and self.persist:
-                    self.persist.new_game(header, game)
-        if game is None:
-            self.referee.hello()
-            return False
-        self.set_up()
-        self._start(game, header, info)
+            ready = None if conf is None else self._prepared("configured", conf)
+            if ready is None:
+                self.referee.hello()
+                return False
+            game, header = ready
+        else:
+            self.set_up()
+            header = self.persist.header
+        self.start(game, header, info)
         return True
 
-    def build(self, header):
-        """The game for a parsed header (``games.from_header``: ``ValueError`` saying why not).
-        The game table is setup code: imported here, let go with the rest (``set_up``)."""
-        from shared_rules import games
-        return games.from_header(header, self.set_up)
+    def _prepared(self, step, arg):
+        """``firmware.game_start``'s ``step`` (``configured`` or ``new_game``): the game it built,
+        as ``start``'s arguments, or None. The start code is loaded for it and let go of before
+        the game starts: a method of its own, so no stale slot of a caller's frame holds that
+        code while the mat's loads."""
+        from firmware import game_start
+        try:
+            return getattr(game_start, step)(self, arg)
+        finally:
+            let_go(("firmware.game_start",))
 
     def set_up(self):
         """Let go of the code only a game's setup needs: the game table, the Merry Men setup, the
@@ -240,10 +195,10 @@ class App:
         let_go(loaded)
         gc.collect()
 
-    def _start(self, game, header, info=None):
+    def start(self, game, header, info=None):
         """Referee ``game`` from now on; ``info``: what the journal's recovery found (boot)."""
         self.feedback = None
-        self.referee.fit(game)   # the view buffers before the mat (boot; new_game has fitted them)
+        self.referee.fit(game)   # the view buffers before the mat, with the start code let go of
         mat = None
         if self.sensors and self.layouts:
             # The gesture layer and the LEDs serve a board that reads tags: imported only then.
@@ -285,80 +240,18 @@ class App:
         self._prompt()
 
     def new_game(self, text):
-        """NEWGAME from the host: a log header as JSON text. Refused: an ERROR frame.
-
-        A game under way (actions accepted, not over) is ended only when the host confirms it:
-        the header then carries ``"replace": true`` (taken out before the header is checked and
-        stored), so a stray or repeated NEWGAME never wipes a game the players are in.
-
-        Switching to another game first lets go of the running one and of its modules (rules,
-        gestures), so the two never share the heap; if the new header is then refused, the
-        running game comes back from the journal."""
+        """NEWGAME from the host: a log header as JSON text (``firmware.game_start``: what is
+        refused and why, the switch from a running game). Refused: an ERROR frame."""
         self.setting_up()
-        try:
-            header = json.loads(text)
-            if not isinstance(header, dict):
-                raise ValueError("the header is not a JSON object")
-            confirmed = header.pop(_REPLACE, False) is True
-            under_way = self.under_way()
-            if under_way and not confirmed:
-                raise ValueError("%s (%d actions): confirm to end it" % (_IN_PROGRESS, under_way))
-            header = with_profile(self.root, header)
-            name = header.get("game")
-            if not known_game(name):
-                raise ValueError("unknown game")
-        except ValueError as e:
-            self.refuse_new_game(e)
+        ready = self._prepared("new_game", text)
+        if ready is None:
             return
-        game = None
-        old = self.referee.game
-        if old is not None and old.NAME != name:
-            self._let_go_of_game()
-        old = None
-        # Collect first, so the game's modules load into a heap with boot's and the last game's
-        # garbage freed, not into what a collection forced mid-import leaves (measured: the
-        # smallest heap for a whole Dead Man's Draw game through the loop, ROMFS, 93.6 -> 79.5 KB).
-        gc.collect()
         try:
-            game = self.build(header)
-            self.set_up()
-            self.referee.fit(game)
-            if self.sensors and self.layouts:
-                from firmware.mat import gestures_for
-                gestures_for(name)  # its code next to the rules', before long-lived objects
-        except ValueError as e:
-            if game is None:
-                self.refuse_new_game(e)
-                if self.referee.game is None:
-                    self.boot()  # the game let go of above, as journalled
-                return
+            self.start(*ready)
         except MemoryError:
-            game = None  # too little heap left beside what is loaded: see below
-        raw = json.dumps(header).encode()
-        try:
-            with open(board_path(self.root, _GAME_FILE), "w") as f:
-                f.write(raw.decode())
-        except OSError:
-            pass  # the journal still holds the game; only a reboot without it loses the choice
-        persisted = False
-        try:
-            if game is not None:
-                if self.persist:
-                    self.persist.new_game(raw, game)
-                    persisted = True
-                self._start(game, raw)
-                return
-        except MemoryError:
-            pass
-        # Too little heap in one piece beside what is loaded: start the new game from a fresh
-        # heap. Unless it is journalled already, the old game's journal goes (a new game was
-        # asked for), so boot starts game.json's.
-        game = None
-        if self.persist and not persisted:
-            self.persist.forget()
-        self.board.soft_reset()
+            self.board.soft_reset()   # the new game is journalled: the next boot restores it
 
-    def _let_go_of_game(self):
+    def let_go_of_game(self):
         """Let go of the running game, its mat and its modules (``shared_rules.<name>*``,
         ``firmware.mat_<name>``, the deck profile code) before another game is built. A function
         of its own: the references it handles go with its frame, so the collection that follows
@@ -373,22 +266,6 @@ class App:
             self.persist.close()
             self.persist.game = None
         let_go(("shared_rules." + name, "firmware.mat_" + name, "shared_rules.sheriff.modules.profile"))
-
-    def under_way(self):
-        """Actions accepted in the running game if it is not over, else 0 (a NEWGAME may then
-        replace it without confirmation). Without a journal, a running game counts as one."""
-        game = self.referee.game
-        if game is None or game.over():
-            return 0
-        if self.persist:
-            return self.persist.count
-        return 1
-
-    def refuse_new_game(self, why):
-        """A NEWGAME header refused: why (e.g. the deck profile it names is not the board's), then
-        ERROR ``body``; the running game goes on."""
-        self.referee.message("new game refused: %s" % why)
-        self.error(codec.ERR_BODY)
 
     # -- the link ------------------------------------------------------------------------
     def error(self, kind):

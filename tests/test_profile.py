@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.app import with_profile
+from firmware.game_start import with_profile
 from host.cli.main import main
 from host.board.deck_profile import SAMPLE, load
 from host.board.image import ImageError, board_image

@@ -678,3 +678,10 @@ def test_skulls_disc_names_are_the_catalogues() -> None:
     assert skull._CODES == SKULL_CODES
     discs = [f[2] for fields in skull.Skull.VOCAB.fields for f in fields if f[0] == "disc"]
     assert discs and all(d == SKULL_CODES for d in discs)
+
+
+def test_the_loop_and_the_start_code_name_the_same_game_file_and_the_hub_the_boards_refusal() -> None:
+    from firmware import app, game_start
+    from host.hub.hub import IN_PROGRESS
+    assert app._GAME_FILE == game_start._GAME_FILE == "game.json"
+    assert game_start._IN_PROGRESS == IN_PROGRESS

@@ -47,7 +47,7 @@ SEND_S = 2.0         # a client whose socket stays full this long is dropped   #
 
 
 NEWGAME_REFUSED = "board: new game refused: "
-IN_PROGRESS = "a game is in progress"   # the board's words for a game under way (firmware/app.py)
+IN_PROGRESS = "a game is in progress"   # the board's words for a game under way (firmware/game_start.py)
 
 
 class HubError(OSError):
