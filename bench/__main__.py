@@ -111,6 +111,13 @@ def speed(interp: list[str], header: dict, games: int) -> dict:
     return json.loads(res.stdout)
 
 
+def keep(out: dict, key: str, figure: int, heap: Heap) -> None:
+    """``out[key] = figure``, and beside it where the run one bisection step below ran out
+    (``runs_out_<figure>``: the innermost frame and the error, ``Heap.runs_out``)."""
+    out[key] = figure
+    out["runs_out_" + key.removeprefix("min_heap_")] = heap.runs_out
+
+
 def bench_games(heap: Heap, tmp: Path) -> dict:
     from shared_rules.replay import replay_file
     out = {}
@@ -124,14 +131,14 @@ def bench_games(heap: Heap, tmp: Path) -> dict:
         out[label] = {
             "header": header,
             "log_actions": sum(1 for line in log.read_text().splitlines() if line.startswith('{"a"')),
-            "min_heap_replay_romfs": heap.replay("romfs", log, expect),
-            "min_heap_replay_mpy": heap.replay("mpy", log, expect),
             "state_bytes": mp["state_bytes"],
             "snapshot_bytes": mp["snapshot_bytes"],
             "public_view_bytes": mp["public_bytes"],
             "actions_per_s_micropython": round(mp["actions"] * 1e6 / max(mp["us"], 1)),
             "actions_per_s_cpython": round(cp["actions"] * 1e6 / max(cp["us"], 1)),
         }
+        for mode in ("romfs", "mpy"):
+            keep(out[label], "min_heap_replay_" + mode, heap.replay(mode, log, expect), heap)
     return out
 
 
@@ -180,13 +187,13 @@ def bench_firmware(heap: Heap, tmp: Path) -> dict:
         assert boot is not None
         deltas = full["wire_bytes"] - (boot["wire_bytes"] - boot["last_write"]) - full["last_write"]
         out[label] = {
-            "min_heap_firmware_romfs": heap.firmware("romfs", frames, fs, full),
-            "min_heap_firmware_mpy": heap.firmware("mpy", frames, fs, full),
             "delta_frame_bytes_per_action": round(deltas / actions, 1),
             "snapshot_frame_bytes": full["last_write"],
             "journal_bytes_per_action": full["journal"]["bytes_per_action_x100"] / 100,
             "snapshot_file_bytes": full["journal"]["snapshot_bytes"],
         }
+        for mode in ("romfs", "mpy"):
+            keep(out[label], "min_heap_firmware_" + mode, heap.firmware(mode, frames, fs, full), heap)
         out[label].update(firmware_mat(heap, label, header, frames, fs, actions))
     return out
 
@@ -211,7 +218,7 @@ def bench_switch(heap: Heap, tmp: Path) -> dict:
         full = heap.firmware_once("mpy", frames, fs, files)
         assert full and full["over"], full
         for mode in ("romfs", "mpy"):
-            out["min_heap_firmware_%s%s" % (kind, mode)] = heap.firmware(mode, frames, fs, full, files)
+            keep(out, "min_heap_firmware_%s%s" % (kind, mode), heap.firmware(mode, frames, fs, full, files), heap)
     return out
 
 
@@ -226,9 +233,9 @@ def firmware_mat(heap: Heap, label: str, header: dict, frames: Path, fs: Path, a
     assert full and full["over"] and full["accepted"] == actions and full["tags"] == tags, full
     out = {"mat_tags": tags}
     for mode in modes:
-        out["min_heap_firmware_mat_" + mode] = heap.firmware(mode, frames, fs, full, files)
+        keep(out, "min_heap_firmware_mat_" + mode, heap.firmware(mode, frames, fs, full, files), heap)
     if "mpy" in modes:   # a power cut at the end, on a stock Pico: the game restored at boot
-        out["min_heap_restore_mat_mpy"] = heap.restore("mpy", frames, fs, files)
+        keep(out, "min_heap_restore_mat_mpy", heap.restore("mpy", frames, fs, files), heap)
     return out
 
 
@@ -324,14 +331,16 @@ def budgets(results: dict) -> list[dict]:
         for key in ("min_heap_firmware_mat_mpy", "min_heap_restore_mat_mpy"):
             if key in line:
                 rows.append({"case": label, "figure": key, "value": line[key],
-                             "limit": PICO_HEAP_BUDGET, "why": "a stock Pico's heap less 64 KB"})
+                             "limit": PICO_HEAP_BUDGET, "why": "a stock Pico's heap less 64 KB",
+                             "runs_out": line.get("runs_out_" + key.removeprefix("min_heap_"), "")})
     for section in ("games", "firmware"):
         for label, line in results[section].items():
             was = before.get(section, {}).get(label, {})
             for key, value in sorted(line.items()):
                 if key.startswith("min_heap_") and key in was:
                     rows.append({"case": label, "figure": key, "value": value, "limit": int(was[key] * WORSE_AT_MOST),
-                                 "why": "%d before the redesign + 10 %%" % was[key]})
+                                 "why": "%d before the redesign + 10 %%" % was[key],
+                                 "runs_out": line.get("runs_out_" + key.removeprefix("min_heap_"), "")})
     for row in rows:
         row["ok"] = row["value"] <= row["limit"]
     return rows
@@ -434,6 +443,14 @@ def show_budgets(rows: list[dict]) -> None:
         b.add_row(r["case"], r["figure"], "%.1f" % (r["value"] / 1024), "%.1f" % (r["limit"] / 1024), r["why"],
                   "[green]ok[/]" if r["ok"] else "[red]over[/]")
     console.print(b)
+    missed = [r for r in rows if not r["ok"] and r.get("runs_out")]
+    if missed:
+        w = Table(title="where a missed budget's run one bisection step below ran out")
+        for col in ("case", "figure", "ran out"):
+            w.add_column(col)
+        for r in missed:
+            w.add_row(r["case"], r["figure"], r["runs_out"])
+        console.print(w)
     over = sum(1 for r in rows if not r["ok"])
     console.print("[%s]%d of %d heap budgets met[/]" % ("red" if over else "green", len(rows) - over, len(rows)))
 
@@ -448,7 +465,9 @@ def case_heap(heap: Heap, tmp: Path, label: str, header: dict, firmware: bool = 
     write_log(log, header, 1, noise=False)
     expect = replay_file(str(log))
     console.print("[bold]%s[/]: replay heap" % label)
-    game = {"min_heap_replay_" + mode: heap.replay(mode, log, expect) for mode in ("romfs", "mpy")}
+    game: dict = {}
+    for mode in ("romfs", "mpy"):
+        keep(game, "min_heap_replay_" + mode, heap.replay(mode, log, expect), heap)
     line: dict = {}
     if not firmware:
         return game, line
@@ -461,7 +480,7 @@ def case_heap(heap: Heap, tmp: Path, label: str, header: dict, firmware: bool = 
         raise SystemExit("%s: the firmware loop fails even with a 4 MB heap" % label)
     console.print("[bold]%s[/]: firmware heap" % label)
     for mode in ("romfs", "mpy"):
-        line["min_heap_firmware_" + mode] = heap.firmware(mode, frames, fs, full)
+        keep(line, "min_heap_firmware_" + mode, heap.firmware(mode, frames, fs, full), heap)
     if mat_modes:
         line.update(firmware_mat(heap, label, header, frames, fs, full["accepted"], mat_modes))
     return game, line

@@ -54,6 +54,10 @@ class Board:
         pass
 
     def soft_reset(self):
+        # Called from an except block, say where the heap ran out (bench/heap.py why_failed).
+        exc = sys.exc_info()[1]
+        if exc is not None:
+            sys.print_exception(exc, sys.stderr)
         sys.exit(80)
 
 

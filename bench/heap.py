@@ -8,11 +8,13 @@
   into the heap.
 
 ``smallest_heap`` bisects on ``-X heapsize``: the smallest heap with which a run still succeeds.
+``Heap.runs_out`` then says where the run one bisection step below failed.
 """
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Callable
@@ -61,6 +63,22 @@ def _refill(folder: Path, files: dict[str, bytes] | None) -> None:
         (folder / name).write_bytes(data)
 
 
+def why_failed(run: subprocess.CompletedProcess) -> str:
+    """A failed run in a few words: the innermost frame of the traceback and the error (where the
+    heap ran out), or that the firmware restarted itself (status 80: a game found no room)."""
+    lines = (run.stderr.strip() or run.stdout.strip()).splitlines()
+    if run.returncode == 80:
+        return "restarted (board.soft_reset): no room for a game beside what was loaded" + (
+            ", " + why_failed(subprocess.CompletedProcess(run.args, 1, "", run.stderr)) if run.stderr.strip() else "")
+    if run.returncode == 0 or not lines:
+        return "a wrong result" if run.returncode == 0 else "exit status %d" % run.returncode
+    frames = [m for m in (re.match(r'\s*File "([^"]+)", line (\d+), in (\S+)', line) for line in lines) if m]
+    if not frames:
+        return lines[-1]
+    module, line, function = frames[-1].groups()
+    return "%s:%s %s: %s" % (module, line, function, lines[-1])
+
+
 def smallest_heap(ok: Callable[[int], bool], lo: int, hi: int, step: int = 256) -> int:
     """Bisect on ``ok(heap)`` (assumed monotone) between ``lo`` and ``hi`` bytes, to ``step``."""
     if not ok(hi):
@@ -81,6 +99,8 @@ class Heap:
     def __init__(self, micropython: str, mpy_dir: Path) -> None:
         self.micropython = micropython
         self.mpy_dir = mpy_dir
+        self.runs_out = ""   # why the last figure's run one bisection step below it failed
+        self._failed: dict[int, str] = {}
         files = {p.relative_to(mpy_dir).as_posix(): p.read_bytes()
                  for p in sorted(mpy_dir.rglob("*.mpy"))}
         self.image = mpy_dir.parent / "modules.romfs"
@@ -97,14 +117,24 @@ class Heap:
 
     def smallest(self, mode: str, passes: Callable[[int], bool], lo: int = 4096, step: int = 256) -> int:
         """Smallest heap with which ``passes(heap)`` in ``mode``, without the ROMFS image's own
-        allocation."""
-        return smallest_heap(passes, lo, 1 << 22, step) - (self.image_heap if mode == "romfs" else 0)
+        allocation; ``runs_out`` says why the run one bisection step below failed."""
+        self._failed = {}
+        hi = smallest_heap(passes, lo, 1 << 22, step)
+        below = [heap for heap in self._failed if heap < hi]
+        self.runs_out = self._failed[max(below)] if below else ""
+        return hi - (self.image_heap if mode == "romfs" else 0)
+
+    def _passes(self, mode: str, code: str, heap: int, good: Callable[[dict], bool]) -> bool:
+        """One bisection run: whether it ended well and ``good`` of the JSON it printed; why not
+        is kept by heap size, for ``runs_out``."""
+        r = self.run(mode, code, heap)
+        if r.returncode == 0 and good(json.loads(r.stdout)):
+            return True
+        self._failed[heap] = why_failed(r)
+        return False
 
     def replay(self, mode: str, log: Path, expect: dict) -> int:
-        def passes(heap: int) -> bool:
-            r = self.run(mode, REPLAY % str(log), heap)
-            return r.returncode == 0 and json.loads(r.stdout) == expect
-        return self.smallest(mode, passes)
+        return self.smallest(mode, lambda heap: self._passes(mode, REPLAY % str(log), heap, lambda out: out == expect))
 
     def firmware(self, mode: str, frames: Path, fs: Path, expect: dict,
                  mat: dict[str, bytes] | None = None) -> int:
@@ -119,7 +149,8 @@ class Heap:
             raise RuntimeError("%s: the firmware loop from %s differs from the expected game: %s" % (frames.name, mode, full))
 
         def passes(heap: int) -> bool:
-            return game(self.firmware_once(mode, frames, fs, mat, heap)) == game(expect)
+            _refill(fs, mat)
+            return self._passes(mode, FIRMWARE % _argv(frames, fs, mat), heap, lambda out: game(out) == game(expect))
         return self.smallest(mode, passes, 8192) - full["emulator_heap"]
 
     def restore(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes]) -> int:
@@ -131,15 +162,17 @@ class Heap:
         left = {f.name: f.read_bytes() for f in fs.iterdir()}
         quiet = frames.with_name("no.frames")
         quiet.write_bytes(b"")
-
-        def boot(heap: int) -> dict | None:
-            _refill(fs, left)
-            r = self.run(mode, FIRMWARE % _argv(quiet, fs, mat), heap)
-            return json.loads(r.stdout) if r.returncode == 0 else None
-        full = boot(1 << 22)
+        code = FIRMWARE % _argv(quiet, fs, mat)
+        _refill(fs, left)
+        r = self.run(mode, code, 1 << 22)
+        full = json.loads(r.stdout) if r.returncode == 0 else None
         if not full or not full["over"]:
             raise RuntimeError("%s: the board did not restore the game from %s at 4 MB: %s" % (frames.name, mode, full))
-        return self.smallest(mode, lambda heap: boot(heap) == full, 8192) - full["emulator_heap"]
+
+        def passes(heap: int) -> bool:
+            _refill(fs, left)
+            return self._passes(mode, code, heap, lambda out: out == full)
+        return self.smallest(mode, passes, 8192) - full["emulator_heap"]
 
     def firmware_once(self, mode: str, frames: Path, fs: Path, mat: dict[str, bytes] | None = None,
                       heap: int = 1 << 22) -> dict | None:
