@@ -111,11 +111,17 @@ def speed(interp: list[str], header: dict, games: int) -> dict:
     return json.loads(res.stdout)
 
 
+def runs_out_key(figure: str) -> str:
+    """Where a heap figure (``min_heap_<what>``) keeps why the run one bisection step below it
+    failed: ``runs_out_<what>``."""
+    return "runs_out_" + figure.removeprefix("min_heap_")
+
+
 def keep(out: dict, key: str, figure: int, heap: Heap) -> None:
     """``out[key] = figure``, and beside it where the run one bisection step below ran out
-    (``runs_out_<figure>``: the innermost frame and the error, ``Heap.runs_out``)."""
+    (``runs_out_key``: the innermost frame and the error, ``Heap.runs_out``)."""
     out[key] = figure
-    out["runs_out_" + key.removeprefix("min_heap_")] = heap.runs_out
+    out[runs_out_key(key)] = heap.runs_out
 
 
 def bench_games(heap: Heap, tmp: Path) -> dict:
@@ -332,7 +338,7 @@ def budgets(results: dict) -> list[dict]:
             if key in line:
                 rows.append({"case": label, "figure": key, "value": line[key],
                              "limit": PICO_HEAP_BUDGET, "why": "a stock Pico's heap less 64 KB",
-                             "runs_out": line.get("runs_out_" + key.removeprefix("min_heap_"), "")})
+                             "runs_out": line.get(runs_out_key(key), "")})
     for section in ("games", "firmware"):
         for label, line in results[section].items():
             was = before.get(section, {}).get(label, {})
@@ -340,7 +346,7 @@ def budgets(results: dict) -> list[dict]:
                 if key.startswith("min_heap_") and key in was:
                     rows.append({"case": label, "figure": key, "value": value, "limit": int(was[key] * WORSE_AT_MOST),
                                  "why": "%d before the redesign + 10 %%" % was[key],
-                                 "runs_out": line.get("runs_out_" + key.removeprefix("min_heap_"), "")})
+                                 "runs_out": line.get(runs_out_key(key), "")})
     for row in rows:
         row["ok"] = row["value"] <= row["limit"]
     return rows

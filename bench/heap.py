@@ -65,13 +65,23 @@ def _refill(folder: Path, files: dict[str, bytes] | None) -> None:
 
 def why_failed(run: subprocess.CompletedProcess) -> str:
     """A failed run in a few words: the innermost frame of the traceback and the error (where the
-    heap ran out), or that the firmware restarted itself (status 80: a game found no room)."""
-    lines = (run.stderr.strip() or run.stdout.strip()).splitlines()
+    heap ran out), or that the firmware restarted itself (status 80: a game found no room),
+    with the error it restarted on when it printed one."""
     if run.returncode == 80:
+        where = _innermost(run.stderr)
         return "restarted (board.soft_reset): no room for a game beside what was loaded" + (
-            ", " + why_failed(subprocess.CompletedProcess(run.args, 1, "", run.stderr)) if run.stderr.strip() else "")
-    if run.returncode == 0 or not lines:
-        return "a wrong result" if run.returncode == 0 else "exit status %d" % run.returncode
+            ", " + where if where else "")
+    if run.returncode == 0:
+        return "a wrong result"
+    return _innermost(run.stderr) or _innermost(run.stdout) or "exit status %d" % run.returncode
+
+
+def _innermost(text: str) -> str:
+    """``module:line function: error`` of a traceback's innermost frame; its last line if it has
+    no frame; "" for no text."""
+    lines = text.strip().splitlines()
+    if not lines:
+        return ""
     frames = [m for m in (re.match(r'\s*File "([^"]+)", line (\d+), in (\S+)', line) for line in lines) if m]
     if not frames:
         return lines[-1]

@@ -15,8 +15,7 @@ except ImportError:
 import gc
 import json
 
-from shared_rules.core import board_files
-from shared_rules.core.board_files import board_path
+from shared_rules.core.board_files import PROFILE_FILE, board_path
 from shared_rules.wire import codec
 
 _GAME_FILE = const("game.json")
@@ -32,7 +31,7 @@ def with_profile(root, header):
         from shared_rules.sheriff.modules import profile
         if not [key for key, _ in profile.SECTION_TAGS if key in header["modules"]]:
             return header   # deputies alone read no card data: the game must not depend on the file
-        path = board_path(root, board_files.PROFILE_FILE)
+        path = board_path(root, PROFILE_FILE)
         try:
             with open(path, "rb") as f:
                 blob = f.read()
