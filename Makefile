@@ -65,7 +65,7 @@ DECK    ?=
 PROFILE ?=
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [DECK=deck.bin]" >&2; exit 2; }
-	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(MODULES),--modules "$(MODULES)") $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)")
+	$(BIN)/tapmat flash --port "$(PORT)" $(if $(GAME),--game "$(GAME)") $(if $(PLAYERS),--players "$(PLAYERS)") $(HEADER_ARGS) $(if $(MODULES),--modules "$(MODULES)") $(if $(DECK),--deck "$(DECK)") $(if $(PROFILE),--profile "$(PROFILE)") $(if $(LINE_NUMBERS),--line-numbers)
 
 # Static checks alone; `make test` runs them too (tests/test_static.py is part of pytest).
 check: $(STAMP)

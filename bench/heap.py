@@ -77,16 +77,16 @@ def why_failed(run: subprocess.CompletedProcess) -> str:
 
 
 def _innermost(text: str) -> str:
-    """``module:line function: error`` of a traceback's innermost frame; its last line if it has
-    no frame; "" for no text."""
+    """``module function: error`` of a traceback's innermost frame (the board's code has no line
+    numbers: host/board/build.py ``OPT_NO_LINES``); its last line if it has no frame; "" for no text."""
     lines = text.strip().splitlines()
     if not lines:
         return ""
-    frames = [m for m in (re.match(r'\s*File "([^"]+)", line (\d+), in (\S+)', line) for line in lines) if m]
+    frames = [m for m in (re.match(r'\s*File "([^"]+)", line \d+, in (\S+)', line) for line in lines) if m]
     if not frames:
         return lines[-1]
-    module, line, function = frames[-1].groups()
-    return "%s:%s %s: %s" % (module, line, function, lines[-1])
+    module, function = frames[-1].groups()
+    return "%s %s: %s" % (module, function, lines[-1])
 
 
 def smallest_heap(ok: Callable[[int], bool], lo: int, hi: int, step: int = 256) -> int:

@@ -16,12 +16,12 @@ def run(status: int, stderr: str = "", stdout: str = "") -> subprocess.Completed
 
 def test_a_traceback_is_told_by_its_innermost_frame_and_its_error():
     assert why_failed(run(1, TRACEBACK)) == (
-        "firmware.mat_sheriff:564 prompt: MemoryError: memory allocation failed, allocating 206 bytes")
+        "firmware.mat_sheriff prompt: MemoryError: memory allocation failed, allocating 206 bytes")
 
 
 def test_a_restart_says_so_and_what_it_restarted_on_when_the_board_printed_it():
     assert why_failed(run(80)) == "restarted (board.soft_reset): no room for a game beside what was loaded"
-    assert why_failed(run(80, TRACEBACK)).endswith(", firmware.mat_sheriff:564 prompt: MemoryError: "
+    assert why_failed(run(80, TRACEBACK)).endswith(", firmware.mat_sheriff prompt: MemoryError: "
                                                    "memory allocation failed, allocating 206 bytes")
 
 

