@@ -14,7 +14,7 @@ help:
 	@echo "make demo   - a simulated game on the virtual board with the live scoreboard"
 	@echo "             [GAME=deadmans PLAYERS=6 OPTIONS='decks=2'] or [HEADER='{\"game\": \"skull\", \"players\": 5}']"
 	@echo "make bench  - measure heap, state, speed, sizes; writes bench/results.json"
-	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [MODULES=a,b] [DECK=deck.bin] [PROFILE=deck.json] - install firmware on a board (or the virtual board)"
+	@echo "make flash PORT=/dev/ttyACM0 [GAME=skull PLAYERS=4] [OPTIONS='k=v ...'] [HEADER=json] [MODULES=a,b] [DECK=deck.bin] [PROFILE=deck.json] [LINE_NUMBERS=1] - install firmware on a board (or the virtual board)"
 	@echo "make check  - static type checks (firmware against the MicroPython rp2 stubs, host)"
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
