@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 PORT    ?=
 
-.PHONY: help venv test soak demo bench flash check mpy size clean firmware
+.PHONY: help venv test soak demo bench flash check mpy size clean firmware micropython32
 
 help:
 	@echo "make test   - create .venv and run every test (CPython + MicroPython), in parallel [TEST_WORKERS=3]"
@@ -19,6 +19,7 @@ help:
 	@echo "make mpy    - compile shared_rules/ and firmware/ to .mpy in build/"
 	@echo "make size   - .mpy sizes per module"
 	@echo "make firmware MICROPY_DIR=~/micropython [BOARD=RPI_PICO] - a MicroPython firmware image with tapmat frozen in (manifest.py)"
+	@echo "make micropython32 MICROPY_DIR=~/micropython - the unix port at a Pico's word size, for bench.quick --micropython"
 
 venv: $(STAMP)
 
@@ -95,4 +96,22 @@ firmware:
 	$(MAKE) -C "$(MICROPY_DIR)/ports/rp2" BOARD=$(BOARD) BUILD="$(FW_BUILD)" FROZEN_MANIFEST="$(CURDIR)/manifest.py"
 	cp "$(FW_BUILD)/firmware.uf2" build/tapmat-$(BOARD).uf2
 	@echo "make firmware: build/tapmat-$(BOARD).uf2 ($$(stat -c %s build/tapmat-$(BOARD).uf2) bytes); flash it: hold BOOTSEL while plugging the board in, copy it to the RPI-RP2 drive"
+endif
+
+# make micropython32 MICROPY_DIR=/path/to/micropython: the unix port built 32-bit (a Pico's word
+# size; gcc-multilib), for heap figures as a Pico would hold them:
+# python -m bench.quick CASE --mat --mpy --micropython build/micropython32 (docs/performance.md,
+# round 14). Not part of make bench: its budgets are defined on the 64-bit port.
+UNIX32_BUILD := $(CURDIR)/build/unix32
+ifeq ($(MICROPY_DIR),)
+micropython32:
+	@echo "make micropython32: skipped: no MicroPython source tree. Give one: make micropython32 MICROPY_DIR=/path/to/micropython"
+else
+micropython32:
+	@test -f "$(MICROPY_DIR)/ports/unix/Makefile" || { echo "make micropython32: $(MICROPY_DIR) is not a MicroPython source tree (no ports/unix/Makefile)" >&2; exit 2; }
+	@echo "make micropython32: the unix port, 32-bit, in $(UNIX32_BUILD) (needs gcc-multilib)"
+	$(MAKE) -C "$(MICROPY_DIR)/ports/unix" VARIANT=standard MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
+		MICROPY_SSL_MBEDTLS=0 MICROPY_PY_SSL=0 MICROPY_USE_READLINE=0 BUILD="$(UNIX32_BUILD)" PROG=micropython32
+	cp "$(UNIX32_BUILD)/micropython32" build/micropython32
+	@echo "make micropython32: build/micropython32; python -m bench.quick sheriff-6-all-five --mat --mpy --micropython build/micropython32"
 endif

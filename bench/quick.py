@@ -12,6 +12,7 @@ build (a 32-bit unix port, say). Cases: the labels of ``GAME_CASES`` and ``CARD_
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +26,15 @@ FIGURES = (("replay", "min_heap_replay_"), ("firmware without readers", "min_hea
            ("firmware on a mat", "min_heap_firmware_mat_"))
 
 
+def command(name: str) -> str:
+    """A micropython command as every run can start it from its own folder: a path made absolute,
+    a bare name looked up on PATH."""
+    found = shutil.which(name)
+    if found is None:
+        raise argparse.ArgumentTypeError("no such command: %s (build/micropython32: make micropython32)" % name)
+    return str(Path(found).resolve())
+
+
 def main(argv: list[str]) -> int:
     cases = {label: header for label, header, _ in B.GAME_CASES + B.CARD_CASES}
     ap = argparse.ArgumentParser(prog="python -m bench.quick",
@@ -33,7 +43,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-fw", action="store_true", help="the replay only")
     ap.add_argument("--mat", action="store_true", help="also the firmware loop on a mat (16 readers)")
     ap.add_argument("--mpy", action="store_true", help="with --mat: also from .mpy files")
-    ap.add_argument("--micropython", default=B.MICROPYTHON, help="the micropython command to measure")
+    ap.add_argument("--micropython", default=B.MICROPYTHON, type=command,
+                    help="the micropython command to measure (a 32-bit port: make micropython32)")
     args = ap.parse_args(argv)
     B.MICROPYTHON = args.micropython
     mat_modes = (("romfs", "mpy") if args.mpy else ("romfs",)) if args.mat else ()

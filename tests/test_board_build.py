@@ -1,6 +1,7 @@
 """host/board/build.py: what the compiled board code keeps of its sources (line numbers)."""
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -59,3 +60,17 @@ def test_the_cache_keeps_both_builds_apart(tree: Path) -> None:
     assert len(plain) < len(with_lines)
     assert build.compiled_module(rel) == plain
     assert len(list((tree / "cache").glob("*.mpy"))) == 2
+
+
+@pytest.mark.parametrize("target, port", [("firmware", "rp2"), ("micropython32", "unix")])
+def test_builds_from_a_micropython_tree_say_what_they_need(tmp_path: Path, target: str, port: str) -> None:
+    """Without a source tree the target says so and succeeds (make bench and make test never need
+    one); with a folder that is not one it names the folder and fails."""
+    env = {k: v for k, v in os.environ.items() if k != "MICROPY_DIR"}
+    make = ["make", "-s", "-C", str(build.ROOT), target]
+    skipped = subprocess.run(make, env=env, capture_output=True, text=True, timeout=60)
+    assert skipped.returncode == 0
+    assert f"make {target}: skipped: no MicroPython source tree" in skipped.stdout
+    wrong = subprocess.run(make + [f"MICROPY_DIR={tmp_path}"], env=env, capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2
+    assert f"{tmp_path} is not a MicroPython source tree (no ports/{port}/Makefile)" in wrong.stderr
