@@ -80,16 +80,22 @@ def mpy_cross_version() -> bytes:
     return subprocess.run([MPY_CROSS, "--version"], capture_output=True).stdout
 
 
+def compile_key(rel: Path, march: str | None = None, lines: bool = False) -> str:
+    """What the ``.mpy`` of one board source depends on, hashed: mpy-cross, its options, the
+    module name and the source. Everything cached from compiled modules is keyed by it."""
+    key = hashlib.sha256(mpy_cross_version())
+    for part in (str(march), OPT_LINES if lines else OPT_NO_LINES, module_name(rel), rel.as_posix()):
+        key.update(part.encode() + b"\0")
+    key.update((ROOT / rel).read_bytes())
+    return key.hexdigest()
+
+
 def compiled_module(rel: Path, march: str | None = None, lines: bool = False) -> bytes:
     """The ``.mpy`` bytes of one board source, from ``CACHE`` or compiled now (and kept);
     ``lines``: with its line-number tables (see ``OPT_NO_LINES``)."""
     name = module_name(rel)
     opt = OPT_LINES if lines else OPT_NO_LINES
-    key = hashlib.sha256(mpy_cross_version())
-    for part in (str(march), opt, name, rel.as_posix()):
-        key.update(part.encode() + b"\0")
-    key.update((ROOT / rel).read_bytes())
-    cached = CACHE / (key.hexdigest()[:32] + ".mpy")
+    cached = CACHE / (compile_key(rel, march, lines)[:32] + ".mpy")
     try:
         return cached.read_bytes()
     except FileNotFoundError:
@@ -135,12 +141,10 @@ def romfs(files: dict[str, bytes]) -> bytes:
 
 def cached_romfs(exclude: tuple[str, ...], cache: Path, building: Callable[[], None] | None = None) -> Path:
     """The ROMFS image of the board sources not under ``exclude`` (host/board/image.py EXCLUDE of a
-    target), compiled once per content of the sources and kept in ``cache``; ``building()`` is
-    called first when it has to be made (the slow case: say so)."""
+    target), made once per set of compiled modules (``compile_key``) and kept in ``cache``;
+    ``building()`` is called first when it has to be made (the slow case: say so)."""
     sources = [rel for rel in board_sources() if not rel.as_posix().startswith(exclude)]
-    key = hashlib.sha256(mpy_cross_version() + OPT_NO_LINES.encode())
-    for rel in sources:
-        key.update(rel.as_posix().encode() + b"\0" + (ROOT / rel).read_bytes())
+    key = hashlib.sha256("".join(compile_key(rel) for rel in sources).encode())
     path = cache / ("board-%s.romfs" % key.hexdigest()[:16])
     if not path.exists():
         if building is not None:
